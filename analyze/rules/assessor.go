@@ -1,0 +1,215 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// CustomFunc assesses a call on its own, bypassing every rule.
+type CustomFunc func(*tool.Call) risk.Assessment
+
+// Assessor evaluates calls against a rule set. It is safe for concurrent
+// use; rules may be added and removed while it is in use.
+type Assessor struct {
+	mu     sync.RWMutex
+	rules  []*Rule
+	custom CustomFunc
+}
+
+// Option configures an Assessor.
+type Option func(*Assessor) error
+
+// WithRules replaces the default rule pack with rules.
+func WithRules(rules []Rule) Option {
+	return func(a *Assessor) error { return a.setRules(rules) }
+}
+
+// WithCustom makes fn assess every call, bypassing the rules entirely.
+func WithCustom(fn CustomFunc) Option {
+	return func(a *Assessor) error { a.custom = fn; return nil }
+}
+
+// New returns an Assessor with the default rule pack, unless an option
+// replaces it.
+func New(opts ...Option) (*Assessor, error) {
+	a := &Assessor{}
+	def, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	if err := a.setRules(def); err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		if err := o(a); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+func (a *Assessor) setRules(rules []Rule) error {
+	compiled := make([]*Rule, 0, len(rules))
+	seen := map[string]bool{}
+	for i := range rules {
+		r := rules[i]
+		if err := r.compile(); err != nil {
+			return err
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("%s: duplicate rule name", r.Name)
+		}
+		seen[r.Name] = true
+		compiled = append(compiled, &r)
+	}
+	a.mu.Lock()
+	a.rules = compiled
+	a.mu.Unlock()
+	return nil
+}
+
+// SetRules replaces the whole rule set. On error nothing changes.
+func (a *Assessor) SetRules(rules []Rule) error { return a.setRules(rules) }
+
+// AddRule adds a rule; a rule with the same name is an error.
+func (a *Assessor) AddRule(r Rule) error {
+	if err := r.compile(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, x := range a.rules {
+		if x.Name == r.Name {
+			return fmt.Errorf("%s: duplicate rule name", r.Name)
+		}
+	}
+	a.rules = append(a.rules, &r)
+	return nil
+}
+
+// RemoveRule removes the named rule and reports whether it existed.
+func (a *Assessor) RemoveRule(name string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, x := range a.rules {
+		if x.Name == name {
+			a.rules = slices.Delete(slices.Clone(a.rules), i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// Rules returns a copy of the current rule set.
+func (a *Assessor) Rules() []Rule {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	out := make([]Rule, len(a.rules))
+	for i, r := range a.rules {
+		out[i] = *r
+	}
+	return out
+}
+
+// Name identifies the assessor as an analyzer.
+func (a *Assessor) Name() string { return "rules" }
+
+// Analyze returns the findings of every rule that fires on c. A rule whose
+// condition fails to evaluate yields an Unknown finding, never silence.
+func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	a.mu.RLock()
+	rules := a.rules
+	a.mu.RUnlock()
+	var out []risk.Finding
+	var low lowered
+	for _, r := range rules {
+		ok, res, err := r.match(c, &low)
+		if err != nil {
+			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
+				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})
+			continue
+		}
+		if ok {
+			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
+				Reason: r.Reason, Resource: res, Reversible: r.Reversible})
+		}
+	}
+	return out, nil
+}
+
+// Assess is seed 004's assess: the custom assessor when one is set,
+// otherwise the highest level among the rules that fire, their reasons,
+// reversibility, the resources the call touches, impact and recommendations.
+// A call no rule fires on is Safe.
+func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
+	if a.custom != nil {
+		return a.custom(c)
+	}
+	f, _ := a.Analyze(context.Background(), c)
+	return risk.Combine(f, Resources(c)...)
+}
+
+var (
+	quotedPath = regexp.MustCompile(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
+	pathCall   = regexp.MustCompile(`Path\(\s*["']([^"']+)["']`)
+	urlRe      = regexp.MustCompile(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
+	tableRe    = regexp.MustCompile(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
+)
+
+// sqlNoise are words the table pattern picks up that are not tables.
+var sqlNoise = map[string]bool{"select": true, "set": true, "where": true, "if": true, "table": true, "only": true, "the": true, "a": true}
+
+// Resources extracts what a call touches, type-prefixed and de-duplicated,
+// at most risk.MaxResources: the call's paths and URLs, then quoted paths,
+// Path() arguments, URLs and SQL tables found in its command, code and SQL.
+func Resources(c *tool.Call) []string {
+	var out []string
+	add := func(r string) {
+		if len(out) < risk.MaxResources && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	for _, p := range c.Paths {
+		add("file:" + c.Abs(p))
+	}
+	for _, u := range c.URLs {
+		add("url:" + u)
+	}
+	scan := func(s string, sql bool) {
+		if !sql {
+			for _, m := range quotedPath.FindAllStringSubmatch(s, -1) {
+				add("file:" + c.Abs(m[1]))
+			}
+			for _, m := range pathCall.FindAllStringSubmatch(s, -1) {
+				add("file:" + c.Abs(m[1]))
+			}
+		}
+		for _, m := range urlRe.FindAllString(s, -1) {
+			add("url:" + strings.TrimRight(m, ".,;"))
+		}
+		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
+			for _, m := range tableRe.FindAllStringSubmatch(s, -1) {
+				if !sqlNoise[strings.ToLower(m[1])] {
+					add("table:" + m[1])
+				}
+			}
+		}
+	}
+	for _, s := range c.Shell {
+		scan(s, false)
+	}
+	for _, x := range c.Code {
+		scan(x.Text, false)
+	}
+	for _, s := range c.SQL {
+		scan(s, true)
+	}
+	return out
+}

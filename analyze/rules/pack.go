@@ -1,0 +1,139 @@
+package rules
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+//go:embed default.yaml
+var defaultPack []byte
+
+// Sample is an example a rule must or must not fire on: either a bare string,
+// read as the rule's first target (a Bash command, python code, an SQL query,
+// written content, a fetched URL or a file path), or a whole action.
+type Sample struct {
+	Text   string
+	Action *risk.Action
+}
+
+// UnmarshalYAML reads a string or an action mapping.
+func (s *Sample) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		s.Text = n.Value
+		return nil
+	}
+	var m map[string]any
+	if err := n.Decode(&m); err != nil {
+		return err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	a, err := risk.ParseAction(b, risk.DefaultLimits)
+	if err != nil {
+		return err
+	}
+	s.Action = &a
+	return nil
+}
+
+// SampleEnv is the environment samples are evaluated in: the eval corpus's.
+const (
+	SampleCwd  = "/home/user/project"
+	SampleHome = "/home/user"
+)
+
+// Call builds the tool call a sample stands for under rule r.
+func (s Sample) Call(r *Rule) *tool.Call {
+	a := s.Action
+	if a == nil {
+		a = &risk.Action{}
+		t := r.targets()[0]
+		switch t {
+		case OnCommand:
+			a.Tool, a.Arguments = "Bash", map[string]any{"command": s.Text}
+		case OnCode:
+			a.Tool, a.Arguments = "python", map[string]any{"code": s.Text}
+		case OnSQL:
+			a.Tool, a.Arguments = "query", map[string]any{"sql": s.Text}
+		case OnContent:
+			a.Tool, a.Arguments = "Write", map[string]any{"file_path": SampleCwd + "/file.txt", "content": s.Text}
+		case OnURL:
+			a.Tool, a.Arguments = "WebFetch", map[string]any{"url": s.Text, "prompt": "summarize"}
+		case OnPath:
+			a.Tool, a.Arguments = "Read", map[string]any{"file_path": s.Text}
+			if slices.Contains(r.Classes, tool.Edit) {
+				a.Tool, a.Arguments = "Write", map[string]any{"file_path": s.Text, "content": "x"}
+			}
+		case OnText:
+			a.Tool, a.Arguments = "custom_tool", map[string]any{"input": s.Text}
+		}
+	}
+	return tool.Normalize(a, SampleCwd, SampleHome)
+}
+
+// Matches reports whether r fires on the sample.
+func (s Sample) Matches(r *Rule) (bool, error) {
+	ok, _, err := r.match(s.Call(r), &lowered{})
+	return ok, err
+}
+
+// String describes the sample for test output.
+func (s Sample) String() string {
+	if s.Action != nil {
+		b, _ := json.Marshal(s.Action)
+		return string(b)
+	}
+	return s.Text
+}
+
+type packFile struct {
+	Rules []yaml.Node `yaml:"rules"`
+}
+
+// Load parses a rule pack in YAML. name is used in error positions:
+// "name:line:col: message".
+func Load(name string, data []byte) ([]Rule, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var pf packFile
+	if err := doc.Decode(&pf); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	out := make([]Rule, 0, len(pf.Rules))
+	for i := range pf.Rules {
+		n := &pf.Rules[i]
+		var r Rule
+		if err := n.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
+		}
+		r.line = n.Line
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+var loadDefault = sync.OnceValues(func() ([]Rule, error) { return Load("default.yaml", defaultPack) })
+
+// Default returns a fresh copy of the embedded default rule pack.
+func Default() ([]Rule, error) {
+	rules, err := loadDefault()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(rules), nil
+}

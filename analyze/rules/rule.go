@@ -1,0 +1,223 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Target names a part of a tool call that a rule's pattern reads.
+type Target string
+
+// The targets.
+const (
+	OnCommand Target = "command" // shell scripts
+	OnCode    Target = "code"    // program text (python, javascript)
+	OnSQL     Target = "sql"     // SQL statements
+	OnContent Target = "content" // text written into files
+	OnURL     Target = "url"     // URLs fetched or opened
+	OnPath    Target = "path"    // file paths, made absolute
+	OnText    Target = "text"    // other string arguments
+)
+
+// DefaultTargets are read when a rule names none: what will execute.
+var DefaultTargets = []Target{OnCommand, OnCode, OnSQL, OnText}
+
+var allTargets = []Target{OnCommand, OnCode, OnSQL, OnContent, OnURL, OnPath, OnText}
+
+// Rule is one risk rule. A rule fires when its pattern (or Func) matches
+// and its condition holds; a rule with only a condition fires when the
+// condition holds.
+type Rule struct {
+	// Name is the rule's stable ID, dot-namespaced by family
+	// (fs.recursive_delete_home). Findings carry it as their rule.
+	Name string `yaml:"name"`
+	// Pattern is a regular expression (RE2 syntax), matched case-insensitively.
+	// A named group "path" makes its text the finding's file resource.
+	Pattern string `yaml:"pattern"`
+	// Func is a Go predicate over the whole call, used instead of Pattern.
+	Func func(*tool.Call) bool `yaml:"-"`
+	// Condition is a CEL expression over the call (see Env) that must also hold.
+	Condition  string     `yaml:"condition"`
+	Level      risk.Level `yaml:"level"`
+	Reason     string     `yaml:"reason"`
+	Reversible bool       `yaml:"reversible"`
+	// Keywords prefilter Pattern: it only runs on text containing one of
+	// them (lower-case). Empty means always run.
+	Keywords []string `yaml:"keywords"`
+	// On lists what the pattern reads; empty means DefaultTargets.
+	On []Target `yaml:"on"`
+	// Classes restricts the rule to calls of these tool classes; empty means all.
+	Classes []tool.Class `yaml:"classes"`
+	// Match and NoMatch are samples that must and must not fire the rule.
+	Match   []Sample `yaml:"match"`
+	NoMatch []Sample `yaml:"no_match"`
+
+	re   *regexp.Regexp
+	cond *condition
+	line int // position in the pack it was loaded from, for errors
+}
+
+// compile checks the rule and prepares its pattern and condition.
+func (r *Rule) compile() error {
+	if r.Name == "" {
+		return fmt.Errorf("rule has no name")
+	}
+	if r.Level == risk.Unknown || !r.Level.Valid() {
+		return fmt.Errorf("%s: level must be safe, low, medium, high or critical", r.Name)
+	}
+	if r.Pattern == "" && r.Func == nil && r.Condition == "" {
+		return fmt.Errorf("%s: a rule needs a pattern, a func or a condition", r.Name)
+	}
+	if r.Pattern != "" && r.Func != nil {
+		return fmt.Errorf("%s: a rule has a pattern or a func, not both", r.Name)
+	}
+	for _, t := range r.On {
+		if !slices.Contains(allTargets, t) {
+			return fmt.Errorf("%s: unknown target %q", r.Name, t)
+		}
+	}
+	for i, k := range r.Keywords {
+		r.Keywords[i] = strings.ToLower(k)
+	}
+	if r.Pattern != "" {
+		re, err := regexp.Compile("(?i)" + r.Pattern)
+		if err != nil {
+			return fmt.Errorf("%s: pattern: %w", r.Name, err)
+		}
+		r.re = re
+	}
+	if r.Condition != "" {
+		c, err := compileCondition(r.Condition)
+		if err != nil {
+			return fmt.Errorf("%s: condition: %w", r.Name, err)
+		}
+		r.cond = c
+	}
+	return nil
+}
+
+func (r *Rule) targets() []Target {
+	if len(r.On) == 0 {
+		return DefaultTargets
+	}
+	return r.On
+}
+
+// texts returns the strings of c that a target covers. Paths are absolute.
+func texts(c *tool.Call, t Target) []string {
+	switch t {
+	case OnCommand:
+		return c.Shell
+	case OnCode:
+		out := make([]string, 0, len(c.Code))
+		for _, x := range c.Code {
+			out = append(out, x.Text)
+		}
+		return out
+	case OnSQL:
+		return c.SQL
+	case OnContent:
+		out := make([]string, 0, len(c.Content))
+		for _, x := range c.Content {
+			out = append(out, x.Text)
+		}
+		return out
+	case OnURL:
+		return c.URLs
+	case OnPath:
+		out := make([]string, 0, len(c.Paths))
+		for _, p := range c.Paths {
+			out = append(out, c.Abs(p))
+		}
+		return out
+	case OnText:
+		return c.Text
+	}
+	return nil
+}
+
+// match reports whether the rule fires on c, and the file resource its
+// pattern named, if any. lower caches lower-cased texts for the keyword
+// prefilter.
+func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
+	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) {
+		return false, "", nil
+	}
+	resource := ""
+	switch {
+	case r.Func != nil:
+		if !r.Func(c) {
+			return false, "", nil
+		}
+	case r.re != nil:
+		hit := false
+		for _, t := range r.targets() {
+			for i, s := range texts(c, t) {
+				if len(r.Keywords) > 0 && !containsAny(lower.get(t, i, s), r.Keywords) {
+					continue
+				}
+				m := r.re.FindStringSubmatchIndex(s)
+				if m == nil {
+					continue
+				}
+				hit = true
+				if g := r.re.SubexpIndex("path"); g > 0 && m[2*g] >= 0 {
+					resource = "file:" + c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
+				}
+				break
+			}
+			if hit {
+				break
+			}
+		}
+		if !hit {
+			return false, "", nil
+		}
+	}
+	if r.cond != nil {
+		ok, err := r.cond.eval(c)
+		if err != nil || !ok {
+			return false, "", err
+		}
+	}
+	return true, resource, nil
+}
+
+func containsAny(s string, keys []string) bool {
+	for _, k := range keys {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowered caches the lower-cased form of each text of a call, computed on
+// first use, so that many rules share one lower-casing.
+type lowered struct {
+	m map[Target][]string
+}
+
+func (l *lowered) get(t Target, i int, s string) string {
+	if l.m == nil {
+		l.m = make(map[Target][]string, 4)
+	}
+	xs := l.m[t]
+	if xs == nil {
+		xs = make([]string, i+1, i+4)
+		l.m[t] = xs
+	}
+	for len(xs) <= i {
+		xs = append(xs, "")
+		l.m[t] = xs
+	}
+	if xs[i] == "" && s != "" {
+		xs[i] = strings.ToLower(s)
+	}
+	return xs[i]
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/policy"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// exitError carries an exit code without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// run executes the CLI and returns the process exit code: 0 success, 1 a
+// command's negative answer (findings, blocked URLs), 2 usage or runtime error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.Execute(); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		fmt.Fprintln(stderr, "warden:", err)
+		return 2
+	}
+	return 0
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "warden",
+		Short:         "Assess and decide on the tool calls of AI agents before they run",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newAssessCmd(), newEvalCmd(), newVersionCmd())
+	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print warden's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "warden", version)
+			return nil
+		},
+	}
+}
+
+// engineFlags are the flags every assessing command shares.
+type engineFlags struct {
+	policyFile string
+	cwd        string
+	home       string
+	mode       string
+}
+
+func (f *engineFlags) register(cmd *cobra.Command, defCwd, defHome string) {
+	cmd.Flags().StringVar(&f.policyFile, "policy", "", "policy file (YAML)")
+	cmd.Flags().StringVar(&f.cwd, "cwd", defCwd, "working directory for actions that name none")
+	cmd.Flags().StringVar(&f.home, "home", defHome, "the user's home directory")
+	cmd.Flags().StringVar(&f.mode, "mode", "", "permission mode: default, plan, acceptEdits, dontAsk, bypassPermissions (overrides the policy file)")
+}
+
+func (f *engineFlags) engine() (*warden.Engine, error) {
+	p := policy.Default()
+	if f.policyFile != "" {
+		var err error
+		if p, err = policy.LoadFile(f.policyFile); err != nil {
+			return nil, err
+		}
+	}
+	if f.mode != "" {
+		m, err := policy.ParseMode(f.mode)
+		if err != nil {
+			return nil, err
+		}
+		p.Mode = m
+	}
+	home := f.home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return warden.New(warden.WithPolicy(p), warden.WithCwd(f.cwd), warden.WithHome(home))
+}

@@ -1,0 +1,41 @@
+package warden
+
+import (
+	"context"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// hints turns what the action says about itself into findings that can only
+// raise its risk: the acting LLM's own security_risk label, and for tools the
+// catalog does not know, their MCP annotations (with the specification's
+// defaults: a tool that is not read-only is taken as destructive).
+type hints struct{}
+
+func (hints) Name() string { return "hints" }
+
+func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	var out []risk.Finding
+	if l := risk.ParseSecurityRisk(c.Action.SecurityRisk); l.AtLeast(risk.Medium) {
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.agent_security_risk", Level: l, Reversible: true,
+			Reason: "The agent itself labelled this action " + string(l.SecurityRisk()) + " risk"})
+	}
+	if c.Known {
+		return out, nil
+	}
+	ann := c.Action.Annotations
+	switch {
+	case ann == nil:
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.unknown_tool", Level: risk.Low, Reversible: true,
+			Reason: "Tool " + c.Name + " is not in warden's catalog; assessed from its arguments"})
+	case ann.ReadOnly():
+	case ann.Destructive():
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.mcp_destructive", Level: risk.Medium, Reversible: false,
+			Reason: "Tool " + c.Name + " may perform destructive updates (MCP annotations)"})
+	default:
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.mcp_writes", Level: risk.Low, Reversible: true,
+			Reason: "Tool " + c.Name + " may modify its environment (MCP annotations)"})
+	}
+	return out, nil
+}

@@ -1,0 +1,96 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// ConfirmationPolicy decides whether an action of a given risk needs the
+// user's confirmation. It is asked about Unknown too.
+type ConfirmationPolicy interface {
+	ShouldConfirm(risk.Level) bool
+	// Name identifies the policy in decisions and audit records.
+	Name() string
+}
+
+// AlwaysConfirm asks about every action.
+type AlwaysConfirm struct{}
+
+// ShouldConfirm is always true.
+func (AlwaysConfirm) ShouldConfirm(risk.Level) bool { return true }
+
+// Name returns "always_confirm".
+func (AlwaysConfirm) Name() string { return "always_confirm" }
+
+// NeverConfirm asks about nothing.
+type NeverConfirm struct{}
+
+// ShouldConfirm is always false.
+func (NeverConfirm) ShouldConfirm(risk.Level) bool { return false }
+
+// Name returns "never_confirm".
+func (NeverConfirm) Name() string { return "never_confirm" }
+
+// ConfirmRisky asks about actions at or above a threshold, and about Unknown
+// when ConfirmUnknown is set. Build it with NewConfirmRisky, which rejects an
+// Unknown threshold; the zero value is not valid.
+type ConfirmRisky struct {
+	threshold      risk.Level
+	confirmUnknown bool
+}
+
+// ErrUnknownThreshold is returned for a ConfirmRisky threshold of Unknown.
+var ErrUnknownThreshold = errors.New("policy: confirm_risky threshold cannot be unknown")
+
+// NewConfirmRisky returns a ConfirmRisky policy. The seed's defaults are
+// threshold High and confirmUnknown true (see DefaultConfirmRisky).
+func NewConfirmRisky(threshold risk.Level, confirmUnknown bool) (ConfirmRisky, error) {
+	if threshold == risk.Unknown {
+		return ConfirmRisky{}, ErrUnknownThreshold
+	}
+	if !threshold.Valid() {
+		return ConfirmRisky{}, fmt.Errorf("policy: invalid threshold %v", threshold)
+	}
+	return ConfirmRisky{threshold: threshold, confirmUnknown: confirmUnknown}, nil
+}
+
+// DefaultConfirmRisky is ConfirmRisky{threshold: High, confirm_unknown: true}.
+func DefaultConfirmRisky() ConfirmRisky {
+	return ConfirmRisky{threshold: risk.High, confirmUnknown: true}
+}
+
+// Threshold returns the level at and above which the policy asks.
+func (p ConfirmRisky) Threshold() risk.Level { return p.threshold }
+
+// ConfirmUnknown reports whether Unknown is asked about.
+func (p ConfirmRisky) ConfirmUnknown() bool { return p.confirmUnknown }
+
+// ShouldConfirm compares reflexively: a level equal to the threshold asks.
+// A zero ConfirmRisky (threshold Unknown) asks about everything: fail closed.
+func (p ConfirmRisky) ShouldConfirm(l risk.Level) bool {
+	if l == risk.Unknown {
+		return p.confirmUnknown || p.threshold == risk.Unknown
+	}
+	riskier, err := l.IsRiskier(p.threshold, true)
+	return err != nil || riskier
+}
+
+// Name returns "confirm_risky".
+func (ConfirmRisky) Name() string { return "confirm_risky" }
+
+// Decide maps an assessment to a decision under p: ask when p wants
+// confirmation for the assessment's level, or for Unknown when some analyzer
+// could not assess; allow otherwise.
+func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
+	if p.ShouldConfirm(a.Level) {
+		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
+			Reasons: []string{fmt.Sprintf("%s asks about %s actions", p.Name(), a.Level)}}
+	}
+	if a.Unknown && p.ShouldConfirm(risk.Unknown) {
+		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
+			Reasons: []string{"part of the action could not be assessed"}}
+	}
+	return risk.Decision{Verdict: risk.Allow, Rule: p.Name()}
+}

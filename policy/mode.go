@@ -1,0 +1,109 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Mode is a permission tier (seed 003).
+type Mode string
+
+// The permission modes.
+const (
+	ModeDefault           Mode = "default"
+	ModePlan              Mode = "plan"
+	ModeAcceptEdits       Mode = "acceptEdits"
+	ModeDontAsk           Mode = "dontAsk"
+	ModeBypassPermissions Mode = "bypassPermissions"
+)
+
+// Modes lists every mode.
+var Modes = []Mode{ModeDefault, ModePlan, ModeAcceptEdits, ModeDontAsk, ModeBypassPermissions}
+
+// ParseMode reads a mode name; matching ignores case, "-" and "_"
+// ("accept-edits" is acceptEdits).
+func ParseMode(s string) (Mode, error) {
+	norm := func(x string) string { return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(x)) }
+	for _, m := range Modes {
+		if norm(s) == norm(string(m)) {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("policy: unknown mode %q (want default, plan, acceptEdits, dontAsk or bypassPermissions)", s)
+}
+
+// Policy decides on assessed calls: a permission mode over a confirmation
+// policy.
+type Policy struct {
+	Mode    Mode
+	Confirm ConfirmationPolicy
+	// DisableBypass refuses bypassPermissions: the default mode applies instead.
+	DisableBypass bool
+}
+
+// Default returns the built-in policy: default mode, ConfirmRisky(High, true).
+func Default() *Policy { return &Policy{Mode: ModeDefault, Confirm: DefaultConfirmRisky()} }
+
+// Decide maps an assessment of call c to a decision under the mode and the
+// confirmation policy.
+func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
+	confirm := p.Confirm
+	if confirm == nil {
+		confirm = DefaultConfirmRisky()
+	}
+	base := Decide(a, confirm)
+	switch p.Mode {
+	case ModeDefault, "":
+		return base
+	case ModePlan:
+		if c.Class == tool.Read || base.Verdict != risk.Allow {
+			return base
+		}
+		return risk.Decision{Verdict: risk.Ask, Rule: "mode.plan",
+			Reasons: []string{"plan mode: only read-only actions run without asking"}}
+	case ModeAcceptEdits:
+		if c.Class == tool.Edit && a.Level != risk.Critical && !a.Unknown && insideWorkspace(c) {
+			return risk.Decision{Verdict: risk.Allow, Rule: "mode.acceptEdits",
+				Reasons: []string{"acceptEdits mode: edits inside the workspace are allowed"}}
+		}
+		return base
+	case ModeDontAsk:
+		if a.Level == risk.Critical || a.Level == risk.Unknown || a.Unknown {
+			return risk.Decision{Verdict: risk.Deny, Rule: "mode.dontAsk",
+				Reasons: []string{"dontAsk mode: critical or unassessable actions are denied instead of asked"}}
+		}
+		if base.Verdict == risk.Ask {
+			return risk.Decision{Verdict: risk.Allow, Rule: "mode.dontAsk",
+				Reasons: []string{"dontAsk mode: allowed without asking"}}
+		}
+		return base
+	case ModeBypassPermissions:
+		if p.DisableBypass {
+			base.Reasons = append(base.Reasons, "bypassPermissions is disabled by policy; the default mode applies")
+			return base
+		}
+		return risk.Decision{Verdict: risk.Allow, Rule: "mode.bypassPermissions",
+			Reasons: []string{"bypassPermissions mode: allowed without checks"}}
+	}
+	return risk.Decision{Verdict: risk.Deny, Rule: "mode.invalid", Reasons: []string{fmt.Sprintf("unknown mode %q", p.Mode)}}
+}
+
+// insideWorkspace reports whether every path c touches lies inside its
+// working directory.
+func insideWorkspace(c *tool.Call) bool {
+	if c.Cwd == "" || len(c.Paths) == 0 {
+		return false
+	}
+	root := path.Clean(c.Cwd)
+	for _, p := range c.Paths {
+		abs := c.Abs(p)
+		if abs != root && !strings.HasPrefix(abs, root+"/") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,334 @@
+package risk
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Action is one proposed tool call, as an agent emits it.
+//
+// Arguments is always a JSON object once decoded: an argv list (Codex's
+// shell) is stored under "command", and the seed-004 form
+// {"action":"code","code":…} becomes Tool "code" with the remaining fields as
+// arguments.
+type Action struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+	SessionID string         `json:"session_id,omitempty"`
+	Cwd       string         `json:"cwd,omitempty"`
+	Agent     string         `json:"agent,omitempty"`
+	// Annotations are the MCP tool annotations the client reported. They are
+	// hints: warden never lowers a risk it found because of them.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// SecurityRisk is the acting LLM's own label (OpenHands' inline
+	// security_risk), kept for the record; it never lowers a level.
+	SecurityRisk string `json:"security_risk,omitempty"`
+	Thought      string `json:"thought,omitempty"`
+	Summary      string `json:"summary,omitempty"`
+}
+
+// Annotations are MCP tool annotations. Nil pointers mean "not given", and
+// the MCP specification's defaults then apply: not read-only, destructive,
+// not idempotent, open-world.
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// ReadOnly returns the readOnlyHint, false when absent.
+func (a *Annotations) ReadOnly() bool { return a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint }
+
+// Destructive returns the destructiveHint, true when absent (the spec's
+// default) and meaningless when the tool is read-only.
+func (a *Annotations) Destructive() bool {
+	if a == nil || a.DestructiveHint == nil {
+		return true
+	}
+	return *a.DestructiveHint
+}
+
+// OpenWorld returns the openWorldHint, true when absent.
+func (a *Annotations) OpenWorld() bool {
+	if a == nil || a.OpenWorldHint == nil {
+		return true
+	}
+	return *a.OpenWorldHint
+}
+
+// Limits bound what an action may contain. Input beyond them is not
+// assessed: it is answered with Unknown and the reason.
+type Limits struct {
+	MaxBytes int // size of the encoded action
+	MaxDepth int // nesting of objects and arrays
+}
+
+// DefaultLimits are generous for real tool calls (a large file write is a
+// few hundred kilobytes) and small enough to keep analysis bounded.
+var DefaultLimits = Limits{MaxBytes: 4 << 20, MaxDepth: 64}
+
+// InputError says why an action could not be assessed at all.
+type InputError struct{ Reason string }
+
+func (e *InputError) Error() string { return "invalid action: " + e.Reason }
+
+// IsInputError reports whether err (or one it wraps) is an *InputError.
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+func inputErrorf(format string, args ...any) error {
+	return &InputError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// ParseAction decodes one action from JSON, enforcing lim. Every failure is
+// an *InputError with a reason fit to show a user.
+func ParseAction(data []byte, lim Limits) (Action, error) {
+	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
+		return Action{}, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
+	}
+	if !utf8.Valid(data) {
+		return Action{}, inputErrorf("action is not valid UTF-8")
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return Action{}, inputErrorf("action contains a NUL byte")
+	}
+	if d := jsonDepth(data); lim.MaxDepth > 0 && d > lim.MaxDepth {
+		return Action{}, inputErrorf("action nests deeper than %d levels", lim.MaxDepth)
+	}
+	var a Action
+	if err := json.Unmarshal(data, &a); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return Action{}, ie
+		}
+		return Action{}, inputErrorf("not valid JSON: %v", err)
+	}
+	if err := a.Validate(lim); err != nil {
+		return Action{}, err
+	}
+	return a, nil
+}
+
+// jsonDepth returns the deepest nesting of objects and arrays in data,
+// ignoring brackets inside strings. It does not validate the JSON.
+func jsonDepth(data []byte) int {
+	depth, max := 0, 0
+	inString, escaped := false, false
+	for _, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return max
+}
+
+// UnmarshalJSON accepts the forms agents and integrations send: the
+// canonical {"tool","arguments"}; "name" for "tool" (OpenAI-style tool
+// calls, whose arguments may be a JSON-encoded string); arguments as an argv
+// list; and seed-004's {"action":"code","code":…}.
+func (a *Action) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return inputErrorf("an action must be a JSON object: %v", err)
+	}
+	str := func(key string) (string, error) {
+		v, ok := raw[key]
+		if !ok || string(v) == "null" {
+			return "", nil
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", inputErrorf("%q must be a string", key)
+		}
+		return s, nil
+	}
+	var err error
+	var out Action
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"tool", &out.Tool}, {"session_id", &out.SessionID}, {"cwd", &out.Cwd}, {"agent", &out.Agent},
+		{"security_risk", &out.SecurityRisk}, {"thought", &out.Thought}, {"summary", &out.Summary}} {
+		if *f.dst, err = str(f.key); err != nil {
+			return err
+		}
+	}
+	if out.Tool == "" {
+		if out.Tool, err = str("name"); err != nil {
+			return err
+		}
+	}
+	if v, ok := raw["annotations"]; ok && string(v) != "null" {
+		out.Annotations = new(Annotations)
+		if err := json.Unmarshal(v, out.Annotations); err != nil {
+			return inputErrorf("annotations: %v", err)
+		}
+	}
+	argsRaw, hasArgs := raw["arguments"]
+	if !hasArgs {
+		argsRaw, hasArgs = raw["input"] // Claude Code's tool_input shape
+	}
+	switch {
+	case out.Tool == "" && raw["action"] != nil:
+		// Seed 004: {"action": "code", "code": "..."}; every other field is an argument.
+		if out.Tool, err = str("action"); err != nil {
+			return err
+		}
+		out.Arguments = map[string]any{}
+		for k, v := range raw {
+			if k == "action" || k == "session_id" || k == "cwd" || k == "agent" {
+				continue
+			}
+			var x any
+			if err := json.Unmarshal(v, &x); err != nil {
+				return inputErrorf("%q: %v", k, err)
+			}
+			out.Arguments[k] = x
+		}
+	case hasArgs:
+		if out.Arguments, err = decodeArguments(argsRaw); err != nil {
+			return err
+		}
+	default:
+		out.Arguments = map[string]any{}
+	}
+	if strings.TrimSpace(out.Tool) == "" {
+		return inputErrorf("missing \"tool\"")
+	}
+	if out.SecurityRisk == "" {
+		if s, ok := out.Arguments["security_risk"].(string); ok {
+			out.SecurityRisk = s
+		}
+	}
+	*a = out
+	return nil
+}
+
+func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, inputErrorf("arguments: %v", err)
+	}
+	switch x := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return x, nil
+	case []any:
+		for _, e := range x {
+			if _, ok := e.(string); !ok {
+				return nil, inputErrorf("arguments: an argv list must hold only strings")
+			}
+		}
+		return map[string]any{"command": x}, nil
+	case string:
+		// OpenAI-style tool calls carry arguments as a JSON-encoded string.
+		var inner any
+		if err := json.Unmarshal([]byte(x), &inner); err == nil {
+			if m, ok := inner.(map[string]any); ok {
+				return m, nil
+			}
+		}
+		return nil, inputErrorf("arguments must be a JSON object or an argv list, not a string")
+	}
+	return nil, inputErrorf("arguments must be a JSON object or an argv list, not %s", jsonKind(v))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Validate checks an action built in code against lim and the rules every
+// action must meet: a tool name, no NUL bytes, valid UTF-8 and bounded
+// nesting in every string.
+func (a *Action) Validate(lim Limits) error {
+	if strings.TrimSpace(a.Tool) == "" {
+		return inputErrorf("missing \"tool\"")
+	}
+	for _, s := range []string{a.Tool, a.SessionID, a.Cwd, a.Agent} {
+		if err := checkString(s); err != nil {
+			return err
+		}
+	}
+	total := 0
+	var walk func(v any, depth int) error
+	walk = func(v any, depth int) error {
+		if lim.MaxDepth > 0 && depth > lim.MaxDepth {
+			return inputErrorf("arguments nest deeper than %d levels", lim.MaxDepth)
+		}
+		switch x := v.(type) {
+		case string:
+			total += len(x)
+			return checkString(x)
+		case map[string]any:
+			for k, e := range x {
+				total += len(k)
+				if err := checkString(k); err != nil {
+					return err
+				}
+				if err := walk(e, depth+1); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if err := walk(e, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(a.Arguments, 1); err != nil {
+		return err
+	}
+	if lim.MaxBytes > 0 && total > lim.MaxBytes {
+		return inputErrorf("arguments hold %d bytes of text, more than the limit of %d", total, lim.MaxBytes)
+	}
+	return nil
+}
+
+func checkString(s string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return inputErrorf("a string contains a NUL byte")
+	}
+	if !utf8.ValidString(s) {
+		return inputErrorf("a string is not valid UTF-8")
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package risk
+
+import (
+	"slices"
+	"strings"
+)
+
+// Finding is one reason for an action's risk.
+type Finding struct {
+	Analyzer string `json:"analyzer"`
+	// Rule is a stable, dot-namespaced ID (shell.recursive_delete) that audit
+	// records and policy files refer to.
+	Rule   string `json:"rule"`
+	Level  Level  `json:"level"`
+	Reason string `json:"reason"`
+	// Resource is what the action touches, with a type prefix: file:/x,
+	// url:https://…, table:users.
+	Resource   string `json:"resource,omitempty"`
+	Reversible bool   `json:"reversible"`
+}
+
+// Assessment is the combined judgement of every analyzer on one action.
+// It holds every field of seed 004's RiskAssessment and more.
+type Assessment struct {
+	// Level is the highest concrete finding's level, Safe when nothing was
+	// found, and Unknown only when nothing concrete was found and some
+	// analyzer could not assess.
+	Level Level `json:"level"`
+	Score Score `json:"score"`
+	// Unknown is set when some analyzer could not assess the action, even if
+	// others found something concrete.
+	Unknown           bool      `json:"unknown"`
+	Findings          []Finding `json:"findings"`
+	Reasons           []string  `json:"reasons"`
+	AffectedResources []string  `json:"affected_resources"`
+	// Reversible is true only if every finding is.
+	Reversible      bool         `json:"reversible"`
+	EstimatedImpact string       `json:"estimated_impact"`
+	Recommendations []string     `json:"recommendations"`
+	SecurityRisk    SecurityRisk `json:"security_risk"`
+}
+
+// MaxResources bounds AffectedResources.
+const MaxResources = 10
+
+// RequiresApproval reports whether the level typically needs approval
+// (seed 004): High or Critical.
+func (a *Assessment) RequiresApproval() bool { return a.Level.AtLeast(High) }
+
+// Impact is the estimated-impact text for a level.
+func Impact(l Level) string {
+	switch l {
+	case Critical:
+		return "Potentially severe and irreversible impact"
+	case High:
+		return "Significant impact, may require manual intervention to undo"
+	case Medium:
+		return "Moderate impact, generally reversible"
+	case Low:
+		return "Minor impact, easily reversible"
+	case Safe:
+		return "No significant impact expected"
+	}
+	return "Impact could not be assessed"
+}
+
+// Recommendations returns the precautions advised for a level: none below
+// High.
+func Recommendations(l Level, reversible bool) []string {
+	var out []string
+	switch l {
+	case Critical:
+		out = append(out, "Require explicit approval before running this action",
+			"Confirm the exact targets and make a backup first")
+	case High:
+		out = append(out, "Review carefully before approving")
+	case Unknown:
+		out = append(out, "The action could not be fully assessed: review it before approving")
+	default:
+		return nil
+	}
+	if !reversible && l != Unknown {
+		out = append(out, "This cannot be undone: verify that it is intended")
+	}
+	return out
+}
+
+// Combine builds an Assessment from findings: the highest concrete level
+// wins, reasons are de-duplicated in order, reversible holds only if every
+// finding is, resources are capped at MaxResources, and findings at Unknown
+// mark the assessment unknown. extraResources are appended after those the
+// findings name.
+func Combine(findings []Finding, extraResources ...string) Assessment {
+	a := Assessment{Level: Safe, Reversible: true, Findings: findings}
+	concrete := false
+	seenReason := map[string]bool{}
+	for _, f := range findings {
+		if f.Level == Unknown {
+			a.Unknown = true
+		} else {
+			concrete = true
+			if f.Level > a.Level {
+				a.Level = f.Level
+			}
+			if f.Level.Score() > a.Score {
+				a.Score = f.Level.Score()
+			}
+			if !f.Reversible {
+				a.Reversible = false
+			}
+		}
+		if f.Reason != "" && !seenReason[f.Reason] {
+			seenReason[f.Reason] = true
+			a.Reasons = append(a.Reasons, f.Reason)
+		}
+		a.addResource(f.Resource)
+	}
+	for _, r := range extraResources {
+		a.addResource(r)
+	}
+	if !concrete && a.Unknown {
+		a.Level = Unknown
+		a.Reversible = false
+	}
+	a.finish()
+	return a
+}
+
+func (a *Assessment) addResource(r string) {
+	if r == "" || len(a.AffectedResources) >= MaxResources || slices.Contains(a.AffectedResources, r) {
+		return
+	}
+	a.AffectedResources = append(a.AffectedResources, r)
+}
+
+// finish fills the fields derived from Level.
+func (a *Assessment) finish() {
+	if a.Level != Unknown && a.Level.Score() > a.Score {
+		a.Score = a.Level.Score()
+	}
+	a.EstimatedImpact = Impact(a.Level)
+	a.Recommendations = Recommendations(a.Level, a.Reversible)
+	if a.Unknown && a.Level != Unknown {
+		a.Recommendations = append(a.Recommendations, "Part of the action could not be assessed: review it before approving")
+	}
+	a.SecurityRisk = a.Level.SecurityRisk()
+	if a.Findings == nil {
+		a.Findings = []Finding{}
+	}
+	if a.Reasons == nil {
+		a.Reasons = []string{}
+	}
+	if a.AffectedResources == nil {
+		a.AffectedResources = []string{}
+	}
+	if a.Recommendations == nil {
+		a.Recommendations = []string{}
+	}
+}
+
+// UnknownAssessment is the answer for an action that could not be assessed
+// at all: Unknown, not reversible, with reason.
+func UnknownAssessment(analyzer, rule, reason string) Assessment {
+	return Combine([]Finding{{Analyzer: analyzer, Rule: rule, Level: Unknown, Reason: reason}})
+}
+
+// Verdict is the outcome for one action.
+type Verdict string
+
+// The verdicts.
+const (
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+// Decision is what the policy made of an assessment. A decision is a value,
+// never an error.
+type Decision struct {
+	Verdict Verdict  `json:"decision"`
+	Reasons []string `json:"reasons,omitempty"`
+	// Rule names what decided: a policy rule, a mode, or the confirmation
+	// policy ("confirm_risky", "always_confirm", "never_confirm").
+	Rule string `json:"rule,omitempty"`
+}
+
+// String returns "allow", "ask" or "deny" with the deciding rule.
+func (d Decision) String() string {
+	if d.Rule == "" {
+		return string(d.Verdict)
+	}
+	return string(d.Verdict) + " (" + d.Rule + ")"
+}
+
+// ResourceKind returns the type prefix of a resource ("file", "url",
+// "table"), or "" when it has none.
+func ResourceKind(r string) string {
+	k, _, ok := strings.Cut(r, ":")
+	if !ok {
+		return ""
+	}
+	return k
+}

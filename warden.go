@@ -1,0 +1,165 @@
+package warden
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/agentwarden/warden/analyze/rules"
+	"github.com/agentwarden/warden/policy"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Analyzer finds risks in a normalized tool call. An error means the
+// analyzer could not assess the call; the engine records it as an Unknown
+// finding for that analyzer. Analyzers must be safe for concurrent use.
+type Analyzer interface {
+	Name() string
+	Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, error)
+}
+
+// Engine assesses actions and decides on them. It is safe for concurrent use.
+type Engine struct {
+	analyzers []Analyzer
+	policy    *policy.Policy
+	cwd, home string
+	limits    risk.Limits
+}
+
+// Option configures an Engine.
+type Option func(*Engine) error
+
+// WithAnalyzers replaces the default analyzers.
+func WithAnalyzers(as ...Analyzer) Option {
+	return func(e *Engine) error { e.analyzers = as; return nil }
+}
+
+// WithAnalyzer adds an analyzer to those already configured.
+func WithAnalyzer(a Analyzer) Option {
+	return func(e *Engine) error { e.analyzers = append(e.analyzers, a); return nil }
+}
+
+// WithConfirmationPolicy sets the confirmation policy (default: ConfirmRisky
+// with threshold High, confirming Unknown).
+func WithConfirmationPolicy(p policy.ConfirmationPolicy) Option {
+	return func(e *Engine) error {
+		if p == nil {
+			return fmt.Errorf("warden: nil confirmation policy")
+		}
+		e.policy.Confirm = p
+		return nil
+	}
+}
+
+// WithPolicy sets the whole policy: mode and confirmation policy.
+func WithPolicy(p *policy.Policy) Option {
+	return func(e *Engine) error {
+		if p == nil {
+			return fmt.Errorf("warden: nil policy")
+		}
+		cp := *p
+		e.policy = &cp
+		return nil
+	}
+}
+
+// WithMode sets the permission mode.
+func WithMode(m policy.Mode) Option {
+	return func(e *Engine) error {
+		if _, err := policy.ParseMode(string(m)); err != nil {
+			return err
+		}
+		e.policy.Mode = m
+		return nil
+	}
+}
+
+// WithCwd sets the working directory assumed for actions that name none.
+func WithCwd(dir string) Option { return func(e *Engine) error { e.cwd = dir; return nil } }
+
+// WithHome sets the user's home directory (default $HOME).
+func WithHome(dir string) Option { return func(e *Engine) error { e.home = dir; return nil } }
+
+// WithLimits sets the input limits (default risk.DefaultLimits).
+func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits = l; return nil } }
+
+// New returns an Engine with the default analyzers (the rule pack and the
+// hints the action carries) and ConfirmRisky.
+func New(opts ...Option) (*Engine, error) {
+	ra, err := rules.New()
+	if err != nil {
+		return nil, fmt.Errorf("warden: default rules: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	e := &Engine{
+		analyzers: []Analyzer{ra, hints{}},
+		policy:    policy.Default(),
+		home:      home,
+		limits:    risk.DefaultLimits,
+	}
+	for _, o := range opts {
+		if err := o(e); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// Check assesses one action and decides on it.
+//
+// An action that cannot be assessed at all (no tool, bad arguments, too
+// large, invalid text) yields an Unknown assessment, the decision the policy
+// makes of Unknown, and an error wrapping a *risk.InputError. Any other
+// analyzer failure or panic becomes an Unknown finding for that analyzer and
+// no error. The decision is always a usable value.
+func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, risk.Decision, error) {
+	c := tool.Normalize(&a, e.cwd, e.home)
+	if err := a.Validate(e.limits); err != nil {
+		as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
+		return as, e.policy.Decide(&as, c), err
+	}
+	as := e.assess(ctx, c)
+	return as, e.policy.Decide(&as, c), nil
+}
+
+// Reject answers an action that could not even be decoded: Unknown with the
+// reason, and the decision the policy makes of Unknown.
+func (e *Engine) Reject(err error) (risk.Assessment, risk.Decision) {
+	as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
+	c := &tool.Call{Action: &risk.Action{}, Class: tool.Other}
+	return as, e.policy.Decide(&as, c)
+}
+
+// Limits returns the input limits the engine enforces.
+func (e *Engine) Limits() risk.Limits { return e.limits }
+
+// assess runs every analyzer on a normalized call and combines their findings.
+func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
+	var findings []risk.Finding
+	for _, an := range e.analyzers {
+		findings = append(findings, runAnalyzer(ctx, an, c)...)
+	}
+	return risk.Combine(findings, rules.Resources(c)...)
+}
+
+// runAnalyzer runs one analyzer, turning its error or panic into an Unknown
+// finding.
+func runAnalyzer(ctx context.Context, an Analyzer, c *tool.Call) (out []risk.Finding) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = []risk.Finding{{Analyzer: an.Name(), Rule: an.Name() + ".panic", Level: risk.Unknown,
+				Reason: fmt.Sprintf("analyzer %s failed: %v", an.Name(), r)}}
+			if os.Getenv("WARDEN_DEBUG") != "" {
+				fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
+			}
+		}
+	}()
+	f, err := an.Analyze(ctx, c)
+	if err != nil {
+		return append(f, risk.Finding{Analyzer: an.Name(), Rule: an.Name() + ".error", Level: risk.Unknown,
+			Reason: fmt.Sprintf("analyzer %s could not assess the action: %v", an.Name(), err)})
+	}
+	return f
+}
