@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"sync"
 
@@ -97,7 +98,28 @@ func (s Sample) String() string {
 }
 
 type packFile struct {
-	Rules []yaml.Node `yaml:"rules"`
+	// Vars are pattern fragments: {{name}} in a pattern is replaced by the
+	// fragment, so that a long shared piece is written once.
+	Vars  map[string]string `yaml:"vars"`
+	Rules []yaml.Node       `yaml:"rules"`
+}
+
+var varRef = regexp.MustCompile(`\{\{([a-z_][a-z0-9_]*)\}\}`)
+
+func expandVars(pattern string, vars map[string]string) (string, error) {
+	var missing string
+	out := varRef.ReplaceAllStringFunc(pattern, func(m string) string {
+		name := m[2 : len(m)-2]
+		v, ok := vars[name]
+		if !ok {
+			missing = name
+		}
+		return v
+	})
+	if missing != "" {
+		return "", fmt.Errorf("pattern uses undefined var {{%s}}", missing)
+	}
+	return out, nil
 }
 
 // Load parses a rule pack in YAML. name is used in error positions:
@@ -111,14 +133,34 @@ func Load(name string, data []byte) ([]Rule, error) {
 	if err := doc.Decode(&pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// A var may use vars defined before it; expand until none is left.
+	for range 8 {
+		changed := false
+		for k, v := range pf.Vars {
+			x, err := expandVars(v, pf.Vars)
+			if err != nil {
+				return nil, fmt.Errorf("%s: var %s: %w", name, k, err)
+			}
+			if x != v {
+				pf.Vars[k], changed = x, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
 	out := make([]Rule, 0, len(pf.Rules))
 	for i := range pf.Rules {
 		n := &pf.Rules[i]
 		var r Rule
-		if err := n.Decode(&r); err != nil {
+		var err error
+		if err = n.Decode(&r); err != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
 		}
 		r.line = n.Line
+		if r.Pattern, err = expandVars(r.Pattern, pf.Vars); err != nil {
+			return nil, fmt.Errorf("%s:%d:%d: %s: %w", name, n.Line, n.Column, r.Name, err)
+		}
 		if err := r.compile(); err != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
 		}

@@ -41,6 +41,8 @@ type Rule struct {
 	Pattern string `yaml:"pattern"`
 	// Func is a Go predicate over the whole call, used instead of Pattern.
 	Func func(*tool.Call) bool `yaml:"-"`
+	// FuncName names a predicate in Funcs; a pack uses it to set Func.
+	FuncName string `yaml:"func"`
 	// Condition is a CEL expression over the call (see Env) that must also hold.
 	Condition  string     `yaml:"condition"`
 	Level      risk.Level `yaml:"level"`
@@ -53,6 +55,11 @@ type Rule struct {
 	On []Target `yaml:"on"`
 	// Classes restricts the rule to calls of these tool classes; empty means all.
 	Classes []tool.Class `yaml:"classes"`
+	// Where restricts a pattern's named "path" group: "outside_workspace"
+	// fires only when some match's path, resolved against the call's working
+	// directory and home, lies outside the working directory and the
+	// temporary directories.
+	Where string `yaml:"where"`
 	// Match and NoMatch are samples that must and must not fire the rule.
 	Match   []Sample `yaml:"match"`
 	NoMatch []Sample `yaml:"no_match"`
@@ -70,11 +77,27 @@ func (r *Rule) compile() error {
 	if r.Level == risk.Unknown || !r.Level.Valid() {
 		return fmt.Errorf("%s: level must be safe, low, medium, high or critical", r.Name)
 	}
+	if r.FuncName != "" {
+		fn, ok := Funcs[r.FuncName]
+		if !ok {
+			return fmt.Errorf("%s: unknown func %q", r.Name, r.FuncName)
+		}
+		r.Func = fn
+	}
 	if r.Pattern == "" && r.Func == nil && r.Condition == "" {
 		return fmt.Errorf("%s: a rule needs a pattern, a func or a condition", r.Name)
 	}
 	if r.Pattern != "" && r.Func != nil {
 		return fmt.Errorf("%s: a rule has a pattern or a func, not both", r.Name)
+	}
+	switch r.Where {
+	case "":
+	case "outside_workspace":
+		if r.Pattern == "" || !strings.Contains(r.Pattern, "?P<path>") {
+			return fmt.Errorf("%s: where: outside_workspace needs a pattern with a (?P<path>…) group", r.Name)
+		}
+	default:
+		return fmt.Errorf("%s: unknown where %q (want outside_workspace)", r.Name, r.Where)
 	}
 	for _, t := range r.On {
 		if !slices.Contains(allTargets, t) {
@@ -120,7 +143,11 @@ func texts(c *tool.Call, t Target) []string {
 		}
 		return out
 	case OnSQL:
-		return c.SQL
+		out := make([]string, 0, len(c.SQL))
+		for _, x := range c.SQL {
+			out = append(out, stripSQLComments(x))
+		}
+		return out
 	case OnContent:
 		out := make([]string, 0, len(c.Content))
 		for _, x := range c.Content {
@@ -161,15 +188,24 @@ func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
 				if len(r.Keywords) > 0 && !containsAny(lower.get(t, i, s), r.Keywords) {
 					continue
 				}
-				m := r.re.FindStringSubmatchIndex(s)
-				if m == nil {
-					continue
+				g := r.re.SubexpIndex("path")
+				for _, m := range r.re.FindAllStringSubmatchIndex(s, 8) {
+					p := ""
+					if g > 0 && m[2*g] >= 0 {
+						p = c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
+					}
+					if r.Where == "outside_workspace" && !outsideWorkspace(c, p) {
+						continue
+					}
+					hit = true
+					if p != "" {
+						resource = "file:" + p
+					}
+					break
 				}
-				hit = true
-				if g := r.re.SubexpIndex("path"); g > 0 && m[2*g] >= 0 {
-					resource = "file:" + c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
+				if hit {
+					break
 				}
-				break
 			}
 			if hit {
 				break
@@ -220,4 +256,26 @@ func (l *lowered) get(t Target, i int, s string) string {
 		xs[i] = strings.ToLower(s)
 	}
 	return xs[i]
+}
+
+// tempDirs are where scratch files live; deleting inside them is routine.
+var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// outsideWorkspace reports whether an absolute path lies outside the call's
+// working directory and the temporary directories. The working directory's
+// own ancestors (its parent, home, /) are outside.
+func outsideWorkspace(c *tool.Call, p string) bool {
+	if p == "" {
+		return false
+	}
+	within := func(root string) bool { return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/") }
+	if c.Cwd != "" && c.Cwd != "/" && c.Cwd != c.Home && within(c.Cwd) {
+		return false
+	}
+	for _, t := range tempDirs {
+		if p != t && within(t) {
+			return false
+		}
+	}
+	return true
 }

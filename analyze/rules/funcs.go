@@ -1,0 +1,127 @@
+package rules
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/tool"
+)
+
+// Funcs are the Go predicates a rule pack may name with "func:". They say
+// what a regular expression cannot say well.
+var Funcs = map[string]func(*tool.Call) bool{
+	"pkg_typosquat": typosquat,
+}
+
+// popular are widely used packages whose one-letter misspellings are a
+// known typosquatting target (PyPI and npm).
+var popular = []string{
+	"requests", "urllib3", "numpy", "pandas", "django", "flask", "boto3", "botocore", "setuptools", "colorama",
+	"python-dateutil", "pyyaml", "cryptography", "beautifulsoup4", "matplotlib", "tensorflow", "pytorch", "torch",
+	"scipy", "pillow", "selenium", "jinja2", "paramiko", "simplejson", "psycopg2", "sqlalchemy", "pytest",
+	"express", "lodash", "react", "axios", "chalk", "commander", "moment", "webpack", "typescript", "eslint",
+	"jquery", "underscore", "request", "dotenv", "mongoose", "electron", "cross-env", "event-stream", "coffee-script",
+}
+
+var installCmd = regexp.MustCompile(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
+
+// typosquat reports a package install whose name is one edit away from a
+// popular package without being it.
+func typosquat(c *tool.Call) bool {
+	for _, s := range c.Shell {
+		for _, m := range installCmd.FindAllStringSubmatch(s, -1) {
+			for _, w := range strings.Fields(m[1]) {
+				if strings.HasPrefix(w, "-") {
+					continue
+				}
+				name := strings.ToLower(w)
+				if i := strings.IndexAny(name, "=<>~!@["); i > 0 {
+					name = name[:i]
+				}
+				if slices.Contains(popular, name) {
+					continue
+				}
+				for _, p := range popular {
+					if editDistance(name, p) == 1 {
+						return true
+					}
+					if len(name) == len(p) && transposed(name, p) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance, cut off above 2.
+func editDistance(a, b string) int {
+	if d := len(a) - len(b); d > 2 || d < -2 {
+		return 3
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// transposed reports whether a and b differ by one swap of adjacent letters.
+func transposed(a, b string) bool {
+	for i := 0; i+1 < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+		}
+	}
+	return false
+}
+
+// stripSQLComments blanks -- and /* */ comments outside quotes, so that a
+// keyword in a comment is not read as a statement.
+func stripSQLComments(s string) string {
+	if !strings.Contains(s, "--") && !strings.Contains(s, "/*") {
+		return s
+	}
+	b := []byte(s)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '-' && i+1 < len(b) && b[i+1] == '-':
+			for i < len(b) && b[i] != '\n' {
+				b[i] = ' '
+				i++
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
+				b[i] = ' '
+				i++
+			}
+			if i+1 < len(b) {
+				b[i], b[i+1] = ' ', ' '
+				i++
+			}
+		}
+	}
+	return string(b)
+}
