@@ -65,7 +65,7 @@ func (l Level) IsRiskier(other Level, reflexive bool) (bool, error) {
 // never at least anything; callers that must treat Unknown specially check
 // for it first.
 func (l Level) AtLeast(min Level) bool {
-	return l != Unknown && min != Unknown && l >= min
+	return l != Unknown && min != Unknown && l.Valid() && min.Valid() && l >= min
 }
 
 // MarshalText writes the lower-case name.
