@@ -307,18 +307,37 @@ func (c *Call) addShell(v any) {
 var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true}
 
 // ShellScript returns the script of an argv that runs a shell with -c (also
-// combined flags such as -lc), and whether it was one.
+// combined flags such as -lc), and whether it was one. As in bash, -c is a
+// flag among the options (long ones such as --login too; -o and -O take a
+// name) and the script is the first word after them.
 func ShellScript(argv []string) (string, bool) {
 	if len(argv) < 3 || !shells[path.Base(argv[0])] {
 		return "", false
 	}
-	for i := 1; i < len(argv)-1; i++ {
+	c := false
+	for i := 1; i < len(argv); i++ {
 		a := argv[i]
-		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+		switch {
+		case a == "--" || a == "-": // end of options
+			if c && i+1 < len(argv) {
+				return argv[i+1], true
+			}
 			return "", false
-		}
-		if strings.Contains(a, "c") {
-			return argv[i+1], true
+		case strings.HasPrefix(a, "--"): // --login, --norc, …
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			for _, r := range a[1:] {
+				switch r {
+				case 'c':
+					c = c || a[0] == '-'
+				case 'o', 'O':
+					i++ // the option's name
+				}
+			}
+		default:
+			if c {
+				return a, true
+			}
+			return "", false
 		}
 	}
 	return "", false
@@ -386,10 +405,16 @@ func refineBrowserGym(c *Call, args map[string]any) {
 var promptURL = regexp.MustCompile(`https?://[^\s"'<>]+`)
 
 // refinePromptURLs finds URLs in a Gemini web_fetch prompt, which carries
-// them inline.
+// them inline, without the punctuation of the sentence around them.
 func refinePromptURLs(c *Call, args map[string]any) {
 	if s, ok := args["prompt"].(string); ok {
-		c.URLs = append(c.URLs, promptURL.FindAllString(s, -1)...)
+		for _, u := range promptURL.FindAllString(s, -1) {
+			u = strings.TrimRight(u, ".,;:!?")
+			if strings.HasSuffix(u, ")") && strings.Count(u, "(") < strings.Count(u, ")") {
+				u = strings.TrimSuffix(u, ")")
+			}
+			c.URLs = append(c.URLs, u)
+		}
 	}
 }
 
@@ -472,11 +497,14 @@ func (c *Call) generic(args map[string]any) {
 				c.Content = append(c.Content, Content{Text: x})
 			}
 		case []any:
-			if key == "command" || key == "argv" {
+			elemKey := key
+			if k := strings.ToLower(key); k == "command" || k == "argv" {
+				// One command line: its words are text, not scripts each.
 				c.addShell(x)
+				elemKey = ""
 			}
 			for _, e := range x {
-				walk(key, e, depth+1)
+				walk(elemKey, e, depth+1)
 			}
 		case map[string]any:
 			keys := make([]string, 0, len(x))

@@ -1,0 +1,393 @@
+package tool_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// The environment the tests assume, as the eval corpora do.
+const (
+	home = "/home/user"
+	cwd  = "/home/user/project"
+)
+
+// act decodes an action the way agents send it, failing the test on error.
+func act(t *testing.T, js string) *risk.Action {
+	t.Helper()
+	a, err := risk.ParseAction([]byte(js), risk.DefaultLimits)
+	if err != nil {
+		t.Fatalf("ParseAction(%s): %v", js, err)
+	}
+	return &a
+}
+
+// want is the part of a Call a test checks; nil fields are not checked,
+// empty non-nil ones must be empty.
+type want struct {
+	name, server string
+	class        tool.Class
+	unknown      bool // not in the catalog
+	shell        []string
+	code         []tool.Code
+	sql          []string
+	urls         []string
+	paths        []string
+	content      []tool.Content
+	text         []string
+	cwd          string
+}
+
+func none[T any]() []T { return []T{} }
+
+func check(t *testing.T, c *tool.Call, w want) {
+	t.Helper()
+	if w.name != "" && c.Name != w.name {
+		t.Errorf("Name = %q, want %q", c.Name, w.name)
+	}
+	if c.Server != w.server {
+		t.Errorf("Server = %q, want %q", c.Server, w.server)
+	}
+	if c.Class != w.class {
+		t.Errorf("Class = %q, want %q", c.Class, w.class)
+	}
+	if c.Known == w.unknown {
+		t.Errorf("Known = %v, want %v", c.Known, !w.unknown)
+	}
+	eq(t, "Shell", c.Shell, w.shell)
+	eq(t, "Code", c.Code, w.code)
+	eq(t, "SQL", c.SQL, w.sql)
+	eq(t, "URLs", c.URLs, w.urls)
+	eq(t, "Paths", c.Paths, w.paths)
+	eq(t, "Content", c.Content, w.content)
+	eq(t, "Text", c.Text, w.text)
+	if w.cwd != "" && c.Cwd != w.cwd {
+		t.Errorf("Cwd = %q, want %q", c.Cwd, w.cwd)
+	}
+}
+
+func eq[T any](t *testing.T, field string, got, want []T) {
+	t.Helper()
+	if want == nil {
+		return
+	}
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v\nwant %#v", field, got, want)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		agent, name string
+		action      string
+		want        want
+	}{
+		// Claude Code
+		{"claude", "Bash", `{"tool":"Bash","arguments":{"command":"git status && ls -la","description":"Show status","timeout":120000}}`,
+			want{name: "Bash", class: tool.Execute, shell: []string{"git status && ls -la"}, paths: none[string](), content: none[tool.Content]()}},
+		{"claude", "Read", `{"tool":"Read","arguments":{"file_path":"/home/user/project/main.go","offset":10,"limit":50}}`,
+			want{class: tool.Read, paths: []string{"/home/user/project/main.go"}, shell: none[string](), content: none[tool.Content]()}},
+		{"claude", "Write", `{"tool":"Write","arguments":{"file_path":"/tmp/out.txt","content":"hello\n"}}`,
+			want{class: tool.Edit, paths: []string{"/tmp/out.txt"}, content: []tool.Content{{Path: "/tmp/out.txt", Text: "hello\n"}}}},
+		{"claude", "Edit", `{"tool":"Edit","arguments":{"file_path":"src/a.go","old_string":"x := 1","new_string":"x := 2","replace_all":false}}`,
+			want{class: tool.Edit, paths: []string{"src/a.go"}, content: []tool.Content{{Path: "src/a.go", Text: "x := 2"}}}},
+		{"claude", "MultiEdit", `{"tool":"MultiEdit","arguments":{"file_path":"/w/a.py","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d","replace_all":true}]}}`,
+			want{class: tool.Edit, paths: []string{"/w/a.py"}, content: []tool.Content{{Path: "/w/a.py", Text: "b"}, {Path: "/w/a.py", Text: "d"}}}},
+		{"claude", "Glob", `{"tool":"Glob","arguments":{"pattern":"**/*.go","path":"/home/user/project"}}`,
+			want{class: tool.Read, paths: []string{"/home/user/project"}, text: []string{"**/*.go"}, shell: none[string]()}},
+		{"claude", "Grep", `{"tool":"Grep","arguments":{"pattern":"TODO|FIXME","path":".","glob":"*.go","output_mode":"content","-n":true}}`,
+			want{class: tool.Read, paths: []string{"."}, text: []string{"TODO|FIXME", "*.go"}, shell: none[string]()}},
+		{"claude", "WebFetch", `{"tool":"WebFetch","arguments":{"url":"https://docs.example.com/api","prompt":"Summarize the auth section"}}`,
+			want{class: tool.Network, urls: []string{"https://docs.example.com/api"}, text: []string{"Summarize the auth section"}}},
+		{"claude", "WebSearch", `{"tool":"WebSearch","arguments":{"query":"golang context cancel","allowed_domains":["go.dev"]}}`,
+			want{class: tool.Network, text: []string{"golang context cancel"}, urls: none[string]()}},
+		{"claude", "NotebookEdit", `{"tool":"NotebookEdit","arguments":{"notebook_path":"/w/nb.ipynb","cell_id":"c1","new_source":"import os","edit_mode":"replace"}}`,
+			want{class: tool.Edit, paths: []string{"/w/nb.ipynb"}, content: []tool.Content{{Path: "/w/nb.ipynb", Text: "import os"}}, code: none[tool.Code]()}},
+		{"claude", "hook input shape", `{"tool":"Bash","input":{"command":"npm test"}}`,
+			want{class: tool.Execute, shell: []string{"npm test"}}},
+
+		// OpenHands
+		{"openhands", "execute_bash", `{"tool":"execute_bash","arguments":{"command":"rm -rf /tmp/cache","is_input":"false","security_risk":"HIGH"}}`,
+			want{class: tool.Execute, shell: []string{"rm -rf /tmp/cache"}}},
+		{"openhands", "str_replace_editor view", `{"tool":"str_replace_editor","arguments":{"command":"view","path":"/workspace/app.py","view_range":[1,40]}}`,
+			want{class: tool.Read, paths: []string{"/workspace/app.py"}, content: none[tool.Content](), shell: none[string]()}},
+		{"openhands", "str_replace_editor create", `{"tool":"str_replace_editor","arguments":{"command":"create","path":"/workspace/app.py","file_text":"print('hi')\n"}}`,
+			want{class: tool.Edit, paths: []string{"/workspace/app.py"}, content: []tool.Content{{Path: "/workspace/app.py", Text: "print('hi')\n"}}, shell: none[string]()}},
+		{"openhands", "str_replace_editor str_replace", `{"tool":"str_replace_editor","arguments":{"command":"str_replace","path":"/workspace/app.py","old_str":"a","new_str":"b"}}`,
+			want{class: tool.Edit, paths: []string{"/workspace/app.py"}, content: []tool.Content{{Path: "/workspace/app.py", Text: "b"}}}},
+		{"openhands", "execute_ipython_cell", `{"tool":"execute_ipython_cell","arguments":{"code":"import os\nos.listdir('.')"}}`,
+			want{class: tool.Execute, code: []tool.Code{{Lang: "python", Text: "import os\nos.listdir('.')"}}, shell: none[string]()}},
+		{"openhands", "browser goto", `{"tool":"browser","arguments":{"code":"goto('http://169.254.169.254/latest/meta-data/')\nclick('a1')"}}`,
+			want{class: tool.Browser, urls: []string{"http://169.254.169.254/latest/meta-data/"},
+				code: []tool.Code{{Lang: "browsergym", Text: "goto('http://169.254.169.254/latest/meta-data/')\nclick('a1')"}}}},
+		{"openhands", "browser without goto", `{"tool":"browser","arguments":{"code":"scroll(0, 200)"}}`,
+			want{class: tool.Browser, urls: none[string]()}},
+		{"openhands", "web_read", `{"tool":"web_read","arguments":{"url":"https://example.com/"}}`,
+			want{class: tool.Network, urls: []string{"https://example.com/"}}},
+
+		// Codex
+		{"codex", "shell bash -lc", `{"tool":"shell","arguments":{"command":["bash","-lc","rm -rf build && make"],"workdir":"/home/user/project"}}`,
+			want{class: tool.Execute, shell: []string{"rm -rf build && make"}, cwd: "/home/user/project"}},
+		{"codex", "shell plain argv", `{"tool":"shell","arguments":{"command":["git","push","origin","main"]}}`,
+			want{class: tool.Execute, shell: []string{"git push origin main"}}},
+		{"codex", "shell argv needing quotes", `{"tool":"shell","arguments":{"command":["grep","-r","foo bar","it's"]}}`,
+			want{class: tool.Execute, shell: []string{`grep -r 'foo bar' 'it'\''s'`}}},
+		{"codex", "shell argv list as arguments", `{"tool":"shell","arguments":["ls","-la"]}`,
+			want{class: tool.Execute, shell: []string{"ls -la"}}},
+		{"codex", "relative workdir", `{"tool":"shell","arguments":{"command":["ls"],"workdir":"sub/dir"}}`,
+			want{class: tool.Execute, shell: []string{"ls"}, cwd: "/home/user/project/sub/dir"}},
+		{"codex", "local_shell", `{"tool":"local_shell","arguments":{"command":["sh","-c","echo hi"],"working_directory":"/srv"}}`,
+			want{class: tool.Execute, shell: []string{"echo hi"}, cwd: "/srv"}},
+		{"codex", "apply_patch", `{"tool":"apply_patch","arguments":{"input":"*** Begin Patch\n*** Add File: hello.txt\n+Hello\n+World\n*** Update File: src/app.py\n@@ def f():\n-    return 1\n+    return 2\n*** Delete File: old.txt\n*** End Patch\n"}}`,
+			want{class: tool.Edit, paths: []string{"hello.txt", "src/app.py", "old.txt"},
+				content: []tool.Content{{Path: "hello.txt", Text: "Hello\nWorld\n"}, {Path: "src/app.py", Text: "    return 2\n"}}}},
+		{"codex", "apply_patch as argv", `{"tool":"apply_patch","arguments":{"command":["apply_patch","*** Begin Patch\n*** Update File: a.sh\n+rm -rf /\n*** Move to: b.sh\n+echo moved\n*** End Patch"]}}`,
+			want{class: tool.Edit, paths: []string{"a.sh", "b.sh"},
+				content: []tool.Content{{Path: "a.sh", Text: "rm -rf /\n"}, {Path: "b.sh", Text: "echo moved\n"}}}},
+
+		// Gemini CLI
+		{"gemini", "run_shell_command", `{"tool":"run_shell_command","arguments":{"command":"npm test","description":"run tests","directory":"packages/app"}}`,
+			want{class: tool.Execute, shell: []string{"npm test"}, cwd: "/home/user/project/packages/app"}},
+		{"gemini", "run_shell_command dir_path", `{"tool":"run_shell_command","arguments":{"command":"ls","dir_path":"/opt"}}`,
+			want{class: tool.Execute, shell: []string{"ls"}, cwd: "/opt"}},
+		{"gemini", "read_file absolute_path", `{"tool":"read_file","arguments":{"absolute_path":"/home/user/.ssh/id_rsa"}}`,
+			want{class: tool.Read, paths: []string{"/home/user/.ssh/id_rsa"}}},
+		{"gemini", "read_file file_path", `{"tool":"read_file","arguments":{"file_path":"README.md","offset":0}}`,
+			want{class: tool.Read, paths: []string{"README.md"}}},
+		{"gemini", "write_file", `{"tool":"write_file","arguments":{"file_path":"/home/user/.bashrc","content":"alias ls='rm -rf'"}}`,
+			want{class: tool.Edit, paths: []string{"/home/user/.bashrc"}, content: []tool.Content{{Path: "/home/user/.bashrc", Text: "alias ls='rm -rf'"}}}},
+		{"gemini", "replace", `{"tool":"replace","arguments":{"file_path":"/w/a.go","old_string":"a","new_string":"b","expected_replacements":1}}`,
+			want{class: tool.Edit, paths: []string{"/w/a.go"}, content: []tool.Content{{Path: "/w/a.go", Text: "b"}}}},
+		{"gemini", "web_fetch prompt URLs", `{"tool":"web_fetch","arguments":{"prompt":"Summarize https://example.com/a and http://10.0.0.1:8080/admin?x=1 please"}}`,
+			want{class: tool.Network, urls: []string{"https://example.com/a", "http://10.0.0.1:8080/admin?x=1"},
+				text: []string{"Summarize https://example.com/a and http://10.0.0.1:8080/admin?x=1 please"}}},
+		{"gemini", "web_fetch prompt URL at the end of a sentence", `{"tool":"web_fetch","arguments":{"prompt":"Read https://example.com/docs/page. Then (see http://192.168.1.1/status), ok?"}}`,
+			want{class: tool.Network, urls: []string{"https://example.com/docs/page", "http://192.168.1.1/status"}}},
+
+		// MCP reference servers
+		{"mcp", "filesystem read_file", `{"tool":"mcp__filesystem__read_file","arguments":{"path":"/etc/shadow"}}`,
+			want{name: "read_file", server: "filesystem", class: tool.Read, paths: []string{"/etc/shadow"}}},
+		{"mcp", "filesystem write_file", `{"tool":"mcp__filesystem__write_file","arguments":{"path":"/w/x.txt","content":"data"}}`,
+			want{name: "write_file", server: "filesystem", class: tool.Edit, paths: []string{"/w/x.txt"}, content: []tool.Content{{Path: "/w/x.txt", Text: "data"}}}},
+		{"mcp", "filesystem edit_file", `{"tool":"edit_file","arguments":{"path":"/w/x.txt","edits":[{"oldText":"a","newText":"b"}],"dryRun":false}}`,
+			want{class: tool.Edit, paths: []string{"/w/x.txt"}, content: []tool.Content{{Path: "/w/x.txt", Text: "b"}}}},
+		{"mcp", "filesystem move_file", `{"tool":"move_file","arguments":{"source":"/w/a","destination":"/tmp/b"}}`,
+			want{class: tool.Edit, paths: []string{"/w/a", "/tmp/b"}}},
+		{"mcp", "postgres query", `{"tool":"mcp__postgres__query","arguments":{"sql":"DELETE FROM users"}}`,
+			want{name: "query", server: "postgres", class: tool.Database, sql: []string{"DELETE FROM users"}}},
+		{"mcp", "sqlite write_query", `{"tool":"write_query","arguments":{"query":"DROP TABLE t"}}`,
+			want{class: tool.Database, sql: []string{"DROP TABLE t"}}},
+		{"mcp", "fetch", `{"tool":"mcp__fetch__fetch","arguments":{"url":"http://localhost:8080/","max_length":5000,"raw":false}}`,
+			want{name: "fetch", server: "fetch", class: tool.Network, urls: []string{"http://localhost:8080/"}}},
+		{"mcp", "playwright browser_navigate", `{"tool":"mcp__playwright__browser_navigate","arguments":{"url":"https://example.com"}}`,
+			want{name: "browser_navigate", server: "playwright", class: tool.Browser, urls: []string{"https://example.com"}}},
+		{"mcp", "playwright browser_evaluate", `{"tool":"browser_evaluate","arguments":{"function":"() => document.cookie"}}`,
+			want{class: tool.Browser, code: []tool.Code{{Lang: "javascript", Text: "() => document.cookie"}}}},
+		{"mcp", "playwright browser_snapshot", `{"tool":"browser_snapshot","arguments":{}}`,
+			want{class: tool.Browser}},
+
+		// Python code actions
+		{"python", "seed 004 code", `{"action":"code","code":"print('hello')"}`,
+			want{name: "code", class: tool.Execute, code: []tool.Code{{Lang: "python", Text: "print('hello')"}}, shell: none[string]()}},
+		{"python", "python script", `{"tool":"python","arguments":{"script":"import shutil"}}`,
+			want{class: tool.Execute, code: []tool.Code{{Lang: "python", Text: "import shutil"}}}},
+
+		// Names match in any case.
+		{"any", "upper-case name", `{"tool":"BASH","arguments":{"command":"ls"}}`,
+			want{name: "BASH", class: tool.Execute, shell: []string{"ls"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+"/"+tt.name, func(t *testing.T) {
+			c := tool.Normalize(act(t, tt.action), cwd, home)
+			if c.Home != home {
+				t.Errorf("Home = %q", c.Home)
+			}
+			if c.Action == nil {
+				t.Fatal("Call.Action is nil")
+			}
+			check(t, c, tt.want)
+		})
+	}
+}
+
+func TestNormalizeUnknownTool(t *testing.T) {
+	tests := []struct {
+		name   string
+		action string
+		want   want
+	}{
+		{
+			name: "well-known keys",
+			action: `{"tool":"deploy","arguments":{"env":"prod","command":"kubectl delete ns prod","target":"/srv/app",
+				"url":"https://ci.example.com/hook","opts":{"sql":"DROP TABLE x","query":"select * from t","nested":["a",{"code":"import os"}]},
+				"n":3,"flag":true}}`,
+			want: want{name: "deploy", class: tool.Other, unknown: true,
+				shell: []string{"kubectl delete ns prod"},
+				code:  []tool.Code{{Lang: "python", Text: "import os"}},
+				sql:   []string{"select * from t", "DROP TABLE x"},
+				urls:  []string{"https://ci.example.com/hook"},
+				paths: []string{"/srv/app"},
+				// Every string, in sorted key order.
+				text: []string{"kubectl delete ns prod", "prod", "a", "import os", "select * from t", "DROP TABLE x", "/srv/app", "https://ci.example.com/hook"},
+			},
+		},
+		{
+			name:   "a query that is not SQL",
+			action: `{"tool":"search_docs","arguments":{"query":"weather in paris"}}`,
+			want:   want{class: tool.Other, unknown: true, sql: none[string](), text: []string{"weather in paris"}},
+		},
+		{
+			name:   "argv command",
+			action: `{"tool":"runner","arguments":{"command":["echo","rm -rf /"]}}`,
+			want:   want{class: tool.Other, unknown: true, shell: []string{"echo 'rm -rf /'"}, text: []string{"echo", "rm -rf /"}},
+		},
+		{
+			name:   "argv running a shell",
+			action: `{"tool":"runner","arguments":{"argv":["bash","-c","make clean"]}}`,
+			want:   want{class: tool.Other, unknown: true, shell: []string{"make clean"}, text: []string{"bash", "-c", "make clean"}},
+		},
+		{
+			name:   "content",
+			action: `{"tool":"notes_add","arguments":{"path":"/w/n.md","body":"secret"}}`,
+			want:   want{class: tool.Other, unknown: true, paths: []string{"/w/n.md"}, content: []tool.Content{{Text: "secret"}}},
+		},
+		{
+			name:   "read-only annotation",
+			action: `{"tool":"mcp__github__get_issue","arguments":{"number":"12"},"annotations":{"readOnlyHint":true}}`,
+			want:   want{name: "get_issue", server: "github", class: tool.Read, unknown: true, text: []string{"12"}},
+		},
+		{
+			name:   "not read-only annotation",
+			action: `{"tool":"mcp__github__create_issue","arguments":{"title":"x"},"annotations":{"readOnlyHint":false}}`,
+			want:   want{name: "create_issue", server: "github", class: tool.Other, unknown: true, text: []string{"x"}},
+		},
+		{
+			name:   "mcp prefix without a tool part",
+			action: `{"tool":"mcp__lonely","arguments":{}}`,
+			want:   want{name: "mcp__lonely", class: tool.Other, unknown: true},
+		},
+		{
+			name:   "server with underscores",
+			action: `{"tool":"mcp__my_server__do_thing","arguments":{}}`,
+			want:   want{name: "do_thing", server: "my_server", class: tool.Other, unknown: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			check(t, tool.Normalize(act(t, tt.action), cwd, home), tt.want)
+		})
+	}
+}
+
+// TestNormalizeUnknownToolKeepsEveryString checks that no string of an
+// unknown tool's arguments escapes analysis, however it is nested.
+func TestNormalizeUnknownToolKeepsEveryString(t *testing.T) {
+	js := `{"tool":"x","arguments":{"a":["s1",{"b":"s2","c":[["s3"]]}],"d":{"e":{"f":"s4"}},"g":"s5"}}`
+	c := tool.Normalize(act(t, js), cwd, home)
+	got := slices.Clone(c.Text)
+	sort.Strings(got)
+	if want := []string{"s1", "s2", "s3", "s4", "s5"}; !slices.Equal(got, want) {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+func TestNormalizeCwd(t *testing.T) {
+	tests := []struct {
+		name, action, defCwd, want string
+	}{
+		{"default", `{"tool":"Bash","arguments":{"command":"ls"}}`, "/d", "/d"},
+		{"action cwd wins", `{"tool":"Bash","arguments":{"command":"ls"},"cwd":"/a"}`, "/d", "/a"},
+		{"workdir wins over action cwd", `{"tool":"shell","arguments":{"command":["ls"],"workdir":"/wd"},"cwd":"/a"}`, "/d", "/wd"},
+		{"relative workdir joins action cwd", `{"tool":"shell","arguments":{"command":["ls"],"workdir":"x"},"cwd":"/a"}`, "/d", "/a/x"},
+		{"no default", `{"tool":"Bash","arguments":{"command":"ls"}}`, "", ""},
+	}
+	for _, tt := range tests {
+		c := tool.Normalize(act(t, tt.action), tt.defCwd, home)
+		if c.Cwd != tt.want {
+			t.Errorf("%s: Cwd = %q, want %q", tt.name, c.Cwd, tt.want)
+		}
+	}
+}
+
+func TestNormalizeBuiltInCode(t *testing.T) {
+	// An action built in code, not decoded: nil arguments must not panic.
+	for _, name := range append(tool.Names(), "unknown_tool", "mcp__s__t") {
+		c := tool.Normalize(&risk.Action{Tool: name}, cwd, home)
+		if c.Class == "" {
+			t.Errorf("%s: empty class", name)
+		}
+	}
+}
+
+func TestAbs(t *testing.T) {
+	c := &tool.Call{Cwd: cwd, Home: home}
+	tests := map[string]string{
+		"~":                   "/home/user",
+		"~/":                  "/home/user",
+		"~/.ssh/id_rsa":       "/home/user/.ssh/id_rsa",
+		"~/a/../b":            "/home/user/b",
+		"src/main.go":         "/home/user/project/src/main.go",
+		"./src/../README.md":  "/home/user/project/README.md",
+		".":                   "/home/user/project",
+		"..":                  "/home/user",
+		"../../":              "/home",
+		"../../../../etc/x":   "/etc/x",
+		"/etc/passwd":         "/etc/passwd",
+		"/a/./b/../c//d/":     "/a/c/d",
+		"/":                   "/",
+		"/home/user/project/": "/home/user/project",
+	}
+	for in, want := range tests {
+		if got := c.Abs(in); got != want {
+			t.Errorf("Abs(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// Without a working directory a relative path stays relative.
+	bare := &tool.Call{Home: home}
+	if got := bare.Abs("a/../b"); got != "b" {
+		t.Errorf("Abs without cwd = %q, want %q", got, "b")
+	}
+}
+
+func TestNames(t *testing.T) {
+	names := tool.Names()
+	if !sort.StringsAreSorted(names) {
+		t.Error("Names is not sorted")
+	}
+	for _, n := range []string{"bash", "read", "write", "edit", "multiedit", "glob", "grep", "webfetch", "websearch", "notebookedit",
+		"execute_bash", "str_replace_editor", "execute_ipython_cell", "browser", "web_read",
+		"shell", "apply_patch", "run_shell_command", "read_file", "write_file", "replace", "web_fetch",
+		"edit_file", "move_file", "query", "fetch", "browser_navigate", "browser_evaluate", "browser_snapshot", "code", "python"} {
+		if _, ok := slices.BinarySearch(names, n); !ok {
+			t.Errorf("catalog lacks %q", n)
+		}
+	}
+	// Every catalog name normalizes as known, with a class.
+	for _, n := range names {
+		c := tool.Normalize(&risk.Action{Tool: n, Arguments: map[string]any{}}, cwd, home)
+		if !c.Known || c.Class == "" || c.Class == tool.Other && n != "todowrite" && n != "task" {
+			t.Errorf("%s: Known %v, Class %q", n, c.Known, c.Class)
+		}
+	}
+}
+
+// TestNormalizeDoesNotModifyAction checks that normalizing leaves the
+// action as decoded.
+func TestNormalizeDoesNotModifyAction(t *testing.T) {
+	js := `{"tool":"apply_patch","arguments":{"input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`
+	a := act(t, js)
+	before, _ := json.Marshal(a)
+	tool.Normalize(a, cwd, home)
+	after, _ := json.Marshal(a)
+	if string(before) != string(after) {
+		t.Errorf("Normalize changed the action:\n%s\n%s", before, after)
+	}
+}
