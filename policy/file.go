@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -53,6 +55,9 @@ func Parse(name string, data []byte) (*Policy, error) {
 	p := Default()
 	if doc.Kind == 0 {
 		return p, nil
+	}
+	if err := checkKeys(name, &doc, reflect.TypeFor[File]()); err != nil {
+		return nil, err
 	}
 	var f File
 	strict := yaml.NewDecoder(bytes.NewReader(data))
@@ -105,6 +110,45 @@ func (c *Confirmation) build() (ConfirmationPolicy, error) {
 		return NewConfirmRisky(th, unk)
 	}
 	return nil, fmt.Errorf("unknown confirmation policy %q (want confirm_risky, always_confirm or never_confirm)", c.Policy)
+}
+
+// checkKeys reports the first key of n that struct type t has no yaml field
+// for, and a document that is not a mapping, as "file:line:col: message".
+func checkKeys(name string, n *yaml.Node, t reflect.Type) error {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		if t == reflect.TypeFor[File]() {
+			return fmt.Errorf("%s:%d:%d: a policy file must be a mapping of keys to values", name, n.Line, n.Column)
+		}
+		return nil // a wrong type is reported when decoding
+	}
+	fields := map[string]reflect.Type{}
+	var keys []string
+	for f := range t.Fields() {
+		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if tag != "" && tag != "-" {
+			fields[tag] = f.Type
+			keys = append(keys, tag)
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := fields[k.Value]
+		if !ok {
+			return fmt.Errorf("%s:%d:%d: unknown key %q (want %s)", name, k.Line, k.Column, k.Value, strings.Join(keys, ", "))
+		}
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct {
+			if err := checkKeys(name, v, ft); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // find returns the value node of a top-level key.
