@@ -20,7 +20,28 @@ type CustomFunc func(*tool.Call) risk.Assessment
 type Assessor struct {
 	mu     sync.RWMutex
 	rules  []*Rule
+	idx    *keywordIndex
 	custom CustomFunc
+}
+
+// index assigns keyword ids to rules and builds their shared prefilter.
+// Rules are copies owned by the assessor, so ids can be set on them.
+func index(rules []*Rule) *keywordIndex {
+	ids := map[string]int32{}
+	var words []string
+	for _, r := range rules {
+		r.kw = r.kw[:0]
+		for _, k := range r.Keywords {
+			id, ok := ids[k]
+			if !ok {
+				id = int32(len(words))
+				ids[k] = id
+				words = append(words, k)
+			}
+			r.kw = append(r.kw, id)
+		}
+	}
+	return newKeywordIndex(words)
 }
 
 // Option configures an Assessor.
@@ -69,8 +90,9 @@ func (a *Assessor) setRules(rules []Rule) error {
 		seen[r.Name] = true
 		compiled = append(compiled, &r)
 	}
+	idx := index(compiled)
 	a.mu.Lock()
-	a.rules = compiled
+	a.rules, a.idx = compiled, idx
 	a.mu.Unlock()
 	return nil
 }
@@ -90,7 +112,9 @@ func (a *Assessor) AddRule(r Rule) error {
 			return fmt.Errorf("%s: duplicate rule name", r.Name)
 		}
 	}
-	a.rules = append(a.rules, &r)
+	rules := append(slices.Clone(a.rules), &r)
+	a.idx = index(rules)
+	a.rules = rules
 	return nil
 }
 
@@ -100,7 +124,9 @@ func (a *Assessor) RemoveRule(name string) bool {
 	defer a.mu.Unlock()
 	for i, x := range a.rules {
 		if x.Name == name {
-			a.rules = slices.Delete(slices.Clone(a.rules), i, i+1)
+			rules := slices.Delete(slices.Clone(a.rules), i, i+1)
+			a.idx = index(rules)
+			a.rules = rules
 			return true
 		}
 	}
@@ -125,12 +151,12 @@ func (a *Assessor) Name() string { return "rules" }
 // condition fails to evaluate yields an Unknown finding, never silence.
 func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	a.mu.RLock()
-	rules := a.rules
+	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
 	var out []risk.Finding
-	var low lowered
+	st := scanState{idx: idx}
 	for _, r := range rules {
-		ok, res, err := r.match(c, &low)
+		ok, res, err := r.match(c, &st)
 		if err != nil {
 			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
 				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})

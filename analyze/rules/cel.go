@@ -69,8 +69,8 @@ func compileCondition(src string) (*condition, error) {
 	return &condition{src: src, prg: prg}, nil
 }
 
-func (c *condition) eval(call *tool.Call) (bool, error) {
-	out, _, err := c.prg.Eval(Activation(call))
+func (c *condition) eval(act map[string]any) (bool, error) {
+	out, _, err := c.prg.Eval(act)
 	if err != nil {
 		return false, fmt.Errorf("condition %q: %w", c.src, err)
 	}

@@ -30,6 +30,9 @@ var installCmd = regexp.MustCompile(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|np
 // popular package without being it.
 func typosquat(c *tool.Call) bool {
 	for _, s := range c.Shell {
+		if !strings.Contains(s, "install") && !strings.Contains(s, "add") && !strings.Contains(s, " i ") {
+			continue
+		}
 		for _, m := range installCmd.FindAllStringSubmatch(s, -1) {
 			for _, w := range strings.Fields(m[1]) {
 				if strings.HasPrefix(w, "-") {

@@ -84,7 +84,9 @@ func (s Sample) Call(r *Rule) *tool.Call {
 
 // Matches reports whether r fires on the sample.
 func (s Sample) Matches(r *Rule) (bool, error) {
-	ok, _, err := r.match(s.Call(r), &lowered{})
+	rc := *r
+	st := scanState{idx: index([]*Rule{&rc})}
+	ok, _, err := rc.match(s.Call(&rc), &st)
 	return ok, err
 }
 

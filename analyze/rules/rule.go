@@ -64,9 +64,11 @@ type Rule struct {
 	Match   []Sample `yaml:"match"`
 	NoMatch []Sample `yaml:"no_match"`
 
-	re   *regexp.Regexp
-	cond *condition
-	line int // position in the pack it was loaded from, for errors
+	re        *regexp.Regexp
+	pathGroup int // index of the "path" group, or -1
+	cond      *condition
+	kw        []int32 // Keywords' ids in the assessor's keyword index
+	line      int     // position in the pack it was loaded from, for errors
 }
 
 // compile checks the rule and prepares its pattern and condition.
@@ -84,8 +86,8 @@ func (r *Rule) compile() error {
 		}
 		r.Func = fn
 	}
-	if r.Pattern == "" && r.Func == nil && r.Condition == "" {
-		return fmt.Errorf("%s: a rule needs a pattern, a func or a condition", r.Name)
+	if r.Pattern == "" && r.Func == nil && r.Condition == "" && len(r.Classes) == 0 {
+		return fmt.Errorf("%s: a rule needs a pattern, a func, a condition or classes", r.Name)
 	}
 	if r.Pattern != "" && r.Func != nil {
 		return fmt.Errorf("%s: a rule has a pattern or a func, not both", r.Name)
@@ -113,6 +115,7 @@ func (r *Rule) compile() error {
 			return fmt.Errorf("%s: pattern: %w", r.Name, err)
 		}
 		r.re = re
+		r.pathGroup = re.SubexpIndex("path")
 	}
 	if r.Condition != "" {
 		c, err := compileCondition(r.Condition)
@@ -169,9 +172,9 @@ func texts(c *tool.Call, t Target) []string {
 }
 
 // match reports whether the rule fires on c, and the file resource its
-// pattern named, if any. lower caches lower-cased texts for the keyword
-// prefilter.
-func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
+// pattern named, if any. st shares the keyword prefilter's work between
+// rules.
+func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) {
 		return false, "", nil
 	}
@@ -184,11 +187,28 @@ func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
 	case r.re != nil:
 		hit := false
 		for _, t := range r.targets() {
-			for i, s := range texts(c, t) {
-				if len(r.Keywords) > 0 && !containsAny(lower.get(t, i, s), r.Keywords) {
+			if len(r.kw) > 0 && !st.has(c, t, r.kw) {
+				continue
+			}
+			for _, s := range texts(c, t) {
+				if r.Where == "" && r.pathGroup <= 0 {
+					if r.re.MatchString(s) {
+						hit = true
+						break
+					}
 					continue
 				}
-				g := r.re.SubexpIndex("path")
+				if r.Where == "" {
+					if m := r.re.FindStringSubmatchIndex(s); m != nil {
+						hit = true
+						if g := r.pathGroup; m[2*g] >= 0 {
+							resource = "file:" + c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
+						}
+						break
+					}
+					continue
+				}
+				g := r.pathGroup
 				for _, m := range r.re.FindAllStringSubmatchIndex(s, 8) {
 					p := ""
 					if g > 0 && m[2*g] >= 0 {
@@ -216,7 +236,10 @@ func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
 		}
 	}
 	if r.cond != nil {
-		ok, err := r.cond.eval(c)
+		if st.act == nil {
+			st.act = Activation(c)
+		}
+		ok, err := r.cond.eval(st.act)
 		if err != nil || !ok {
 			return false, "", err
 		}
@@ -224,38 +247,32 @@ func (r *Rule) match(c *tool.Call, lower *lowered) (bool, string, error) {
 	return true, resource, nil
 }
 
-func containsAny(s string, keys []string) bool {
-	for _, k := range keys {
-		if strings.Contains(s, k) {
+// scanState holds, for one call, which keywords each target's texts
+// contain, computed on first use so that every rule shares one pass.
+type scanState struct {
+	idx   *keywordIndex
+	found map[Target][]uint64
+	act   map[string]any // CEL activation, built on first use
+}
+
+func (st *scanState) has(c *tool.Call, t Target, ids []int32) bool {
+	if st.found == nil {
+		st.found = make(map[Target][]uint64, 4)
+	}
+	bits, ok := st.found[t]
+	if !ok {
+		bits = make([]uint64, st.idx.words)
+		for _, s := range texts(c, t) {
+			st.idx.scan(s, bits)
+		}
+		st.found[t] = bits
+	}
+	for _, id := range ids {
+		if bits[id>>6]&(1<<(id&63)) != 0 {
 			return true
 		}
 	}
 	return false
-}
-
-// lowered caches the lower-cased form of each text of a call, computed on
-// first use, so that many rules share one lower-casing.
-type lowered struct {
-	m map[Target][]string
-}
-
-func (l *lowered) get(t Target, i int, s string) string {
-	if l.m == nil {
-		l.m = make(map[Target][]string, 4)
-	}
-	xs := l.m[t]
-	if xs == nil {
-		xs = make([]string, i+1, i+4)
-		l.m[t] = xs
-	}
-	for len(xs) <= i {
-		xs = append(xs, "")
-		l.m[t] = xs
-	}
-	if xs[i] == "" && s != "" {
-		xs[i] = strings.ToLower(s)
-	}
-	return xs[i]
 }
 
 // tempDirs are where scratch files live; deleting inside them is routine.

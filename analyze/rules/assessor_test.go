@@ -1,0 +1,205 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+func call(tl string, args map[string]any) *tool.Call {
+	return tool.Normalize(&risk.Action{Tool: tl, Arguments: args}, SampleCwd, SampleHome)
+}
+
+func code(s string) *tool.Call { return call("code", map[string]any{"code": s}) }
+
+func newAssessor(t *testing.T, opts ...Option) *Assessor {
+	t.Helper()
+	a, err := New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Seed 004's examples, through the default pack.
+func TestSeedExamples(t *testing.T) {
+	a := newAssessor(t)
+
+	if got := a.Assess(code("print('hello')")); got.Level != risk.Safe {
+		t.Errorf("print: level %v, want safe", got.Level)
+	}
+
+	w := a.Assess(code("with open('/tmp/output.txt', 'w') as f: f.write('data')"))
+	if w.Level != risk.Medium || !w.Reversible || !slices.Contains(w.Reasons, "File modification may overwrite existing content") {
+		t.Errorf("file write: %+v", w)
+	}
+
+	d := a.Assess(code("import subprocess; subprocess.run(['rm', '-rf', '/home/user/data'])"))
+	if d.Level != risk.Critical || d.Reversible || !slices.Contains(d.AffectedResources, "file:/home/user/data") {
+		t.Errorf("rm -rf via subprocess: level %v reversible %v resources %v", d.Level, d.Reversible, d.AffectedResources)
+	}
+	if !d.RequiresApproval() || len(d.Recommendations) == 0 || d.EstimatedImpact != "Potentially severe and irreversible impact" {
+		t.Errorf("critical assessment lacks approval, recommendations or impact: %+v", d)
+	}
+
+	m := a.Assess(code("import subprocess\nimport os\nsubprocess.run(['make', 'clean'])\nos.remove(build_log)"))
+	if m.Level != risk.High || m.Reversible || !slices.Contains(m.Reasons, "Executing system commands") {
+		t.Errorf("multiple rules: %+v", m)
+	}
+}
+
+// The pack must not repeat seed 004's blind spots.
+func TestRecursiveDeleteForms(t *testing.T) {
+	a := newAssessor(t)
+	for _, tc := range []struct {
+		cmd  string
+		want risk.Level
+	}{
+		{"rm -fr ~", risk.Critical},
+		{"rm -r -f ~", risk.Critical},
+		{"rm --recursive --force ~/", risk.Critical},
+		{"rm -rf /", risk.Critical},
+		{"rm -r build/", risk.Medium},
+		{"rm -rf ./dist", risk.Medium},
+		{"rm notes.txt", risk.Safe},
+	} {
+		got := a.Assess(call("Bash", map[string]any{"command": tc.cmd}))
+		if got.Level != tc.want {
+			t.Errorf("%q: level %v, want %v (%v)", tc.cmd, got.Level, tc.want, got.Reasons)
+		}
+	}
+}
+
+func TestAddRemoveReplace(t *testing.T) {
+	a := newAssessor(t)
+	apiKey := Rule{Name: "api_key_exposure", Pattern: `(API_KEY|SECRET_KEY)\s*=`, Level: risk.High,
+		Reason: "Potential hardcoded API key or secret detected", Reversible: true, On: []Target{OnCode}}
+	if err := a.AddRule(apiKey); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddRule(apiKey); err == nil {
+		t.Error("adding a duplicate name succeeded")
+	}
+	// case-insensitive
+	if got := a.Assess(code("api_key = 'x'")); got.Level != risk.High {
+		t.Errorf("custom rule: level %v", got.Level)
+	}
+	if !a.RemoveRule("code.print") {
+		t.Error("RemoveRule(code.print) = false")
+	}
+	if a.RemoveRule("nonexistent") {
+		t.Error("RemoveRule(nonexistent) = true")
+	}
+	if got := a.Assess(code("print('hello')")); got.Level != risk.Safe || len(got.Findings) != 0 {
+		t.Errorf("after removing print rule: %+v", got.Findings)
+	}
+
+	large := Rule{Name: "large_file_operation", Level: risk.High, Reason: "Operation on potentially large file/directory",
+		Reversible: true, Func: func(c *tool.Call) bool {
+			for _, x := range c.Code {
+				if strings.Contains(x.Text, "/data/warehouse/") {
+					return true
+				}
+			}
+			return false
+		}}
+	minimal := newAssessor(t, WithRules([]Rule{large}))
+	if n := len(minimal.Rules()); n != 1 {
+		t.Fatalf("replaced rule set has %d rules", n)
+	}
+	if got := minimal.Assess(code("open('/data/warehouse/x')")); got.Level != risk.High {
+		t.Errorf("func rule: %v", got.Level)
+	}
+	if got := minimal.Assess(code("rm -rf ~")); got.Level != risk.Safe {
+		t.Errorf("replaced rules still fire defaults: %v", got.Level)
+	}
+}
+
+func TestCustomAssessorBypassesRules(t *testing.T) {
+	a := newAssessor(t, WithCustom(func(c *tool.Call) risk.Assessment {
+		return risk.Combine([]risk.Finding{{Rule: "finance", Level: risk.Critical, Reason: "Financial transaction detected"}})
+	}))
+	if got := a.Assess(code("print('hello')")); got.Level != risk.Critical {
+		t.Errorf("custom assessor ignored: %v", got.Level)
+	}
+}
+
+func TestCondition(t *testing.T) {
+	r := Rule{Name: "prod_db", Level: risk.Critical, Reason: "prod", Condition: `class == "database" && sql.exists(s, s.contains("prod"))`}
+	a := newAssessor(t, WithRules([]Rule{r}))
+	if got := a.Assess(call("query", map[string]any{"sql": "select * from prod_users"})); got.Level != risk.Critical {
+		t.Errorf("condition did not fire: %v", got.Level)
+	}
+	if got := a.Assess(call("query", map[string]any{"sql": "select 1"})); got.Level != risk.Safe {
+		t.Errorf("condition fired wrongly: %v", got.Level)
+	}
+	for _, bad := range []string{`class + 1`, `tool.size()`, `nosuchvar == 1`, `class ==`} {
+		if _, err := New(WithRules([]Rule{{Name: "x", Level: risk.Low, Reason: "x", Condition: bad}})); err == nil {
+			t.Errorf("condition %q compiled", bad)
+		}
+	}
+}
+
+func TestRuleValidation(t *testing.T) {
+	for _, r := range []Rule{
+		{Level: risk.Low, Pattern: "x"},
+		{Name: "x", Pattern: "x"},
+		{Name: "x", Level: risk.Low},
+		{Name: "x", Level: risk.Low, Pattern: "("},
+		{Name: "x", Level: risk.Low, Pattern: "x", On: []Target{"nowhere"}},
+		{Name: "x", Level: risk.Low, Pattern: "x", Where: "outside_workspace"},
+		{Name: "x", Level: risk.Low, FuncName: "nope"},
+	} {
+		if err := r.compile(); err == nil {
+			t.Errorf("rule %+v compiled", r)
+		}
+	}
+}
+
+func TestLoadErrorsHavePositions(t *testing.T) {
+	_, err := Load("p.yaml", []byte("rules:\n  - name: a\n    level: high\n    reason: r\n    pattern: '('\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "p.yaml:2:") {
+		t.Errorf("error %v lacks position", err)
+	}
+	_, err = Load("p.yaml", []byte("rules:\n  - name: a\n    level: high\n    reason: r\n    pattern: '{{nope}}'\n"))
+	if err == nil || !strings.Contains(err.Error(), "undefined var") {
+		t.Errorf("undefined var: %v", err)
+	}
+}
+
+func TestKeywordIndex(t *testing.T) {
+	idx := newKeywordIndex([]string{"rm", "curl", "he", "she", "hers"})
+	bits := make([]uint64, idx.words)
+	idx.scan("USHERS: Curl", bits)
+	want := []bool{false, true, true, true, true}
+	for i, w := range want {
+		if got := bits[0]&(1<<i) != 0; got != w {
+			t.Errorf("keyword %d: %v, want %v", i, got, w)
+		}
+	}
+}
+
+func TestResourcesCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range 20 {
+		b.WriteString("cat '/tmp/f" + string(rune('a'+i)) + "'; ")
+	}
+	if n := len(Resources(call("Bash", map[string]any{"command": b.String()}))); n != risk.MaxResources {
+		t.Errorf("%d resources, want %d", n, risk.MaxResources)
+	}
+	got := Resources(call("query", map[string]any{"sql": "DELETE FROM users; SELECT * FROM orders"}))
+	if !slices.Contains(got, "table:users") || !slices.Contains(got, "table:orders") {
+		t.Errorf("tables: %v", got)
+	}
+}
+
+func TestTyposquat(t *testing.T) {
+	for s, want := range map[string]bool{"pip install reqeusts": true, "pip install requests": false, "npm i expres": true, "npm i express": false} {
+		if got := typosquat(call("Bash", map[string]any{"command": s})); got != want {
+			t.Errorf("%q: %v", s, got)
+		}
+	}
+}
