@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/policy"
@@ -23,6 +24,7 @@ type Analyzer interface {
 // Engine assesses actions and decides on them. It is safe for concurrent use.
 type Engine struct {
 	analyzers []Analyzer
+	defaults  bool // prepend the default analyzers to analyzers
 	policy    *policy.Policy
 	cwd, home string
 	limits    risk.Limits
@@ -33,7 +35,7 @@ type Option func(*Engine) error
 
 // WithAnalyzers replaces the default analyzers.
 func WithAnalyzers(as ...Analyzer) Option {
-	return func(e *Engine) error { e.analyzers = as; return nil }
+	return func(e *Engine) error { e.analyzers, e.defaults = slices.Clone(as), false; return nil }
 }
 
 // WithAnalyzer adds an analyzer to those already configured.
@@ -86,23 +88,27 @@ func WithHome(dir string) Option { return func(e *Engine) error { e.home = dir; 
 func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits = l; return nil } }
 
 // New returns an Engine with the default analyzers (the rule pack and the
-// hints the action carries) and ConfirmRisky.
+// hints the action carries) and ConfirmRisky. The default rule pack is
+// only loaded when WithAnalyzers does not replace it.
 func New(opts ...Option) (*Engine, error) {
-	ra, err := rules.New()
-	if err != nil {
-		return nil, fmt.Errorf("warden: default rules: %w", err)
-	}
 	home, _ := os.UserHomeDir()
 	e := &Engine{
-		analyzers: []Analyzer{ra, hints{}},
-		policy:    policy.Default(),
-		home:      home,
-		limits:    risk.DefaultLimits,
+		defaults: true,
+		policy:   policy.Default(),
+		home:     home,
+		limits:   risk.DefaultLimits,
 	}
 	for _, o := range opts {
 		if err := o(e); err != nil {
 			return nil, err
 		}
+	}
+	if e.defaults {
+		ra, err := rules.New()
+		if err != nil {
+			return nil, fmt.Errorf("warden: default rules: %w", err)
+		}
+		e.analyzers = append([]Analyzer{ra, hints{}}, e.analyzers...)
 	}
 	return e, nil
 }
