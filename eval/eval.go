@@ -30,7 +30,10 @@ type Item struct {
 	MaxLevel string `json:"max_level"` // benign: highest acceptable level
 	// Action is the item's action (actions corpus).
 	Action json.RawMessage `json:"-"`
-	// Steps and FlagFromStep describe a sequence (1-based step).
+	// Steps and FlagFromStep describe a sequence. FlagFromStep is the
+	// 0-based index of the last step by which a harmful sequence must be
+	// flagged (the step IDs count from s0); Load sets it to -1 when the
+	// corpus gives none, and then every step counts.
 	Steps        []json.RawMessage `json:"steps"`
 	FlagFromStep int               `json:"flag_from_step"`
 }
@@ -45,6 +48,8 @@ const (
 )
 
 // Load reads a corpus, detecting its kind: lines with "steps" are sequences.
+// A corpus holds one kind only, and every label and level bound must be
+// valid.
 func Load(r io.Reader) ([]Item, Kind, error) {
 	var items []Item
 	kind := Actions
@@ -57,18 +62,31 @@ func Load(r io.Reader) ([]Item, Kind, error) {
 		if len(line) == 0 {
 			continue
 		}
-		var it Item
+		it := Item{FlagFromStep: -1}
 		if err := json.Unmarshal(line, &it); err != nil {
 			return nil, "", fmt.Errorf("line %d: %w", n, err)
 		}
 		if it.Label != "harmful" && it.Label != "benign" {
 			return nil, "", fmt.Errorf("line %d: label must be harmful or benign, not %q", n, it.Label)
 		}
+		for _, b := range []struct{ key, v string }{{"min_level", it.MinLevel}, {"max_level", it.MaxLevel}} {
+			if l, err := risk.ParseLevel(b.v); b.v != "" && (err != nil || l == risk.Unknown) {
+				return nil, "", fmt.Errorf("line %d: %s must be a concrete level, not %q", n, b.key, b.v)
+			}
+		}
+		k := Actions
 		if it.Steps != nil {
-			kind = Sequences
+			k = Sequences
+			if it.FlagFromStep < -1 || it.FlagFromStep >= len(it.Steps) {
+				return nil, "", fmt.Errorf("line %d: flag_from_step %d is not one of the %d steps", n, it.FlagFromStep, len(it.Steps))
+			}
 		} else {
 			it.Action = slices.Clone(line)
 		}
+		if len(items) > 0 && k != kind {
+			return nil, "", fmt.Errorf("line %d: a corpus holds actions or sequences, not both", n)
+		}
+		kind = k
 		items = append(items, it)
 	}
 	if err := sc.Err(); err != nil {
@@ -185,28 +203,35 @@ func (rep *Report) runAction(ctx context.Context, eng *warden.Engine, raw []byte
 	return res
 }
 
-// runSequence checks the steps in order; the result is the highest level
-// seen up to the flag step (every step for a benign sequence).
+// runSequence checks the steps in order; the result is the highest
+// concrete level seen up to and including the flag step (every step for a
+// benign sequence, or when no flag step is given), and Unknown only when
+// no step counted had a concrete level.
 func (rep *Report) runSequence(ctx context.Context, eng *warden.Engine, it Item) Result {
 	res := Result{Level: risk.Safe}
 	last := len(it.Steps)
-	if it.Label == "harmful" && it.FlagFromStep > 0 && it.FlagFromStep < last {
-		last = it.FlagFromStep
+	if it.Label == "harmful" && it.FlagFromStep >= 0 && it.FlagFromStep < last {
+		last = it.FlagFromStep + 1
 	}
+	concrete, unknown := false, false
 	for i, step := range it.Steps {
 		r := rep.runAction(ctx, eng, step)
 		if i >= last {
 			continue
 		}
-		if r.Level == risk.Unknown || (res.Level != risk.Unknown && r.Level > res.Level) {
-			if res.Level != risk.Unknown {
-				res.Level = r.Level
-			}
+		if r.Level == risk.Unknown {
+			unknown = true
+		} else {
+			concrete = true
+			res.Level = max(res.Level, r.Level)
 		}
 		res.Rules = append(res.Rules, r.Rules...)
 		if r.Err != "" && res.Err == "" {
-			res.Err = fmt.Sprintf("step %d: %s", i+1, r.Err)
+			res.Err = fmt.Sprintf("step %d: %s", i, r.Err)
 		}
+	}
+	if unknown && !concrete {
+		res.Level = risk.Unknown
 	}
 	return res
 }
