@@ -203,3 +203,32 @@ func TestTyposquat(t *testing.T) {
 		}
 	}
 }
+
+func TestAtCommand(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"rm -rf x", true},
+		{"cd a && rm -rf x", true},
+		{"a; rm x", true},
+		{"x | xargs -0 rm -rf", true},
+		{"sudo rm x", true},
+		{"timeout 10s rm x", true},
+		{"env A=1 B=2 rm x", true},
+		{`sh -c "rm -rf $HOME"`, true},
+		{`bash -lc 'rm x'`, true},
+		{"os.system('rm -rf ' + h)", true},
+		{"subprocess.run(f'rm {x}')", true},
+		{"$(rm x)", true},
+		{`\rm -rf x`, true},
+		{`grep -rn "rm -rf" .`, false},
+		{"echo rm -rf x", false},
+		{"git rm x", false},
+	} {
+		i := strings.Index(tc.s, "rm ")
+		if got := atCommand(tc.s, i); got != tc.want {
+			t.Errorf("atCommand(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ const (
 // DefaultTargets are read when a rule names none: what will execute.
 var DefaultTargets = []Target{OnCommand, OnCode, OnSQL, OnText}
 
-var allTargets = []Target{OnCommand, OnCode, OnSQL, OnContent, OnURL, OnPath, OnText}
+var allTargets = [...]Target{OnCommand, OnCode, OnSQL, OnContent, OnURL, OnPath, OnText}
 
 // Rule is one risk rule. A rule fires when its pattern (or Func) matches
 // and its condition holds; a rule with only a condition fires when the
@@ -55,6 +55,9 @@ type Rule struct {
 	On []Target `yaml:"on"`
 	// Classes restricts the rule to calls of these tool classes; empty means all.
 	Classes []tool.Class `yaml:"classes"`
+	// AtCommand requires each match to start where a command word starts
+	// (see atCommand): "rm" in grep "rm -rf" is not a command.
+	AtCommand bool `yaml:"at_command"`
 	// Where restricts a pattern's named "path" group: "outside_workspace"
 	// fires only when some match's path, resolved against the call's working
 	// directory and home, lies outside the working directory and the
@@ -102,7 +105,7 @@ func (r *Rule) compile() error {
 		return fmt.Errorf("%s: unknown where %q (want outside_workspace)", r.Name, r.Where)
 	}
 	for _, t := range r.On {
-		if !slices.Contains(allTargets, t) {
+		if !slices.Contains(allTargets[:], t) {
 			return fmt.Errorf("%s: unknown target %q", r.Name, t)
 		}
 	}
@@ -191,39 +194,8 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 				continue
 			}
 			for _, s := range texts(c, t) {
-				if r.Where == "" && r.pathGroup <= 0 {
-					if r.re.MatchString(s) {
-						hit = true
-						break
-					}
-					continue
-				}
-				if r.Where == "" {
-					if m := r.re.FindStringSubmatchIndex(s); m != nil {
-						hit = true
-						if g := r.pathGroup; m[2*g] >= 0 {
-							resource = "file:" + c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
-						}
-						break
-					}
-					continue
-				}
-				g := r.pathGroup
-				for _, m := range r.re.FindAllStringSubmatchIndex(s, 8) {
-					p := ""
-					if g > 0 && m[2*g] >= 0 {
-						p = c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
-					}
-					if r.Where == "outside_workspace" && !outsideWorkspace(c, p) {
-						continue
-					}
-					hit = true
-					if p != "" {
-						resource = "file:" + p
-					}
-					break
-				}
-				if hit {
+				if ok, res := r.find(c, s); ok {
+					hit, resource = true, res
 					break
 				}
 			}
@@ -251,21 +223,28 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 // contain, computed on first use so that every rule shares one pass.
 type scanState struct {
 	idx   *keywordIndex
-	found map[Target][]uint64
-	act   map[string]any // CEL activation, built on first use
+	found [len(allTargets)][]uint64 // by targetIndex
+	act   map[string]any            // CEL activation, built on first use
+}
+
+func targetIndex(t Target) int {
+	for i, x := range allTargets {
+		if x == t {
+			return i
+		}
+	}
+	return 0
 }
 
 func (st *scanState) has(c *tool.Call, t Target, ids []int32) bool {
-	if st.found == nil {
-		st.found = make(map[Target][]uint64, 4)
-	}
-	bits, ok := st.found[t]
-	if !ok {
+	ti := targetIndex(t)
+	bits := st.found[ti]
+	if bits == nil {
 		bits = make([]uint64, st.idx.words)
 		for _, s := range texts(c, t) {
 			st.idx.scan(s, bits)
 		}
-		st.found[t] = bits
+		st.found[ti] = bits
 	}
 	for _, id := range ids {
 		if bits[id>>6]&(1<<(id&63)) != 0 {
@@ -295,4 +274,32 @@ func outsideWorkspace(c *tool.Call, p string) bool {
 		}
 	}
 	return true
+}
+
+// find runs the pattern over one text: the first match that starts at a
+// command position (when AtCommand is set) and whose path lies outside the
+// workspace (when Where says so) fires the rule; its path group names the
+// resource.
+func (r *Rule) find(c *tool.Call, s string) (bool, string) {
+	if !r.AtCommand && r.Where == "" && r.pathGroup <= 0 {
+		return r.re.MatchString(s), ""
+	}
+	g := r.pathGroup
+	for _, m := range r.re.FindAllStringSubmatchIndex(s, 16) {
+		if r.AtCommand && !atCommand(s, m[0]) {
+			continue
+		}
+		p := ""
+		if g > 0 && m[2*g] >= 0 {
+			p = c.Abs(strings.Trim(s[m[2*g]:m[2*g+1]], `"'`))
+		}
+		if r.Where == "outside_workspace" && !outsideWorkspace(c, p) {
+			continue
+		}
+		if p != "" {
+			return true, "file:" + p
+		}
+		return true, ""
+	}
+	return false, ""
 }
