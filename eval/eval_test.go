@@ -155,7 +155,7 @@ func TestLoadErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			items, _, err := eval.Load(strings.NewReader(strings.Join(tt.lines, "\n")))
 			if err == nil {
-				t.Fatalf("Load accepted it: %+v", items)
+				t.Fatalf("Load accepted it: %d items", len(items))
 			}
 			if !strings.Contains(err.Error(), tt.says) {
 				t.Errorf("error %q does not say %q", err, tt.says)

@@ -138,3 +138,34 @@ func TestLoadFile(t *testing.T) {
 		t.Errorf("LoadFile(missing) error = %v, want ErrNotExist", err)
 	}
 }
+
+// FuzzParse checks that Parse never panics and returns either an error
+// that names the file or a usable policy.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"", "mode: plan\n", "mode: yolo\n", "moed: plan\n", "- a\n", "mode: [\n",
+		"mode: dontAsk\ndisable_bypass: true\nconfirmation:\n  policy: confirm_risky\n  threshold: medium\n  confirm_unknown: false\n",
+		"confirmation:\n  threshold: unknown\n", "confirmation: 5\n", "confirmation:\n  treshold: high\n",
+		"mode: &a plan\nx: *a\n", "? [a]\n: b\n", "mode: !!binary aGk=\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := policy.Parse("p.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "p.yaml:") {
+				t.Fatalf("error %q does not start with the file name", err)
+			}
+			return
+		}
+		if p == nil || p.Confirm == nil {
+			t.Fatalf("Parse = %+v, nil", p)
+		}
+		if _, err := policy.ParseMode(string(p.Mode)); err != nil {
+			t.Fatalf("accepted mode %q: %v", p.Mode, err)
+		}
+		if c, ok := p.Confirm.(policy.ConfirmRisky); ok && c.Threshold() == risk.Unknown {
+			t.Fatal("accepted an unknown threshold")
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package risk_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -280,4 +281,52 @@ func TestAnnotationDefaults(t *testing.T) {
 			t.Errorf("%s: OpenWorld = %v", tt.name, got)
 		}
 	}
+}
+
+// FuzzParseAction checks that ParseAction never panics, that every failure
+// is an *InputError, and that an accepted action survives a round trip
+// through its canonical JSON unchanged.
+func FuzzParseAction(f *testing.F) {
+	for _, s := range []string{
+		`{"tool":"Bash","arguments":{"command":"ls -la"}}`,
+		`{"action":"code","code":"print('hello')","security_risk":"LOW"}`,
+		`{"tool":"shell","arguments":["bash","-lc","git push"]}`,
+		`{"name":"execute_bash","arguments":"{\"command\":\"ls\",\"security_risk\":\"HIGH\"}"}`,
+		`{"tool":"Read","input":{"file_path":"/x"},"annotations":{"readOnlyHint":true}}`,
+		`{"tool":"x","arguments":{"a":[1,2.5,null,true,{"b":"c"}]},"session_id":"s","cwd":"/w","agent":"a","thought":"t","summary":"s"}`,
+		``, `null`, `[]`, `{}`, `{"tool":5}`, `{"tool":"Bash","arguments":42}`, `{"tool":"Bash","arguments":"ls"}`,
+		`{"tool":"x","arguments":{"a":` + nested(10000) + `}}`,
+		"{\"tool\":\"Bash\",\"arguments\":{\"command\":\"\xff\"}}",
+		"{\"tool\":\"Bash\",\"arguments\":{\"command\":\"\x00\"}}",
+		`{"tool":"Bash","arguments":{"command":"\u0000"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := risk.ParseAction(data, risk.DefaultLimits)
+		if err != nil {
+			if !risk.IsInputError(err) {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			return
+		}
+		if strings.TrimSpace(a.Tool) == "" || a.Arguments == nil {
+			t.Fatalf("accepted an action without a tool or arguments: %#v", a)
+		}
+		if err := a.Validate(risk.DefaultLimits); err != nil {
+			t.Fatalf("accepted an action that does not validate: %v", err)
+		}
+		canon, err := json.Marshal(a)
+		if err != nil {
+			t.Fatalf("Marshal: %v", err)
+		}
+		// Escaping may grow the text, so the size limit is left out here.
+		back, err := risk.ParseAction(canon, risk.Limits{MaxDepth: risk.DefaultLimits.MaxDepth})
+		if err != nil {
+			t.Fatalf("canonical form %s does not parse: %v", canon, err)
+		}
+		if !reflect.DeepEqual(back, a) {
+			t.Fatalf("round trip changed the action:\n got %#v\nwant %#v", back, a)
+		}
+	})
 }
