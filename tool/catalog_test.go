@@ -373,7 +373,8 @@ func TestNames(t *testing.T) {
 	// Every catalog name normalizes as known, with a class.
 	for _, n := range names {
 		c := tool.Normalize(&risk.Action{Tool: n, Arguments: map[string]any{}}, cwd, home)
-		if !c.Known || c.Class == "" || c.Class == tool.Other && n != "todowrite" && n != "task" {
+		generic := n == "todowrite" || n == "task"
+		if !c.Known || c.Class == "" || (c.Class == tool.Other) != generic {
 			t.Errorf("%s: Known %v, Class %q", n, c.Known, c.Class)
 		}
 	}
