@@ -145,9 +145,9 @@ func (s Score) Level() Level {
 	return Safe
 }
 
-// Score returns the score a finding of level l contributes when it names
-// none: the lower edge of its band for high and critical, so that "score ≥ 80"
-// and "level ≥ high" are the same line, and a mid-band value otherwise.
+// Score returns the score a finding of level l contributes: a fixed value
+// inside l's band (safe 0, low 20, medium 50, high 85, critical 97), so
+// that Score().Level() == l and "score ≥ 80" means "level ≥ high".
 func (l Level) Score() Score {
 	switch l {
 	case Safe:
