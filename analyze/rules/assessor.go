@@ -209,16 +209,22 @@ func Resources(c *tool.Call) []string {
 		add("url:" + u)
 	}
 	scan := func(s string, sql bool) {
-		if !sql {
+		// Each pattern needs a literal; checking for it first skips the
+		// regular expression on most texts.
+		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
 			for _, m := range quotedPath.FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
+		}
+		if !sql && strings.Contains(s, "Path(") {
 			for _, m := range pathCall.FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
 		}
-		for _, m := range urlRe.FindAllString(s, -1) {
-			add("url:" + strings.TrimRight(m, ".,;"))
+		if strings.Contains(s, "://") {
+			for _, m := range urlRe.FindAllString(s, -1) {
+				add("url:" + strings.TrimRight(m, ".,;"))
+			}
 		}
 		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
 			for _, m := range tableRe.FindAllStringSubmatch(s, -1) {

@@ -71,6 +71,7 @@ type Rule struct {
 	pathGroup int // index of the "path" group, or -1
 	cond      *condition
 	kw        []int32 // Keywords' ids in the assessor's keyword index
+	tix       []int   // indices of targets() in allTargets
 	line      int     // position in the pack it was loaded from, for errors
 }
 
@@ -111,6 +112,10 @@ func (r *Rule) compile() error {
 	}
 	for i, k := range r.Keywords {
 		r.Keywords[i] = strings.ToLower(k)
+	}
+	r.tix = r.tix[:0]
+	for _, t := range r.targets() {
+		r.tix = append(r.tix, targetIndex(t))
 	}
 	if r.Pattern != "" {
 		re, err := regexp.Compile("(?i)" + r.Pattern)
@@ -189,11 +194,11 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 		}
 	case r.re != nil:
 		hit := false
-		for _, t := range r.targets() {
-			if len(r.kw) > 0 && !st.has(c, t, r.kw) {
+		for _, ti := range r.tix {
+			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
 				continue
 			}
-			for _, s := range texts(c, t) {
+			for _, s := range texts(c, allTargets[ti]) {
 				if ok, res := r.find(c, s); ok {
 					hit, resource = true, res
 					break
@@ -236,12 +241,11 @@ func targetIndex(t Target) int {
 	return 0
 }
 
-func (st *scanState) has(c *tool.Call, t Target, ids []int32) bool {
-	ti := targetIndex(t)
+func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 	bits := st.found[ti]
 	if bits == nil {
 		bits = make([]uint64, st.idx.words)
-		for _, s := range texts(c, t) {
+		for _, s := range texts(c, allTargets[ti]) {
 			st.idx.scan(s, bits)
 		}
 		st.found[ti] = bits
