@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/agentwarden/warden/analyze/rules"
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -21,8 +22,18 @@ type Analyzer interface {
 	Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, error)
 }
 
+// Preparer reads a call before the analyzers run and may add to it what
+// it derives (the shell parser adds the command lines bash will really
+// run), returning findings of its own. Preparers run in order, one at a
+// time; an error or panic becomes an Unknown finding, as for analyzers.
+type Preparer interface {
+	Name() string
+	Prepare(ctx context.Context, c *tool.Call) ([]risk.Finding, error)
+}
+
 // Engine assesses actions and decides on them. It is safe for concurrent use.
 type Engine struct {
+	preparers []Preparer
 	analyzers []Analyzer
 	defaults  bool // prepend the default analyzers to analyzers
 	policy    *policy.Policy
@@ -109,6 +120,7 @@ func New(opts ...Option) (*Engine, error) {
 			return nil, fmt.Errorf("warden: default rules: %w", err)
 		}
 		e.analyzers = append([]Analyzer{ra, hints{}}, e.analyzers...)
+		e.preparers = append([]Preparer{shell.Preparer{}}, e.preparers...)
 	}
 	return e, nil
 }
@@ -144,6 +156,9 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // assess runs every analyzer on a normalized call and combines their findings.
 func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
 	var findings []risk.Finding
+	for _, p := range e.preparers {
+		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
+	}
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
@@ -152,20 +167,26 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
 
 // runAnalyzer runs one analyzer, turning its error or panic into an Unknown
 // finding.
-func runAnalyzer(ctx context.Context, an Analyzer, c *tool.Call) (out []risk.Finding) {
+func runAnalyzer(ctx context.Context, an Analyzer, c *tool.Call) []risk.Finding {
+	return runStep(an.Name(), c, func() ([]risk.Finding, error) { return an.Analyze(ctx, c) })
+}
+
+// runStep runs one preparer or analyzer named name, turning its error or
+// panic into an Unknown finding for it.
+func runStep(name string, c *tool.Call, fn func() ([]risk.Finding, error)) (out []risk.Finding) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = []risk.Finding{{Analyzer: an.Name(), Rule: an.Name() + ".panic", Level: risk.Unknown,
-				Reason: fmt.Sprintf("analyzer %s failed: %v", an.Name(), r)}}
+			out = []risk.Finding{{Analyzer: name, Rule: name + ".panic", Level: risk.Unknown,
+				Reason: fmt.Sprintf("analyzer %s failed: %v", name, r)}}
 			if os.Getenv("WARDEN_DEBUG") != "" {
 				fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
 			}
 		}
 	}()
-	f, err := an.Analyze(ctx, c)
+	f, err := fn()
 	if err != nil {
-		return append(f, risk.Finding{Analyzer: an.Name(), Rule: an.Name() + ".error", Level: risk.Unknown,
-			Reason: fmt.Sprintf("analyzer %s could not assess the action: %v", an.Name(), err)})
+		return append(f, risk.Finding{Analyzer: name, Rule: name + ".error", Level: risk.Unknown,
+			Reason: fmt.Sprintf("analyzer %s could not assess the action: %v", name, err)})
 	}
 	return f
 }

@@ -1,0 +1,104 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Preparer resolves the shell scripts of a call before the analyzers read
+// it, and adds each resolved command line that says something the script's
+// text does not (a word that resolution produced) to the call's Shell, so that every analyzer sees what
+// bash will run: `r”m -fr ~` also reads as `rm -fr /home/user`.
+type Preparer struct{}
+
+// Name returns "shell".
+func (Preparer) Name() string { return "shell" }
+
+// Prepare resolves c.Shell. A script that does not parse yields a
+// shell.unparsable finding at Unknown (never a silent safe); a command
+// whose name is computed at run time yields shell.dynamic_command at High.
+func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	var out []risk.Finding
+	scripts := c.Shell
+	var added []string
+	for _, script := range scripts {
+		if plain(script) {
+			continue
+		}
+		cmds, err := Resolve(script, Env{Home: c.Home, Cwd: c.Cwd})
+		if err != nil {
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.unparsable", Level: risk.Unknown,
+				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
+			continue
+		}
+		for _, cmd := range cmds {
+			if len(cmd.Args) > 0 && cmd.Dynamic[0] {
+				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,
+					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", cmd.Args[0])})
+			}
+			if !novel(script, cmd) {
+				continue
+			}
+			line := cmd.Line()
+			if line == "" || strings.Contains(script, line) || contains(added, line) {
+				continue
+			}
+			added = append(added, line)
+		}
+	}
+	c.Shell = append(c.Shell, added...)
+	return out, nil
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func parseMessage(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
+}
+
+// novel reports whether resolution produced a word that does not stand in
+// the script as written: an expanded variable, ~, escape or brace, or a
+// word glued from quoted pieces (r”m). Only such commands are worth a
+// second reading by the analyzers.
+func novel(script string, cmd Command) bool {
+	for i, a := range cmd.Args {
+		if !cmd.Dynamic[i] && !strings.Contains(script, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// plain reports a script made only of characters that bash takes
+// literally: letters, digits, blanks and - _ . / : = , @ % +. Such a script
+// splits on blanks into the words it shows, expands nothing and computes
+// no command name, so resolving it could add nothing; and if it does not
+// parse (a stray "fi"), bash refuses to run it too.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
+			strings.IndexByte("-_./:=,@%+", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,354 @@
+package shell
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is one simple command with its words resolved.
+type Command struct {
+	Args []string
+	// Dynamic[i] is set when Args[i] could not be resolved statically; Args[i]
+	// then holds the word as written.
+	Dynamic []bool
+	// Depth is how many shells (-c, eval) or wrappers deep the command sits.
+	Depth int
+}
+
+// Line renders the command as one shell command line, each word quoted so
+// that bash would split it back into the same words. Dynamic words are
+// written as they stood in the script.
+func (c Command) Line() string {
+	var b strings.Builder
+	for i, a := range c.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if c.Dynamic[i] {
+			b.WriteString(a)
+		} else {
+			b.WriteString(quote(a))
+		}
+	}
+	return b.String()
+}
+
+// Env is what the script runs with.
+type Env struct {
+	Home string
+	Cwd  string
+}
+
+// MaxDepth bounds nested shells, eval and wrappers.
+const MaxDepth = 4
+
+// Resolve parses script and returns every simple command it will run, in
+// source order, including the commands of nested shells and wrappers. A
+// parse error is returned as is (a *syntax.ParseError); the commands read
+// before it are not returned.
+func Resolve(script string, env Env) ([]Command, error) {
+	r := &resolver{vars: map[string]string{}}
+	if env.Home != "" {
+		r.vars["HOME"] = env.Home
+	}
+	if env.Cwd != "" {
+		r.vars["PWD"] = env.Cwd
+	}
+	if err := r.script(script, 0); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+type resolver struct {
+	vars map[string]string
+	out  []Command
+}
+
+// parsers are reused: a parser is not safe for concurrent use, but may
+// parse many scripts one after another.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+func (r *resolver) script(src string, depth int) error {
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p)
+	if err != nil {
+		return err
+	}
+	var walkErr error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.DeclClause:
+			for _, as := range x.Args {
+				r.assign(as)
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				for _, as := range x.Assigns {
+					r.assign(as)
+				}
+				return true
+			}
+			cmd := r.words(x.Args)
+			cmd.Depth = depth
+			if err := r.emit(cmd, depth); err != nil && walkErr == nil {
+				walkErr = err
+			}
+		}
+		return true
+	})
+	return walkErr
+}
+
+// assign records a literal assignment; an assignment whose value cannot
+// be resolved makes the variable unknown.
+func (r *resolver) assign(as *syntax.Assign) {
+	if as.Name == nil || as.Array != nil || as.Index != nil {
+		return
+	}
+	name := as.Name.Value
+	if as.Value == nil {
+		if !as.Naked {
+			r.vars[name] = ""
+		}
+		return
+	}
+	v, ok := r.word(as.Value)
+	if !ok || len(v) != 1 {
+		delete(r.vars, name)
+		r.vars[name+"\x00dynamic"] = ""
+		return
+	}
+	val := v[0]
+	if as.Append {
+		val = r.vars[name] + val
+	}
+	r.vars[name] = val
+	delete(r.vars, name+"\x00dynamic")
+}
+
+// env exposes the known variables to expand; an unknown variable makes
+// resolution fail instead of reading as empty.
+type env struct {
+	r       *resolver
+	unknown bool
+}
+
+func (e *env) Get(name string) expand.Variable {
+	if v, ok := e.r.vars[name]; ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
+	if name == "IFS" {
+		return expand.Variable{Set: true, Kind: expand.String, Str: " \t\n"}
+	}
+	if internal[name] {
+		return expand.Variable{}
+	}
+	e.unknown = true
+	return expand.Variable{}
+}
+
+// internal are variables the expander consults for its own work; reading
+// them does not make a word dynamic.
+var internal = map[string]bool{"PWD": true, "OPTIND": true, "GLOBIGNORE": true, "LANG": true, "LC_ALL": true, "LC_COLLATE": true}
+
+func (e *env) Each(fn func(string, expand.Variable) bool) {
+	for k, v := range e.r.vars {
+		if strings.Contains(k, "\x00") {
+			continue
+		}
+		if !fn(k, expand.Variable{Set: true, Kind: expand.String, Str: v}) {
+			return
+		}
+	}
+}
+
+// word resolves one word to its fields, or reports that it cannot.
+func (r *resolver) word(w *syntax.Word) ([]string, bool) {
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			// A plain word needs no expansion unless it holds characters
+			// that tilde, brace or pattern expansion, or escapes, act on.
+			if !strings.ContainsAny(p.Value, "~{}*?[]\\") {
+				return []string{p.Value}, true
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return []string{p.Value}, true
+			}
+		}
+	}
+	e := &env{r: r}
+	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
+	fields, err := expand.Fields(cfg, w)
+	if err != nil || e.unknown {
+		return nil, false
+	}
+	return fields, true
+}
+
+// words resolves a command's words; each word that cannot be resolved is
+// kept as written and marked dynamic.
+func (r *resolver) words(ws []*syntax.Word) Command {
+	var c Command
+	for _, w := range ws {
+		if f, ok := r.word(w); ok {
+			for _, s := range f {
+				c.Args = append(c.Args, s)
+				c.Dynamic = append(c.Dynamic, false)
+			}
+			continue
+		}
+		c.Args = append(c.Args, source(w))
+		c.Dynamic = append(c.Dynamic, true)
+	}
+	return c
+}
+
+func source(w *syntax.Word) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+		return "$?"
+	}
+	return b.String()
+}
+
+// emit records cmd and whatever it runs in turn: the script of a shell's
+// -c, the text of eval, and the command behind a wrapper.
+func (r *resolver) emit(cmd Command, depth int) error {
+	r.out = append(r.out, cmd)
+	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] {
+		return nil
+	}
+	name := path.Base(cmd.Args[0])
+	switch {
+	case shells[name]:
+		for i := 1; i < len(cmd.Args)-1; i++ {
+			a := cmd.Args[i]
+			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+				break
+			}
+			if strings.Contains(a, "c") && !cmd.Dynamic[i+1] {
+				return r.nested(cmd.Args[i+1], depth+1)
+			}
+		}
+	case name == "eval":
+		if static(cmd, 1) {
+			return r.nested(strings.Join(cmd.Args[1:], " "), depth+1)
+		}
+	default:
+		if skip, ok := wrappers[name]; ok {
+			if i := skip(cmd.Args); i > 0 && i < len(cmd.Args) {
+				inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
+				return r.emit(inner, depth+1)
+			}
+		}
+	}
+	return nil
+}
+
+// nested parses an inner script; a parse error there is an error of the
+// whole script.
+func (r *resolver) nested(src string, depth int) error {
+	return r.script(src, depth)
+}
+
+func static(c Command, from int) bool {
+	for _, d := range c.Dynamic[from:] {
+		if d {
+			return false
+		}
+	}
+	return len(c.Args) > from
+}
+
+var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "busybox sh": true}
+
+// wrappers return the index of the wrapped command's name in args, or 0.
+var wrappers = map[string]func([]string) int{
+	"sudo":  flagsThen(map[string]bool{"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true, "-t": true, "-U": true}),
+	"doas":  flagsThen(map[string]bool{"-u": true, "-C": true}),
+	"env":   envSkip,
+	"nice":  flagsThen(map[string]bool{"-n": true}),
+	"nohup": flagsThen(nil),
+	"time":  flagsThen(map[string]bool{"-f": true, "-o": true}),
+	"timeout": func(a []string) int {
+		return afterOperands(a, map[string]bool{"-s": true, "-k": true, "--signal": true, "--kill-after": true}, 1)
+	},
+	"xargs":   flagsThen(map[string]bool{"-I": true, "-n": true, "-P": true, "-d": true, "-E": true, "-L": true, "-s": true, "-a": true}),
+	"stdbuf":  flagsThen(nil),
+	"ionice":  flagsThen(map[string]bool{"-c": true, "-n": true, "-p": true}),
+	"setsid":  flagsThen(nil),
+	"command": flagsThen(nil),
+	"builtin": flagsThen(nil),
+	"exec":    flagsThen(map[string]bool{"-a": true}),
+	"busybox": flagsThen(nil),
+	"watch":   flagsThen(map[string]bool{"-n": true, "-d": false}),
+	"strace":  flagsThen(map[string]bool{"-o": true, "-e": true, "-p": true}),
+	"chroot":  func(a []string) int { return afterOperands(a, nil, 1) },
+}
+
+// flagsThen skips flags (and the values of those that take one) and
+// returns the index of the first operand.
+func flagsThen(withValue map[string]bool) func([]string) int {
+	return func(a []string) int { return afterOperands(a, withValue, 0) }
+}
+
+// afterOperands skips flags, then n operands, and returns the next index.
+func afterOperands(a []string, withValue map[string]bool, n int) int {
+	i := 1
+	for i < len(a) {
+		s := a[i]
+		if s == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(s, "-") || s == "-" {
+			break
+		}
+		i++
+		if withValue[s] {
+			i++
+		}
+	}
+	return i + n
+}
+
+// envSkip skips env's flags and NAME=value words.
+func envSkip(a []string) int {
+	i := 1
+	for i < len(a) {
+		s := a[i]
+		switch {
+		case s == "-u" || s == "-C" || s == "-S":
+			i += 2
+		case strings.HasPrefix(s, "-"):
+			i++
+		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// quote quotes one word for bash.
+func quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_@%+=:,./-", c) >= 0) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}

@@ -1,0 +1,212 @@
+package shell
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+var testEnv = Env{Home: "/home/user", Cwd: "/home/user/project"}
+
+func lines(t *testing.T, script string) []string {
+	t.Helper()
+	cmds, err := Resolve(script, testEnv)
+	if err != nil {
+		t.Fatalf("Resolve(%q): %v", script, err)
+	}
+	var out []string
+	for _, c := range cmds {
+		out = append(out, c.Line())
+	}
+	return out
+}
+
+func TestResolve(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   []string // lines that must be among the resolved commands
+	}{
+		{`r''m -fr ~`, []string{"rm -fr /home/user"}},
+		{`\rm -rf ~/.config`, []string{"rm -rf /home/user/.config"}},
+		{`$'\x72m' -rf ~/`, []string{"rm -rf /home/user/"}},
+		{`d=/; rm -rf $d`, []string{"rm -rf /"}},
+		{`export DIR=/home/user && rm -rf "$DIR"`, []string{"rm -rf /home/user"}},
+		{`rm -rf "$HOME"`, []string{"rm -rf /home/user"}},
+		{`rm -rf /home/user/{a,b}`, []string{"rm -rf /home/user/a /home/user/b"}},
+		{`sh -c "rm -rf \$HOME"`, []string{"rm -rf /home/user"}},
+		{`bash -lc 'echo hi; rm -rf ~'`, []string{"echo hi", "rm -rf /home/user"}},
+		{`eval "rm -rf ~"`, []string{"rm -rf /home/user"}},
+		{`sudo -u root env X=1 nice -n 5 rm -rf /`, []string{"rm -rf /"}},
+		{`timeout 10 rm -rf /`, []string{"rm -rf /"}},
+		{`find . -print0 | xargs -0 rm -rf`, []string{"rm -rf"}},
+		{`for f in a b; do rm "$f"; done`, []string{`rm "$f"`}},
+		{`f() { rm -rf ~; }; f`, []string{"rm -rf /home/user"}},
+		{`echo $(rm -rf ~)`, []string{"rm -rf /home/user"}},
+		{`if true; then (cd /tmp && rm -rf x); fi`, []string{"cd /tmp", "rm -rf x"}},
+		{`rm -rf "$UNSET"/x`, []string{`rm -rf "$UNSET"/x`}},
+		{`x=$(whoami); rm -rf $x`, []string{"rm -rf $x"}},
+	} {
+		got := lines(t, tc.script)
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: resolved %q, want a line %q", tc.script, got, w)
+			}
+		}
+	}
+}
+
+func TestDynamicWords(t *testing.T) {
+	cmds, err := Resolve(`x=$(curl -s u); $x --flag "$UNSET" lit`, testEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := cmds[len(cmds)-1]
+	if !slices.Equal(last.Dynamic, []bool{true, false, true, false}) {
+		t.Errorf("dynamic = %v for %q", last.Dynamic, last.Args)
+	}
+}
+
+func TestResolveParseError(t *testing.T) {
+	for _, s := range []string{`echo "unterminated`, `if then fi (`, `bash -c 'echo "x'`} {
+		if _, err := Resolve(s, testEnv); err == nil {
+			t.Errorf("%q parsed", s)
+		}
+	}
+}
+
+func TestDepthBounded(t *testing.T) {
+	s := `rm -rf /`
+	for range 10 {
+		s = "sh -c " + quote(s)
+	}
+	cmds, err := Resolve(s, testEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		if c.Depth > MaxDepth {
+			t.Errorf("depth %d beyond %d", c.Depth, MaxDepth)
+		}
+	}
+}
+
+// TestArgvMatchesBash checks, for static commands, that the words warden
+// resolves are those real bash passes to the program: bash runs the
+// script with the program replaced by printf '%s\0'.
+func TestArgvMatchesBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not installed")
+	}
+	for _, script := range []string{
+		`p r''m -fr '~' "a b" c\ d`,
+		`p $'\x72m' -rf $'a\tb'`,
+		`p {a,b}{1,2} x{,y}`,
+		`d=/srv; p -rf $d "$d/x" ${d}y`,
+		`p "$HOME" ~ ~/x "~"`,
+		`p 'it'\''s' "q\"uote" \$HOME`,
+	} {
+		cmds, err := Resolve(script, testEnv)
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		c := cmds[len(cmds)-1]
+		if slices.Contains(c.Dynamic, true) {
+			t.Fatalf("%q: dynamic words %v", script, c.Args)
+		}
+		full := "p() { printf '%s\\0' \"$@\"; }; " + script
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", full)
+		cmd.Env = []string{"HOME=" + testEnv.Home, "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("bash %q: %v", script, err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if !slices.Equal(c.Args[1:], want) {
+			t.Errorf("%q: warden %q, bash %q", script, c.Args[1:], want)
+		}
+	}
+}
+
+func TestPreparer(t *testing.T) {
+	c := tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": `r''m -fr ~; ls`}}, testEnv.Cwd, testEnv.Home)
+	f, err := Preparer{}.Prepare(context.Background(), c)
+	if err != nil || len(f) != 0 {
+		t.Fatalf("findings %v, err %v", f, err)
+	}
+	if !slices.Contains(c.Shell, "rm -fr /home/user") || slices.Contains(c.Shell[1:], "ls") || len(c.Shell) != 2 {
+		t.Errorf("shell after prepare: %q", c.Shell)
+	}
+	c = tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": `echo "x`}}, "", "")
+	f, _ = Preparer{}.Prepare(context.Background(), c)
+	if len(f) != 1 || f[0].Rule != "shell.unparsable" || f[0].Level != risk.Unknown {
+		t.Errorf("unparsable: %+v", f)
+	}
+	c = tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": `$(curl -s u) x`}}, "", "")
+	f, _ = Preparer{}.Prepare(context.Background(), c)
+	if len(f) != 1 || f[0].Rule != "shell.dynamic_command" || f[0].Level != risk.High {
+		t.Errorf("dynamic command: %+v", f)
+	}
+}
+
+// FuzzShell checks that resolving never panics and stays bounded.
+func FuzzShell(f *testing.F) {
+	for _, s := range []string{`r''m -fr ~`, `d=/; rm -rf $d`, `sh -c "eval 'rm -rf ~'"`, `a=(1 2); echo ${a[@]}`,
+		`cat <<EOF\n$(x)\nEOF`, `echo {1..100000}`, `x=$x$x$x$x`, `: $(( 1 << 62 ))`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		start := time.Now()
+		cmds, _ := Resolve(s, testEnv)
+		for _, c := range cmds {
+			_ = c.Line()
+			if len(c.Args) != len(c.Dynamic) {
+				t.Fatalf("args %d, dynamic %d", len(c.Args), len(c.Dynamic))
+			}
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("%q took %v", s, d)
+		}
+	})
+}
+
+func BenchmarkResolve(b *testing.B) {
+	for b.Loop() {
+		_, _ = Resolve(`cd /home/user/project && rm -rf ./build && export X=1 && git push -f origin "$X"`, testEnv)
+	}
+}
+
+// TestPlainNeedsNoResolution checks the preparer's shortcut: for a plain
+// script, resolution yields exactly the blank-separated words of its text.
+func TestPlainNeedsNoResolution(t *testing.T) {
+	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "X=1 make -j4 all", "docker ps -a", "df -h"} {
+		if !plain(s) {
+			t.Fatalf("%q not plain", s)
+		}
+		cmds, err := Resolve(s, testEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var words []string
+		for _, c := range cmds {
+			words = append(words, c.Args...)
+			if novel(s, c) {
+				t.Errorf("%q: resolution produced new text %q", s, c.Args)
+			}
+		}
+		if got := strings.Join(words, " "); !strings.HasSuffix(s, got) {
+			t.Errorf("%q resolved to %q", s, got)
+		}
+	}
+	for _, s := range []string{"rm -rf ~", "r''m x", "a;b", "$x", "echo *", "a{b,c}", `\rm`, "x # y"} {
+		if plain(s) {
+			t.Errorf("%q taken as plain", s)
+		}
+	}
+}
