@@ -1,0 +1,340 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Name is the analyzer's name: the Analyzer field of its findings.
+const Name = "sql"
+
+// The rule IDs of the findings. They are stable: audit records and policy
+// files refer to them.
+const (
+	RuleDropDatabase       = "sql.drop_database"        // critical: DROP DATABASE, DROP SCHEMA
+	RuleDropTable          = "sql.drop_table"           // high: DROP TABLE, VIEW, INDEX, FUNCTION, OWNED …
+	RuleTruncate           = "sql.truncate"             // high: TRUNCATE, INSERT OVERWRITE, ALTER TABLE … TRUNCATE PARTITION
+	RuleDeleteWithoutWhere = "sql.delete_without_where" // high
+	RuleUpdateWithoutWhere = "sql.update_without_where" // high
+	RuleTautology          = "sql.tautology"            // high: DELETE/UPDATE … WHERE 1=1, OR 'a'='a'
+	RuleAlterDrop          = "sql.alter_drop"           // high: ALTER TABLE … DROP COLUMN/CONSTRAINT
+	RuleSchema             = "sql.schema"               // medium: other CREATE, ALTER, RENAME, COMMENT
+	RulePrivileges         = "sql.privileges"           // high: GRANT, REVOKE, passwords, superusers; medium: other role changes
+	RuleCopyProgram        = "sql.copy_program"         // critical: COPY … TO/FROM PROGRAM
+	RuleExportFile         = "sql.export_file"          // medium: COPY … TO 'file', INTO OUTFILE, \o file
+	RuleWrite              = "sql.write"                // medium: INSERT, UPDATE/DELETE with WHERE, MERGE, COPY FROM
+	RuleRead               = "sql.read"                 // low: SELECT, SHOW, EXPLAIN, client display commands
+	RuleMultiStatement     = "sql.multi_statement"      // high: a destructive statement stacked after the first
+	RuleUnparsable         = "sql.unparsable"           // high: unterminated string, comment or body
+	RuleUnrecognized       = "sql.unrecognized"         // medium: a statement that is not recognized
+	RuleShellEscape        = "sql.shell_escape"         // high: psql \!, \o |cmd, sqlite3 .shell, mysql system
+	RuleServerFile         = "sql.server_file"          // high: pg_read_file, lo_export, LOAD_FILE …
+	RuleServerCommand      = "sql.server_command"       // critical: xp_cmdshell, sys_exec
+	RuleServerConfig       = "sql.server_config"        // high: ALTER SYSTEM, SET GLOBAL, SHUTDOWN; medium: KILL, PURGE
+	RuleUntrustedCode      = "sql.untrusted_code"       // high: untrusted procedural languages, LOAD, load_extension
+	RuleProcedure          = "sql.procedure"            // medium: DO, CALL, EXECUTE, \i; high: \gexec
+	RuleMaintenance        = "sql.maintenance"          // low: VACUUM, ANALYZE, REINDEX, FLUSH
+)
+
+// Analyze classifies every statement of an SQL text and returns the
+// findings: one or more for each statement that reads, writes, changes the
+// schema or privileges, or reaches outside the database. Statements that
+// only control transactions or the session (BEGIN, COMMIT, SET) yield
+// none. It never returns findings for keywords inside strings or comments.
+//
+// Text is read as PostgreSQL reads it and, where a construct means
+// something else to MySQL (backslash escapes, # comments, nested or /*!
+// comments, dollar quotes), also as MySQL reads it; the findings of both
+// readings are returned. Text that cannot be lexed in any reading yields
+// an RuleUnparsable finding at High, together with the findings of the
+// statements before the unterminated construct. A destructive statement
+// after the first one also yields RuleMultiStatement. A USE or \c of a
+// production database escalates the destructive findings that follow (see
+// Escalate).
+//
+// Analyze is pure and safe for concurrent use; it runs in time linear in
+// len(text) (bodies of DO blocks and functions are read again, at most
+// three levels deep).
+func Analyze(text string) []risk.Finding {
+	_, fs := analyzeAll(text, 0, true)
+	return fs
+}
+
+// maxDepth bounds how deep bodies (DO, functions, EXECUTE literals, client
+// commands) are analyzed as SQL in their turn.
+const maxDepth = 3
+
+// analyzeAll analyzes text in both dialects; it returns the statements of
+// the standard reading and the findings of both.
+func analyzeAll(text string, depth int, multi bool) ([]Statement, []risk.Finding) {
+	a := newAnalysis(text, standard, depth)
+	toks, ambiguous, err := lex(text, standard)
+	a.statements(toks, multi)
+	fs := a.fs
+	if ambiguous {
+		b := newAnalysis(text, mysqlish, depth)
+		toks, _, err2 := lex(text, mysqlish)
+		b.statements(toks, multi)
+		fs = append(fs, b.fs...)
+		// Text that one reading can lex is not unparsable, unless it opens
+		// a dollar-quoted body: only PostgreSQL has those, so its reading
+		// is the one meant.
+		if err2 == nil && !dollarError(err) {
+			err = nil
+		}
+	}
+	if err != nil {
+		fs = append(fs, finding(RuleUnparsable, risk.High, false, "",
+			"SQL could not be parsed ("+err.Error()+"); it may hide statements"))
+	}
+	return a.stmts, dedupe(fs)
+}
+
+func dollarError(err error) bool {
+	se, ok := err.(*SyntaxError)
+	return ok && se.Msg == msgDollar
+}
+
+// analysis is one reading of one text.
+type analysis struct {
+	src    string
+	d      dialect
+	depth  int
+	budget int    // inner statements (subqueries, CTEs) still to analyze
+	db     string // database chosen by USE or \c
+	stmts  []Statement
+	fs     []risk.Finding
+}
+
+func newAnalysis(src string, d dialect, depth int) *analysis {
+	return &analysis{src: src, d: d, depth: depth}
+}
+
+// statements splits toks at semicolons and client commands and classifies
+// each statement. With multi, a destructive statement after the first one
+// also yields RuleMultiStatement.
+func (a *analysis) statements(toks []token, multi bool) {
+	stacked, stackedVerb := 0, ""
+	one := func(ts []token) {
+		if len(ts) == 0 {
+			return
+		}
+		a.budget = 32
+		st, fs := a.classify(ts, true)
+		if a.db != "" {
+			Escalate(fs, a.db)
+		}
+		escalateQualified(fs)
+		if st.Kind == Session && st.Verb == "USE" && len(st.Tables) > 0 {
+			a.db = st.Tables[0]
+		}
+		if multi && stacked == 0 && len(a.stmts) > 0 && destructiveAny(fs) {
+			stacked, stackedVerb = len(a.stmts)+1, st.Verb
+		}
+		a.stmts = append(a.stmts, st)
+		a.fs = append(a.fs, fs...)
+	}
+	start := 0
+	for i, t := range toks {
+		switch {
+		case t.kind == tkPunct && t.text == ";":
+			one(toks[start:i])
+			start = i + 1
+		case t.kind == tkMeta:
+			one(toks[start:i])
+			one(toks[i : i+1])
+			start = i + 1
+		}
+	}
+	one(toks[start:])
+	if stacked > 0 {
+		a.fs = append(a.fs, finding(RuleMultiStatement, risk.High, false, "",
+			fmt.Sprintf("%d statements are stacked and statement %d (%s) is destructive: a pattern of SQL injection", len(a.stmts), stacked, stackedVerb)))
+	}
+}
+
+func destructiveAny(fs []risk.Finding) bool {
+	for _, f := range fs {
+		if f.Level.AtLeast(risk.High) && f.Rule != RuleUnparsable && f.Rule != RuleMultiStatement {
+			return true
+		}
+	}
+	return false
+}
+
+func finding(rule string, l risk.Level, reversible bool, resource, reason string) risk.Finding {
+	return risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: reason, Resource: resource, Reversible: reversible}
+}
+
+// dedupe removes repeated findings, keeping the first of each.
+func dedupe(fs []risk.Finding) []risk.Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	out := fs[:0]
+	if len(fs) <= 16 {
+	next:
+		for i, f := range fs {
+			for _, g := range fs[:i] {
+				if f == g {
+					continue next
+				}
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	seen := make(map[risk.Finding]bool, len(fs))
+	for _, f := range fs {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// IsProduction reports whether a database name, host name or connection
+// string names a production system: one of its words is "prod" or
+// "production", words being split at punctuation, between letters and
+// digits and before an upper-case letter that follows a lower-case one
+// (prod-db.internal, app_production, shopProd, prod1). "products" is not.
+func IsProduction(name string) bool {
+	start := 0
+	for i := 0; i <= len(name); i++ {
+		boundary := i == len(name)
+		if !boundary {
+			c := name[i]
+			p := byte(0)
+			if i > 0 {
+				p = name[i-1]
+			}
+			switch {
+			case !isLetter(c) && !isDigit(c):
+				boundary = true
+			case i > start && isDigit(c) != isDigit(p):
+				boundary = true
+			case i > start && c >= 'A' && c <= 'Z' && p >= 'a' && p <= 'z':
+				boundary = true
+			}
+		}
+		if !boundary {
+			continue
+		}
+		if w := name[start:i]; strings.EqualFold(w, "prod") || strings.EqualFold(w, "production") {
+			return true
+		}
+		start = i
+		if i < len(name) && !isLetter(name[i]) && !isDigit(name[i]) {
+			start = i + 1
+		}
+	}
+	return false
+}
+
+// Escalate raises each destructive finding at High to Critical when one of
+// names (database names, hosts, connection strings) is a production system
+// (see IsProduction). Destructive findings are those of DROP TABLE,
+// TRUNCATE, DELETE or UPDATE without WHERE, tautologies and ALTER TABLE …
+// DROP. It changes findings in place and returns it. The shell and code
+// analyzers call it with the host and database of psql -h … -d …; the
+// Analyzer calls it with the call's database arguments and MCP server.
+func Escalate(findings []risk.Finding, names ...string) []risk.Finding {
+	prod := ""
+	for _, n := range names {
+		if IsProduction(n) {
+			prod = n
+			break
+		}
+	}
+	if prod == "" {
+		return findings
+	}
+	for i := range findings {
+		escalate(&findings[i], prod)
+	}
+	return findings
+}
+
+func escalate(f *risk.Finding, prod string) {
+	if f.Level != risk.High || f.Reversible {
+		return
+	}
+	switch f.Rule {
+	case RuleDropTable, RuleTruncate, RuleDeleteWithoutWhere, RuleUpdateWithoutWhere, RuleTautology, RuleAlterDrop:
+		f.Level = risk.Critical
+		f.Reason += " on production (" + prod + ")"
+	}
+}
+
+// escalateQualified escalates destructive findings on tables whose
+// qualifier (database or schema) is a production name: prod.users.
+func escalateQualified(fs []risk.Finding) {
+	for i := range fs {
+		kind, name, ok := strings.Cut(fs[i].Resource, ":")
+		if !ok || kind == "database" || kind == "schema" {
+			continue
+		}
+		if dot := strings.LastIndexByte(name, '.'); dot > 0 && IsProduction(name[:dot]) {
+			escalate(&fs[i], name[:dot])
+		}
+	}
+}
+
+// Analyzer is the SQL analyzer for the engine: it analyzes the SQL of a
+// tool call (tool.Call.SQL) and escalates destructive findings when the
+// call's database, host, DSN or MCP server names production. The zero
+// value is ready to use and safe for concurrent use.
+type Analyzer struct{}
+
+var _ interface {
+	Name() string
+	Analyze(context.Context, *tool.Call) ([]risk.Finding, error)
+} = Analyzer{}
+
+// Name returns "sql".
+func (Analyzer) Name() string { return Name }
+
+// Analyze returns the findings of every SQL text of c. Its only error is
+// the context's.
+func (Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, error) {
+	if len(c.SQL) == 0 {
+		return nil, nil
+	}
+	names := targets(c)
+	var out []risk.Finding
+	for _, s := range c.SQL {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		out = append(out, Escalate(Analyze(s), names...)...)
+	}
+	return dedupe(out), nil
+}
+
+// targetKeys are the arguments that name the database a call runs against.
+var targetKeys = []string{
+	"database", "db", "dbname", "db_name", "database_name", "schema",
+	"host", "hostname", "server", "instance", "cluster",
+	"dsn", "url", "uri", "database_url", "connection", "connection_string", "conn",
+}
+
+func targets(c *tool.Call) []string {
+	var out []string
+	if c.Server != "" {
+		out = append(out, c.Server)
+	}
+	if c.Action == nil {
+		return out
+	}
+	for _, k := range targetKeys {
+		if s, ok := c.Action.Arguments[k].(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
