@@ -123,7 +123,7 @@ func (a *analysis) statements(toks []token, multi bool) {
 		if len(ts) == 0 {
 			return
 		}
-		a.budget = 32
+		a.budget = 16
 		st, fs := a.classify(ts, true)
 		if a.db != "" {
 			Escalate(fs, a.db)

@@ -15,7 +15,7 @@ const (
 	Session     Kind = "session"     // SET, USE, RESET, LISTEN, DECLARE
 	Procedure   Kind = "procedure"   // DO, CALL, EXECUTE, PREPARE
 	Admin       Kind = "admin"       // ALTER SYSTEM, VACUUM, KILL, SHUTDOWN
-	Meta        Kind = "meta"        // a client command: psql \copy, mysql \!, sqlite3 .shell
+	Meta        Kind = "meta"        // a client command that is not a read: psql \copy, mysql \!, sqlite3 .shell
 	Other       Kind = "other"       // not recognized
 )
 

@@ -133,11 +133,12 @@ func (s *stmt) filtered(verb string, targets []string, noWhere, all, some string
 	w := s.topLevel(0, "WHERE")
 	// A join condition also limits the rows: DELETE t1 FROM t1 JOIN t2 ON ….
 	s.st.Where = w >= 0 || s.topLevel(0, "ON") >= 0
+	always := w >= 0 && tautology(whereClause(s.ts, w))
 	for _, t := range targets {
 		switch {
 		case !s.st.Where:
 			s.add(noWhere, risk.High, false, tableRes(t), verb+" without WHERE "+all+ofTable(t))
-		case w >= 0 && tautology(whereClause(s.ts, w)):
+		case always:
 			s.add(RuleTautology, risk.High, false, tableRes(t),
 				"The WHERE clause of "+verb+" is always true (such as 1=1), so it "+all+ofTable(t))
 		default:

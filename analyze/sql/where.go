@@ -25,10 +25,12 @@ func whereClause(ts []token, w int) []token {
 }
 
 // maxCondDepth bounds the nesting of conditions that tautology evaluates,
-// and maxOrTerms the OR terms it examines, so that it stays linear.
+// maxOrTerms the OR terms it examines and maxTerm their length, so that it
+// stays linear.
 const (
 	maxCondDepth = 8
 	maxOrTerms   = 64
+	maxTerm      = 32
 )
 
 // tautology reports whether a WHERE condition selects every row: it is
@@ -56,11 +58,16 @@ func tautology(cond []token) bool {
 }
 
 // term returns the operand at the start of ts: the tokens up to an AND or
-// OR at its level, or the parenthesis that closes its group.
+// OR at its level, or the parenthesis that closes its group. Operands
+// longer than maxTerm tokens are not constant enough to matter: term
+// returns nil for them, which keeps tautology linear.
 func term(ts []token) []token {
 	depth := 0
 	between := false
 	for j, t := range ts {
+		if j > maxTerm {
+			return nil
+		}
 		switch {
 		case t.is("("):
 			depth++
@@ -120,7 +127,7 @@ func count(ts []token, op string) int {
 
 // stripParens removes parentheses that enclose all of ts.
 func stripParens(ts []token) []token {
-	for k := 0; k < maxCondDepth && len(ts) >= 2 && ts[0].is("(") && skipGroup(ts, 0) == len(ts); k++ {
+	for k := 0; k < maxCondDepth && len(ts) >= 2 && ts[0].is("(") && ts[len(ts)-1].is(")") && skipGroup(ts, 0) == len(ts); k++ {
 		ts = ts[1 : len(ts)-1]
 	}
 	return ts
