@@ -79,7 +79,14 @@ func analyzeAll(text string, depth int, multi bool) ([]Statement, []risk.Finding
 		b := newAnalysis(text, mysqlish, depth)
 		toks, _, err2 := lex(text, mysqlish)
 		b.statements(toks, multi)
-		fs = append(fs, b.fs...)
+		for _, f := range b.fs {
+			// What MySQL's reading does not recognize is mostly PostgreSQL
+			// syntax it cannot read (the inside of $$ bodies); what it
+			// finds beyond that is kept.
+			if f.Rule != RuleUnrecognized {
+				fs = append(fs, f)
+			}
+		}
 		// Text that one reading can lex is not unparsable, unless it opens
 		// a dollar-quoted body: only PostgreSQL has those, so its reading
 		// is the one meant.

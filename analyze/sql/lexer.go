@@ -67,7 +67,7 @@ type token struct {
 func (t token) is(kw string) bool {
 	switch t.kind {
 	case tkIdent:
-		return strings.EqualFold(t.text, kw)
+		return equalFoldASCII(t.text, kw)
 	case tkPunct, tkOp:
 		return t.text == kw
 	}
@@ -113,6 +113,27 @@ func (t token) value() string {
 		return b.String()
 	}
 	return s
+}
+
+// equalFoldASCII compares ASCII letters case-insensitively and other bytes
+// exactly: databases do not fold "ſelect" to SELECT, and neither does it.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x >= 'A' && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if y >= 'A' && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 func unescape(c byte) byte {

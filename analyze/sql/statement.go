@@ -1,7 +1,5 @@
 package sql
 
-import "strings"
-
 // Kind is what a statement does.
 type Kind string
 
@@ -95,4 +93,19 @@ func spanText(src string, ts []token) (string, int) {
 	return src[first.pos : last.pos+len(last.text)], first.pos
 }
 
-func upper(s string) string { return strings.ToUpper(s) }
+// upper returns s with its ASCII letters in upper case (a keyword's
+// spelling; other letters are left alone, as databases do).
+func upper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 0x80 {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'a' && b[j] <= 'z' {
+					b[j] -= 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
