@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -49,9 +50,10 @@ const (
 // Text is read as PostgreSQL reads it and, where a construct means
 // something else to MySQL (backslash escapes, # comments, nested or /*!
 // comments, dollar quotes), also as MySQL reads it; the findings of both
-// readings are returned. Text that cannot be lexed in any reading yields
-// an RuleUnparsable finding at High, together with the findings of the
-// statements before the unterminated construct. A destructive statement
+// readings are returned. Text that cannot be lexed in any reading (or
+// whose dollar-quoted body is never closed) yields a RuleUnparsable finding
+// at High, together with the findings of the statements before the
+// unterminated construct. A destructive statement
 // after the first one also yields RuleMultiStatement. A USE or \c of a
 // production database escalates the destructive findings that follow (see
 // Escalate).
@@ -173,8 +175,21 @@ func destructiveAny(fs []risk.Finding) bool {
 	return false
 }
 
+// finding builds a finding. Reasons and resources quote the SQL, which
+// can be anything: they are cut to a readable length.
 func finding(rule string, l risk.Level, reversible bool, resource, reason string) risk.Finding {
-	return risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: reason, Resource: resource, Reversible: reversible}
+	return risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: cut(reason, 400), Resource: cut(resource, 256), Reversible: reversible}
+}
+
+// cut shortens s to at most n bytes, at a rune boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // dedupe removes repeated findings, keeping the first of each.

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -39,12 +40,9 @@ func (a *analysis) classify(ts []token, top bool) (Statement, []risk.Finding) {
 
 func quoteVerb(verb, text string) string {
 	if verb != "" {
-		return verb
+		return cut(verb, 40)
 	}
-	if len(text) > 40 {
-		text = text[:40] + "…"
-	}
-	return "“" + text + "”"
+	return strconv.Quote(shorten(text))
 }
 
 func (s *stmt) add(rule string, l risk.Level, reversible bool, resource, reason string) {
@@ -182,7 +180,7 @@ func (s *stmt) dispatch(i int) {
 		s.st.Kind = Admin
 		if verb == "VACUUM" {
 			if j := s.topLevel(i, "INTO"); j > 0 {
-				s.add(RuleExportFile, risk.Medium, true, "", "VACUUM INTO writes a copy of the database to file "+s.at(j+1).value())
+				s.add(RuleExportFile, risk.Medium, true, "", "VACUUM INTO writes a copy of the database to file "+shorten(s.at(j+1).value()))
 				return
 			}
 		}
@@ -565,10 +563,8 @@ func orUnknown(name string) string {
 	return name
 }
 
+// shorten collapses white space in s and cuts it for a reason.
 func shorten(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
+	s = strings.Join(strings.Fields(cut(s, 400)), " ")
+	return cut(s, 80)
 }

@@ -21,7 +21,9 @@ const (
 type Statement struct {
 	// Text is the statement as written, without its terminating semicolon.
 	Text string
-	// Offset is the byte offset of Text in the text that was split.
+	// Offset is the byte offset of Text in the text that was split; for
+	// the Inner statements of a body (DO, functions, EXECUTE literals,
+	// \copy), in the body's text.
 	Offset int
 	// Kind is what the statement does, its Inner statements included: a
 	// SELECT whose WITH clause deletes rows is a Write.

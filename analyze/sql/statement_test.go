@@ -155,7 +155,7 @@ func FuzzSQL(f *testing.F) {
 		fs := Analyze(text)
 		for _, fd := range fs {
 			if fd.Analyzer != Name || !strings.HasPrefix(fd.Rule, "sql.") || fd.Reason == "" ||
-				fd.Level == risk.Unknown || !fd.Level.Valid() {
+				fd.Level == risk.Unknown || !fd.Level.Valid() || len(fd.Reason) > 500 || len(fd.Resource) > 300 {
 				t.Fatalf("%q: malformed finding %+v", text, fd)
 			}
 		}
@@ -171,18 +171,16 @@ func FuzzSQL(f *testing.F) {
 				t.Fatalf("%q: Statements fails (%v) but Analyze reports nothing unparsable", text, err)
 			}
 		}
-		var walk func([]Statement, string)
-		walk = func(sts []Statement, src string) {
+		var walk func([]Statement)
+		walk = func(sts []Statement) {
 			for _, s := range sts {
-				if s.Offset < 0 || s.Offset+len(s.Text) > len(src) {
-					return // inner statements of bodies are relative to the body
-				}
 				if s.Kind == "" {
 					t.Fatalf("%q: statement %q without a kind", text, s.Text)
 				}
+				walk(s.Inner)
 			}
 		}
-		walk(sts, text)
+		walk(sts)
 		for _, s := range sts {
 			if text[s.Offset:s.Offset+len(s.Text)] != s.Text {
 				t.Fatalf("%q: statement %q is not at offset %d", text, s.Text, s.Offset)

@@ -15,7 +15,7 @@ func (s *stmt) selectStmt(i int) {
 	}
 	switch n := s.at(j + 1); {
 	case n.is("OUTFILE"), n.is("DUMPFILE"):
-		s.add(RuleExportFile, risk.Medium, true, s.firstTable(), "SELECT … INTO "+upper(n.text)+" writes query results to file "+s.at(j+2).value()+" on the database server")
+		s.add(RuleExportFile, risk.Medium, true, s.firstTable(), "SELECT … INTO "+upper(n.text)+" writes query results to file "+shorten(s.at(j+2).value())+" on the database server")
 	case n.kind == tkIdent || n.kind == tkQuotedIdent:
 		// SELECT … INTO new_table (PostgreSQL, SQL Server) creates a table;
 		// INTO @var and INTO :var only set variables.
@@ -449,13 +449,13 @@ func (s *stmt) copy(i int) {
 		s.st.Kind = Read
 	case to:
 		s.st.Kind = Read
-		s.add(RuleExportFile, risk.Medium, true, res, "COPY writes "+tableOr(name, "query results")+" to file "+target.value())
+		s.add(RuleExportFile, risk.Medium, true, res, "COPY writes "+tableOr(name, "query results")+" to file "+shorten(target.value()))
 	case target.is("STDIN") || target.kind != tkString:
 		s.st.Kind = Write
 		s.add(RuleWrite, risk.Medium, true, tableRes(name), "COPY loads rows into "+tableOr(name, "a table"))
 	default:
 		s.st.Kind = Write
-		s.add(RuleWrite, risk.Medium, true, tableRes(name), "COPY loads file "+target.value()+" into "+tableOr(name, "a table"))
+		s.add(RuleWrite, risk.Medium, true, tableRes(name), "COPY loads file "+shorten(target.value())+" into "+tableOr(name, "a table"))
 	}
 }
 
@@ -520,7 +520,7 @@ func (s *stmt) load(i int) {
 			name, _ = s.name(k + 1)
 			s.st.addTable(name)
 		}
-		s.add(RuleWrite, risk.Medium, true, tableRes(name), "LOAD DATA loads file "+file+" into "+tableOr(name, "a table"))
+		s.add(RuleWrite, risk.Medium, true, tableRes(name), "LOAD DATA loads file "+shorten(file)+" into "+tableOr(name, "a table"))
 		return
 	}
 	s.st.Kind = Admin // PostgreSQL: LOAD 'library'
@@ -567,9 +567,9 @@ func (s *stmt) meta(t token) {
 		case pipe:
 			s.add(RuleShellEscape, risk.High, false, "", "The SQL client pipes to a shell command ("+cmd+"): "+shorten(args))
 		case cmd == ".read":
-			s.add(RuleProcedure, risk.Medium, false, "", ".read runs SQL from file "+args+", whose content is not visible here")
+			s.add(RuleProcedure, risk.Medium, false, "", ".read runs SQL from file "+shorten(args)+", whose content is not visible here")
 		case args != "" && cmd != `\g` && cmd != `\gx`:
-			s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes query output to file "+args)
+			s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes query output to file "+shorten(args))
 		default:
 			s.st.Kind = Read
 		}
@@ -580,7 +580,7 @@ func (s *stmt) meta(t token) {
 		s.add(RuleProcedure, risk.High, false, "", `\gexec runs the query's results as SQL statements, which are not visible here`)
 	case `\i`, `\ir`, `\include`, `\include_relative`, `\.`, `\source`:
 		s.st.Kind = Procedure
-		s.add(RuleProcedure, risk.Medium, false, "", cmd+" runs SQL from file "+args+", whose content is not visible here")
+		s.add(RuleProcedure, risk.Medium, false, "", cmd+" runs SQL from file "+shorten(args)+", whose content is not visible here")
 	case `\c`, `\connect`, `\u`, `\use`, ".open":
 		s.st.Kind = Session
 		s.a.db = args
@@ -591,13 +591,13 @@ func (s *stmt) meta(t token) {
 		}
 	case `\lo_import`, ".import":
 		s.st.Kind = Write
-		s.add(RuleWrite, risk.Medium, true, "", cmd+" loads file "+args+" into the database")
+		s.add(RuleWrite, risk.Medium, true, "", cmd+" loads file "+shorten(args)+" into the database")
 	case `\lo_export`, ".backup", ".save", ".dump":
 		if cmd == ".dump" && args == "" {
 			s.st.Kind = Read
 			return
 		}
-		s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes database contents to file "+args)
+		s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes database contents to file "+shorten(args))
 	case ".load":
 		s.add(RuleUntrustedCode, risk.High, false, "", ".load loads a native library into the database")
 	case ".restore":
