@@ -96,7 +96,11 @@ func (s *stmt) dispatch(i int) {
 	s.st.Verb = verb
 	switch verb {
 	case "WITH":
-		s.dispatch(s.skipCTEs(i + 1))
+		j := s.skipCTEs(i + 1)
+		for s.at(j).is("WITH") {
+			j = s.skipCTEs(j + 1)
+		}
+		s.dispatch(j)
 	case "SELECT", "PERFORM":
 		s.selectStmt(i)
 	case "VALUES", "SHOW", "DESCRIBE", "DESC", "HELP", "FETCH", "TABLE", "LIST", "GET":
@@ -428,10 +432,9 @@ func (s *stmt) scanInner() {
 			continue
 		}
 		if s.a.budget <= 0 {
-			s.add(RuleUnparsable, risk.High, false, "", "SQL could not be parsed: too many nested data-modifying statements")
+			s.add(RuleUnparsable, risk.High, false, "", "SQL could not be parsed: too many nested statements")
 			return
 		}
-		s.a.budget--
 		end := skipGroup(s.ts, j)
 		inner := s.ts[j+1 : end]
 		if end <= len(s.ts) && end > j+1 && s.ts[end-1].is(")") {
@@ -458,7 +461,15 @@ func (s *stmt) dmlAt(i int) bool {
 
 // inner classifies ts as a statement contained in this one and takes its
 // findings, with note appended to their reasons.
+//
+// Each statement has a budget of inner statements (see analysis.budget),
+// which keeps nesting such as PREPARE a AS PREPARE b AS … linear.
 func (s *stmt) inner(ts []token, note string) {
+	if s.a.budget <= 0 {
+		s.add(RuleUnparsable, risk.High, false, "", "SQL could not be parsed: too many nested statements")
+		return
+	}
+	s.a.budget--
 	st, fs := s.a.classify(ts, false)
 	for _, f := range fs {
 		if f.Rule != RuleRead {

@@ -156,6 +156,10 @@ func TestLexLinear(t *testing.T) {
 		strings.Repeat("(DELETE FROM t WHERE x IN ", 2000),
 		strings.Repeat("DELETE FROM t WHERE 1=1 OR ", 5000),
 		strings.Repeat("\\x\n", 20000),
+		strings.Repeat("PREPARE p AS ", 20000) + "DELETE FROM t",
+		strings.Repeat("WITH a AS (SELECT 1) ", 20000) + "DELETE FROM t",
+		strings.Repeat("EXPLAIN ANALYZE ", 20000) + "DELETE FROM t",
+		strings.Repeat("BEGIN IF x THEN ", 20000) + "DELETE FROM t",
 	} {
 		_ = Analyze(src) // a quadratic path would time the test out
 	}
