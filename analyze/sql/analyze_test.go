@@ -221,6 +221,8 @@ var analyzeCases = []tc{
 	is("SELECT E'it\\'s; DROP TABLE t'", low).without("sql.drop_table"),
 	is("SELECT 'it''s; DROP TABLE t'", low).without("sql.drop_table"),
 	is("-- DROP TABLE t\nSELECT 1", low),
+	is("SELECT 1; -- x\rDROP TABLE t", high, "sql.drop_table"), // a carriage return ends the comment
+	is("SELECT 1; # x\rDROP TABLE t", high, "sql.drop_table"),
 
 	// Dialects that disagree: the worse reading wins.
 	is(`SELECT 'a\'; DROP TABLE t; -- '`, high, "sql.drop_table"),        // PostgreSQL reads the DROP

@@ -187,8 +187,8 @@ func (l *lexer) atStatementStart() bool {
 func (l *lexer) atLineStart(i int) bool {
 	for i--; i >= 0; i-- {
 		switch l.src[i] {
-		case ' ', '\t', '\r', '\f', '\v':
-		case '\n':
+		case ' ', '\t', '\f', '\v':
+		case '\n', '\r':
 			return true
 		default:
 			return false
@@ -336,10 +336,10 @@ func (l *lexer) run() error {
 	return nil
 }
 
-// lineEnd returns the offset of the newline that ends the line holding
-// offset i, or len(src).
+// lineEnd returns the offset of the line break (\n or \r, as PostgreSQL
+// reads them) that ends the line holding offset i, or len(src).
 func lineEnd(src string, i int) int {
-	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+	if j := strings.IndexAny(src[i:], "\n\r"); j >= 0 {
 		return i + j
 	}
 	return len(src)

@@ -159,6 +159,19 @@ func FuzzSQL(f *testing.F) {
 				t.Fatalf("%q: malformed finding %+v", text, fd)
 			}
 		}
+		// Whatever text says, quoted or commented out it is never a
+		// statement.
+		if !strings.ContainsRune(text, '\\') {
+			for _, wrapped := range []string{
+				"SELECT '" + strings.ReplaceAll(text, "'", "''") + "'",
+				"SELECT 1 /* " + strings.NewReplacer("/*", "", "*/", "").Replace(text) + " */",
+				"SELECT 1 -- " + strings.NewReplacer("\n", "", "\r", "").Replace(text),
+			} {
+				if l := risk.Combine(Analyze(wrapped)).Level; l != risk.Low {
+					t.Fatalf("%q: level %v, want low\n%s", wrapped, l, dump(Analyze(wrapped)))
+				}
+			}
+		}
 		sts, err := Statements(text)
 		var se *SyntaxError
 		if err != nil && !errors.As(err, &se) {
