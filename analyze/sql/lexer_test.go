@@ -37,6 +37,8 @@ func TestLex(t *testing.T) {
 		{"1 /*!50000 DROP */ 2", "num:1 num:2", "num:1 id:DROP num:2"},
 		{"'a\\'", "str:'a\\'", ""}, // MySQL: unterminated
 		{"SELECT 1 \\gexec\nSELECT 2", "id:SELECT num:1 meta:\\gexec id:SELECT num:2", ""},
+		{"\\x on \\dt\\\\SELECT 1", "meta:\\x on  meta:\\dt id:SELECT num:1", ""},
+		{"\\copy t to 'a\\b'\nSELECT", "meta:\\copy t to 'a\\b' id:SELECT", ""},
 		{"SELECT 1;\n  .shell ls\nx.y", "id:SELECT num:1 p:; meta:.shell ls id:x p:. id:y", ""},
 		{"x .5", "id:x num:.5", ""},
 		{"ünïcode_näme", "id:ünïcode_näme", ""},
@@ -156,6 +158,8 @@ func TestLexLinear(t *testing.T) {
 		strings.Repeat("(DELETE FROM t WHERE x IN ", 2000),
 		strings.Repeat("DELETE FROM t WHERE 1=1 OR ", 5000),
 		strings.Repeat("\\x\n", 20000),
+		strings.Repeat("\\x ", 50000),
+		strings.Repeat("\\\\", 50000),
 		strings.Repeat("PREPARE p AS ", 20000) + "DELETE FROM t",
 		strings.Repeat("WITH a AS (SELECT 1) ", 20000) + "DELETE FROM t",
 		strings.Repeat("EXPLAIN ANALYZE ", 20000) + "DELETE FROM t",

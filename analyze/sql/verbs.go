@@ -559,6 +559,11 @@ func (s *stmt) meta(t token) {
 	cmd, args := text[:cmdEnd], strings.TrimSpace(text[cmdEnd:])
 	s.st.Verb = cmd
 	pipe := strings.HasPrefix(args, "|")
+	if text[0] == '\\' && cmd != `\!` && strings.Contains(args, "`") {
+		// psql runs the text between backquotes in arguments as a shell
+		// command: \set x `id`.
+		s.add(RuleShellEscape, risk.High, false, "", "The SQL client runs a shell command in backquotes ("+cmd+"): "+shorten(args))
+	}
 	switch strings.ToLower(cmd) {
 	case `\!`, ".shell", ".system":
 		s.add(RuleShellEscape, risk.High, false, "", "The SQL client runs a shell command ("+cmd+"): "+shorten(args))
