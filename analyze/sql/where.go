@@ -156,24 +156,19 @@ func truth(ts []token, depth int) tri {
 	if len(ts) == 0 {
 		return maybe
 	}
-	if count(ts, "OR") > 1 {
-		r := no
-		for p := range parts(ts, "OR") {
-			switch truth(p, depth+1) {
-			case yes:
-				return yes
-			case maybe:
-				r = maybe
-			}
+	// An OR is yes as soon as one operand is, an AND no as soon as one is.
+	for _, op := range [...]struct {
+		kw                 string
+		decides, otherwise tri
+	}{{"OR", yes, no}, {"AND", no, yes}} {
+		if count(ts, op.kw) < 2 {
+			continue
 		}
-		return r
-	}
-	if count(ts, "AND") > 1 {
-		r := yes
-		for p := range parts(ts, "AND") {
-			switch truth(p, depth+1) {
-			case no:
-				return no
+		r := op.otherwise
+		for p := range parts(ts, op.kw) {
+			switch v := truth(p, depth+1); v {
+			case op.decides:
+				return v
 			case maybe:
 				r = maybe
 			}
