@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -47,7 +48,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 				continue
 			}
 			line := cmd.Line()
-			if line == "" || strings.Contains(script, line) || contains(added, line) {
+			if line == "" || strings.Contains(script, line) || slices.Contains(added, line) {
 				continue
 			}
 			added = append(added, line)
@@ -55,15 +56,6 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	}
 	c.Shell = append(c.Shell, added...)
 	return out, nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func parseMessage(err error) string {
