@@ -311,8 +311,17 @@ var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true
 // flag among the options (long ones such as --login too; -o and -O take a
 // name) and the script is the first word after them.
 func ShellScript(argv []string) (string, bool) {
+	if i := ShellScriptIndex(argv); i > 0 {
+		return argv[i], true
+	}
+	return "", false
+}
+
+// ShellScriptIndex is ShellScript's index form: the position in argv of
+// the script a shell runs with -c, or 0 when argv is not such a command.
+func ShellScriptIndex(argv []string) int {
 	if len(argv) < 3 || !shells[path.Base(argv[0])] {
-		return "", false
+		return 0
 	}
 	c := false
 	for i := 1; i < len(argv); i++ {
@@ -320,9 +329,9 @@ func ShellScript(argv []string) (string, bool) {
 		switch {
 		case a == "--" || a == "-": // end of options
 			if c && i+1 < len(argv) {
-				return argv[i+1], true
+				return i + 1
 			}
-			return "", false
+			return 0
 		case strings.HasPrefix(a, "--"): // --login, --norc, …
 		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
 			for _, r := range a[1:] {
@@ -335,12 +344,12 @@ func ShellScript(argv []string) (string, bool) {
 			}
 		default:
 			if c {
-				return a, true
+				return i
 			}
-			return "", false
+			return 0
 		}
 	}
-	return "", false
+	return 0
 }
 
 // JoinArgv quotes argv into a shell command line that bash would split back

@@ -7,6 +7,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentwarden/warden/tool"
 )
 
 // Command is one simple command with its words resolved.
@@ -31,7 +33,7 @@ func (c Command) Line() string {
 		if c.Dynamic[i] {
 			b.WriteString(a)
 		} else {
-			b.WriteString(quote(a))
+			b.WriteString(tool.Quote(a))
 		}
 	}
 	return b.String()
@@ -227,17 +229,13 @@ func (r *resolver) emit(cmd Command, depth int) error {
 		return nil
 	}
 	name := path.Base(cmd.Args[0])
-	switch {
-	case shells[name]:
-		for i := 1; i < len(cmd.Args)-1; i++ {
-			a := cmd.Args[i]
-			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
-				break
-			}
-			if strings.Contains(a, "c") && !cmd.Dynamic[i+1] {
-				return r.nested(cmd.Args[i+1], depth+1)
-			}
+	if i := tool.ShellScriptIndex(cmd.Args); i > 0 {
+		if cmd.Dynamic[i] {
+			return nil // the script is computed at run time
 		}
+		return r.nested(cmd.Args[i], depth+1)
+	}
+	switch {
 	case name == "eval":
 		if static(cmd, 1) {
 			return r.nested(strings.Join(cmd.Args[1:], " "), depth+1)
@@ -267,8 +265,6 @@ func static(c Command, from int) bool {
 	}
 	return len(c.Args) > from
 }
-
-var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "busybox sh": true}
 
 // wrappers return the index of the wrapped command's name in args, or 0.
 var wrappers = map[string]func([]string) int{
@@ -337,18 +333,4 @@ func envSkip(a []string) int {
 		}
 	}
 	return i
-}
-
-// quote quotes one word for bash.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_@%+=:,./-", c) >= 0) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
 }

@@ -42,6 +42,7 @@ func TestResolve(t *testing.T) {
 		{`sh -c "rm -rf \$HOME"`, []string{"rm -rf /home/user"}},
 		{`bash -lc 'echo hi; rm -rf ~'`, []string{"echo hi", "rm -rf /home/user"}},
 		{`eval "rm -rf ~"`, []string{"rm -rf /home/user"}},
+		{`bash --login -o pipefail -c 'rm -rf ~'`, []string{"rm -rf /home/user"}},
 		{`sudo -u root env X=1 nice -n 5 rm -rf /`, []string{"rm -rf /"}},
 		{`timeout 10 rm -rf /`, []string{"rm -rf /"}},
 		{`find . -print0 | xargs -0 rm -rf`, []string{"rm -rf"}},
@@ -83,7 +84,7 @@ func TestResolveParseError(t *testing.T) {
 func TestDepthBounded(t *testing.T) {
 	s := `rm -rf /`
 	for range 10 {
-		s = "sh -c " + quote(s)
+		s = "sh -c " + tool.Quote(s)
 	}
 	cmds, err := Resolve(s, testEnv)
 	if err != nil {
