@@ -159,7 +159,6 @@ func Load(name string, data []byte) ([]Rule, error) {
 		if err = n.Decode(&r); err != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
 		}
-		r.line = n.Line
 		if r.Pattern, err = expandVars(r.Pattern, pf.Vars); err != nil {
 			return nil, fmt.Errorf("%s:%d:%d: %s: %w", name, n.Line, n.Column, r.Name, err)
 		}

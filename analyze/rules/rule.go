@@ -72,7 +72,6 @@ type Rule struct {
 	cond      *condition
 	kw        []int32 // Keywords' ids in the assessor's keyword index
 	tix       []int   // indices of targets() in allTargets
-	line      int     // position in the pack it was loaded from, for errors
 }
 
 // compile checks the rule and prepares its pattern and condition.
@@ -198,7 +197,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
 				continue
 			}
-			for _, s := range texts(c, allTargets[ti]) {
+			for _, s := range st.texts(c, ti) {
 				if ok, res := r.find(c, s); ok {
 					hit, resource = true, res
 					break
@@ -229,7 +228,18 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 type scanState struct {
 	idx   *keywordIndex
 	found [len(allTargets)][]uint64 // by targetIndex
+	text  [len(allTargets)][]string // texts(c, target), by targetIndex
+	done  [len(allTargets)]bool     // text[i] is computed
 	act   map[string]any            // CEL activation, built on first use
+}
+
+// texts returns texts(c, allTargets[ti]), computed once per call: SQL
+// comment stripping and path resolution are not repeated for every rule.
+func (st *scanState) texts(c *tool.Call, ti int) []string {
+	if !st.done[ti] {
+		st.text[ti], st.done[ti] = texts(c, allTargets[ti]), true
+	}
+	return st.text[ti]
 }
 
 func targetIndex(t Target) int {
@@ -245,7 +255,7 @@ func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 	bits := st.found[ti]
 	if bits == nil {
 		bits = make([]uint64, st.idx.words)
-		for _, s := range texts(c, allTargets[ti]) {
+		for _, s := range st.texts(c, ti) {
 			st.idx.scan(s, bits)
 		}
 		st.found[ti] = bits
