@@ -1,0 +1,241 @@
+// Package paths classifies the files an action touches: the filesystem
+// root, system directories, the home directory itself, credential stores,
+// shell start-up files, devices, the workspace and scratch space. Every
+// analyzer that judges a path (shell, code, edits) asks this package, so a
+// path means the same thing wherever it appears.
+package paths
+
+import (
+	"path"
+	"strings"
+)
+
+// Class is what a path is to the user.
+type Class int
+
+// The classes, from the least to the most sensitive. Their order is not a
+// risk order; analyzers map classes to levels for their own operation.
+const (
+	Temp          Class = iota // /tmp, /var/tmp, /dev/shm and below
+	Workspace                  // inside the working directory
+	Outside                    // anywhere else that is not more specific
+	HomeData                   // a top-level user folder in home: ~/Documents, ~/src
+	WorkspaceRoot              // the working directory itself, or an ancestor of it below home
+	Startup                    // shell and session start-up files: ~/.bashrc, ~/.profile
+	Credential                 // secrets: ~/.ssh, ~/.aws, ~/.gnupg, ~/.kube, /etc/shadow
+	Device                     // a block or character device: /dev/sda
+	System                     // operating-system directories: /etc, /usr, /bin, /boot, /var
+	Home                       // the home directory itself, or /home, /root
+	Root                       // the filesystem root
+)
+
+var names = [...]string{"temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential", "device", "system", "home", "root"}
+
+func (c Class) String() string {
+	if int(c) < len(names) {
+		return names[c]
+	}
+	return "class(?)"
+}
+
+// Env is what a path is resolved against.
+type Env struct {
+	Cwd  string
+	Home string
+}
+
+// Abs resolves p as the shell would: ~ and ~/x against Home, relative paths
+// against Cwd; the result is cleaned. A path that cannot be resolved (no
+// Cwd for a relative path) is cleaned as it is.
+func (e Env) Abs(p string) string {
+	switch {
+	case p == "~" && e.Home != "":
+		return e.Home
+	case strings.HasPrefix(p, "~/") && e.Home != "":
+		return path.Join(e.Home, p[2:])
+	case strings.HasPrefix(p, "/"):
+		return path.Clean(p)
+	case e.Cwd != "":
+		return path.Join(e.Cwd, p)
+	}
+	return path.Clean(p)
+}
+
+// Classify returns the class of p, resolved against e. A trailing glob
+// component (/*, /.*, /**) names everything in its directory, so it is
+// classified as that directory: "rm -rf /*" empties the root.
+func (e Env) Classify(p string) Class {
+	return e.ClassifyAbs(e.Abs(stripGlob(p)))
+}
+
+// stripGlob removes trailing components made only of glob characters
+// (*, .*, ** and the like).
+func stripGlob(p string) string {
+	for {
+		i := strings.LastIndexByte(p, '/')
+		last := p[i+1:]
+		if last == "" || strings.Trim(last, "*.?") != "" || !strings.ContainsAny(last, "*?") {
+			return p
+		}
+		if i == 0 {
+			return "/"
+		}
+		if i < 0 {
+			return "."
+		}
+		p = p[:i]
+	}
+}
+
+// ClassifyAbs returns the class of an absolute, cleaned path.
+func (e Env) ClassifyAbs(p string) Class {
+	home := strings.TrimSuffix(e.Home, "/")
+	cwd := strings.TrimSuffix(e.Cwd, "/")
+	switch {
+	case p == "/":
+		return Root
+	case p == "/home" || p == "/root" || p == "/Users" || (home != "" && p == home):
+		return Home
+	case credential(p, home):
+		return Credential
+	case startup(p, home):
+		return Startup
+	case under(p, "/dev") && !under(p, "/dev/shm"):
+		if p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty" || under(p, "/dev/fd") {
+			return Temp
+		}
+		return Device
+	}
+	for _, t := range tempDirs {
+		if p != t && under(p, t) {
+			return Temp
+		}
+	}
+	if cwd != "" && cwd != "/" && cwd != home {
+		if p == cwd {
+			return WorkspaceRoot
+		}
+		if under(p, cwd) {
+			return Workspace
+		}
+		// An ancestor of the workspace inside home (~/src when the
+		// workspace is ~/src/project) holds the workspace and its siblings.
+		if home != "" && under(cwd, p) && under(p, home) {
+			return WorkspaceRoot
+		}
+	}
+	if home != "" && under(p, home) {
+		rest := p[len(home)+1:]
+		if !strings.Contains(rest, "/") {
+			return HomeData
+		}
+		return Outside
+	}
+	if under(p, "/home") || under(p, "/Users") {
+		// another user's home, or a folder of it
+		if strings.Count(p, "/") == 2 {
+			return Home
+		}
+		return Outside
+	}
+	for _, s := range systemDirs {
+		if p == s {
+			return System
+		}
+		if under(p, s) {
+			if s == "/var" || s == "/opt" || s == "/srv" || s == "/mnt" || s == "/media" {
+				return Outside
+			}
+			return System
+		}
+	}
+	return Outside
+}
+
+// Within reports whether p is dir or lies below it.
+func Within(p, dir string) bool { return p == dir || under(p, dir) }
+
+func under(p, dir string) bool {
+	dir = strings.TrimSuffix(dir, "/")
+	return len(p) > len(dir) && strings.HasPrefix(p, dir) && p[len(dir)] == '/'
+}
+
+var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// systemDirs belong to the operating system. Deleting or writing them
+// breaks the machine; /var, /opt, /srv and /mnt themselves are system, what
+// lies below them is data (Outside).
+var systemDirs = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/var", "/opt", "/srv", "/mnt", "/media", "/sys", "/proc", "/run", "/snap", "/System", "/Library", "/Applications", "/private"}
+
+// credentialHome are paths below a home directory that hold secrets.
+var credentialHome = []string{
+	".ssh", ".aws", ".gnupg", ".kube", ".docker/config.json", ".netrc", ".git-credentials",
+	".config/gcloud", ".config/gh", ".azure", ".password-store", ".vault-token", ".npmrc", ".pypirc",
+	".pgpass", ".my.cnf", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml",
+	".gem/credentials", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium",
+	".bitcoin", ".ethereum", ".config/op", ".1password", ".oci", ".config/doctl", ".s3cfg", ".boto",
+}
+
+var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
+
+func credential(p, home string) bool {
+	for _, s := range credentialSystem {
+		if Within(p, s) {
+			return true
+		}
+	}
+	rest, ok := inAnyHome(p, home)
+	if !ok {
+		return false
+	}
+	for _, c := range credentialHome {
+		if rest == c || strings.HasPrefix(rest, c+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// startupHome are files a shell or session runs on its own.
+var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".config/fish/config.fish", ".config/autostart", ".xinitrc", ".xprofile", ".inputrc", ".vimrc", ".gitconfig", ".config/systemd/user", ".local/share/systemd/user", ".ssh/rc", ".pam_environment"}
+
+var startupSystem = []string{"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/ld.so.preload", "/etc/rc.local", "/etc/cron.d", "/etc/crontab", "/etc/systemd", "/etc/init.d", "/var/spool/cron"}
+
+func startup(p, home string) bool {
+	for _, s := range startupSystem {
+		if Within(p, s) {
+			return true
+		}
+	}
+	rest, ok := inAnyHome(p, home)
+	if !ok {
+		return false
+	}
+	for _, c := range startupHome {
+		if rest == c || strings.HasPrefix(rest, c+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// inAnyHome returns p relative to the home directory holding it: the
+// user's own, another user's under /home or /Users, or /root.
+func inAnyHome(p, home string) (string, bool) {
+	if home != "" && under(p, home) {
+		return p[len(home)+1:], true
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if strings.HasPrefix(p, h) {
+			rest := p[len(h):]
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				return rest[i+1:], true
+			}
+			return "", false
+		}
+	}
+	if under(p, "/root") {
+		return p[len("/root/"):], true
+	}
+	return "", false
+}

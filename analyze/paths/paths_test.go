@@ -1,0 +1,84 @@
+package paths
+
+import "testing"
+
+func TestClassify(t *testing.T) {
+	e := Env{Cwd: "/home/user/project", Home: "/home/user"}
+	cases := map[string]Class{
+		"/":                          Root,
+		"/*":                         Root,
+		"/.*":                        Root,
+		"~":                          Home,
+		"~/":                         Home,
+		"~/*":                        Home,
+		"/home/user":                 Home,
+		"/home":                      Home,
+		"/root":                      Home,
+		"/home/bob":                  Home,
+		"..":                         WorkspaceRoot,
+		"../..":                      Home,
+		"../../..":                   Home,
+		"../../../..":                Root,
+		".":                          WorkspaceRoot,
+		"./*":                        WorkspaceRoot,
+		"./build":                    Workspace,
+		"build/out":                  Workspace,
+		"node_modules":               Workspace,
+		"~/.ssh":                     Credential,
+		"~/.ssh/id_rsa":              Credential,
+		"/home/bob/.aws/credentials": Credential,
+		"/root/.ssh/authorized_keys": Credential,
+		"/etc/shadow":                Credential,
+		"~/.bashrc":                  Startup,
+		"/etc/profile.d/x.sh":        Startup,
+		"/etc/crontab":               Startup,
+		"/dev/sda":                   Device,
+		"/dev/nvme0n1p1":             Device,
+		"/dev/null":                  Temp,
+		"/dev/shm/x":                 Temp,
+		"/tmp/x":                     Temp,
+		"/tmp":                       Outside,
+		"/var/tmp/cache":             Temp,
+		"/etc":                       System,
+		"/etc/passwd":                System,
+		"/usr/bin/python3":           System,
+		"/boot":                      System,
+		"/var":                       System,
+		"/var/lib/postgresql":        Outside,
+		"/opt/app/data":              Outside,
+		"~/Documents":                HomeData,
+		"~/Documents/report.txt":     Outside,
+		"~/other-project/build":      Outside,
+		"/srv/www":                   Outside,
+	}
+	for p, want := range cases {
+		if got := e.Classify(p); got != want {
+			t.Errorf("Classify(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestClassifyWithoutWorkspace(t *testing.T) {
+	// With the home directory as the working directory there is no
+	// workspace: everything in home is the user's.
+	e := Env{Cwd: "/home/user", Home: "/home/user"}
+	if got := e.Classify("./build"); got != HomeData {
+		t.Errorf("Classify(./build) in home = %v, want home-data", got)
+	}
+	if got := e.Classify("."); got != Home {
+		t.Errorf("Classify(.) in home = %v, want home", got)
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"/", "~/.ssh", "../..", "/*", "a/**", "//x//", ""} {
+		f.Add(s)
+	}
+	e := Env{Cwd: "/home/user/project", Home: "/home/user"}
+	f.Fuzz(func(t *testing.T, p string) {
+		c := e.Classify(p)
+		if c.String() == "class(?)" {
+			t.Fatalf("Classify(%q) = out of range %d", p, int(c))
+		}
+	})
+}
