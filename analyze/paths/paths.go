@@ -185,8 +185,8 @@ func credential(p, home string) bool {
 		}
 	}
 	rest, ok := inAnyHome(p, home)
-	if !ok {
-		return false
+	if !ok || strings.HasSuffix(rest, ".pub") || strings.HasSuffix(rest, "/known_hosts") {
+		return false // public keys and host keys are not secrets
 	}
 	for _, c := range credentialHome {
 		if rest == c || strings.HasPrefix(rest, c+"/") {

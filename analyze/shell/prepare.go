@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -29,8 +30,15 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	var out []risk.Finding
 	scripts := c.Shell
 	var added []string
+	k := DefaultKnowledge()
+	penv := paths.Env{Cwd: c.Cwd, Home: c.Home}
 	for _, script := range scripts {
 		if plain(script) {
+			// one simple command whose words are what it shows
+			f := strings.Fields(script)
+			if len(f) > 0 {
+				out = append(out, k.Analyze([]Command{{Args: f, Dynamic: make([]bool, len(f))}}, penv)...)
+			}
 			continue
 		}
 		cmds, err := Resolve(script, Env{Home: c.Home, Cwd: c.Cwd})
@@ -39,6 +47,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
 			continue
 		}
+		out = append(out, k.Analyze(cmds, penv)...)
 		for _, cmd := range cmds {
 			if len(cmd.Args) > 0 && cmd.Dynamic[0] {
 				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,

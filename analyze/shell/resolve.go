@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,6 +20,53 @@ type Command struct {
 	Dynamic []bool
 	// Depth is how many shells (-c, eval) or wrappers deep the command sits.
 	Depth int
+	// Redirs are the redirections of the command's statement.
+	Redirs []Redirect
+	// Inputs are the indices, in Resolve's result, of the commands whose
+	// output this command reads: those before it in a pipeline, and those
+	// of the command and process substitutions in its words and
+	// redirections (source <(curl …), eval "$(curl …)").
+	Inputs []int
+	// Via names the wrappers this command was unwrapped from, outermost
+	// first: sudo, xargs, env, a shell's -c or eval.
+	Via []string
+}
+
+// Redirect is one redirection.
+type Redirect struct {
+	Op string // ">", ">>", "<", "&>", ">&", "<<", "<<<", …
+	// Target is the file (or fd) redirected to or from, resolved when it
+	// can be; for a heredoc or here-string it is the text fed to stdin.
+	Target  string
+	Dynamic bool
+}
+
+// Writes reports whether the redirection writes to its target file.
+func (r Redirect) Writes() bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>":
+		return true
+	case ">&":
+		// >&file writes to a file; >&2 duplicates a descriptor.
+		return !isFD(r.Target)
+	}
+	return false
+}
+
+// Stdin reports whether the redirection feeds text to the command's stdin
+// (heredoc, here-string).
+func (r Redirect) Stdin() bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
+
+func isFD(s string) bool {
+	if s == "-" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Line renders the command as one shell command line, each word quoted so
@@ -69,7 +117,19 @@ func Resolve(script string, env Env) ([]Command, error) {
 type resolver struct {
 	vars map[string]string
 	out  []Command
+	// where each command of out was found: the script it belongs to
+	// (positions are only comparable within one script) and its offset.
+	owner  []int
+	offset []uint
+	via    []string // wrappers around the commands being emitted
+	nextID int
 }
+
+type span struct{ from, to uint }
+
+func spanOf(n syntax.Node) span { return span{n.Pos().Offset(), n.End().Offset()} }
+
+func (s span) has(o uint) bool { return o >= s.from && o < s.to }
 
 // parsers are reused: a parser is not safe for concurrent use, but may
 // parse many scripts one after another.
@@ -82,9 +142,30 @@ func (r *resolver) script(src string, depth int) error {
 	if err != nil {
 		return err
 	}
-	var walkErr error
+	id := r.nextID
+	r.nextID++
+	var (
+		walkErr error
+		pipes   [][2]span // the two sides of each pipe
+		stmts   []span    // simple-command statements: their words and redirections
+		redirs  = map[*syntax.CallExpr][]Redirect{}
+	)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.Stmt:
+			rs := r.redirects(x.Redirs)
+			if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+				redirs[call] = rs
+				stmts = append(stmts, spanOf(x))
+			} else if len(rs) > 0 {
+				// redirections of a compound command or of none at all
+				// (> /etc/passwd): a command without words holds them.
+				r.add(Command{Redirs: rs, Depth: depth}, id, x.Pos().Offset())
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				pipes = append(pipes, [2]span{spanOf(x.X), spanOf(x.Y)})
+			}
 		case *syntax.DeclClause:
 			for _, as := range x.Args {
 				r.assign(as)
@@ -98,13 +179,104 @@ func (r *resolver) script(src string, depth int) error {
 			}
 			cmd := r.words(x.Args)
 			cmd.Depth = depth
-			if err := r.emit(cmd, depth); err != nil && walkErr == nil {
+			cmd.Redirs = redirs[x]
+			if err := r.emit(cmd, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
 				walkErr = err
 			}
 		}
 		return true
 	})
+	r.link(id, pipes, stmts)
 	return walkErr
+}
+
+// add appends a command found in script id at offset.
+func (r *resolver) add(c Command, id int, off uint) {
+	if len(r.via) > 0 {
+		c.Via = slices.Clone(r.via)
+	}
+	r.out = append(r.out, c)
+	r.owner = append(r.owner, id)
+	r.offset = append(r.offset, off)
+}
+
+// link records the data flow of script id: each command on the right of a
+// pipe reads the commands on its left, and each simple command reads the
+// substitutions inside its own statement.
+func (r *resolver) link(id int, pipes [][2]span, stmts []span) {
+	for i := range r.out {
+		if r.owner[i] != id {
+			continue
+		}
+		o := r.offset[i]
+		for _, p := range pipes {
+			if p[1].has(o) {
+				r.inputs(i, id, p[0], ^uint(0))
+			}
+		}
+		for _, st := range stmts {
+			if st.has(o) {
+				r.inputs(i, id, st, o)
+			}
+		}
+	}
+}
+
+// inputs adds to command i the commands of script id inside sp, except
+// those at offset self (the command itself and what it wraps).
+func (r *resolver) inputs(i, id int, sp span, self uint) {
+	for j := range r.out {
+		if j == i || r.owner[j] != id || r.offset[j] == self || !sp.has(r.offset[j]) {
+			continue
+		}
+		if self != ^uint(0) && r.offset[j] < self {
+			continue // an enclosing statement's command, not a substitution of ours
+		}
+		if !slices.Contains(r.out[i].Inputs, j) {
+			r.out[i].Inputs = append(r.out[i].Inputs, j)
+		}
+	}
+}
+
+// redirects resolves a statement's redirections.
+func (r *resolver) redirects(rs []*syntax.Redirect) []Redirect {
+	var out []Redirect
+	for _, rd := range rs {
+		x := Redirect{Op: rd.Op.String()}
+		w := rd.Word
+		if rd.Hdoc != nil {
+			w = rd.Hdoc
+		}
+		if w != nil {
+			if f, ok := r.word(w); ok && len(f) <= 1 {
+				if len(f) == 1 {
+					x.Target = f[0]
+				}
+			} else if rd.Hdoc != nil {
+				x.Target = hdocSource(rd.Hdoc)
+			} else {
+				x.Target, x.Dynamic = source(w), true
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// hdocSource is a heredoc body as written (expansions unresolved).
+func hdocSource(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			var pb strings.Builder
+			if syntax.NewPrinter().Print(&pb, p) == nil {
+				b.WriteString(pb.String())
+			}
+		}
+	}
+	return b.String()
 }
 
 // assign records a literal assignment; an assignment whose value cannot
@@ -186,6 +358,9 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 			}
 		}
 	}
+	if hasSubst(w) {
+		return nil, false // its value is some command's output
+	}
 	e := &env{r: r}
 	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
 	fields, err := expand.Fields(cfg, w)
@@ -193,6 +368,20 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 		return nil, false
 	}
 	return fields, true
+}
+
+// hasSubst reports whether a word holds a command or process
+// substitution, whose value only running a command could give.
+func hasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // words resolves a command's words; each word that cannot be resolved is
@@ -223,8 +412,8 @@ func source(w *syntax.Word) string {
 
 // emit records cmd and whatever it runs in turn: the script of a shell's
 // -c, the text of eval, and the command behind a wrapper.
-func (r *resolver) emit(cmd Command, depth int) error {
-	r.out = append(r.out, cmd)
+func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
+	r.add(cmd, id, off)
 	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] {
 		return nil
 	}
@@ -233,28 +422,64 @@ func (r *resolver) emit(cmd Command, depth int) error {
 		if cmd.Dynamic[i] {
 			return nil // the script is computed at run time
 		}
-		return r.nested(cmd.Args[i], depth+1)
+		return r.nested(name, cmd.Args[i], depth+1)
 	}
 	switch {
+	case name == "find":
+		// -exec/-execdir/-ok/-okdir CMD … ; or +: the command runs once
+		// per match, {} standing for the match, a path below the first
+		// starting point.
+		start := "."
+		if len(cmd.Args) > 1 && !strings.HasPrefix(cmd.Args[1], "-") && !cmd.Dynamic[1] {
+			start = strings.TrimSuffix(cmd.Args[1], "/")
+		}
+		for i := 1; i < len(cmd.Args)-1; i++ {
+			switch cmd.Args[i] {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(cmd.Args) && cmd.Args[j] != ";" && cmd.Args[j] != "+" {
+					j++
+				}
+				if j > i+1 {
+					inner := Command{Args: slices.Clone(cmd.Args[i+1 : j]), Dynamic: cmd.Dynamic[i+1 : j], Depth: depth + 1}
+					for k, a := range inner.Args {
+						inner.Args[k] = strings.ReplaceAll(a, "{}", start+"/{}")
+					}
+					r.via = append(r.via, name)
+					err := r.emit(inner, depth+1, id, off)
+					r.via = r.via[:len(r.via)-1]
+					if err != nil {
+						return err
+					}
+				}
+				i = j
+			}
+		}
 	case name == "eval":
 		if static(cmd, 1) {
-			return r.nested(strings.Join(cmd.Args[1:], " "), depth+1)
+			return r.nested(name, strings.Join(cmd.Args[1:], " "), depth+1)
 		}
 	default:
 		if skip, ok := wrappers[name]; ok {
 			if i := skip(cmd.Args); i > 0 && i < len(cmd.Args) {
 				inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-				return r.emit(inner, depth+1)
+				r.via = append(r.via, name)
+				err := r.emit(inner, depth+1, id, off)
+				r.via = r.via[:len(r.via)-1]
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// nested parses an inner script; a parse error there is an error of the
-// whole script.
-func (r *resolver) nested(src string, depth int) error {
-	return r.script(src, depth)
+// nested parses an inner script run by the command name (a shell, eval);
+// a parse error there is an error of the whole script.
+func (r *resolver) nested(name, src string, depth int) error {
+	r.via = append(r.via, name)
+	err := r.script(src, depth)
+	r.via = r.via[:len(r.via)-1]
+	return err
 }
 
 func static(c Command, from int) bool {

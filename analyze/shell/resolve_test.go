@@ -138,7 +138,7 @@ func TestArgvMatchesBash(t *testing.T) {
 func TestPreparer(t *testing.T) {
 	c := tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": `r''m -fr ~; ls`}}, testEnv.Cwd, testEnv.Home)
 	f, err := Preparer{}.Prepare(context.Background(), c)
-	if err != nil || len(f) != 0 {
+	if err != nil || len(f) != 1 || f[0].Rule != "fs.recursive_delete" || f[0].Level != risk.Critical {
 		t.Fatalf("findings %v, err %v", f, err)
 	}
 	if !slices.Contains(c.Shell, "rm -fr /home/user") || slices.Contains(c.Shell[1:], "ls") || len(c.Shell) != 2 {

@@ -1,0 +1,230 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/risk"
+)
+
+// Analyze judges resolved commands with the knowledge k: each command
+// against its rows, each redirection by the class of the file it writes,
+// downloads and decoded text flowing into interpreters, and the SQL given
+// to database clients.
+func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
+	var out []risk.Finding
+	for i, c := range cmds {
+		out = k.redirects(out, c, env)
+		if len(c.Args) == 0 || c.Dynamic[0] {
+			continue
+		}
+		name := commandName(c.Args[0])
+		rows := k.byName[name]
+		if rows == nil && strings.HasPrefix(name, "mkfs.") {
+			rows = k.byName["mkfs"]
+		}
+		if len(rows) > 0 {
+			w := k.split(name, c)
+			for _, r := range rows {
+				if t, ok := k.match(r, name, c, w); ok {
+					if f, ok := r.judge(c, t, env); ok {
+						out = append(out, f)
+					}
+				}
+			}
+		}
+		out = k.flow(out, cmds, i, name)
+		out = k.sqlClient(out, cmds, i, name)
+	}
+	return out
+}
+
+// redirects judges the files a command's redirections write.
+func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
+	for _, rd := range c.Redirs {
+		if rd.Stdin() {
+			continue
+		}
+		if strings.HasPrefix(rd.Target, "/dev/tcp/") || strings.HasPrefix(rd.Target, "/dev/udp/") {
+			l, why := risk.High, "The command opens a raw network connection through "+rd.Target
+			if len(c.Args) > 0 && k.interp[commandName(c.Args[0])] {
+				l, why = risk.Critical, "An interpreter wired to "+rd.Target+" is a remote shell"
+			}
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "net.dev_tcp", Level: l, Reason: why, Resource: "url:tcp://" + strings.TrimPrefix(strings.TrimPrefix(rd.Target, "/dev/tcp/"), "/dev/udp/")})
+			continue
+		}
+		if !rd.Writes() {
+			continue
+		}
+		c := Command{Args: []string{">", rd.Target}, Dynamic: []bool{false, rd.Dynamic}}
+		if f, ok := k.Redirect.judge(c, []int{1}, env); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// flow finds program text an interpreter takes from a download or from
+// text decoded at run time.
+func (k *Knowledge) flow(out []risk.Finding, cmds []Command, i int, name string) []risk.Finding {
+	c := cmds[i]
+	if !k.interp[interpreterName(name)] || len(c.Inputs) == 0 || !programFromInput(name, c) {
+		return out
+	}
+	var download, decode string
+	seen := map[int]bool{}
+	var walk func(j int)
+	walk = func(j int) {
+		if seen[j] {
+			return
+		}
+		seen[j] = true
+		in := cmds[j]
+		if len(in.Args) > 0 {
+			n := commandName(in.Args[0])
+			switch {
+			case k.down[n] && download == "":
+				download = in.Line()
+			case decoder(n, in) && decode == "":
+				decode = in.Line()
+			}
+		}
+		for _, u := range in.Inputs {
+			walk(u)
+		}
+	}
+	for _, j := range c.Inputs {
+		walk(j)
+	}
+	switch {
+	case download != "":
+		out = append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical,
+			Reason: "Program text downloaded by `" + cut(download, 80) + "` runs in " + name + " without being seen"})
+	case decode != "":
+		out = append(out, risk.Finding{Analyzer: "shell", Rule: "rce.decode_to_shell", Level: risk.High,
+			Reason: "Program text decoded at run time by `" + cut(decode, 80) + "` runs in " + name + ", hidden from review"})
+	}
+	return out
+}
+
+// interpreterName drops a version suffix: python3.12 → python3.
+func interpreterName(n string) string {
+	if i := strings.IndexByte(n, '.'); i > 0 && n != "." {
+		if v := n[i+1:]; v != "" && strings.Trim(v, "0123456789.") == "" {
+			return n[:i]
+		}
+	}
+	return n
+}
+
+// programFromInput reports whether an interpreter reads its program from
+// its input: eval and source take it from their words (a substitution);
+// other interpreters from stdin when no script file or -c/-e/-m program is
+// given, or from a -c/-e word that is computed at run time.
+func programFromInput(name string, c Command) bool {
+	switch name {
+	case "eval", "source", ".":
+		return true
+	}
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-" || a == "-s" || a == "/dev/stdin":
+			return true
+		case a == "-c" || a == "-e" || a == "-E" || a == "-r" || a == "--eval" || a == "--command" || a == "-Command" || a == "-command":
+			return i+1 < len(c.Args) && c.Dynamic[i+1]
+		case a == "-m" || a == "-f":
+			return false
+		case strings.HasPrefix(a, "-"):
+			// other flags, such as -x, -i, -u, -l
+		default:
+			return c.Dynamic[i] // a script file; computed means unknown
+		}
+	}
+	return true
+}
+
+// decoder reports a command that turns encoded text back into program
+// text: base64 -d, xxd -r, openssl enc -d, gunzip and the like.
+func decoder(n string, c Command) bool {
+	switch n {
+	case "base64", "base32", "basenc":
+		return hasFlag(c.Args[1:], "-d") || hasFlag(c.Args[1:], "--decode") || hasFlag(c.Args[1:], "-D")
+	case "xxd":
+		return hasFlag(c.Args[1:], "-r")
+	case "openssl":
+		return hasFlag(c.Args[1:], "-d") || hasFlag(c.Args[1:], "-base64") && hasFlag(c.Args[1:], "-A")
+	case "gunzip", "zcat", "bunzip2", "bzcat", "xzcat", "unxz", "zstdcat", "uudecode", "rev":
+		return true
+	case "gzip", "bzip2", "xz", "zstd":
+		return hasFlag(c.Args[1:], "-d") || hasFlag(c.Args[1:], "--decompress")
+	case "tr":
+		return len(c.Args) > 2 // rot13 and the like
+	}
+	return false
+}
+
+// sqlClient analyzes the SQL a database client is given on its command
+// line or stdin, escalating destructive statements on production hosts or
+// databases.
+func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name string) []risk.Finding {
+	cl, ok := k.SQLClients[name]
+	if !ok {
+		return out
+	}
+	c := cmds[i]
+	var texts, conn []string
+	w := k.split(name, c)
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		for _, f := range cl.Flags {
+			switch {
+			case a == f && j+1 < len(c.Args):
+				texts = append(texts, c.Args[j+1])
+			case strings.HasPrefix(a, f+"=") && strings.HasPrefix(f, "--"):
+				texts = append(texts, a[len(f)+1:])
+			case len(f) == 2 && strings.HasPrefix(a, f) && len(a) > 2 && !strings.HasPrefix(f, "--") && a[1] != '-':
+				texts = append(texts, a[2:]) // -e"DROP …"
+			}
+		}
+		for _, f := range cl.Conn {
+			if a == f && j+1 < len(c.Args) {
+				conn = append(conn, c.Args[j+1])
+			} else if strings.HasPrefix(a, f+"=") {
+				conn = append(conn, a[len(f)+1:])
+			}
+		}
+	}
+	for n, j := range w.operands {
+		if cl.Operand > 0 && n+1 >= cl.Operand {
+			texts = append(texts, c.Args[j])
+		} else {
+			conn = append(conn, c.Args[j]) // database name, URL or file
+		}
+	}
+	for _, rd := range c.Redirs {
+		if rd.Stdin() {
+			texts = append(texts, rd.Target)
+		}
+	}
+	for _, j := range c.Inputs {
+		in := cmds[j]
+		if len(in.Args) > 1 {
+			if n := commandName(in.Args[0]); n == "echo" || n == "printf" {
+				texts = append(texts, strings.Join(in.Args[1:], " "))
+			}
+		}
+	}
+	for _, t := range texts {
+		out = append(out, sql.Escalate(sql.Analyze(t), conn...)...)
+	}
+	return out
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,425 @@
+package shell
+
+import (
+	_ "embed"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
+)
+
+// Knowledge is what warden knows about commands, as data: for each command
+// its dangerous flags, subcommands and operands, and how the class of the
+// paths it touches sets the level. A new command is a new row of
+// commands.yaml.
+type Knowledge struct {
+	// ValueFlags lists, per command, the flags that take the next word as
+	// their value, so that value is not read as an operand.
+	ValueFlags map[string][]string `yaml:"value_flags"`
+	// Interpreters run the program text they read on stdin or from a
+	// substitution; Downloaders fetch text from the network.
+	Interpreters []string `yaml:"interpreters"`
+	Downloaders  []string `yaml:"downloaders"`
+	// Redirect judges files written by > and >>.
+	Redirect Row `yaml:"redirect"`
+	// SQLClients maps a database client to where its SQL stands.
+	SQLClients map[string]SQLClient `yaml:"sql_clients"`
+	Rows       []Row                `yaml:"commands"`
+
+	byName map[string][]*Row
+	interp map[string]bool
+	down   map[string]bool
+	vflags map[string]map[string]bool
+}
+
+// SQLClient says where a database client takes its SQL: the value of one
+// of Flags, or its operands from Operand on (sqlite3 db "SQL"); stdin
+// always counts. Conn lists the flags naming the host or database.
+type SQLClient struct {
+	Flags   []string `yaml:"flags"`
+	Operand int      `yaml:"operand"`
+	Conn    []string `yaml:"conn"`
+}
+
+// Row is one piece of command knowledge.
+type Row struct {
+	Rule string   `yaml:"rule"`
+	Cmd  []string `yaml:"cmd"`
+	// Sub are the leading operands that select a subcommand (git push,
+	// aws s3 rm); SubAny instead names words of which one must be among
+	// the first four operands (gcloud … delete).
+	Sub    []string `yaml:"sub"`
+	SubAny []string `yaml:"sub_any"`
+	// AnyFlag: at least one must be present; a one-letter flag also
+	// matches inside a cluster (-r in -rf). NoFlag: none may be.
+	AnyFlag []string `yaml:"any_flag"`
+	NoFlag  []string `yaml:"no_flag"`
+	// ArgMatch: some word must match this RE2 pattern.
+	ArgMatch string `yaml:"arg_match"`
+	// Target says which words are the paths judged by ByClass:
+	// operands, last (the destination of cp/mv), kv:KEY (dd's of=),
+	// flag:F1,F2 (their values, @ stripped: curl -d @file), or empty.
+	Target string `yaml:"target"`
+	// Level applies when there is no target, or a target's class is
+	// missing from ByClass; empty means no finding then.
+	Level   string            `yaml:"level"`
+	ByClass map[string]string `yaml:"by_class"`
+	Reason  string            `yaml:"reason"`
+	// Reversible: the effect can be undone.
+	Reversible bool `yaml:"reversible"`
+	// Match maps commands that must fire the row to the level they get;
+	// NoMatch lists commands that must not fire it.
+	Match   map[string]string `yaml:"match"`
+	NoMatch []string          `yaml:"no_match"`
+
+	re      *regexp.Regexp
+	level   risk.Level
+	byClass map[string]risk.Level
+}
+
+//go:embed commands.yaml
+var commandsYAML []byte
+
+// LoadKnowledge parses and checks a knowledge file.
+func LoadKnowledge(data []byte) (*Knowledge, error) {
+	var k Knowledge
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&k); err != nil {
+		return nil, fmt.Errorf("commands: %w", err)
+	}
+	k.byName = map[string][]*Row{}
+	k.interp = set(k.Interpreters)
+	k.down = set(k.Downloaders)
+	k.vflags = map[string]map[string]bool{}
+	for name, fs := range k.ValueFlags {
+		k.vflags[name] = set(fs)
+	}
+	rows := []*Row{&k.Redirect}
+	for i := range k.Rows {
+		rows = append(rows, &k.Rows[i])
+	}
+	for _, r := range rows {
+		if err := r.compile(); err != nil {
+			return nil, err
+		}
+		for _, c := range r.Cmd {
+			k.byName[c] = append(k.byName[c], r)
+		}
+	}
+	return &k, nil
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+func (r *Row) compile() error {
+	if r.Rule == "" {
+		return fmt.Errorf("commands: a row without rule (cmd %v)", r.Cmd)
+	}
+	if r.Reason == "" {
+		return fmt.Errorf("commands: %s: no reason", r.Rule)
+	}
+	var err error
+	if r.Level != "" {
+		if r.level, err = parseLevel(r.Level); err != nil {
+			return fmt.Errorf("commands: %s: %w", r.Rule, err)
+		}
+	}
+	r.byClass = map[string]risk.Level{}
+	for c, l := range r.ByClass {
+		if !validClass(c) {
+			return fmt.Errorf("commands: %s: unknown path class %q", r.Rule, c)
+		}
+		if r.byClass[c], err = parseLevel(l); err != nil {
+			return fmt.Errorf("commands: %s: %w", r.Rule, err)
+		}
+	}
+	if r.ArgMatch != "" {
+		if r.re, err = regexp.Compile(r.ArgMatch); err != nil {
+			return fmt.Errorf("commands: %s: %w", r.Rule, err)
+		}
+	}
+	switch t := r.Target; {
+	case t == "" || t == "operands" || t == "last" || t == "lead":
+	case strings.HasPrefix(t, "kv:") || strings.HasPrefix(t, "flag:"):
+	default:
+		return fmt.Errorf("commands: %s: unknown target %q", r.Rule, t)
+	}
+	if r.Target != "" && len(r.byClass) == 0 {
+		return fmt.Errorf("commands: %s: a target needs by_class", r.Rule)
+	}
+	if r.Target == "" && r.Level == "" {
+		return fmt.Errorf("commands: %s: a row without target needs a level", r.Rule)
+	}
+	return nil
+}
+
+func parseLevel(s string) (risk.Level, error) {
+	var l risk.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return l, err
+	}
+	if l == risk.Unknown {
+		return l, fmt.Errorf("level unknown is not a level a row can give")
+	}
+	return l, nil
+}
+
+func validClass(c string) bool {
+	if c == "dynamic" {
+		return true
+	}
+	for i := paths.Temp; i <= paths.Root; i++ {
+		if i.String() == c {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultKnowledge returns the embedded command knowledge.
+func DefaultKnowledge() *Knowledge { return defaultKnowledge }
+
+var defaultKnowledge = func() *Knowledge {
+	k, err := LoadKnowledge(commandsYAML)
+	if err != nil {
+		panic(err) // the embedded file is checked by tests
+	}
+	return k
+}()
+
+// words splits a command's arguments (after its name) into flags and
+// operands, skipping the values of the command's value flags.
+type words struct {
+	flags    []string
+	operands []int // indices into args
+}
+
+func (k *Knowledge) split(name string, c Command) words {
+	var w words
+	vf := k.vflags[name]
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if a == "--" {
+			for j := i + 1; j < len(c.Args); j++ {
+				w.operands = append(w.operands, j)
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && !c.Dynamic[i] {
+			w.flags = append(w.flags, a)
+			if vf[a] && !strings.Contains(a, "=") {
+				i++
+			}
+			continue
+		}
+		w.operands = append(w.operands, i)
+	}
+	return w
+}
+
+// hasFlag reports whether f is among flags: a long flag exactly or as
+// --flag=value, a one-letter flag alone or inside a cluster (-rf), and a
+// one-dash word flag (find -delete) exactly.
+func hasFlag(flags []string, f string) bool {
+	long := strings.HasPrefix(f, "--")
+	for _, g := range flags {
+		switch {
+		case g == f:
+			return true
+		case long:
+			if strings.HasPrefix(g, f+"=") {
+				return true
+			}
+		case len(f) == 2 && len(g) > 2 && g[1] != '-' && isCluster(g):
+			if strings.IndexByte(g[1:], f[1]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isCluster reports whether a flag word is a cluster of one-letter flags.
+func isCluster(g string) bool {
+	for i := 1; i < len(g); i++ {
+		c := g[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// match reports whether row r applies to command c named name, and the
+// words it targets.
+func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []int, ok bool) {
+	ops := w.operands
+	if len(r.Sub) > 0 {
+		if len(ops) < len(r.Sub) {
+			return nil, false
+		}
+		for i, s := range r.Sub {
+			if c.Args[ops[i]] != s {
+				return nil, false
+			}
+		}
+		ops = ops[len(r.Sub):]
+	}
+	if len(r.SubAny) > 0 {
+		found := false
+		for i := 0; i < len(ops) && i < 4 && !found; i++ {
+			for _, s := range r.SubAny {
+				if c.Args[ops[i]] == s {
+					found = true
+					ops = ops[i+1:]
+					break
+				}
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	if len(r.AnyFlag) > 0 {
+		found := false
+		for _, f := range r.AnyFlag {
+			if hasFlag(w.flags, f) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	for _, f := range r.NoFlag {
+		if hasFlag(w.flags, f) {
+			return nil, false
+		}
+	}
+	if r.re != nil {
+		found := false
+		for i := 1; i < len(c.Args); i++ {
+			if r.re.MatchString(c.Args[i]) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	switch t := r.Target; {
+	case t == "operands":
+		return ops, true
+	case t == "lead":
+		for i := 1; i < len(c.Args); i++ {
+			if a := c.Args[i]; strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			targets = append(targets, i)
+		}
+		return targets, true
+	case t == "last":
+		if len(ops) > 1 {
+			return ops[len(ops)-1:], true
+		}
+		return nil, true
+	case strings.HasPrefix(t, "kv:"):
+		key := t[3:] + "="
+		for i := 1; i < len(c.Args); i++ {
+			if strings.HasPrefix(c.Args[i], key) {
+				targets = append(targets, i)
+			}
+		}
+		return targets, true
+	case strings.HasPrefix(t, "flag:"):
+		for _, f := range strings.Split(t[5:], ",") {
+			for i := 1; i < len(c.Args); i++ {
+				a := c.Args[i]
+				if a == f && i+1 < len(c.Args) {
+					targets = append(targets, i+1)
+				} else if strings.HasPrefix(a, f+"=") {
+					targets = append(targets, -i) // value after '='
+				}
+			}
+		}
+		return targets, true
+	}
+	return nil, true
+}
+
+// target returns the path a target index names, and whether it is dynamic.
+func (r *Row) target(c Command, i int) (string, bool) {
+	if i < 0 {
+		a := c.Args[-i]
+		v := a[strings.IndexByte(a, '=')+1:]
+		return strings.TrimPrefix(v, "@"), c.Dynamic[-i]
+	}
+	a := c.Args[i]
+	if strings.HasPrefix(r.Target, "kv:") {
+		a = a[len(r.Target)-2:]
+	}
+	if strings.HasPrefix(r.Target, "flag:") {
+		a = strings.TrimPrefix(a, "@")
+	}
+	return a, c.Dynamic[i]
+}
+
+// judge applies row r to its targets and returns the finding, if any.
+func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
+	best, bestPath, found := risk.Level(0), "", false
+	consider := func(l risk.Level, p string) {
+		if !found || l > best {
+			best, bestPath, found = l, p, true
+		}
+	}
+	for _, i := range targets {
+		p, dyn := r.target(c, i)
+		class, abs := "dynamic", p
+		if !dyn {
+			abs, class = env.Abs(p), env.Classify(p).String()
+		}
+		if l, ok := r.byClass[class]; ok {
+			consider(l, abs)
+		} else if r.Level != "" {
+			consider(r.level, abs)
+		}
+	}
+	if len(targets) == 0 && r.Level != "" {
+		consider(r.level, "")
+	}
+	if !found {
+		return risk.Finding{}, false
+	}
+	f := risk.Finding{Analyzer: "shell", Rule: r.Rule, Level: best, Reversible: r.Reversible, Reason: r.reason(bestPath)}
+	if bestPath != "" {
+		f.Resource = "file:" + bestPath
+	}
+	return f, true
+}
+
+func (r *Row) reason(target string) string {
+	if target == "" {
+		return strings.ReplaceAll(r.Reason, " {target}", "")
+	}
+	return strings.ReplaceAll(r.Reason, "{target}", target)
+}
+
+// name is the command's name as rows know it: its base name, without a
+// version suffix for interpreters (python3.12 is python3).
+func commandName(arg string) string {
+	return path.Base(arg)
+}
