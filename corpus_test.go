@@ -2,11 +2,14 @@ package warden_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/eval"
+	"github.com/agentwarden/warden/risk"
 )
 
 // TestActionsCorpus holds the engine to its figures on the labeled corpus
@@ -43,5 +46,41 @@ func TestActionsCorpus(t *testing.T) {
 	}
 	if rep.Unknown > 0 {
 		t.Errorf("%d corpus actions assessed as unknown", rep.Unknown)
+	}
+}
+
+// TestMigratedSamples keeps the must-match samples of the regex rules that
+// the shell analyzer's command knowledge replaced: every one must still
+// reach its rule's level through the whole engine.
+func TestMigratedSamples(t *testing.T) {
+	data, err := os.ReadFile("testdata/migrated_samples.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := warden.New(warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var s struct {
+			Rule     string     `json:"rule"`
+			Command  string     `json:"command"`
+			MinLevel risk.Level `json:"min_level"`
+		}
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		as, _, err := eng.Check(context.Background(), risk.Action{Tool: "Bash", Arguments: map[string]any{"command": s.Command}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := as.Level.IsRiskier(s.MinLevel, true); err != nil || !ok {
+			t.Errorf("%s: %q is %s, want at least %s; reasons %q", s.Rule, s.Command, as.Level, s.MinLevel, as.Reasons)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d samples", n)
 	}
 }

@@ -478,3 +478,35 @@ func TestHintsFromParsedAction(t *testing.T) {
 		t.Errorf("Check = %v, %v, %v; want high, ask", as.Level, d, err)
 	}
 }
+
+// The engine must not repeat seed 004's blind spots: every spelling of a
+// recursive delete is judged by where it points.
+func TestRecursiveDeleteForms(t *testing.T) {
+	eng, err := New(WithCwd("/home/user/project"), WithHome("/home/user"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want risk.Level
+	}{
+		{"rm -fr ~", risk.Critical},
+		{"rm -r -f ~", risk.Critical},
+		{"rm --recursive --force ~/", risk.Critical},
+		{"rm -rf /", risk.Critical},
+		{"r''m -rf /", risk.Critical},
+		{"busybox rm -rf ~", risk.Critical},
+		{"sudo rm -rf --no-preserve-root /", risk.Critical},
+		{"rm -r build/", risk.Medium},
+		{"rm -rf ./dist", risk.Medium},
+		{"rm notes.txt", risk.Safe},
+	} {
+		as, _, err := eng.Check(context.Background(), risk.Action{Tool: "Bash", Arguments: map[string]any{"command": tc.cmd}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if as.Level != tc.want {
+			t.Errorf("%q: level %v, want %v (%v)", tc.cmd, as.Level, tc.want, as.Reasons)
+		}
+	}
+}

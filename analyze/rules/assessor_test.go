@@ -51,28 +51,6 @@ func TestSeedExamples(t *testing.T) {
 	}
 }
 
-// The pack must not repeat seed 004's blind spots.
-func TestRecursiveDeleteForms(t *testing.T) {
-	a := newAssessor(t)
-	for _, tc := range []struct {
-		cmd  string
-		want risk.Level
-	}{
-		{"rm -fr ~", risk.Critical},
-		{"rm -r -f ~", risk.Critical},
-		{"rm --recursive --force ~/", risk.Critical},
-		{"rm -rf /", risk.Critical},
-		{"rm -r build/", risk.Medium},
-		{"rm -rf ./dist", risk.Medium},
-		{"rm notes.txt", risk.Safe},
-	} {
-		got := a.Assess(call("Bash", map[string]any{"command": tc.cmd}))
-		if got.Level != tc.want {
-			t.Errorf("%q: level %v, want %v (%v)", tc.cmd, got.Level, tc.want, got.Reasons)
-		}
-	}
-}
-
 func TestAddRemoveReplace(t *testing.T) {
 	a := newAssessor(t)
 	apiKey := Rule{Name: "api_key_exposure", Pattern: `(API_KEY|SECRET_KEY)\s*=`, Level: risk.High,

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/paths"
@@ -28,6 +29,9 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 			w := k.split(name, c)
 			for _, r := range rows {
 				if t, ok := k.match(r, name, c, w); ok {
+					if len(t) == 0 && r.Target == "operands" {
+						c, t = fedOperands(cmds, i, c)
+					}
 					if f, ok := r.judge(c, t, env); ok {
 						out = append(out, f)
 					}
@@ -38,6 +42,47 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 		out = k.sqlClient(out, cmds, i, name)
 	}
 	return out
+}
+
+// fedOperands returns, for a command run by xargs without operands of
+// its own, the operands xargs will give it: the files an upstream find
+// lists, each a path below find's starting points (find ~ | xargs rm -rf
+// deletes what is in home).
+func fedOperands(cmds []Command, i int, c Command) (Command, []int) {
+	if !slices.Contains(c.Via, "xargs") {
+		return c, nil
+	}
+	var starts []string
+	for _, j := range cmds[i].Inputs {
+		in := cmds[j]
+		if len(in.Args) == 0 || in.Dynamic[0] || commandName(in.Args[0]) != "find" {
+			continue
+		}
+		for k := 1; k < len(in.Args); k++ {
+			a := in.Args[k]
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			if in.Dynamic[k] {
+				starts = append(starts, a)
+			} else {
+				starts = append(starts, strings.TrimSuffix(a, "/")+"/{}")
+			}
+		}
+		if len(starts) == 0 {
+			starts = append(starts, "./{}")
+		}
+	}
+	if len(starts) == 0 {
+		return c, nil
+	}
+	fed := Command{Args: append(slices.Clone(c.Args), starts...), Dynamic: slices.Clone(c.Dynamic)}
+	var t []int
+	for _, s := range starts {
+		t = append(t, len(fed.Dynamic))
+		fed.Dynamic = append(fed.Dynamic, strings.Contains(s, "$"))
+	}
+	return fed, t
 }
 
 // redirects judges the files a command's redirections write.

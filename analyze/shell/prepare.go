@@ -35,9 +35,11 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	for _, script := range scripts {
 		if plain(script) {
 			// one simple command whose words are what it shows
-			f := strings.Fields(script)
-			if len(f) > 0 {
-				out = append(out, k.Analyze([]Command{{Args: f, Dynamic: make([]bool, len(f))}}, penv)...)
+			if f := strings.Fields(script); len(f) > 0 {
+				cmds, err := ResolveFields(f, Env{Home: c.Home, Cwd: c.Cwd})
+				if err == nil {
+					out = append(out, k.Analyze(cmds, penv)...)
+				}
 			}
 			continue
 		}

@@ -114,6 +114,25 @@ func Resolve(script string, env Env) ([]Command, error) {
 	return r.out, nil
 }
 
+// ResolveFields resolves one simple command already split into literal
+// words (a script made only of characters bash takes literally): it is not
+// parsed again, but wrappers and nested shells are unwrapped as Resolve
+// does.
+func ResolveFields(fields []string, env Env) ([]Command, error) {
+	r := &resolver{vars: map[string]string{}}
+	if env.Home != "" {
+		r.vars["HOME"] = env.Home
+	}
+	if env.Cwd != "" {
+		r.vars["PWD"] = env.Cwd
+	}
+	r.nextID = 1
+	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
 type resolver struct {
 	vars map[string]string
 	out  []Command
