@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 var testPaths = paths.Env{Cwd: testEnv.Cwd, Home: testEnv.Home}
@@ -163,5 +165,32 @@ func TestEmbeddedKnowledgeLoads(t *testing.T) {
 	}
 	if _, err := LoadKnowledge(data); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestUnknownToolText(t *testing.T) {
+	for _, tc := range []struct {
+		args map[string]any
+		want risk.Level // 0: no finding
+	}{
+		{map[string]any{"input": "rm -rf ~"}, risk.Critical},
+		{map[string]any{"steps": []any{"cd /", "sudo dd if=/dev/zero of=/dev/sda"}}, risk.Critical},
+		{map[string]any{"note": "Remove the build folder when done (it is big)"}, 0},
+		{map[string]any{"note": "it's \"unbalanced"}, 0},
+	} {
+		c := tool.Normalize(&risk.Action{Tool: "mystery_runner", Arguments: tc.args}, testEnv.Cwd, testEnv.Home)
+		fs, err := Preparer{}.Prepare(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got risk.Level
+		for _, f := range fs {
+			if f.Level != risk.Unknown && f.Level > got {
+				got = f.Level
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%v: level %v, want %v; findings:%s", tc.args, got, tc.want, describe(fs))
+		}
 	}
 }

@@ -66,8 +66,37 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 	}
 	c.Shell = append(c.Shell, added...)
+	if !c.Known {
+		out = append(out, textCommands(c, k, penv)...)
+	}
 	return out, nil
 }
+
+// textCommands judges, with the command knowledge, the strings of a tool
+// the catalog does not know that read as shell commands: such a tool may
+// well run them. Strings that do not parse are prose, not findings.
+func textCommands(c *tool.Call, k *Knowledge, penv paths.Env) []risk.Finding {
+	var out []risk.Finding
+	for _, t := range c.Text {
+		if len(t) > maxTextScript || slices.Contains(c.Shell, t) {
+			continue
+		}
+		var cmds []Command
+		var err error
+		if plain(t) {
+			cmds, err = ResolveFields(strings.Fields(t), Env{Home: c.Home, Cwd: c.Cwd})
+		} else {
+			cmds, err = Resolve(t, Env{Home: c.Home, Cwd: c.Cwd})
+		}
+		if err == nil {
+			out = append(out, k.Analyze(cmds, penv)...)
+		}
+	}
+	return out
+}
+
+// maxTextScript bounds the free text read as a script.
+const maxTextScript = 64 << 10
 
 func parseMessage(err error) string {
 	var pe syntax.ParseError

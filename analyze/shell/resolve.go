@@ -206,7 +206,43 @@ func (r *resolver) script(src string, depth int) error {
 		return true
 	})
 	r.link(id, pipes, stmts)
+	if walkErr == nil {
+		walkErr = r.echoed(id, depth)
+	}
 	return walkErr
+}
+
+// echoed reads in turn the script that echo or printf pipes into a shell
+// of script id: echo 'rm -rf ~' | sh.
+func (r *resolver) echoed(id, depth int) error {
+	n := len(r.out)
+	for i := 0; i < n; i++ {
+		c := r.out[i]
+		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !shells[path.Base(c.Args[0])] || !readsStdin(c) || c.Depth >= MaxDepth {
+			continue
+		}
+		for _, j := range c.Inputs {
+			in := r.out[j]
+			if len(in.Args) < 2 || in.Dynamic[0] || !static(in, 1) {
+				continue
+			}
+			switch path.Base(in.Args[0]) {
+			case "echo":
+				args := in.Args[1:]
+				for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
+					args = args[1:]
+				}
+				if err := r.nested(path.Base(c.Args[0]), strings.Join(args, " "), c.Depth+1); err != nil {
+					return err
+				}
+			case "printf":
+				if err := r.nested(path.Base(c.Args[0]), strings.Join(in.Args[1:], " "), c.Depth+1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // add appends a command found in script id at offset.
@@ -262,19 +298,18 @@ func (r *resolver) redirects(rs []*syntax.Redirect) []Redirect {
 	var out []Redirect
 	for _, rd := range rs {
 		x := Redirect{Op: rd.Op.String()}
-		w := rd.Word
-		if rd.Hdoc != nil {
-			w = rd.Hdoc
-		}
-		if w != nil {
-			if f, ok := r.word(w); ok && len(f) <= 1 {
+		switch {
+		case rd.Hdoc != nil:
+			// the body as written: read as a script or as SQL in turn, its
+			// expansions resolve there
+			x.Target = hdocSource(rd.Hdoc)
+		case rd.Word != nil:
+			if f, ok := r.word(rd.Word); ok && len(f) <= 1 {
 				if len(f) == 1 {
 					x.Target = f[0]
 				}
-			} else if rd.Hdoc != nil {
-				x.Target = hdocSource(rd.Hdoc)
 			} else {
-				x.Target, x.Dynamic = source(w), true
+				x.Target, x.Dynamic = source(rd.Word), true
 			}
 		}
 		out = append(out, x)
@@ -443,7 +478,39 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		return r.nested(name, cmd.Args[i], depth+1)
 	}
+	if shells[name] && readsStdin(cmd) {
+		// bash <<EOF … EOF, sh <<< "…": the heredoc is the script.
+		for _, rd := range cmd.Redirs {
+			if rd.Stdin() && !rd.Dynamic {
+				if err := r.nested(name, rd.Target, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	switch {
+	case name == "ssh":
+		// ssh [options] host command…: the remote shell runs the words
+		// joined by blanks.
+		if i := afterOperands(cmd.Args, sshValueFlags, 1); i < len(cmd.Args) && static(cmd, i) {
+			return r.nested(name, strings.Join(cmd.Args[i:], " "), depth+1)
+		}
+	case (name == "docker" || name == "podman" || name == "kubectl" || name == "oc") && len(cmd.Args) > 2 && cmd.Args[1] == "exec":
+		// docker exec [options] container command…; kubectl exec pod -- command…
+		i := afterOperands(cmd.Args[1:], execValueFlags, 1) + 1
+		if name == "kubectl" || name == "oc" {
+			if j := slices.Index(cmd.Args, "--"); j > 0 {
+				i = j + 1
+			}
+		}
+		if i < len(cmd.Args) {
+			inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
+			r.via = append(r.via, name+" exec")
+			err := r.emit(inner, depth+1, id, off)
+			r.via = r.via[:len(r.via)-1]
+			return err
+		}
 	case name == "find":
 		// -exec/-execdir/-ok/-okdir CMD … ; or +: the command runs once
 		// per match, {} standing for the match, a path below the first
@@ -509,6 +576,28 @@ func static(c Command, from int) bool {
 	}
 	return len(c.Args) > from
 }
+
+// shells are the interpreters whose stdin script Resolve reads in turn.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
+// readsStdin reports whether a shell takes its script from stdin: no
+// script file operand, or -s.
+func readsStdin(c Command) bool {
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if a == "-s" || a == "-" {
+			return true
+		}
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
+			return false
+		}
+	}
+	return true
+}
+
+var sshValueFlags = map[string]bool{"-p": true, "-i": true, "-l": true, "-o": true, "-F": true, "-J": true, "-L": true, "-R": true, "-D": true, "-b": true, "-c": true, "-E": true, "-e": true, "-m": true, "-O": true, "-Q": true, "-S": true, "-W": true, "-w": true, "-B": true}
+
+var execValueFlags = map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "--env-file": true, "--detach-keys": true, "-c": true, "--container": true, "-n": true, "--namespace": true, "--context": true}
 
 // wrappers return the index of the wrapped command's name in args, or 0.
 var wrappers = map[string]func([]string) int{

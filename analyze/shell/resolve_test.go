@@ -52,6 +52,15 @@ func TestResolve(t *testing.T) {
 		{`if true; then (cd /tmp && rm -rf x); fi`, []string{"cd /tmp", "rm -rf x"}},
 		{`rm -rf "$UNSET"/x`, []string{`rm -rf "$UNSET"/x`}},
 		{`x=$(whoami); rm -rf $x`, []string{"rm -rf $x"}},
+		{"bash <<'EOF'\nrm -rf ~\nEOF", []string{"rm -rf /home/user"}},
+		{`sh <<< "rm -rf ~"`, []string{"rm -rf /home/user"}},
+		{`echo 'rm -rf ~' | sh`, []string{"rm -rf /home/user"}},
+		{`printf 'rm -rf /' | sudo bash -s`, []string{"rm -rf /"}},
+		{`ssh -p 22 host rm -rf /var/www`, []string{"rm -rf /var/www"}},
+		{`ssh host 'sudo rm -rf /'`, []string{"rm -rf /"}},
+		{`docker exec -u root web rm -rf /data`, []string{"rm -rf /data"}},
+		{`kubectl exec -n prod db-0 -- psql -c 'DROP TABLE users'`, []string{"psql -c 'DROP TABLE users'"}},
+		{`find . -name '*.tmp' -exec rm -f {} \;`, []string{"rm -f './{}'"}},
 	} {
 		got := lines(t, tc.script)
 		for _, w := range tc.want {
@@ -165,6 +174,7 @@ func FuzzShell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		start := time.Now()
 		cmds, _ := Resolve(s, testEnv)
+		_ = DefaultKnowledge().Analyze(cmds, testPaths)
 		for _, c := range cmds {
 			_ = c.Line()
 			if len(c.Args) != len(c.Dynamic) {
