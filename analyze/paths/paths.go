@@ -68,6 +68,9 @@ func (e Env) Classify(p string) Class {
 	return e.ClassifyAbs(e.Abs(stripGlob(p)))
 }
 
+// StripGlob removes the trailing glob components of p (see Classify).
+func StripGlob(p string) string { return stripGlob(p) }
+
 // stripGlob removes trailing components made only of glob characters
 // (*, .*, ** and the like).
 func stripGlob(p string) string {

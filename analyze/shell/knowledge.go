@@ -151,7 +151,7 @@ func (r *Row) compile() error {
 		}
 	}
 	switch t := r.Target; {
-	case t == "" || t == "operands" || t == "last" || t == "lead":
+	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources":
 	case strings.HasPrefix(t, "kv:") || strings.HasPrefix(t, "flag:"):
 	default:
 		return fmt.Errorf("commands: %s: unknown target %q", r.Rule, t)
@@ -332,6 +332,11 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 			targets = append(targets, i)
 		}
 		return targets, true
+	case t == "sources":
+		if len(ops) > 1 {
+			return ops[:len(ops)-1], true
+		}
+		return nil, true
 	case t == "last":
 		if len(ops) > 1 {
 			return ops[len(ops)-1:], true
@@ -389,8 +394,14 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 	for _, i := range targets {
 		p, dyn := r.target(c, i)
 		class, abs := "dynamic", p
-		if !dyn {
-			abs, class = env.Abs(p), env.Classify(p).String()
+		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
+		if !dyn && !(relative && c.DirDynamic) {
+			here := env
+			if c.Dir != "" {
+				here.Cwd = c.Dir // relative to where an earlier cd went
+			}
+			abs = here.Abs(p)
+			class = env.ClassifyAbs(here.Abs(paths.StripGlob(p))).String()
 		}
 		if l, ok := r.byClass[class]; ok {
 			consider(l, abs)

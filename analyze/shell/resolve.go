@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -30,6 +31,11 @@ type Command struct {
 	// Via names the wrappers this command was unwrapped from, outermost
 	// first: sudo, xargs, env, a shell's -c or eval.
 	Via []string
+	// Dir is the directory the command runs in when an earlier cd or
+	// pushd of the script changed it ("" when none did); DirDynamic is set
+	// when that directory is computed at run time.
+	Dir        string
+	DirDynamic bool
 }
 
 // Redirect is one redirection.
@@ -135,6 +141,11 @@ func ResolveFields(fields []string, env Env) ([]Command, error) {
 
 type resolver struct {
 	vars map[string]string
+	// dir is the directory set by the script's last cd; dirs the pushd
+	// stack.
+	dir    string
+	dirDyn bool
+	dirs   []string
 	out  []Command
 	// where each command of out was found: the script it belongs to
 	// (positions are only comparable within one script) and its offset.
@@ -250,9 +261,50 @@ func (r *resolver) add(c Command, id int, off uint) {
 	if len(r.via) > 0 {
 		c.Via = slices.Clone(r.via)
 	}
+	c.Dir, c.DirDynamic = r.dir, r.dirDyn
+	r.chdir(c)
 	r.out = append(r.out, c)
 	r.owner = append(r.owner, id)
 	r.offset = append(r.offset, off)
+}
+
+// chdir follows cd, pushd and popd: later commands of the script run in
+// the new directory. A subshell's cd is followed too (a safe
+// over-approximation: paths are then judged from both places at worst).
+func (r *resolver) chdir(c Command) {
+	if len(c.Args) == 0 || c.Dynamic[0] {
+		return
+	}
+	switch c.Args[0] {
+	case "cd", "pushd":
+		target, dyn := "", false
+		for i := 1; i < len(c.Args); i++ {
+			if a := c.Args[i]; a == "-P" || a == "-L" || a == "--" || a == "-e" || a == "-n" {
+				continue
+			}
+			target, dyn = c.Args[i], c.Dynamic[i]
+			break
+		}
+		if c.Args[0] == "pushd" {
+			r.dirs = append(r.dirs, r.dir)
+		}
+		switch {
+		case dyn || target == "-":
+			r.dir, r.dirDyn = "", true
+		case target == "":
+			r.dir, r.dirDyn = r.vars["HOME"], false
+		default:
+			base := r.dir
+			if base == "" {
+				base = r.vars["PWD"]
+			}
+			r.dir, r.dirDyn = paths.Env{Cwd: base, Home: r.vars["HOME"]}.Abs(target), r.dirDyn && !strings.HasPrefix(target, "/")
+		}
+	case "popd":
+		if n := len(r.dirs); n > 0 {
+			r.dir, r.dirs = r.dirs[n-1], r.dirs[:n-1]
+		}
+	}
 }
 
 // link records the data flow of script id: each command on the right of a
