@@ -146,7 +146,7 @@ type resolver struct {
 	dir    string
 	dirDyn bool
 	dirs   []string
-	out  []Command
+	out    []Command
 	// where each command of out was found: the script it belongs to
 	// (positions are only comparable within one script) and its offset.
 	owner  []int
