@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"slices"
 
+	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/analyze/sql"
@@ -121,7 +122,7 @@ func New(opts ...Option) (*Engine, error) {
 			return nil, fmt.Errorf("warden: default rules: %w", err)
 		}
 		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, hints{}}, e.analyzers...)
-		e.preparers = append([]Preparer{shell.Preparer{}}, e.preparers...)
+		e.preparers = append([]Preparer{code.Preparer{}, shell.Preparer{}}, e.preparers...)
 	}
 	return e, nil
 }

@@ -1,0 +1,978 @@
+package code
+
+import (
+	"fmt"
+	"net/netip"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// add records a finding of the code analyzer.
+func (a *analysis) add(f risk.Finding) {
+	f.Analyzer = Name
+	if len(a.findings) >= maxFindings {
+		return
+	}
+	for _, g := range a.findings {
+		if g == f {
+			return
+		}
+	}
+	a.findings = append(a.findings, f)
+}
+
+// maxFindings bounds the findings of one code text.
+const maxFindings = 64
+
+// ---------------------------------------------------------------- paths
+
+// expanduser evaluates os.path.expanduser.
+func (a *analysis) expanduser(v value) value {
+	if !v.textual() {
+		return derived(v)
+	}
+	s := v.s
+	home := a.env.Home
+	if home == "" {
+		home = dyn
+	}
+	switch {
+	case s == "~":
+		s = home
+	case strings.HasPrefix(s, "~/"):
+		s = home + s[1:]
+	case strings.HasPrefix(s, "~"):
+		// ~name: another user's home.
+		user, rest, _ := strings.Cut(s[1:], "/")
+		if user == "root" {
+			s = "/root"
+		} else {
+			s = "/home/" + user
+		}
+		if rest != "" {
+			s += "/" + rest
+		}
+	}
+	return value{k: v.k, s: s}.with(v)
+}
+
+// expandvars evaluates os.path.expandvars: $HOME and ${HOME} are known,
+// any other variable is unknown.
+func (a *analysis) expandvars(v value) value {
+	if !v.textual() || !strings.Contains(v.s, "$") {
+		return v
+	}
+	var b strings.Builder
+	s := v.s
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		j, name := i+1, ""
+		if s[j] == '{' {
+			k := strings.IndexByte(s[j:], '}')
+			if k < 0 {
+				b.WriteByte(s[i])
+				continue
+			}
+			name, j = s[j+1:j+k], j+k+1
+		} else {
+			for j < len(s) && isNameByte(s[j]) {
+				j++
+			}
+			name = s[i+1 : j]
+		}
+		if name == "" {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteString(a.envVar(name, value{}).text())
+		i = j - 1
+	}
+	return value{k: v.k, s: b.String()}.with(v)
+}
+
+// cwd is the working directory as a value.
+func (a *analysis) cwd() value {
+	if !a.cwdOK || a.env.Cwd == "" {
+		return str(dyn)
+	}
+	return str(a.env.Cwd)
+}
+
+// absText renders v as an absolute path, relative ones joined to the
+// working directory; unknown pieces stay unknown.
+func (a *analysis) absText(v value) string {
+	s := v.text()
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, dyn) {
+		return s
+	}
+	c := a.cwd().s
+	if s == "" || s == "." {
+		return c
+	}
+	return c + "/" + s
+}
+
+// listing is the value of a directory listing of dir (glob pattern pat).
+func (a *analysis) listing(dir value, pat string, recursive bool) value {
+	sel := selectivePattern(pat)
+	if d, rest := globDir(pat); d != "" {
+		dir = pathVal(joinPath([]value{dir, str(d)})).with(dir)
+		pat = rest
+	}
+	return value{k: kDyn, t: dir.t, src: &listing{dir: dir, recursive: recursive, selective: sel}}
+}
+
+// globDir splits a glob pattern into its literal directory part and the
+// rest: "build/**/*.o" is "build" and "**/*.o".
+func globDir(pat string) (string, string) {
+	i := strings.IndexAny(pat, "*?[")
+	if i < 0 {
+		return "", pat
+	}
+	j := strings.LastIndexByte(pat[:i], '/')
+	if j < 0 {
+		return "", pat
+	}
+	return pat[:j], pat[j+1:]
+}
+
+// selectivePattern reports a glob pattern that matches only some
+// entries: anything but *, **, .* and the like.
+func selectivePattern(pat string) bool {
+	if pat == "" {
+		return false
+	}
+	for _, part := range strings.Split(pat, "/") {
+		if strings.Trim(part, "*.") != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// target is where a file operation lands, as far as it is known.
+type target struct {
+	p         string // absolute path, or a representative path below a known directory
+	resource  string // what the finding names
+	known     bool
+	exact     bool // p is the path itself
+	loop      bool // p is a directory whose listed entries are affected
+	selective bool // only some entries of the listing
+}
+
+// resolve locates the path a file operation gets.
+func (a *analysis) resolve(v value) target {
+	if v.textual() {
+		s := v.s
+		if s == "" {
+			return target{}
+		}
+		if !strings.Contains(s, dyn) {
+			p := a.env.Abs(s)
+			if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") && !a.cwdOK {
+				return target{}
+			}
+			return target{p: p, resource: "file:" + p, known: true, exact: true}
+		}
+		if prefix := staticPrefix(s); prefix != "" && (strings.HasPrefix(prefix, "/") || strings.HasPrefix(prefix, "~") || a.cwdOK) {
+			if strings.HasSuffix(prefix, "/") {
+				dir := a.env.Abs(prefix)
+				return target{p: dir + "/*", resource: "file:" + strings.TrimSuffix(dir, "/") + "/*", known: true}
+			}
+			p := a.env.Abs(prefix)
+			return target{p: p, resource: "file:" + p + "*", known: true}
+		}
+	}
+	if v.src != nil {
+		d := a.resolve(v.src.dir)
+		if !d.known || !d.exact {
+			return target{}
+		}
+		sel := v.src.selective
+		for k := len(a.loops) - 1; k >= 0; k-- {
+			if a.loops[k].src == v.src {
+				for _, depth := range a.conds {
+					if depth > k {
+						sel = true
+					}
+				}
+				break
+			}
+		}
+		t := target{p: d.p, resource: d.resource, known: true, loop: true, selective: sel}
+		if sel {
+			t.p = strings.TrimSuffix(d.p, "/") + "/*"
+			t.resource = "file:" + t.p
+		}
+		return t
+	}
+	return target{}
+}
+
+// classify returns the class of a target's path.
+func (a *analysis) classify(t target) paths.Class {
+	return a.env.Classify(t.p)
+}
+
+var classText = map[paths.Class]string{
+	paths.Root:          "the filesystem root",
+	paths.Home:          "a home directory",
+	paths.System:        "a system location",
+	paths.Credential:    "credentials",
+	paths.Startup:       "a shell or session start-up file",
+	paths.Device:        "a device",
+	paths.HomeData:      "a top-level folder of the home directory",
+	paths.WorkspaceRoot: "the workspace itself or a folder holding it",
+	paths.Outside:       "a location outside the workspace",
+	paths.Workspace:     "the workspace",
+	paths.Temp:          "a scratch location",
+}
+
+// where renders a target for a reason.
+func where(t target, c paths.Class) string {
+	p := strings.TrimPrefix(t.resource, "file:")
+	return fmt.Sprintf("%s (%s)", p, classText[c])
+}
+
+var recursiveLevel = map[paths.Class]risk.Level{
+	paths.Root: risk.Critical, paths.Home: risk.Critical, paths.System: risk.Critical, paths.Credential: risk.Critical,
+	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
+	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low,
+}
+
+var deleteLevel = map[paths.Class]risk.Level{
+	paths.Root: risk.High, paths.Home: risk.High, paths.System: risk.Critical, paths.Credential: risk.Critical,
+	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
+	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low,
+}
+
+// remove records the deletion of v: recursive (shutil.rmtree) or of one
+// file or empty directory.
+func (a *analysis) remove(v value, recursive bool) {
+	t := a.resolve(v)
+	if !t.known {
+		rule := RuleFileDelete
+		if recursive {
+			rule = RuleRecursiveDelete
+		}
+		a.add(risk.Finding{Rule: rule, Level: risk.High,
+			Reason: "Code deletes a path computed at run time, which cannot be checked in advance"})
+		return
+	}
+	c := a.classify(t)
+	switch {
+	case t.loop && !t.selective:
+		a.add(risk.Finding{Rule: RuleRecursiveDelete, Level: recursiveLevel[c], Resource: t.resource,
+			Reason: "Code deletes every entry it lists under " + where(t, c)})
+	case recursive:
+		verb := "Code recursively deletes "
+		if !t.exact {
+			verb = "Code recursively deletes a path computed at run time under "
+		}
+		a.add(risk.Finding{Rule: RuleRecursiveDelete, Level: recursiveLevel[c], Resource: t.resource, Reason: verb + where(t, c)})
+	default:
+		verb := "Code deletes "
+		if !t.exact {
+			verb = "Code deletes files chosen at run time under "
+		}
+		a.add(risk.Finding{Rule: RuleFileDelete, Level: deleteLevel[c], Resource: t.resource, Reason: verb + where(t, c)})
+	}
+}
+
+// copy records shutil.copy/move and os.rename: src is read (or moved
+// away), dst is written.
+func (a *analysis) copy(src, dst value, move bool) {
+	if move {
+		t := a.resolve(src)
+		if t.known {
+			c := a.classify(t)
+			if lvl := deleteLevel[c]; lvl >= risk.High {
+				a.add(risk.Finding{Rule: RuleFileDelete, Level: lvl, Resource: t.resource, Reversible: true,
+					Reason: "Code moves away " + where(t, c)})
+			}
+		}
+	} else {
+		a.read(src)
+	}
+	// Copying into a directory lands below it.
+	a.write(dst, "w")
+}
+
+// write records a write to v with the given open mode.
+func (a *analysis) write(v value, mode string) {
+	t := a.resolve(v)
+	if !t.known {
+		a.add(risk.Finding{Rule: RuleFileWrite, Level: risk.Medium, Reversible: true,
+			Reason: "Code writes to a path computed at run time"})
+		return
+	}
+	c := a.classify(t)
+	if procMem(t.p) {
+		a.add(risk.Finding{Rule: RuleMemoryAccess, Level: risk.High, Resource: t.resource,
+			Reason: "Code writes another process's memory through " + where(t, c)})
+		return
+	}
+	f := risk.Finding{Rule: RuleFileWrite, Resource: t.resource, Reversible: true, Reason: "Code writes to " + where(t, c)}
+	switch c {
+	case paths.Device:
+		f.Rule, f.Level, f.Reversible = RuleRawDiskWrite, risk.Critical, false
+		f.Reason = "Code writes to the raw device " + where(t, c) + ", destroying its partition table or filesystem"
+	case paths.Credential:
+		f.Rule, f.Level, f.Reversible = RuleCredentialWrite, risk.Critical, false
+		f.Reason = "Code writes to " + where(t, c) + ", which can plant access keys or destroy them"
+	case paths.Startup:
+		f.Rule, f.Level = RuleStartupWrite, risk.High
+		f.Reason = "Code writes to " + where(t, c) + ", which runs on its own later (persistence)"
+	case paths.System, paths.Root, paths.Home:
+		f.Level = risk.High
+	case paths.Temp:
+		f.Level = risk.Low
+	default:
+		f.Level = risk.Medium
+	}
+	a.add(f)
+}
+
+// procMem reports /proc/<pid>/mem and the kernel memory devices.
+func procMem(p string) bool {
+	if p == "/dev/mem" || p == "/dev/kmem" || p == "/dev/port" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "/proc/"); ok {
+		return strings.HasSuffix(rest, "/mem") && strings.Count(rest, "/") == 1
+	}
+	return false
+}
+
+// read records a read of v and returns the file object; reading a
+// credential taints what is read.
+func (a *analysis) read(v value) value {
+	f := value{k: kObj, s: "file"}
+	t := a.resolve(v)
+	if !t.known || !t.exact {
+		return f
+	}
+	c := a.classify(t)
+	switch {
+	case procMem(t.p):
+		a.add(risk.Finding{Rule: RuleMemoryAccess, Level: risk.High, Resource: t.resource, Reversible: true,
+			Reason: "Code reads another process's or the kernel's memory through " + where(t, c)})
+	case c == paths.Credential:
+		f.t |= tCred
+		a.add(risk.Finding{Rule: RuleCredentialRead, Level: risk.High, Resource: t.resource, Reversible: true,
+			Reason: "Code reads " + where(t, c) + ", putting secrets within reach"})
+	case c == paths.Device:
+		a.add(risk.Finding{Rule: RuleDeviceRead, Level: risk.High, Resource: t.resource, Reversible: true,
+			Reason: "Code reads the raw device " + where(t, c) + ", which exposes everything stored on it"})
+	}
+	return f
+}
+
+// open evaluates open(file, mode); modeGiven is false for read_text and
+// the like.
+func (a *analysis) open(file, mode value, modeGiven bool) value {
+	m := "r"
+	if modeGiven && mode.k != kDyn {
+		if s, ok := mode.static(); ok {
+			m = s
+		}
+	} else if modeGiven && mode.k == kDyn {
+		m = "w" // unknown mode: assume it writes
+	}
+	if file.k == kInt { // a file descriptor
+		return value{k: kObj, s: "file"}
+	}
+	if strings.ContainsAny(m, "wax+") {
+		a.write(file, m)
+		return value{k: kObj, s: "file"}
+	}
+	return a.read(file)
+}
+
+// osOpen evaluates os.open(path, flags).
+func (a *analysis) osOpen(c *args) value {
+	p, flags := c.arg(0, "path"), c.arg(1, "flags")
+	n, ok := flags.staticInt()
+	if !ok || n&3 != 0 || n&0o1000 != 0 {
+		a.write(p, "w")
+		return dynValue
+	}
+	f := a.read(p)
+	return derived(f)
+}
+
+// chmod records a permission change.
+func (a *analysis) chmod(v, mode value) {
+	t := a.resolve(v)
+	c := paths.Outside
+	if t.known {
+		c = a.classify(t)
+	}
+	sensitive := c == paths.System || c == paths.Startup || c == paths.Credential || c == paths.Root || c == paths.Home || c == paths.Device
+	f := risk.Finding{Rule: RulePermissions, Resource: t.resource, Reversible: true}
+	place := "a path computed at run time"
+	if t.known {
+		place = where(t, c)
+	}
+	m, ok := mode.staticInt()
+	switch {
+	case !ok:
+		f.Level = risk.Medium
+		if !sensitive && t.known {
+			f.Level = risk.Low
+		}
+		f.Reason = "Code changes the permissions of " + place
+	case m&0o6000 != 0:
+		f.Level = risk.High
+		f.Reason = fmt.Sprintf("Code sets the setuid or setgid bit (mode %#o) on %s", m, place)
+	case m&0o002 != 0:
+		f.Level = risk.Medium
+		if sensitive {
+			f.Level = risk.High
+		}
+		f.Reason = fmt.Sprintf("Code makes %s writable by everyone (mode %#o)", place, m)
+	case c == paths.Credential && m&0o077 != 0:
+		f.Level = risk.Medium
+		f.Reason = fmt.Sprintf("Code makes %s readable by other users (mode %#o)", place, m)
+	case sensitive:
+		f.Level = risk.Medium
+		f.Reason = fmt.Sprintf("Code changes the permissions of %s (mode %#o)", place, m)
+	default:
+		f.Level = risk.Low
+		f.Reason = fmt.Sprintf("Code changes the permissions of %s (mode %#o)", place, m)
+	}
+	a.add(f)
+}
+
+// chown records an ownership change.
+func (a *analysis) chown(v value) {
+	t := a.resolve(v)
+	lvl, place := risk.Medium, "a path computed at run time"
+	if t.known {
+		c := a.classify(t)
+		place = where(t, c)
+		switch c {
+		case paths.System, paths.Startup, paths.Credential, paths.Root, paths.Home, paths.Device:
+			lvl = risk.High
+		default:
+			lvl = risk.Low
+		}
+	}
+	a.add(risk.Finding{Rule: RulePermissions, Level: lvl, Resource: t.resource, Reversible: true,
+		Reason: "Code changes the owner of " + place})
+}
+
+// ---------------------------------------------------------------- processes
+
+// subprocess evaluates subprocess.run and its siblings.
+func (a *analysis) subprocess(c *args) value {
+	cmd := c.arg(0, "args")
+	var cwd *value
+	if v, ok := c.kwarg("cwd"); ok && v.k != kNone {
+		cwd = &v
+	}
+	shell := false
+	if v, ok := c.kwarg("shell"); ok {
+		shell = truthy(v) || v.k == kDyn
+	}
+	var stdio []value
+	for _, k := range []string{"stdin", "stdout", "stderr"} {
+		if v, ok := c.kwarg(k); ok {
+			stdio = append(stdio, v)
+		}
+	}
+	if exe, ok := c.kwarg("executable"); ok && cmd.k == kList && len(cmd.items) > 0 {
+		items := slices.Clone(cmd.items)
+		items[0] = exe
+		cmd = value{k: kList, items: items}.with(cmd)
+	}
+	switch {
+	case cmd.k == kList && shell:
+		// With shell=True the first item is the script.
+		if len(cmd.items) > 0 {
+			a.runShell(cmd.items[0], cwd)
+		}
+	case cmd.k == kList:
+		a.runArgv(cmd, cwd, stdio)
+	default:
+		a.runShell(cmd, cwd)
+	}
+	return value{k: kObj, s: "process"}
+}
+
+// exec evaluates os.exec* and os.spawn*: the program, then its argv (the
+// first item of which is only the name the program sees).
+func (a *analysis) exec(name string, c *args) {
+	pos := c.pos
+	if strings.HasPrefix(name, "spawn") && len(pos) > 0 {
+		pos = pos[1:] // the mode
+	}
+	if len(pos) == 0 {
+		a.dynamicCommand()
+		return
+	}
+	prog := pos[0]
+	var argv []value
+	switch {
+	case strings.HasPrefix(name, "posix_spawn") || strings.Contains(name, "v"):
+		if len(pos) > 1 && pos[1].k == kList {
+			argv = pos[1].items
+		} else if len(pos) > 1 {
+			a.runArgv(value{k: kList, items: []value{prog, derived(pos[1])}}, nil, nil)
+			return
+		}
+	default: // execl*: arg0, arg1, …; the e forms end with an environment
+		argv = pos[1:]
+		if strings.HasSuffix(name, "e") && len(argv) > 0 {
+			argv = argv[:len(argv)-1]
+		}
+	}
+	items := []value{prog}
+	if len(argv) > 1 {
+		items = append(items, argv[1:]...)
+	}
+	a.runArgv(value{k: kList, items: items}, nil, nil)
+}
+
+// runShell records a shell script a call runs.
+func (a *analysis) runShell(script value, cwd *value) {
+	if !script.textual() {
+		if script.k == kList {
+			a.runArgv(script, cwd, nil)
+			return
+		}
+		a.dynamicCommand()
+		return
+	}
+	s := script.s
+	if strings.HasPrefix(strings.TrimSpace(s), dyn) {
+		a.dynamicCommand()
+		return
+	}
+	a.shellLine(renderScript(s), cwd, firstWord(s))
+}
+
+// runArgv records an argv a call runs.
+func (a *analysis) runArgv(argv value, cwd *value, stdio []value) {
+	if argv.textual() {
+		a.runShell(argv, cwd)
+		return
+	}
+	if argv.k != kList || len(argv.items) == 0 {
+		a.dynamicCommand()
+		return
+	}
+	words := make([]string, len(argv.items))
+	for i, w := range argv.items {
+		if w.textual() || w.k == kInt {
+			words[i] = w.text()
+		} else {
+			words[i] = dyn
+		}
+	}
+	if strings.HasPrefix(words[0], dyn) || words[0] == "" {
+		a.dynamicCommand()
+		return
+	}
+	prog := path.Base(words[0])
+	if shells[prog] {
+		if len(words) == 1 || slices.Contains(words[1:], "-i") {
+			a.interactive = true
+		}
+		for _, v := range stdio {
+			if v.t&tSocket != 0 {
+				a.shellIO = true
+			}
+		}
+	}
+	if i := tool.ShellScriptIndex(words); i > 0 && !strings.Contains(strings.Join(words[:i], " "), dyn) {
+		a.shellLine(renderScript(words[i]), cwd, prog)
+		return
+	}
+	if strings.HasPrefix(prog, "python") {
+		if i := slices.Index(words, "-c"); i > 0 && i+1 < len(words) && !strings.Contains(words[i+1], dyn) {
+			a.nested(words[i+1])
+		}
+	}
+	rendered := make([]string, len(words))
+	for i, w := range words {
+		rendered[i] = renderShellWord(w)
+	}
+	a.shellLine(strings.Join(rendered, " "), cwd, prog)
+}
+
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "csh": true, "tcsh": true, "ash": true, "busybox": true}
+
+// shellLine appends a command line for shell analysis and records that a
+// command runs.
+func (a *analysis) shellLine(line string, cwd *value, prog string) {
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	switch {
+	case cwd != nil:
+		if cwd.textual() {
+			line = "cd " + renderShellWord(a.absText(*cwd)) + " && " + line
+		} else {
+			line = "cd " + dynWord + " && " + line
+		}
+	case a.env.Cwd != a.call.Cwd || !a.cwdOK:
+		line = "cd " + renderShellWord(a.cwd().s) + " && " + line
+	}
+	if !slices.Contains(a.call.Shell, line) {
+		a.call.Shell = append(a.call.Shell, line)
+	}
+	what := "a shell command"
+	if plainWord(prog) {
+		what = "the command " + prog
+	}
+	a.add(risk.Finding{Rule: RuleSubprocess, Level: risk.Low, Reversible: true,
+		Reason: "Code runs " + what + "; the command line is assessed as a shell command"})
+}
+
+func (a *analysis) dynamicCommand() {
+	a.add(risk.Finding{Rule: RuleDynamicCommand, Level: risk.High, Reversible: true,
+		Reason: "Code runs a command computed at run time, so what runs cannot be checked"})
+}
+
+// firstWord returns the program name a script starts with.
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " \t\n;|&"); i >= 0 {
+		s = s[:i]
+	}
+	return path.Base(s)
+}
+
+// plainWord reports a short word made of characters safe to show.
+func plainWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isNameByte(c) || c == '-' || c == '.' || c == '+') {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteArgv quotes words for the shell (shlex.join).
+func quoteArgv(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = renderQuoted(w)
+	}
+	return strings.Join(out, " ")
+}
+
+// renderQuoted quotes one word, keeping unknown pieces unknown.
+func renderQuoted(s string) string {
+	if !strings.Contains(s, dyn) {
+		return tool.Quote(s)
+	}
+	return s
+}
+
+func quote(s string) string { return tool.Quote(s) }
+
+// fork records a fork; inside a loop without end it is a fork bomb.
+func (a *analysis) fork() {
+	for _, l := range a.loops {
+		if !l.unbounded {
+			continue
+		}
+		if !l.exits {
+			a.add(risk.Finding{Rule: RuleForkBomb, Level: risk.Critical, Reversible: true,
+				Reason: "Code forks in a loop without end (fork bomb), exhausting the machine's processes"})
+		} else {
+			a.add(risk.Finding{Rule: RuleForkBomb, Level: risk.High, Reversible: true,
+				Reason: "Code forks in a loop without a fixed end, which can exhaust the machine's processes"})
+		}
+		return
+	}
+}
+
+// kill records os.kill; -1 signals every process the user may signal.
+func (a *analysis) kill(pid value) {
+	if n, ok := pid.staticInt(); ok && (n == -1 || n == 1) {
+		a.add(risk.Finding{Rule: RuleKillAll, Level: risk.High, Reversible: true,
+			Reason: "Code signals every process (or init), which can take the whole session or machine down"})
+	}
+}
+
+// reverseShell checks the evidence for a shell wired to a socket.
+func (a *analysis) reverseShell() {
+	if a.socket && (a.dup2 || a.shellIO || a.interactive) {
+		a.add(risk.Finding{Rule: RuleReverseShell, Level: risk.Critical,
+			Reason: "Code connects a shell's input and output to a network socket (reverse or bind shell)"})
+	}
+}
+
+func (a *analysis) native(name string) {
+	a.add(risk.Finding{Rule: RuleNative, Level: risk.High,
+		Reason: "Code calls native code or raw memory through " + name + ", which bypasses Python's checks"})
+}
+
+// ---------------------------------------------------------------- network
+
+// http records an HTTP request. bodyPos is the position of the body
+// argument (-1 when it is keyword-only).
+func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
+	var data []value
+	hasBody := false
+	if c != nil {
+		for _, k := range []string{"data", "json", "files", "body", "content", "fields"} {
+			if v, ok := c.kwarg(k); ok && v.k != kNone {
+				data = append(data, v)
+				hasBody = true
+			}
+		}
+		if bodyPos >= 0 && bodyPos < len(c.pos) && c.pos[bodyPos].k != kNone {
+			data = append(data, c.pos[bodyPos])
+			hasBody = true
+		}
+		data = append(data, c.all()...)
+	}
+	send := hasBody
+	switch method {
+	case "GET", "HEAD", "OPTIONS", "":
+	default:
+		send = true
+	}
+	a.sendOrFetch(u, send, data)
+	return value{k: kObj, s: "response", t: tNet}
+}
+
+// urlopen evaluates urllib.request.urlopen(url or Request, data).
+func (a *analysis) urlopen(c *args) value {
+	u := c.arg(0, "url")
+	var data []value
+	send := false
+	if d, ok := c.get(1, "data"); ok && d.k != kNone {
+		data = append(data, d)
+		send = true
+	}
+	if u.k == kObj && u.s == "urllib.request.Request" {
+		if u.body != nil && u.body.k != kNone {
+			data = append(data, *u.body)
+			send = true
+		}
+		switch u.method {
+		case "", "GET", "HEAD", "OPTIONS":
+		default:
+			send = true
+		}
+		data = append(data, u)
+		u = *u.url
+	}
+	a.sendOrFetch(u, send, data)
+	return value{k: kObj, s: "response", t: tNet}
+}
+
+// sendData records data written to a socket or mail server.
+func (a *analysis) sendData(d value, u value, what string) {
+	a.sendOrFetch(u, true, []value{d})
+}
+
+// sendOrFetch records a request to u that sends data (send) or only
+// fetches; data are every value that goes along.
+func (a *analysis) sendOrFetch(u value, send bool, data []value) {
+	var t taint
+	for _, d := range data {
+		t |= d.t
+	}
+	t |= u.t
+	s := u.text()
+	if u.k == kObj && u.url != nil {
+		s = u.url.text()
+	}
+	host, local, known := hostOf(s)
+	if known && !strings.Contains(s, dyn) && !slices.Contains(a.call.URLs, s) {
+		a.call.URLs = append(a.call.URLs, s)
+	}
+	dest := "a host computed at run time"
+	resource := ""
+	if known {
+		dest = host
+		resource = "url:" + redactURL(s)
+	}
+	switch {
+	case t&sensitive != 0:
+		lvl := risk.Critical
+		if local {
+			lvl = risk.High
+		}
+		what := "data read from a database"
+		switch {
+		case t&tEnviron != 0:
+			what = "the process environment (tokens and keys)"
+		case t&tCred != 0:
+			what = "the contents of a credential file"
+		}
+		a.add(risk.Finding{Rule: RuleExfiltration, Level: lvl, Resource: resource,
+			Reason: "Code sends " + what + " to " + dest + " (exfiltration)"})
+	case send:
+		lvl := risk.High
+		if local {
+			lvl = risk.Medium
+		}
+		a.add(risk.Finding{Rule: RuleNetworkSend, Level: lvl, Resource: resource,
+			Reason: "Code sends data to " + dest + ", changing or leaking something outside this machine"})
+	default:
+		a.add(risk.Finding{Rule: RuleNetworkRead, Level: risk.Low, Resource: resource, Reversible: true,
+			Reason: "Code fetches a resource from " + dest})
+	}
+}
+
+// hostOf returns the host of a URL whose scheme and host are known, and
+// whether it is this machine.
+func hostOf(s string) (host string, local, known bool) {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return "", false, false
+	}
+	rest := s[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority := rest[:end]
+	if strings.Contains(authority, dyn) || authority == "" {
+		return "", false, false
+	}
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		authority = authority[at+1:]
+	}
+	h := authority
+	if u, err := url.Parse("http://" + authority); err == nil && u.Hostname() != "" {
+		h = u.Hostname()
+	}
+	return h, isLocal(h), true
+}
+
+func isLocal(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.IsLoopback() || ip.IsUnspecified()
+	}
+	return false
+}
+
+// redactURL drops a URL's user information, query and fragment, which may
+// hold secrets.
+func redactURL(s string) string {
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, "://"); i >= 0 {
+		rest := s[i+3:]
+		end := strings.IndexByte(rest, '/')
+		if end < 0 {
+			end = len(rest)
+		}
+		if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+			s = s[:i+3] + rest[at+1:]
+		}
+	}
+	return strings.ReplaceAll(s, dyn, "…")
+}
+
+// ---------------------------------------------------------------- SQL and code
+
+// sqlText appends SQL a call runs for the SQL analyzer. db tells a
+// receiver known to be a database connection: then unknown SQL is a
+// finding, and any literal is SQL.
+func (a *analysis) sqlText(v value, db bool) {
+	if !v.textual() {
+		if db {
+			a.add(risk.Finding{Rule: RuleDynamicSQL, Level: risk.Medium, Reversible: true,
+				Reason: "Code runs SQL computed at run time, so what it does to the database cannot be checked"})
+		}
+		return
+	}
+	s := v.s
+	if strings.TrimSpace(strings.ReplaceAll(s, dyn, "")) == "" {
+		if db {
+			a.add(risk.Finding{Rule: RuleDynamicSQL, Level: risk.Medium, Reversible: true,
+				Reason: "Code runs SQL computed at run time, so what it does to the database cannot be checked"})
+		}
+		return
+	}
+	if !db && !looksLikeSQL(s) {
+		return
+	}
+	s = strings.ReplaceAll(s, dyn, "warden_dynamic")
+	if !slices.Contains(a.call.SQL, s) {
+		a.call.SQL = append(a.call.SQL, s)
+	}
+}
+
+var sqlWords = []string{"select", "insert", "update", "delete", "drop", "create", "alter", "truncate", "with", "pragma",
+	"replace", "grant", "revoke", "begin", "commit", "rollback", "copy", "merge", "attach", "detach", "vacuum", "analyze",
+	"explain", "show", "set", "use", "call", "do", "upsert", "rename", "comment", "lock", "reindex", "load", "exec", "execute"}
+
+// looksLikeSQL reports text whose first word is an SQL statement keyword.
+func looksLikeSQL(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n(")
+	end := 0
+	for end < len(s) && (s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z') {
+		end++
+	}
+	if end == 0 || end < len(s) && isNameByte(s[end]) {
+		return false
+	}
+	w := strings.ToLower(s[:end])
+	return slices.Contains(sqlWords, w)
+}
+
+// execCode records exec/eval of v; known code is analyzed in turn.
+func (a *analysis) execCode(v value) {
+	if v.t&tNet != 0 {
+		a.add(risk.Finding{Rule: RuleRemoteCode, Level: risk.High,
+			Reason: "Code executes text downloaded from the network (remote code execution)"})
+		return
+	}
+	if s, ok := v.static(); ok && v.textual() {
+		a.add(risk.Finding{Rule: RuleEval, Level: risk.Medium, Reversible: true,
+			Reason: "Code executes a string of code with exec or eval"})
+		a.nested(s)
+		return
+	}
+	a.add(risk.Finding{Rule: RuleEval, Level: risk.Medium, Reversible: true,
+		Reason: "Code executes code computed at run time with exec or eval"})
+}
+
+// deserialize records pickle.loads and the like, which run code hidden in
+// the data.
+func (a *analysis) deserialize(v value) {
+	if v.t&tNet != 0 {
+		a.add(risk.Finding{Rule: RuleRemoteCode, Level: risk.High,
+			Reason: "Code unpickles data downloaded from the network, which runs any code the sender chose"})
+	}
+}
+
+// nested analyzes code that the analyzed code runs (exec, python -c).
+func (a *analysis) nested(src string) {
+	if a.depth >= maxExecDepth {
+		a.add(risk.Finding{Rule: RuleTooComplex, Level: risk.Unknown,
+			Reason: "Code executes code nested too deeply to follow"})
+		return
+	}
+	a.depth++
+	defer func() { a.depth-- }()
+	a.run(src)
+}

@@ -1,0 +1,282 @@
+package code
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// kind is what the analyzer knows a value to be.
+type kind uint8
+
+const (
+	kDyn   kind = iota // computed at run time: unknown
+	kStr               // str (s holds the text)
+	kBytes             // bytes (s holds the bytes)
+	kPath              // pathlib.Path (s holds the path)
+	kInt               // int (n)
+	kBool              // bool (n is 0 or 1)
+	kNone              // None
+	kList              // list, tuple or set (items)
+	kDict              // dict (items: key, value, key, value …)
+	kRef               // a module, class or function by dotted name (s)
+	kObj               // an object a known call made (s names its type)
+	kFunc              // a function or lambda defined in the code
+)
+
+// dyn marks, inside a string value, a piece whose text is only known at
+// run time: "rm -rf " + user_input is "rm -rf \x00". A NUL in the code's
+// own strings reads as unknown too, which errs on the careful side.
+const dyn = "\x00"
+
+// taint records where data came from, for the sinks that care.
+type taint uint16
+
+const (
+	tNet     taint = 1 << iota // downloaded from the network
+	tEnviron                   // the whole process environment
+	tCred                      // the contents of a credential file
+	tDB                        // rows read from a database
+	tSocket                    // a network socket or its descriptor
+)
+
+// sensitive is data whose leaving the machine is exfiltration.
+const sensitive = tEnviron | tCred | tDB
+
+// value is the static view of a Python value.
+type value struct {
+	k     kind
+	s     string
+	n     int64
+	items []value
+	t     taint
+	src   *listing // the directory listing this value was drawn from
+	fn    *function
+	// For objects: the URL or host they talk to (requests sessions carry
+	// none), the body a Request carries and its method.
+	url    *value
+	body   *value
+	method string
+}
+
+// listing is a directory listing a loop or comprehension walks.
+type listing struct {
+	dir       value // the directory listed
+	recursive bool  // walks the whole tree below dir
+	selective bool  // only some entries (a pattern or a filter)
+}
+
+// function is a def or lambda of the analyzed code.
+type function struct {
+	def    *stmt // nil for a lambda
+	lambda *node
+	params []param
+	scope  *scope
+	called bool
+}
+
+var dynValue = value{k: kDyn}
+
+func str(s string) value     { return value{k: kStr, s: s} }
+func pathVal(s string) value { return value{k: kPath, s: s} }
+func intVal(n int64) value   { return value{k: kInt, n: n} }
+func ref(s string) value     { return value{k: kRef, s: s} }
+
+// textual reports whether v has a text: a string, bytes or a path.
+func (v value) textual() bool { return v.k == kStr || v.k == kBytes || v.k == kPath }
+
+// text renders v as str() would, with dyn for what is unknown.
+func (v value) text() string {
+	switch v.k {
+	case kStr, kBytes, kPath:
+		return v.s
+	case kInt:
+		return strconv.FormatInt(v.n, 10)
+	case kBool:
+		if v.n != 0 {
+			return "True"
+		}
+		return "False"
+	case kNone:
+		return "None"
+	}
+	return dyn
+}
+
+// static returns v's text and whether all of it is known.
+func (v value) static() (string, bool) {
+	if !v.textual() {
+		return "", false
+	}
+	return v.s, !strings.Contains(v.s, dyn)
+}
+
+// staticInt returns v's integer value when it is known.
+func (v value) staticInt() (int64, bool) {
+	if v.k == kInt || v.k == kBool {
+		return v.n, true
+	}
+	return 0, false
+}
+
+// derived is an unknown value made from others: it keeps their taint and
+// the listing they were drawn from.
+func derived(vs ...value) value {
+	out := value{k: kDyn}
+	for _, v := range vs {
+		out.t |= v.t
+		if out.src == nil {
+			out.src = v.src
+		}
+	}
+	return out
+}
+
+// withTaint returns v carrying the taint and listing of the others too.
+func (v value) with(others ...value) value {
+	for _, o := range others {
+		v.t |= o.t
+		if v.src == nil {
+			v.src = o.src
+		}
+	}
+	return v
+}
+
+// maxText bounds the length of string values the analyzer computes; a
+// longer result is unknown.
+const maxText = 1 << 16
+
+// maxItems bounds the items of list values.
+const maxItems = 256
+
+// concat adds two values as Python's + does for strings, bytes and lists.
+func concat(a, b value) value {
+	switch {
+	case a.k == kList && b.k == kList:
+		if len(a.items)+len(b.items) > maxItems {
+			return derived(a, b)
+		}
+		items := make([]value, 0, len(a.items)+len(b.items))
+		items = append(append(items, a.items...), b.items...)
+		return value{k: kList, items: items}.with(a, b)
+	case a.k == kInt && b.k == kInt:
+		return intVal(a.n+b.n).with(a, b)
+	}
+	if a.textual() || b.textual() {
+		k := a.k
+		if !a.textual() {
+			k = b.k
+		}
+		if k == kPath {
+			k = kStr
+		}
+		s := textOf(a) + textOf(b)
+		if len(s) > maxText {
+			return derived(a, b)
+		}
+		return value{k: k, s: s}.with(a, b)
+	}
+	return derived(a, b)
+}
+
+// textOf is the text a value contributes to a string: its own if it is
+// textual, else one unknown piece.
+func textOf(v value) string {
+	if v.textual() {
+		return v.s
+	}
+	return dyn
+}
+
+// joinPath joins path components as os.path.join does. A component
+// computed at run time is taken to be relative.
+func joinPath(parts []value) string {
+	var b strings.Builder
+	for i, p := range parts {
+		s := p.text()
+		if p.k == kList || p.k == kDict || p.k == kNone {
+			s = dyn
+		}
+		if strings.HasPrefix(s, "/") {
+			b.Reset()
+		} else if i > 0 && b.Len() > 0 && !strings.HasSuffix(b.String(), "/") {
+			b.WriteByte('/')
+		}
+		b.WriteString(s)
+		if b.Len() > maxText {
+			return dyn
+		}
+	}
+	return b.String()
+}
+
+// cleanPath cleans a path that is fully known; one with unknown pieces is
+// kept as it is, since "..", after an unknown piece, cannot be resolved.
+func cleanPath(s string) string {
+	if s == "" || strings.Contains(s, dyn) {
+		return s
+	}
+	return path.Clean(s)
+}
+
+// listingOf returns the listing a loop over v walks, if v is one.
+func listingOf(v value) *listing {
+	return v.src
+}
+
+// truthy reports whether v is a constant that is always true (while
+// True:, while 1:).
+func truthy(v value) bool {
+	switch v.k {
+	case kBool, kInt:
+		return v.n != 0
+	case kStr, kBytes:
+		return v.s != "" && !strings.Contains(v.s, dyn)
+	}
+	return false
+}
+
+// renderShellWord quotes one argv word for the shell, rendering unknown
+// pieces as "$WARDEN_DYNAMIC" so that shell analysis sees a variable.
+func renderShellWord(s string) string {
+	if !strings.Contains(s, dyn) {
+		return quote(s)
+	}
+	var b strings.Builder
+	for i, piece := range strings.Split(s, dyn) {
+		if i > 0 {
+			b.WriteString(dynWord)
+		}
+		if piece != "" {
+			b.WriteString(quote(piece))
+		}
+	}
+	return b.String()
+}
+
+// dynWord is how an unknown piece of a command appears to shell analysis.
+const dynWord = `"$WARDEN_DYNAMIC"`
+
+// renderScript renders a shell script with unknown pieces as
+// "$WARDEN_DYNAMIC".
+func renderScript(s string) string {
+	return strings.ReplaceAll(s, dyn, dynWord)
+}
+
+// staticPrefix returns the known text before the first unknown piece.
+func staticPrefix(s string) string {
+	if i := strings.Index(s, dyn); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// itemsOf returns the items of a list value, or of a string split on
+// blanks as a last resort; ok is false when they are unknown.
+func itemsOf(v value) ([]value, bool) {
+	if v.k == kList {
+		return v.items, true
+	}
+	return nil, false
+}
