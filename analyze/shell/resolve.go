@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -176,8 +177,8 @@ func (r *resolver) script(src string, depth int) error {
 	r.nextID++
 	var (
 		walkErr error
-		pipes   [][2]span // the two sides of each pipe
-		stmts   []span    // simple-command statements: their words and redirections
+		pipes   [][2]span  // the two sides of each pipe
+		stmts   []stmtSpan // simple-command statements: their words and redirections
 		redirs  = map[*syntax.CallExpr][]Redirect{}
 	)
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -186,7 +187,7 @@ func (r *resolver) script(src string, depth int) error {
 			rs := r.redirects(x.Redirs)
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
 				redirs[call] = rs
-				stmts = append(stmts, spanOf(x))
+				stmts = append(stmts, stmtSpan{spanOf(x), call.Pos().Offset()})
 			} else if len(rs) > 0 {
 				// redirections of a compound command or of none at all
 				// (> /etc/passwd): a command without words holds them.
@@ -307,41 +308,70 @@ func (r *resolver) chdir(c Command) {
 	}
 }
 
-// link records the data flow of script id: each command on the right of a
-// pipe reads the commands on its left, and each simple command reads the
+// maxFeeds bounds how many commands one side of a pipe or one
+// statement's substitutions contribute as inputs, so that linking stays
+// linear in the size of the script.
+const maxFeeds = 8
+
+// stmtSpan is a simple command's statement and the offset of its command.
+type stmtSpan struct {
+	span
+	call uint
+}
+
+// link records the data flow of script id: the head command on the right
+// of a pipe reads the last commands on its left (earlier ones reach it
+// through them), and a simple command reads the command and process
 // substitutions inside its own statement.
-func (r *resolver) link(id int, pipes [][2]span, stmts []span) {
+func (r *resolver) link(id int, pipes [][2]span, stmts []stmtSpan) {
+	var own []int // this script's commands, in source order
 	for i := range r.out {
-		if r.owner[i] != id {
-			continue
+		if r.owner[i] == id {
+			own = append(own, i)
 		}
-		o := r.offset[i]
-		for _, p := range pipes {
-			if p[1].has(o) {
-				r.inputs(i, id, p[0], ^uint(0))
-			}
-		}
-		for _, st := range stmts {
-			if st.has(o) {
-				r.inputs(i, id, st, o)
+	}
+	if len(own) < 2 {
+		return
+	}
+	// bounds returns the part of own inside sp.
+	bounds := func(sp span) (int, int) {
+		lo := sort.Search(len(own), func(k int) bool { return r.offset[own[k]] >= sp.from })
+		hi := sort.Search(len(own), func(k int) bool { return r.offset[own[k]] >= sp.to })
+		return lo, hi
+	}
+	feed := func(recvLo, recvHi int, head uint, from []int) {
+		for k := recvLo; k < recvHi && r.offset[own[k]] == head; k++ {
+			i := own[k]
+			for _, j := range from {
+				if j != i && !slices.Contains(r.out[i].Inputs, j) {
+					r.out[i].Inputs = append(r.out[i].Inputs, j)
+				}
 			}
 		}
 	}
-}
-
-// inputs adds to command i the commands of script id inside sp, except
-// those at offset self (the command itself and what it wraps).
-func (r *resolver) inputs(i, id int, sp span, self uint) {
-	for j := range r.out {
-		if j == i || r.owner[j] != id || r.offset[j] == self || !sp.has(r.offset[j]) {
+	for _, p := range pipes {
+		xlo, xhi := bounds(p[0])
+		ylo, yhi := bounds(p[1])
+		if xlo >= xhi || ylo >= yhi {
 			continue
 		}
-		if self != ^uint(0) && r.offset[j] < self {
-			continue // an enclosing statement's command, not a substitution of ours
+		feed(ylo, yhi, r.offset[own[ylo]], own[max(xlo, xhi-maxFeeds):xhi])
+	}
+	for _, st := range stmts {
+		lo, hi := bounds(st.span)
+		k := lo
+		for k < hi && r.offset[own[k]] <= st.call {
+			k++
 		}
-		if !slices.Contains(r.out[i].Inputs, j) {
-			r.out[i].Inputs = append(r.out[i].Inputs, j)
+		if k == hi {
+			continue // no substitutions
 		}
+		from := own[k:min(hi, k+maxFeeds)]
+		first := lo
+		for first < hi && r.offset[own[first]] != st.call {
+			first++
+		}
+		feed(first, hi, st.call, from)
 	}
 }
 
