@@ -623,6 +623,37 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 				i = j
 			}
 		}
+	case name == "parallel":
+		// parallel [options] command … ::: arguments…: the command runs
+		// once per argument, given as its last word.
+		i := afterOperands(cmd.Args, parallelValueFlags, 0)
+		j := slices.Index(cmd.Args, ":::")
+		if j < 0 {
+			j = len(cmd.Args)
+		}
+		if i >= j {
+			return nil
+		}
+		extra := cmd.Args[min(j+1, len(cmd.Args)):]
+		if len(extra) == 0 {
+			extra = []string{""} // arguments come from stdin
+		}
+		for k, a := range extra {
+			if k == maxFeeds {
+				break
+			}
+			inner := Command{Args: slices.Clone(cmd.Args[i:j]), Dynamic: slices.Clone(cmd.Dynamic[i:j]), Depth: depth + 1}
+			if a != "" {
+				inner.Args = append(inner.Args, a)
+				inner.Dynamic = append(inner.Dynamic, cmd.Dynamic[j+1+k])
+			}
+			r.via = append(r.via, name)
+			err := r.emit(inner, depth+1, id, off)
+			r.via = r.via[:len(r.via)-1]
+			if err != nil {
+				return err
+			}
+		}
 	case name == "eval":
 		if static(cmd, 1) {
 			return r.nested(name, strings.Join(cmd.Args[1:], " "), depth+1)
@@ -676,6 +707,8 @@ func readsStdin(c Command) bool {
 	}
 	return true
 }
+
+var parallelValueFlags = map[string]bool{"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-a": true, "--arg-file": true, "--delay": true, "--timeout": true, "-d": true, "--delimiter": true}
 
 var sshValueFlags = map[string]bool{"-p": true, "-i": true, "-l": true, "-o": true, "-F": true, "-J": true, "-L": true, "-R": true, "-D": true, "-b": true, "-c": true, "-E": true, "-e": true, "-m": true, "-O": true, "-Q": true, "-S": true, "-W": true, "-w": true, "-B": true}
 

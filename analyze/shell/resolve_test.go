@@ -60,6 +60,8 @@ func TestResolve(t *testing.T) {
 		{`ssh host 'sudo rm -rf /'`, []string{"rm -rf /"}},
 		{`docker exec -u root web rm -rf /data`, []string{"rm -rf /data"}},
 		{`kubectl exec -n prod db-0 -- psql -c 'DROP TABLE users'`, []string{"psql -c 'DROP TABLE users'"}},
+		{`parallel -j4 rm -rf ::: ~ /tmp/x`, []string{"rm -rf /home/user", "rm -rf /tmp/x"}},
+		{`ls | parallel rm -rf`, []string{"rm -rf"}},
 		{`find . -name '*.tmp' -exec rm -f {} \;`, []string{"rm -f './{}'"}},
 	} {
 		got := lines(t, tc.script)
