@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -62,17 +63,7 @@ type Call struct {
 // Abs resolves p against the call's working directory and home: "~" and
 // "~/x" expand to Home, relative paths join Cwd, and the result is cleaned.
 func (c *Call) Abs(p string) string {
-	switch {
-	case p == "~":
-		return c.Home
-	case strings.HasPrefix(p, "~/"):
-		return path.Join(c.Home, p[2:])
-	case strings.HasPrefix(p, "/"):
-		return path.Clean(p)
-	case c.Cwd != "":
-		return path.Join(c.Cwd, p)
-	}
-	return path.Clean(p)
+	return paths.Env{Cwd: c.Cwd, Home: c.Home}.Abs(p)
 }
 
 // spec says where a tool keeps what the analyzers need.
