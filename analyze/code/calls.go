@@ -43,6 +43,31 @@ func (c *args) arg(i int, name string) value {
 
 func (c *args) kwarg(name string) (value, bool) { return c.get(-1, name) }
 
+// altCount is the number of alternatives among the arguments and the
+// other values given.
+func (c *args) altCount(others ...value) int {
+	n := altCount(others...)
+	for _, v := range c.pos {
+		n = max(n, len(v.alts))
+	}
+	for _, kw := range c.kw {
+		n = max(n, len(kw.v.alts))
+	}
+	return n
+}
+
+// derived is an unknown value made from the arguments and others.
+func (c *args) derived(others ...value) value {
+	out := derived(others...)
+	for _, v := range c.pos {
+		out = out.with(v)
+	}
+	for _, kw := range c.kw {
+		out = out.with(kw.v)
+	}
+	return out
+}
+
 // all returns every argument value.
 func (c *args) all() []value {
 	if c == nil {
@@ -179,7 +204,7 @@ func init() {
 			out.src = &l
 		}
 		if f := c.arg(0, "function"); f.k == kFunc {
-			a.invoke(f.fn, []value{derived(it)}, nil)
+			a.invoke(f.fn(), []value{derived(it)}, nil)
 		}
 		return out
 	}, "filter", "itertools.filterfalse")
@@ -194,8 +219,40 @@ func init() {
 
 	// Files.
 	reg(func(a *analysis, c *args) value {
-		return a.open(c.arg(0, "file"), c.arg(1, "mode"), true)
+		mode, ok := c.get(1, "mode")
+		if !ok {
+			mode = str("r")
+		}
+		return a.open(c.arg(0, "file"), mode)
 	}, "open", "io.open", "codecs.open", "io.FileIO")
+	reg(func(a *analysis, c *args) value {
+		return a.listing(a.dirArg(c, "top"), "", true)
+	}, "os.walk", "os.fwalk")
+	reg(func(a *analysis, c *args) value {
+		return a.listing(a.dirArg(c, "path"), "", false)
+	}, "os.listdir", "os.scandir")
+	reg(func(a *analysis, c *args) value {
+		pat := c.arg(0, "pathname")
+		rec := false
+		if v, ok := c.kwarg("recursive"); ok {
+			rec = truthy(v) || v.k == kDyn
+		}
+		if !pat.textual() {
+			return derived(pat)
+		}
+		s := pat.s
+		if strings.Contains(s, dyn) {
+			return a.listing(str(staticPrefix(s)), "", rec)
+		}
+		if !strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "~") {
+			s = "./" + s
+		}
+		dir, rest := globDir(s)
+		if dir == "" {
+			dir = "/"
+		}
+		return a.listing(str(dir), rest, rec && strings.Contains(rest, "**"))
+	}, "glob.glob", "glob.iglob")
 	reg(func(a *analysis, c *args) value { return a.osOpen(c) }, "os.open")
 	reg(func(a *analysis, c *args) value { a.remove(c.arg(0, "path"), false); return value{k: kNone} },
 		"os.remove", "os.unlink", "os.rmdir", "pathlib.Path.unlink", "pathlib.Path.rmdir")
@@ -284,7 +341,7 @@ func init() {
 			data = value{k: kNone}
 		}
 		m, _ := c.arg(5, "method").static()
-		return value{k: kObj, s: "urllib.request.Request", url: &u, body: &data, method: strings.ToUpper(m)}.with(u, data)
+		return value{k: kObj, s: "urllib.request.Request", obj: &object{url: &u, body: &data, method: strings.ToUpper(m)}}.with(u, data)
 	}, "urllib.request.Request")
 	reg(func(a *analysis, c *args) value { return a.urlopen(c) }, "urllib.request.urlopen")
 	reg(func(a *analysis, c *args) value {
@@ -298,7 +355,7 @@ func init() {
 	reg(func(a *analysis, c *args) value {
 		h := c.arg(0, "host")
 		u := str("http://" + h.text())
-		return value{k: kObj, s: "http.client", url: &u}
+		return value{k: kObj, s: "http.client", obj: &object{url: &u}}
 	}, "http.client.HTTPConnection", "http.client.HTTPSConnection", "smtplib.SMTP", "smtplib.SMTP_SSL", "ftplib.FTP", "ftplib.FTP_TLS")
 	reg(func(a *analysis, c *args) value {
 		a.socket = true
@@ -306,6 +363,7 @@ func init() {
 	}, "socket.socket", "socket.fromfd")
 	reg(func(a *analysis, c *args) value {
 		a.socket = true
+		a.connect(c.arg(0, "address"))
 		return value{k: kObj, s: "socket", t: tSocket}
 	}, "socket.create_connection")
 
@@ -367,6 +425,27 @@ func (a *analysis) callNode(n *node) value {
 		}
 		c.kw = append(c.kw, kwValue{name: kw.name, v: v})
 	}
+	if k := c.altCount(recv, callee); k > 0 {
+		// Call once per alternative of the arguments, so that every
+		// value a branch may have reaches the function.
+		vals := make([]value, 0, k+1)
+		for i := 0; i <= k; i++ {
+			ci := &args{pos: make([]value, len(c.pos)), kw: make([]kwValue, len(c.kw))}
+			for j, v := range c.pos {
+				ci.pos[j] = pick(v, i)
+			}
+			for j, kw := range c.kw {
+				ci.kw[j] = kwValue{name: kw.name, v: pick(kw.v, i)}
+			}
+			vals = append(vals, a.dispatch(pick(recv, i), method, pick(callee, i), ci))
+		}
+		return alternatives(vals)
+	}
+	return a.dispatch(recv, method, callee, c)
+}
+
+// dispatch calls a method of recv (when method is set) or callee.
+func (a *analysis) dispatch(recv value, method string, callee value, c *args) value {
 	if method != "" {
 		return a.method(recv, method, c)
 	}
@@ -374,9 +453,9 @@ func (a *analysis) callNode(n *node) value {
 	case kRef:
 		return a.callRef(callee.s, c)
 	case kFunc:
-		return a.invoke(callee.fn, c.pos, c.kw)
+		return a.invoke(callee.fn(), c.pos, c.kw)
 	}
-	return derived(append(c.all(), callee)...)
+	return c.derived(callee)
 }
 
 // callRef evaluates a call of a function known by dotted name.
@@ -392,8 +471,13 @@ func (a *analysis) callRef(name string, c *args) value {
 		return a.method(c.pos[0], name[len("str."):], &args{pos: c.pos[1:], kw: c.kw})
 	case isNative(name):
 		a.native(name)
+	case strings.Contains(name, "."):
+		// A method of a name the code does not bind here (an IPython
+		// cell's earlier variable, a parameter): an unknown receiver.
+		i := strings.LastIndexByte(name, '.')
+		return a.method(dynValue, name[i+1:], c)
 	}
-	return derived(c.all()...)
+	return c.derived()
 }
 
 // isNative reports calls that load native code or poke at memory.
@@ -430,7 +514,7 @@ func (a *analysis) mapCall(c *args) value {
 		case kRef:
 			out = out.with(a.callRef(f.s, one))
 		case kFunc:
-			out = out.with(a.invoke(f.fn, one.pos, nil))
+			out = out.with(a.invoke(f.fn(), one.pos, nil))
 		}
 	}
 	out.k = kDyn
@@ -440,10 +524,10 @@ func (a *analysis) mapCall(c *args) value {
 // invoke analyzes a call of one of the code's own functions with the
 // given arguments (unknown where missing) and returns its result.
 func (a *analysis) invoke(f *function, pos []value, kw []kwValue) value {
-	f.called = true
 	if a.callDepth >= maxCallDepth || a.calls >= maxCalls {
-		return derived(pos...)
+		return derived(pos...) // read later with unknown arguments, if never read
 	}
+	f.analyzed = true
 	a.calls++
 	a.callDepth++
 	outer, outerRet, outerCount := a.scope, a.ret, a.retCount
@@ -491,7 +575,7 @@ func (a *analysis) method(r value, m string, c *args) value {
 		}
 	case kFunc:
 		if m == "__call__" {
-			return a.invoke(r.fn, c.pos, c.kw)
+			return a.invoke(r.fn(), c.pos, c.kw)
 		}
 	case kDyn:
 		// An unknown receiver drawn from a directory listing is a path
@@ -522,13 +606,14 @@ func (a *analysis) method(r value, m string, c *args) value {
 	case "connect", "connect_ex":
 		if r.t&tSocket != 0 {
 			a.socket = true
+			a.connect(c.arg(0, "address"))
 		}
 	case "send", "sendall", "sendto", "sendfile", "write":
 		if r.t&tSocket != 0 && len(c.pos) > 0 {
-			a.sendData(c.pos[0], value{}, "socket")
+			a.sendOrFetch(a.peer, true, []value{c.pos[0]})
 		}
 	}
-	return derived(append(c.all(), r)...)
+	return c.derived(r)
 }
 
 // strMethod evaluates the str and bytes methods that build text.
@@ -674,10 +759,13 @@ func (a *analysis) pathMethod(r value, m string, c *args) (value, bool) {
 		a.write(r, "a")
 		return value{k: kNone}, true
 	case "read_text", "read_bytes":
-		f := a.open(r, str("r"), false)
-		return derived(f), true
+		return derived(a.read(r)), true
 	case "open":
-		return a.open(r, c.arg(0, "mode"), true), true
+		mode, ok := c.get(0, "mode")
+		if !ok {
+			mode = str("r")
+		}
+		return a.open(r, mode), true
 	case "chmod", "lchmod":
 		a.chmod(r, c.arg(0, "mode"))
 		return value{k: kNone}, true
@@ -741,10 +829,13 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 			return a.http(strings.ToUpper(meth), c.arg(1, "url"), c, -1), true
 		}
 	case "http.client":
+		if r.obj == nil || r.obj.url == nil {
+			break
+		}
 		switch m {
 		case "request":
 			meth, _ := c.arg(0, "method").static()
-			u := *r.url
+			u := *r.obj.url
 			if p, ok := c.get(1, "url"); ok {
 				u = concat(u, p)
 			}
@@ -754,7 +845,7 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 			}
 			return a.http(strings.ToUpper(meth), u, c, 2), true
 		case "sendmail", "send_message", "storbinary", "storlines":
-			a.http("POST", *r.url, c, -1)
+			a.http("POST", *r.obj.url, c, -1)
 			return dynValue, true
 		case "getresponse":
 			return value{k: kObj, s: "response", t: tNet}, true

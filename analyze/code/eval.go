@@ -1,6 +1,8 @@
 package code
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 type scope struct {
 	vars   map[string]value
 	parent *scope
+	log    []string // names bound while a branch is being tracked
 }
 
 func newScope(parent *scope) *scope { return &scope{vars: map[string]value{}, parent: parent} }
@@ -47,6 +50,7 @@ type analysis struct {
 	conds []int
 
 	funcs     []*function
+	track     int // depth of if statements whose branches are tracked
 	callDepth int
 	calls     int
 	ret       *value // return value of the function being called
@@ -56,9 +60,10 @@ type analysis struct {
 
 	// Reverse shell evidence.
 	socket, dup2, shellIO, interactive bool
-	socketPos                          int
+	peer                               value // the address a socket connected to last
 
 	depth    int // exec/eval nesting
+	added    int // lines added to the call
 	budget   int
 	overrun  bool
 	findings []risk.Finding
@@ -68,7 +73,7 @@ type analysis struct {
 // followed; maxCalls bounds how many are followed in all.
 const (
 	maxCallDepth = 3
-	maxCalls     = 64
+	maxCalls     = 128
 	maxExecDepth = 3
 	maxUnroll    = 16
 )
@@ -101,12 +106,12 @@ func (a *analysis) run(src string) {
 // finish analyzes the functions that were defined but never called, with
 // unknown arguments.
 func (a *analysis) finish() {
-	for i := 0; i < len(a.funcs); i++ { // funcs may grow
+	for i := 0; i < len(a.funcs) && !a.overrun; i++ { // funcs may grow
 		f := a.funcs[i]
-		if f.called {
+		if f.analyzed {
 			continue
 		}
-		f.called = true
+		a.callDepth, a.calls = 0, 0
 		a.invoke(f, nil, nil)
 	}
 	a.reverseShell()
@@ -123,28 +128,77 @@ func (a *analysis) spend() bool {
 
 // block runs statements in order.
 func (a *analysis) block(sts []*stmt) {
-	selectiveIf := false
-	for _, st := range sts {
+	for i := 0; i < len(sts); i++ {
 		if !a.spend() {
 			return
 		}
-		switch st.kind {
-		case sIf:
-			a.eval(st.value)
-			sel := selective(st.value)
-			if st.elif {
-				sel = sel || selectiveIf
+		st := sts[i]
+		if st.kind == sIf && !st.elif {
+			j := i + 1
+			for j < len(sts) && (sts[j].kind == sIf && sts[j].elif) {
+				j++
 			}
-			selectiveIf = sel
-			a.condBody(st.body, sel)
-			continue
-		case sElse:
-			a.condBody(st.body, selectiveIf)
-			selectiveIf = false
+			if j < len(sts) && sts[j].kind == sElse {
+				j++
+			}
+			a.ifChain(sts[i:j])
+			i = j - 1
 			continue
 		}
-		selectiveIf = false
 		a.stmt(st)
+	}
+}
+
+// ifChain runs an if statement with its elif and else branches, each from
+// the state before it, and merges what they assign: a name assigned
+// differently in two branches keeps both values as alternatives.
+func (a *analysis) ifChain(chain []*stmt) {
+	sc := a.scope
+	before := maps.Clone(sc.vars)
+	a.track++
+	var changed []map[string]value
+	var names []string
+	hasElse, sel := false, false
+	for _, st := range chain {
+		a.budget -= len(before) // the clone's cost
+		if !a.spend() {
+			break
+		}
+		sc.vars = maps.Clone(before)
+		start := len(sc.log)
+		if st.kind == sElse {
+			hasElse = true
+		} else {
+			a.eval(st.value)
+			sel = sel || selective(st.value)
+		}
+		a.condBody(st.body, sel)
+		got := map[string]value{}
+		for _, n := range sc.log[start:] {
+			if _, seen := got[n]; !seen && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+			got[n] = sc.vars[n]
+		}
+		sc.log = sc.log[:start]
+		changed = append(changed, got)
+	}
+	a.track--
+	sc.vars = before
+	for _, n := range names {
+		var vals []value
+		prev, hadPrev := before[n]
+		for _, got := range changed {
+			if v, ok := got[n]; ok {
+				vals = append(vals, v)
+			} else if hadPrev {
+				vals = append(vals, prev)
+			}
+		}
+		if !hasElse && hadPrev {
+			vals = append([]value{prev}, vals...)
+		}
+		a.bind(n, alternatives(vals))
 	}
 }
 
@@ -223,7 +277,7 @@ func (a *analysis) stmt(st *stmt) {
 	case sDef:
 		f := &function{def: st, params: st.params, scope: a.scope}
 		a.funcs = append(a.funcs, f)
-		a.bind(st.name, value{k: kFunc, fn: f})
+		a.bind(st.name, value{k: kFunc, obj: &object{fn: f}})
 	case sClass:
 		if st.value != nil {
 			a.eval(st.value)
@@ -412,6 +466,9 @@ func selective(n *node) bool {
 func (a *analysis) bind(name string, v value) {
 	if name != "" {
 		a.scope.vars[name] = v
+		if a.track > 0 {
+			a.scope.log = append(a.scope.log, name)
+		}
 	}
 }
 
@@ -499,6 +556,10 @@ var statConsts = map[string]int64{
 
 // canon maps module aliases to the names the analyzer knows.
 func canon(name string) string {
+	root, _, _ := strings.Cut(name, ".")
+	if !canonRoots[root] {
+		return name
+	}
 	name = strings.TrimPrefix(name, "builtins.")
 	name = strings.TrimPrefix(name, "__builtins__.")
 	for _, r := range canonPrefixes {
@@ -507,6 +568,17 @@ func canon(name string) string {
 		}
 	}
 	return name
+}
+
+// canonRoots are the first components of the names canon rewrites.
+var canonRoots = map[string]bool{}
+
+func init() {
+	canonRoots["builtins"], canonRoots["__builtins__"] = true, true
+	for _, r := range canonPrefixes {
+		root, _, _ := strings.Cut(r[0], ".")
+		canonRoots[root] = true
+	}
 }
 
 var canonPrefixes = [][2]string{
@@ -551,7 +623,15 @@ func (a *analysis) eval(n *node) value {
 	case nSub:
 		return a.subscript(a.eval(n.args[0]), a.eval(n.args[1]))
 	case nBin:
-		return a.binary(n.op, a.eval(n.args[0]), a.eval(n.args[1]))
+		x, y := a.eval(n.args[0]), a.eval(n.args[1])
+		if k := altCount(x, y); k > 0 {
+			vals := make([]value, 0, k+1)
+			for i := 0; i <= k; i++ {
+				vals = append(vals, a.binary(n.op, pick(x, i), pick(y, i)))
+			}
+			return alternatives(vals)
+		}
+		return a.binary(n.op, x, y)
 	case nUnary:
 		v := a.eval(n.args[0])
 		switch n.op {
@@ -580,11 +660,7 @@ func (a *analysis) eval(n *node) value {
 		return derived(vs...)
 	case nIf:
 		a.eval(n.args[0])
-		x, y := a.eval(n.args[1]), a.eval(n.args[2])
-		if sameValue(x, y) {
-			return x
-		}
-		return derived(x, y)
+		return alternatives([]value{a.eval(n.args[2]), a.eval(n.args[1])})
 	case nTuple, nList, nSet:
 		return a.sequence(n.args)
 	case nDict:
@@ -605,7 +681,7 @@ func (a *analysis) eval(n *node) value {
 			f.params = append(f.params, param{name: kw.name, def: kw.val})
 		}
 		a.funcs = append(a.funcs, f)
-		return value{k: kFunc, fn: f}
+		return value{k: kFunc, obj: &object{fn: f}}
 	case nStar:
 		return a.eval(n.args[0])
 	case nSlice:
@@ -678,22 +754,35 @@ func (a *analysis) strValue(l *strLit) value {
 	if !l.fmt {
 		return value{k: k, s: l.value}
 	}
-	out := value{k: k}
-	var b strings.Builder
+	var fields []value
 	for _, p := range l.parts {
-		if !p.expr {
-			b.WriteString(p.text)
-			continue
-		}
-		v := a.exprText(p.text)
-		out = out.with(v)
-		b.WriteString(v.text())
-		if b.Len() > maxText {
-			return derived(out)
+		if p.expr {
+			fields = append(fields, a.exprText(p.text))
 		}
 	}
-	out.s = b.String()
-	return out
+	n := altCount(fields...)
+	vals := make([]value, 0, n+1)
+	for i := 0; i <= n; i++ {
+		out := value{k: k}
+		var b strings.Builder
+		f := 0
+		for _, p := range l.parts {
+			if !p.expr {
+				b.WriteString(p.text)
+				continue
+			}
+			v := pick(fields[f], i)
+			f++
+			out = out.with(v)
+			b.WriteString(v.text())
+			if b.Len() > maxText {
+				return derived(out)
+			}
+		}
+		out.s = b.String()
+		vals = append(vals, out)
+	}
+	return alternatives(vals)
 }
 
 // exprText evaluates the source of one expression (an f-string field).

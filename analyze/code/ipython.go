@@ -135,7 +135,11 @@ func (a *analysis) cellMagic(cm *cellMagic) {
 	case "html", "HTML", "markdown", "latex", "svg", "javascript", "js", "writefile_only":
 		// Display only (javascript runs in the notebook's browser).
 	default:
+		what := "A cell magic"
+		if plainWord(name) {
+			what = "The cell magic %%" + name
+		}
 		a.add(risk.Finding{Rule: RuleOtherLanguage, Level: risk.Unknown,
-			Reason: "The cell magic %%" + name + " runs code that is not Python, which is not analyzed"})
+			Reason: what + " runs code that is not Python, which is not analyzed"})
 	}
 }

@@ -117,6 +117,9 @@ type parser struct {
 	depth int
 }
 
+// mk allocates a node.
+func (p *parser) mk(n node) *node { return &n }
+
 // parse builds statements from logical lines, nesting bodies by indent.
 func parse(lines []line) []*stmt {
 	type frame struct {
@@ -258,7 +261,14 @@ func (p *parser) header() *stmt {
 		st.value = p.namedExpr()
 	case "else", "try", "finally":
 		p.i++
-		st.kind = map[string]stmtKind{"else": sElse, "try": sTry, "finally": sFinally}[t.text]
+		switch t.text {
+		case "else":
+			st.kind = sElse
+		case "try":
+			st.kind = sTry
+		default:
+			st.kind = sFinally
+		}
 	case "except":
 		p.i++
 		st.kind = sExcept
@@ -326,7 +336,7 @@ func (p *parser) header() *stmt {
 			p.i++
 		}
 		if p.isOp("(") {
-			st.value = p.postfix(&node{kind: nName, op: st.name})
+			st.value = p.postfix(p.mk(node{kind: nName, op: st.name}))
 		}
 	case "match", "case":
 		// Soft keywords: a header only when the line ends in a colon
@@ -420,7 +430,7 @@ func (p *parser) params(closer string) []param {
 		if t := p.peek(); t.kind == tName {
 			pr := param{name: t.text}
 			p.i++
-			if p.accept(":") {
+			if closer != ":" && p.accept(":") { // an annotation (not in a lambda)
 				p.expr()
 			}
 			if p.accept("=") {
@@ -565,7 +575,7 @@ func (p *parser) simple() *stmt {
 			// Python 2 statements: print x, exec code.
 			if k := p.peekAt(1); k.kind == tString || k.kind == tName && !isKeyword(k.text) || k.kind == tNumber {
 				p.i++
-				call := &node{kind: nCall, pos: t.pos, args: []*node{{kind: nName, op: t.text, pos: t.pos}}}
+				call := p.mk(node{kind: nCall, pos: t.pos, args: []*node{{kind: nName, op: t.text, pos: t.pos}}})
 				call.args = append(call.args, p.expr())
 				st.kind, st.value = sExpr, call
 				return st
@@ -612,7 +622,7 @@ func (p *parser) simple() *stmt {
 		v := p.exprList()
 		st.kind = sAssign
 		st.targets = []*node{first}
-		st.value = &node{kind: nBin, op: op, args: []*node{first, v}, pos: first.pos}
+		st.value = p.mk(node{kind: nBin, op: op, args: []*node{first, v}, pos: first.pos})
 	default:
 		st.kind = sExpr
 		st.value = first
@@ -663,7 +673,7 @@ func (p *parser) targetList() *node {
 	if !p.isOp(",") {
 		return first
 	}
-	tup := &node{kind: nTuple, args: []*node{first}, pos: first.pos}
+	tup := p.mk(node{kind: nTuple, args: []*node{first}, pos: first.pos})
 	for p.accept(",") {
 		if p.isKw("in") || p.atEnd() {
 			break
@@ -694,7 +704,7 @@ func (p *parser) list(item func() *node) *node {
 	if !p.isOp(",") {
 		return first
 	}
-	tup := &node{kind: nTuple, args: []*node{first}, pos: first.pos}
+	tup := p.mk(node{kind: nTuple, args: []*node{first}, pos: first.pos})
 	for p.accept(",") {
 		if p.atEnd() || p.endOfExpr() {
 			break
@@ -725,12 +735,12 @@ func (p *parser) endOfExpr() bool {
 func (p *parser) starOr(f func() *node) *node {
 	if t := p.peek(); t.kind == tOp && (t.text == "*" || t.text == "**") {
 		p.i++
-		return &node{kind: nStar, op: t.text, args: []*node{p.orExpr()}, pos: t.pos}
+		return p.mk(node{kind: nStar, op: t.text, args: []*node{p.orExpr()}, pos: t.pos})
 	}
 	return f()
 }
 
-func (p *parser) unknown() *node { return &node{kind: nUnknown, pos: p.peek().pos} }
+func (p *parser) unknown() *node { return p.mk(node{kind: nUnknown, pos: p.peek().pos}) }
 
 // enter guards recursion; leave must follow a successful enter.
 func (p *parser) enter() bool {
@@ -750,7 +760,7 @@ func (p *parser) namedExpr() *node {
 	if p.peek().kind == tName && p.peekAt(1).kind == tOp && p.peekAt(1).text == ":=" {
 		t := p.peek()
 		p.i += 2
-		return &node{kind: nWalrus, op: t.text, args: []*node{p.expr()}, pos: t.pos}
+		return p.mk(node{kind: nWalrus, op: t.text, args: []*node{p.expr()}, pos: t.pos})
 	}
 	return p.expr()
 }
@@ -768,7 +778,7 @@ func (p *parser) expr() *node {
 			p.i++
 			params := p.params(":")
 			p.accept(":")
-			n := &node{kind: nLambda, pos: t.pos, args: []*node{p.expr()}}
+			n := p.mk(node{kind: nLambda, pos: t.pos, args: []*node{p.expr()}})
 			for _, pr := range params {
 				n.kws = append(n.kws, kwarg{name: pr.name, val: pr.def})
 			}
@@ -777,7 +787,7 @@ func (p *parser) expr() *node {
 			p.i++
 			p.accept("from")
 			if p.atEnd() || p.endOfExpr() || p.isOp(",") {
-				return &node{kind: nConst, op: "None", pos: t.pos}
+				return p.mk(node{kind: nConst, op: "None", pos: t.pos})
 			}
 			return p.exprList()
 		}
@@ -792,7 +802,7 @@ func (p *parser) expr() *node {
 		} else {
 			other = p.unknown()
 		}
-		return &node{kind: nIf, args: []*node{cond, n, other}, pos: n.pos}
+		return p.mk(node{kind: nIf, args: []*node{cond, n, other}, pos: n.pos})
 	}
 	return n
 }
@@ -807,7 +817,7 @@ func (p *parser) orTest() *node {
 	if !p.isKw("or") {
 		return n
 	}
-	b := &node{kind: nBool, op: "or", args: []*node{n}, pos: n.pos}
+	b := p.mk(node{kind: nBool, op: "or", args: []*node{n}, pos: n.pos})
 	for p.accept("or") {
 		b.args = append(b.args, p.andTest())
 	}
@@ -819,7 +829,7 @@ func (p *parser) andTest() *node {
 	if !p.isKw("and") {
 		return n
 	}
-	b := &node{kind: nBool, op: "and", args: []*node{n}, pos: n.pos}
+	b := p.mk(node{kind: nBool, op: "and", args: []*node{n}, pos: n.pos})
 	for p.accept("and") {
 		b.args = append(b.args, p.notTest())
 	}
@@ -833,7 +843,7 @@ func (p *parser) notTest() *node {
 			return p.unknown()
 		}
 		defer p.leave()
-		return &node{kind: nUnary, op: "not", args: []*node{p.notTest()}, pos: t.pos}
+		return p.mk(node{kind: nUnary, op: "not", args: []*node{p.notTest()}, pos: t.pos})
 	}
 	return p.comparison()
 }
@@ -871,7 +881,7 @@ func (p *parser) comparison() *node {
 	if len(ops) == 0 {
 		return n
 	}
-	return &node{kind: nCmp, op: strings.Join(ops, " "), args: args, pos: n.pos}
+	return p.mk(node{kind: nCmp, op: strings.Join(ops, " "), args: args, pos: n.pos})
 }
 
 // binary operator precedence, lowest first.
@@ -896,7 +906,7 @@ func (p *parser) binary(min int) *node {
 		}
 		p.i++
 		right := p.binary(prec + 1)
-		left = &node{kind: nBin, op: t.text, args: []*node{left, right}, pos: left.pos}
+		left = p.mk(node{kind: nBin, op: t.text, args: []*node{left, right}, pos: left.pos})
 	}
 }
 
@@ -912,7 +922,7 @@ func (p *parser) unary() *node {
 		if t.text == "await" {
 			return operand
 		}
-		return &node{kind: nUnary, op: t.text, args: []*node{operand}, pos: t.pos}
+		return p.mk(node{kind: nUnary, op: t.text, args: []*node{operand}, pos: t.pos})
 	}
 	return p.power()
 }
@@ -924,7 +934,7 @@ func (p *parser) power() *node {
 			return p.unknown()
 		}
 		defer p.leave()
-		n = &node{kind: nBin, op: "**", args: []*node{n, p.unary()}, pos: n.pos}
+		n = p.mk(node{kind: nBin, op: "**", args: []*node{n, p.unary()}, pos: n.pos})
 	}
 	return n
 }
@@ -945,7 +955,7 @@ func (p *parser) postfix(n *node) *node {
 			p.i++
 			if a := p.peek(); a.kind == tName {
 				p.i++
-				n = &node{kind: nAttr, op: a.text, args: []*node{n}, pos: n.pos}
+				n = p.mk(node{kind: nAttr, op: a.text, args: []*node{n}, pos: n.pos})
 				continue
 			}
 			return n
@@ -956,7 +966,7 @@ func (p *parser) postfix(n *node) *node {
 			p.i++
 			idx := p.subscript()
 			p.accept("]")
-			n = &node{kind: nSub, args: []*node{n, idx}, pos: n.pos}
+			n = p.mk(node{kind: nSub, args: []*node{n, idx}, pos: n.pos})
 		default:
 			return n
 		}
@@ -965,7 +975,7 @@ func (p *parser) postfix(n *node) *node {
 }
 
 func (p *parser) callArgs(fn *node) *node {
-	call := &node{kind: nCall, args: []*node{fn}, pos: fn.pos}
+	call := p.mk(node{kind: nCall, args: []*node{fn}, pos: fn.pos})
 	if !p.enter() {
 		return call
 	}
@@ -979,7 +989,7 @@ func (p *parser) callArgs(fn *node) *node {
 		case p.isOp("*"):
 			t := p.peek()
 			p.i++
-			call.args = append(call.args, &node{kind: nStar, op: "*", args: []*node{p.expr()}, pos: t.pos})
+			call.args = append(call.args, p.mk(node{kind: nStar, op: "*", args: []*node{p.expr()}, pos: t.pos}))
 		case p.peek().kind == tName && p.peekAt(1).kind == tOp && p.peekAt(1).text == "=":
 			name := p.peek().text
 			p.i += 2
@@ -1016,7 +1026,7 @@ func (p *parser) subscript() *node {
 	if len(items) == 1 {
 		return items[0]
 	}
-	return &node{kind: nTuple, args: items}
+	return p.mk(node{kind: nTuple, args: items})
 }
 
 func (p *parser) sliceItem() *node {
@@ -1027,7 +1037,7 @@ func (p *parser) sliceItem() *node {
 			return lo
 		}
 	}
-	s := &node{kind: nSlice, args: []*node{lo}}
+	s := p.mk(node{kind: nSlice, args: []*node{lo}})
 	for p.accept(":") {
 		if p.isOp(":") || p.isOp("]") || p.isOp(",") || p.atEnd() {
 			s.args = append(s.args, nil)
@@ -1046,12 +1056,12 @@ func (p *parser) atom() *node {
 		p.i++
 		switch t.text {
 		case "None", "True", "False", "__debug__":
-			return &node{kind: nConst, op: t.text, pos: t.pos}
+			return p.mk(node{kind: nConst, op: t.text, pos: t.pos})
 		}
-		return &node{kind: nName, op: t.text, pos: t.pos}
+		return p.mk(node{kind: nName, op: t.text, pos: t.pos})
 	case tNumber:
 		p.i++
-		return &node{kind: nNum, op: t.text, pos: t.pos}
+		return p.mk(node{kind: nNum, op: t.text, pos: t.pos})
 	case tString:
 		p.i++
 		lit := t.str
@@ -1059,10 +1069,10 @@ func (p *parser) atom() *node {
 			lit = joinLits(lit, p.peek().str)
 			p.i++
 		}
-		return &node{kind: nStr, str: lit, pos: t.pos}
+		return p.mk(node{kind: nStr, str: lit, pos: t.pos})
 	case tShell:
 		p.i++
-		return &node{kind: nShell, op: t.text, pos: t.pos}
+		return p.mk(node{kind: nShell, op: t.text, pos: t.pos})
 	case tOp:
 		switch t.text {
 		case "(":
@@ -1076,14 +1086,14 @@ func (p *parser) atom() *node {
 			return p.display("}", nSet, t.pos)
 		case "...":
 			p.i++
-			return &node{kind: nConst, op: "...", pos: t.pos}
+			return p.mk(node{kind: nConst, op: "...", pos: t.pos})
 		}
 	}
 	// Not an expression: consume one token so callers always progress.
 	if !p.atEnd() {
 		p.i++
 	}
-	return &node{kind: nUnknown, pos: t.pos}
+	return p.mk(node{kind: nUnknown, pos: t.pos})
 }
 
 // joinLits concatenates two adjacent string literals.
@@ -1106,7 +1116,7 @@ func joinLits(a, b *strLit) *strLit {
 // display reads a parenthesized expression, tuple, list, set or dict,
 // or a comprehension of one.
 func (p *parser) display(closer string, kind nodeKind, pos int) *node {
-	n := &node{kind: kind, pos: pos}
+	n := p.mk(node{kind: kind, pos: pos})
 	if !p.enter() {
 		return n
 	}
@@ -1187,7 +1197,7 @@ func (p *parser) display(closer string, kind nodeKind, pos int) *node {
 
 // comprehension reads the for/if clauses after a comprehension's element.
 func (p *parser) comprehension(kind nodeKind, elt, val *node) *node {
-	c := &node{kind: kind, args: []*node{elt}, pos: elt.pos}
+	c := p.mk(node{kind: kind, args: []*node{elt}, pos: elt.pos})
 	if val != nil {
 		c.args = append(c.args, val)
 	}

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
@@ -16,19 +17,57 @@ import (
 // add records a finding of the code analyzer.
 func (a *analysis) add(f risk.Finding) {
 	f.Analyzer = Name
-	if len(a.findings) >= maxFindings {
-		return
-	}
+	f.Reason = strings.ToValidUTF8(f.Reason, "\uFFFD")
+	f.Resource = strings.ToValidUTF8(f.Resource, "\uFFFD")
 	for _, g := range a.findings {
 		if g == f {
 			return
 		}
 	}
-	a.findings = append(a.findings, f)
+	if len(a.findings) < maxFindings {
+		a.findings = append(a.findings, f)
+		return
+	}
+	// Full: the new finding replaces the least severe one, if it is less.
+	low := 0
+	for i, g := range a.findings {
+		if rank(g.Level) < rank(a.findings[low].Level) {
+			low = i
+		}
+	}
+	if rank(f.Level) > rank(a.findings[low].Level) {
+		a.findings[low] = f
+	}
+}
+
+// rank orders levels by how much a finding matters; Unknown counts as
+// High, since it asks for a review.
+func rank(l risk.Level) risk.Level {
+	if l == risk.Unknown {
+		return risk.High
+	}
+	return l
 }
 
 // maxFindings bounds the findings of one code text.
 const maxFindings = 64
+
+// maxAdded bounds what one code text adds to each list of the call (shell
+// scripts, SQL, URLs); past it the analysis is incomplete.
+const maxAdded = 256
+
+// appendTo adds s to one of the call's lists unless it is there already.
+func (a *analysis) appendTo(list *[]string, s string) {
+	if slices.Contains(*list, s) {
+		return
+	}
+	if a.added >= maxAdded {
+		a.overrun = true
+		return
+	}
+	a.added++
+	*list = append(*list, s)
+}
 
 // ---------------------------------------------------------------- paths
 
@@ -161,7 +200,7 @@ func selectivePattern(pat string) bool {
 
 // target is where a file operation lands, as far as it is known.
 type target struct {
-	p         string // absolute path, or a representative path below a known directory
+	p         string // absolute path, or a representative path below a known directory (ending in dyn)
 	resource  string // what the finding names
 	known     bool
 	exact     bool // p is the path itself
@@ -171,6 +210,9 @@ type target struct {
 
 // resolve locates the path a file operation gets.
 func (a *analysis) resolve(v value) target {
+	if v.src != nil && (!v.textual() || strings.Contains(v.s, dyn)) {
+		return a.resolveListing(v)
+	}
 	if v.textual() {
 		s := v.s
 		if s == "" {
@@ -185,37 +227,42 @@ func (a *analysis) resolve(v value) target {
 		}
 		if prefix := staticPrefix(s); prefix != "" && (strings.HasPrefix(prefix, "/") || strings.HasPrefix(prefix, "~") || a.cwdOK) {
 			if strings.HasSuffix(prefix, "/") {
-				dir := a.env.Abs(prefix)
-				return target{p: dir + "/*", resource: "file:" + strings.TrimSuffix(dir, "/") + "/*", known: true}
+				dir := strings.TrimSuffix(a.env.Abs(prefix), "/")
+				return target{p: dir + "/" + dyn, resource: "file:" + dir + "/*", known: true}
 			}
 			p := a.env.Abs(prefix)
 			return target{p: p, resource: "file:" + p + "*", known: true}
 		}
 	}
-	if v.src != nil {
-		d := a.resolve(v.src.dir)
-		if !d.known || !d.exact {
-			return target{}
-		}
-		sel := v.src.selective
-		for k := len(a.loops) - 1; k >= 0; k-- {
-			if a.loops[k].src == v.src {
-				for _, depth := range a.conds {
-					if depth > k {
-						sel = true
-					}
-				}
-				break
-			}
-		}
-		t := target{p: d.p, resource: d.resource, known: true, loop: true, selective: sel}
-		if sel {
-			t.p = strings.TrimSuffix(d.p, "/") + "/*"
-			t.resource = "file:" + t.p
-		}
-		return t
-	}
 	return target{}
+}
+
+// resolveListing locates an entry of a directory listing: the listed
+// directory itself when every entry is affected, an entry below it when
+// a pattern or a condition chooses some.
+func (a *analysis) resolveListing(v value) target {
+	d := a.resolve(v.src.dir)
+	if !d.known || !d.exact {
+		return target{}
+	}
+	sel := v.src.selective
+	for k := len(a.loops) - 1; k >= 0; k-- {
+		if a.loops[k].src == v.src {
+			for _, depth := range a.conds {
+				if depth > k {
+					sel = true
+				}
+			}
+			break
+		}
+	}
+	t := target{p: d.p, resource: d.resource, known: true, loop: true, selective: sel}
+	if sel {
+		dir := strings.TrimSuffix(d.p, "/")
+		t.p = dir + "/" + dyn // an entry below dir, classified as such
+		t.resource = "file:" + dir + "/*"
+	}
+	return t
 }
 
 // classify returns the class of a target's path.
@@ -377,16 +424,12 @@ func (a *analysis) read(v value) value {
 	return f
 }
 
-// open evaluates open(file, mode); modeGiven is false for read_text and
-// the like.
-func (a *analysis) open(file, mode value, modeGiven bool) value {
-	m := "r"
-	if modeGiven && mode.k != kDyn {
-		if s, ok := mode.static(); ok {
-			m = s
-		}
-	} else if modeGiven && mode.k == kDyn {
-		m = "w" // unknown mode: assume it writes
+// open evaluates open(file, mode): a mode that is not known is taken to
+// write.
+func (a *analysis) open(file, mode value) value {
+	m := "w"
+	if s, ok := mode.static(); ok {
+		m = s
 	}
 	if file.k == kInt { // a file descriptor
 		return value{k: kObj, s: "file"}
@@ -396,6 +439,29 @@ func (a *analysis) open(file, mode value, modeGiven bool) value {
 		return value{k: kObj, s: "file"}
 	}
 	return a.read(file)
+}
+
+// dirArg is the directory argument of a listing function (default ".").
+func (a *analysis) dirArg(c *args, name string) value {
+	if v, ok := c.get(0, name); ok {
+		return v
+	}
+	return str(".")
+}
+
+// connect records the address a socket connects to.
+func (a *analysis) connect(addr value) {
+	if addr.k == kList && len(addr.items) > 0 {
+		if h, ok := addr.items[0].static(); ok && h != "" {
+			port := ""
+			if len(addr.items) > 1 {
+				port = ":" + addr.items[1].text()
+			}
+			a.peer = str("tcp://" + h + port)
+			return
+		}
+	}
+	a.peer = dynValue
 }
 
 // osOpen evaluates os.open(path, flags).
@@ -628,9 +694,8 @@ func (a *analysis) shellLine(line string, cwd *value, prog string) {
 	case a.env.Cwd != a.call.Cwd || !a.cwdOK:
 		line = "cd " + renderShellWord(a.cwd().s) + " && " + line
 	}
-	if !slices.Contains(a.call.Shell, line) {
-		a.call.Shell = append(a.call.Shell, line)
-	}
+	line = strings.ToValidUTF8(line, "\uFFFD")
+	a.appendTo(&a.call.Shell, line)
 	what := "a shell command"
 	if plainWord(prog) {
 		what = "the command " + prog
@@ -763,26 +828,21 @@ func (a *analysis) urlopen(c *args) value {
 		data = append(data, d)
 		send = true
 	}
-	if u.k == kObj && u.s == "urllib.request.Request" {
-		if u.body != nil && u.body.k != kNone {
-			data = append(data, *u.body)
+	if u.k == kObj && u.s == "urllib.request.Request" && u.obj != nil {
+		if u.obj.body != nil && u.obj.body.k != kNone {
+			data = append(data, *u.obj.body)
 			send = true
 		}
-		switch u.method {
+		switch u.obj.method {
 		case "", "GET", "HEAD", "OPTIONS":
 		default:
 			send = true
 		}
 		data = append(data, u)
-		u = *u.url
+		u = *u.obj.url
 	}
 	a.sendOrFetch(u, send, data)
 	return value{k: kObj, s: "response", t: tNet}
-}
-
-// sendData records data written to a socket or mail server.
-func (a *analysis) sendData(d value, u value, what string) {
-	a.sendOrFetch(u, true, []value{d})
 }
 
 // sendOrFetch records a request to u that sends data (send) or only
@@ -794,12 +854,12 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 	}
 	t |= u.t
 	s := u.text()
-	if u.k == kObj && u.url != nil {
-		s = u.url.text()
+	if u.k == kObj && u.obj != nil && u.obj.url != nil {
+		s = u.obj.url.text()
 	}
 	host, local, known := hostOf(s)
-	if known && !strings.Contains(s, dyn) && !slices.Contains(a.call.URLs, s) {
-		a.call.URLs = append(a.call.URLs, s)
+	if known && !strings.Contains(s, dyn) && webURL(s) && utf8.ValidString(s) {
+		a.appendTo(&a.call.URLs, s)
 	}
 	dest := "a host computed at run time"
 	resource := ""
@@ -833,6 +893,12 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 		a.add(risk.Finding{Rule: RuleNetworkRead, Level: risk.Low, Resource: resource, Reversible: true,
 			Reason: "Code fetches a resource from " + dest})
 	}
+}
+
+// webURL reports a URL of a scheme that URL analysis reads.
+func webURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "ftp://")
 }
 
 // hostOf returns the host of a URL whose scheme and host are known, and
@@ -915,10 +981,8 @@ func (a *analysis) sqlText(v value, db bool) {
 	if !db && !looksLikeSQL(s) {
 		return
 	}
-	s = strings.ReplaceAll(s, dyn, "warden_dynamic")
-	if !slices.Contains(a.call.SQL, s) {
-		a.call.SQL = append(a.call.SQL, s)
-	}
+	s = strings.ToValidUTF8(strings.ReplaceAll(s, dyn, "warden_dynamic"), "\uFFFD")
+	a.appendTo(&a.call.SQL, s)
 }
 
 var sqlWords = []string{"select", "insert", "update", "delete", "drop", "create", "alter", "truncate", "with", "pragma",

@@ -74,8 +74,9 @@ const maxNest = 8
 type lexer struct {
 	src   string
 	i     int
-	lines []line
-	cur   []token
+	toks  []token // every token; lines are spans of it
+	spans []span
+	first int // index in toks of the current line's first token
 	ind   int
 	stack []byte // open brackets
 	err   *lexError
@@ -85,9 +86,9 @@ type lexer struct {
 // tokenize splits Python source into logical lines. It never fails: an
 // error is recorded and the text around it is read as best it can be.
 func tokenize(src string) ([]line, *cellMagic, *lexError) {
-	lx := &lexer{src: src}
+	lx := &lexer{src: src, toks: make([]token, 0, len(src)/6+1)}
 	lx.run()
-	return lx.lines, lx.cell, lx.err
+	return lx.lines(), lx.cell, lx.err
 }
 
 func (lx *lexer) fail(pos int, format string, args ...any) {
@@ -106,13 +107,28 @@ func (lx *lexer) position(pos int) string {
 	return fmt.Sprintf("line %d:%d", ln, col)
 }
 
-func (lx *lexer) emit(t token) { lx.cur = append(lx.cur, t) }
+// span is a logical line before the token slice is final.
+type span struct{ indent, start, end int }
+
+func (lx *lexer) emit(t token) { lx.toks = append(lx.toks, t) }
+
+// pending is the number of tokens of the current line.
+func (lx *lexer) pending() int { return len(lx.toks) - lx.first }
 
 func (lx *lexer) endLine() {
-	if len(lx.cur) > 0 {
-		lx.lines = append(lx.lines, line{indent: lx.ind, toks: lx.cur})
-		lx.cur = nil
+	if lx.pending() > 0 {
+		lx.spans = append(lx.spans, span{indent: lx.ind, start: lx.first, end: len(lx.toks)})
+		lx.first = len(lx.toks)
 	}
+}
+
+// lines returns the logical lines.
+func (lx *lexer) lines() []line {
+	out := make([]line, len(lx.spans))
+	for i, sp := range lx.spans {
+		out[i] = line{indent: sp.indent, toks: lx.toks[sp.start:sp.end:sp.end]}
+	}
+	return out
 }
 
 func (lx *lexer) run() {
@@ -180,8 +196,9 @@ func (lx *lexer) run() {
 			lx.i += n
 		case c == '!' && !(lx.i+1 < len(src) && src[lx.i+1] == '='):
 			// x = !cmd assigns the output of a shell command in IPython.
-			if len(lx.stack) == 0 && len(lx.cur) >= 2 && lx.cur[len(lx.cur)-1].text == "=" {
+			if len(lx.stack) == 0 && lx.pending() >= 2 && lx.toks[len(lx.toks)-1].text == "=" {
 				lx.shellEscape(lx.i + 1)
+				lineStart = true
 				continue
 			}
 			lx.fail(lx.i, "invalid character '!'")
@@ -281,7 +298,7 @@ func (lx *lexer) ipython() bool {
 		return true
 	case '%':
 		if lx.i+1 < len(src) && src[lx.i+1] == '%' {
-			if len(lx.lines) > 0 || lx.cell != nil {
+			if len(lx.spans) > 0 || lx.cell != nil {
 				lx.fail(lx.i, "cell magic %%%% not on the first line")
 			}
 			head := lx.restOfLine(lx.i + 2)
@@ -395,26 +412,32 @@ done:
 	lx.emit(token{kind: tNumber, text: src[start:lx.i], pos: start})
 }
 
-var ops3 = []string{"**=", "//=", ">>=", "<<=", "..."}
-var ops2 = []string{"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<>"}
+// opLen returns the length of the operator at the start of s (0 when
+// there is none): the longest of the three-, two- and one-character
+// operators.
+func opLen(s string) int {
+	if len(s) >= 3 {
+		switch s[:3] {
+		case "**=", "//=", ">>=", "<<=", "...":
+			return 3
+		}
+	}
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<>":
+			return 2
+		}
+	}
+	return 1
+}
 
 func (lx *lexer) scanOp() {
 	src := lx.src
 	start := lx.i
-	rest := src[lx.i:]
-	for _, o := range ops3 {
-		if strings.HasPrefix(rest, o) {
-			lx.i += 3
-			lx.emit(token{kind: tOp, text: o, pos: start})
-			return
-		}
-	}
-	for _, o := range ops2 {
-		if strings.HasPrefix(rest, o) {
-			lx.i += 2
-			lx.emit(token{kind: tOp, text: o, pos: start})
-			return
-		}
+	if n := opLen(src[lx.i:]); n > 1 {
+		lx.i += n
+		lx.emit(token{kind: tOp, text: src[start:lx.i], pos: start})
+		return
 	}
 	c := src[lx.i]
 	lx.i++

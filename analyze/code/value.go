@@ -51,12 +51,96 @@ type value struct {
 	items []value
 	t     taint
 	src   *listing // the directory listing this value was drawn from
-	fn    *function
-	// For objects: the URL or host they talk to (requests sessions carry
-	// none), the body a Request carries and its method.
+	obj   *object  // kObj and kFunc: what the analyzer knows of them
+	// alts are other values v may have, depending on which branch of an
+	// if ran (p = '/' if x else 'build'); v itself is one of them.
+	alts []value
+}
+
+// maxAlts bounds the alternatives of a value.
+const maxAlts = 4
+
+// alternatives makes one value of those a name may have after branches:
+// the last is the value, the others its alternatives.
+func alternatives(vals []value) value {
+	var distinct []value
+	for _, v := range vals {
+		for _, x := range expandAlts(v) {
+			dup := false
+			for _, d := range distinct {
+				if sameValue(d, x) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				distinct = append(distinct, x)
+			}
+		}
+	}
+	if len(distinct) == 0 {
+		return dynValue
+	}
+	out := distinct[len(distinct)-1]
+	out.alts = nil
+	for _, d := range distinct[:len(distinct)-1] {
+		if len(out.alts) < maxAlts {
+			out.alts = append(out.alts, d)
+		}
+	}
+	return out
+}
+
+// expandAlts lists a value and its alternatives, each without alternatives.
+func expandAlts(v value) []value {
+	if len(v.alts) == 0 {
+		return []value{v}
+	}
+	out := make([]value, 0, len(v.alts)+1)
+	for _, x := range v.alts {
+		x.alts = nil
+		out = append(out, x)
+	}
+	v.alts = nil
+	return append(out, v)
+}
+
+// pick returns alternative i of v (v itself past its alternatives).
+func pick(v value, i int) value {
+	if i < len(v.alts) {
+		x := v.alts[i]
+		x.alts = nil
+		return x
+	}
+	v.alts = nil
+	return v
+}
+
+// altCount is the number of alternative combinations among vs.
+func altCount(vs ...value) int {
+	n := 0
+	for _, v := range vs {
+		n = max(n, len(v.alts))
+	}
+	return n
+}
+
+// object is what the analyzer knows of an object or function: the URL or
+// host a connection talks to, the body and method of a urllib Request, the
+// code of a function.
+type object struct {
 	url    *value
 	body   *value
 	method string
+	fn     *function
+}
+
+// fn returns the function a kFunc value is.
+func (v value) fn() *function {
+	if v.obj == nil {
+		return nil
+	}
+	return v.obj.fn
 }
 
 // listing is a directory listing a loop or comprehension walks.
@@ -68,11 +152,11 @@ type listing struct {
 
 // function is a def or lambda of the analyzed code.
 type function struct {
-	def    *stmt // nil for a lambda
-	lambda *node
-	params []param
-	scope  *scope
-	called bool
+	def      *stmt // nil for a lambda
+	lambda   *node
+	params   []param
+	scope    *scope
+	analyzed bool // its body has been read at least once
 }
 
 var dynValue = value{k: kDyn}

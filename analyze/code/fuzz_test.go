@@ -1,0 +1,82 @@
+package code
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// corpusCodes returns the Python codes of the repository's labeled corpus.
+func corpusCodes(tb testing.TB) []string {
+	tb.Helper()
+	f, err := os.Open("../../testdata/actions.jsonl")
+	if err != nil {
+		tb.Fatalf("corpus: %v", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var row struct {
+			Tool      string         `json:"tool"`
+			Arguments map[string]any `json:"arguments"`
+		}
+		if json.Unmarshal(sc.Bytes(), &row) != nil {
+			continue
+		}
+		if code, ok := row.Arguments["code"].(string); ok && strings.EqualFold(row.Tool, "python") {
+			out = append(out, code)
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatal("corpus: no python rows")
+	}
+	return out
+}
+
+func FuzzCode(f *testing.F) {
+	for _, c := range corpusCodes(f) {
+		f.Add(c)
+	}
+	for _, s := range []string{
+		"f'{f\"{f'{x}'}\"}'", "x = '''", "((((((((((", "!rm -rf {d}", "%%bash\nls", "lambda: (yield)",
+		"for x in y:\n  if a:\n    p = 1\n  elif b:\n    p = 2\n  else:\n    p = 3\nshutil.rmtree(p)",
+		"a = 'x'\nfor i in range(99):\n    a = a + a\nos.system(a)", "def f(x): return f(x)\nf(1)",
+		"import base64; exec(base64.b64decode('ZXhlYyhiYXNlNjQuYjY0ZGVjb2RlKCdaWGhsWXlnbmVDY3AnKSk='))",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		c := py(src)
+		start := time.Now()
+		fs, err := Preparer{}.Prepare(context.Background(), c)
+		if err != nil {
+			t.Fatalf("Prepare: %v", err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Fatalf("took %v on %d bytes", d, len(src))
+		}
+		if len(fs) > maxFindings+1 {
+			t.Errorf("%d findings", len(fs))
+		}
+		for _, f := range fs {
+			if f.Analyzer != Name || !strings.HasPrefix(f.Rule, "code.") || f.Reason == "" || !f.Level.Valid() {
+				t.Errorf("malformed finding %+v", f)
+			}
+			if strings.Contains(f.Reason+f.Resource, dyn) || !utf8.ValidString(f.Reason+f.Resource) {
+				t.Errorf("unknown marker or invalid text in %+v", f)
+			}
+		}
+		for _, s := range append(append(append([]string(nil), c.Shell...), c.SQL...), c.URLs...) {
+			if strings.Contains(s, dyn) || !utf8.ValidString(s) {
+				t.Errorf("unknown marker or invalid text in added %q", s)
+			}
+		}
+	})
+}
