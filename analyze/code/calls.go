@@ -209,7 +209,23 @@ func init() {
 		return out
 	}, "filter", "itertools.filterfalse")
 	reg(func(a *analysis, c *args) value { return a.mapCall(c) }, "map")
-	for _, n := range []string{"len", "isinstance", "issubclass", "type", "id", "hash", "bool", "range", "print", "callable", "hasattr",
+	reg(func(a *analysis, c *args) value {
+		var lo, hi int64
+		var ok1, ok2 bool
+		switch len(c.pos) {
+		case 1:
+			hi, ok2 = c.pos[0].staticInt()
+			ok1 = true
+		case 2, 3:
+			lo, ok1 = c.pos[0].staticInt()
+			hi, ok2 = c.pos[1].staticInt()
+		}
+		if ok1 && ok2 && hi > lo && len(c.pos) < 3 {
+			return value{k: kObj, s: "range", n: hi - lo}
+		}
+		return dynValue
+	}, "range", "xrange")
+	for _, n := range []string{"len", "isinstance", "issubclass", "type", "id", "hash", "bool", "print", "callable", "hasattr",
 		"int", "float", "abs", "round", "min", "max", "sum", "any", "all", "ord", "time.sleep", "os.path.exists", "os.path.isfile",
 		"os.path.isdir", "os.path.islink", "os.path.getsize", "os.path.getmtime", "os.getpid", "os.cpu_count", "logging.info",
 		"logging.debug", "logging.warning", "logging.error", "input", "help", "dir", "vars", "globals", "locals", "setattr", "delattr",
@@ -288,9 +304,13 @@ func init() {
 	}, "os.chdir")
 
 	// Processes.
-	for _, n := range []string{"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen"} {
-		reg(func(a *analysis, c *args) value { return a.subprocess(c) }, n)
-	}
+	reg(func(a *analysis, c *args) value { return a.subprocess(c) },
+		"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output")
+	reg(func(a *analysis, c *args) value { a.spawn(); return a.subprocess(c) }, "subprocess.Popen")
+	reg(func(a *analysis, c *args) value {
+		a.spawn()
+		return value{k: kObj, s: "process"}
+	}, "multiprocessing.Process", "multiprocessing.context.Process")
 	reg(func(a *analysis, c *args) value {
 		a.runShell(c.arg(0, "cmd"), nil)
 		return derived()
@@ -301,6 +321,7 @@ func init() {
 		return dynValue
 	}, "pty.spawn")
 	reg(func(a *analysis, c *args) value {
+		a.spawn()
 		a.runArgv(value{k: kList, items: c.pos}, nil, nil)
 		return dynValue
 	}, "asyncio.create_subprocess_exec")
@@ -311,7 +332,13 @@ func init() {
 	for _, n := range []string{"execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe",
 		"spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "posix_spawn", "posix_spawnp"} {
 		name := n
-		reg(func(a *analysis, c *args) value { a.exec(name, c); return dynValue }, "os."+n)
+		reg(func(a *analysis, c *args) value {
+			if !strings.HasPrefix(name, "exec") {
+				a.spawn()
+			}
+			a.exec(name, c)
+			return dynValue
+		}, "os."+n)
 	}
 	reg(func(a *analysis, c *args) value { a.fork(); return dynValue }, "os.fork", "os.forkpty", "pty.fork")
 	reg(func(a *analysis, c *args) value {
@@ -804,6 +831,9 @@ func (a *analysis) pathMethod(r value, m string, c *args) (value, bool) {
 
 // objMethod evaluates methods of objects made by known calls.
 func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
+	if v, ok := a.sdkMethod(r, m, c); ok {
+		return v, true
+	}
 	switch r.s {
 	case "environ":
 		switch m {

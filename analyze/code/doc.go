@@ -30,6 +30,10 @@
 //     pieces, is added to the call's shell scripts (unknown pieces as
 //     "$WARDEN_DYNAMIC"), so shell analysis judges it exactly like a Bash
 //     command; a command computed entirely at run time is high;
+//   - cloud and container SDKs: boto3, google-cloud-storage, docker and
+//     kubernetes calls are rendered as the aws, gsutil, docker and kubectl
+//     command lines they amount to and added for shell analysis too;
+//     deletions through them are high on their own;
 //   - SQL run through database drivers (cursor.execute, read_sql,
 //     sqlalchemy.text) is added to the call's SQL for the SQL analyzer;
 //   - network: requests that send data are high, and critical when what
@@ -39,7 +43,8 @@
 //   - exec and eval (the code they run is analyzed in turn when known;
 //     downloaded code is remote code execution), unpickling downloaded
 //     data, fork bombs, reverse shells (a socket wired to a shell through
-//     os.dup2 or the standard streams), ctypes and /proc/<pid>/mem.
+//     os.dup2 or the standard streams), processes started in loops without
+//     end, erasing shell histories or logs, ctypes and /proc/<pid>/mem.
 //
 // What it does not do: it never executes, imports or compiles the code;
 // it does not follow imports of other files, attribute assignments,

@@ -32,8 +32,9 @@ func (s *scope) lookup(name string) (value, bool) {
 // loop is a loop or comprehension the analysis is inside of.
 type loop struct {
 	src       *listing
-	unbounded bool // while True: and the like
-	exits     bool // its body can leave it (break, return, exit)
+	unbounded bool  // while True: and the like
+	exits     bool  // its body can leave it (break, return, exit)
+	count     int64 // iterations of a for loop over range(n), when known
 }
 
 // analysis is the state of one reading of a code text.
@@ -326,7 +327,7 @@ func sameValue(a, b value) bool {
 func (a *analysis) forLoop(st *stmt) {
 	it := a.eval(st.value)
 	target := st.targets[0]
-	lp := loop{src: it.src, exits: exits(st.body, true), unbounded: unboundedIter(st.value)}
+	lp := loop{src: it.src, exits: exits(st.body, true), unbounded: unboundedIter(st.value), count: rangeCount(it)}
 	a.loops = append(a.loops, lp)
 	defer func() { a.loops = a.loops[:len(a.loops)-1] }()
 	if it.k == kList && len(it.items) > 0 && len(it.items) <= maxUnroll {
@@ -338,6 +339,14 @@ func (a *analysis) forLoop(st *stmt) {
 	}
 	a.assign(target, derived(it))
 	a.block(st.body)
+}
+
+// rangeCount is the number of items of a range() value (0 if unknown).
+func rangeCount(v value) int64 {
+	if v.k == kObj && v.s == "range" {
+		return v.n
+	}
+	return 0
 }
 
 // exits reports whether a loop body can leave the loop: a break (not
@@ -810,7 +819,7 @@ func (a *analysis) comprehension(n *node) value {
 	for _, cf := range n.fors {
 		it := a.eval(cf.iter)
 		out.t |= it.t
-		a.loops = append(a.loops, loop{src: it.src})
+		a.loops = append(a.loops, loop{src: it.src, count: rangeCount(it)})
 		a.assign(cf.target, derived(it))
 		for _, c := range cf.conds {
 			a.eval(c)
@@ -1046,9 +1055,8 @@ func (a *analysis) attr(x value, name string) value {
 		}
 		return value{k: kDyn, t: x.t, src: x.src, s: s}.with()
 	case kObj:
-		switch name {
-		case "text", "content", "data", "body", "raw":
-			return derived(x)
+		if v, ok := sdkAttr(x, name); ok {
+			return v
 		}
 	}
 	return derived(x)

@@ -30,7 +30,7 @@ const (
 	RuleSubprocess      = "code.subprocess"       // low: the command itself is judged by shell analysis
 	RuleDynamicCommand  = "code.dynamic_command"  // high: a command computed at run time
 	RuleReverseShell    = "code.reverse_shell"    // critical
-	RuleForkBomb        = "code.fork_bomb"        // critical (high when the loop can exit)
+	RuleForkBomb        = "code.fork_bomb"        // critical; high for a loop that can exit or processes that pile up
 	RuleNetworkSend     = "code.network_send"     // high (medium to this machine)
 	RuleNetworkRead     = "code.network_read"     // low
 	RuleExfiltration    = "code.exfiltration"     // critical: environment, credentials or database rows sent out
@@ -40,6 +40,9 @@ const (
 	RuleNative          = "code.native"           // high: ctypes libraries and raw memory
 	RuleDynamicSQL      = "code.dynamic_sql"      // medium: SQL computed at run time
 	RuleKillAll         = "code.kill_all"         // high: os.kill(-1, …)
+	RuleCloudAPI        = "code.cloud_api"        // low: an SDK call, judged as the equivalent command (aws, gsutil, docker, kubectl)
+	RuleCloudDelete     = "code.cloud_delete"     // high: an SDK call that deletes cloud resources
+	RuleTamper          = "code.tamper"           // high: erasing shell history or system logs
 )
 
 // Preparer reads the Python code of a call before the analyzers run. It

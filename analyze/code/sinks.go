@@ -277,7 +277,7 @@ var classText = map[paths.Class]string{
 	paths.Credential:    "credentials",
 	paths.Startup:       "a shell or session start-up file",
 	paths.Device:        "a device",
-	paths.HomeData:      "a top-level folder of the home directory",
+	paths.HomeData:      "an entry directly in the home directory",
 	paths.WorkspaceRoot: "the workspace itself or a folder holding it",
 	paths.Outside:       "a location outside the workspace",
 	paths.Workspace:     "the workspace",
@@ -316,6 +316,10 @@ func (a *analysis) remove(v value, recursive bool) {
 		return
 	}
 	c := a.classify(t)
+	if tampers(strings.TrimSuffix(t.p, "/"+dyn), a.env.Home) {
+		a.add(risk.Finding{Rule: RuleTamper, Level: risk.High, Resource: t.resource,
+			Reason: "Code deletes " + where(t, c) + ", erasing the record of what was done"})
+	}
 	switch {
 	case t.loop && !t.selective:
 		a.add(risk.Finding{Rule: RuleRecursiveDelete, Level: recursiveLevel[c], Resource: t.resource,
@@ -366,6 +370,11 @@ func (a *analysis) write(v value, mode string) {
 	if procMem(t.p) {
 		a.add(risk.Finding{Rule: RuleMemoryAccess, Level: risk.High, Resource: t.resource,
 			Reason: "Code writes another process's memory through " + where(t, c)})
+		return
+	}
+	if strings.ContainsAny(mode, "wx") && tampers(strings.TrimSuffix(t.p, "/"+dyn), a.env.Home) {
+		a.add(risk.Finding{Rule: RuleTamper, Level: risk.High, Resource: t.resource,
+			Reason: "Code overwrites " + where(t, c) + ", erasing the record of what was done"})
 		return
 	}
 	f := risk.Finding{Rule: RuleFileWrite, Resource: t.resource, Reversible: true, Reason: "Code writes to " + where(t, c)}
@@ -751,20 +760,32 @@ func renderQuoted(s string) string {
 
 func quote(s string) string { return tool.Quote(s) }
 
-// fork records a fork; inside a loop without end it is a fork bomb.
+// fork records a fork: in a loop without end, or one of many rounds,
+// every child forks again (a fork bomb).
 func (a *analysis) fork() {
 	for _, l := range a.loops {
-		if !l.unbounded {
-			continue
-		}
-		if !l.exits {
+		switch {
+		case l.unbounded && !l.exits, l.count >= 16:
 			a.add(risk.Finding{Rule: RuleForkBomb, Level: risk.Critical, Reversible: true,
-				Reason: "Code forks in a loop without end (fork bomb), exhausting the machine's processes"})
-		} else {
+				Reason: "Code forks in a loop whose every child forks again (fork bomb), exhausting the machine's processes"})
+			return
+		case l.unbounded:
 			a.add(risk.Finding{Rule: RuleForkBomb, Level: risk.High, Reversible: true,
 				Reason: "Code forks in a loop without a fixed end, which can exhaust the machine's processes"})
+			return
 		}
-		return
+	}
+}
+
+// spawn records a process started without waiting for it: in a loop
+// without end or of many rounds, processes pile up.
+func (a *analysis) spawn() {
+	for _, l := range a.loops {
+		if l.unbounded && !l.exits || l.count >= 1000 {
+			a.add(risk.Finding{Rule: RuleForkBomb, Level: risk.High, Reversible: true,
+				Reason: "Code starts processes in a loop without end or of many rounds, which can exhaust the machine"})
+			return
+		}
 	}
 }
 
@@ -858,7 +879,10 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 		s = u.obj.url.text()
 	}
 	host, local, known := hostOf(s)
-	if known && !strings.Contains(s, dyn) && webURL(s) && utf8.ValidString(s) {
+	// The URL is judged by URL analysis as a fetch tool's would be; the
+	// code's own machine (loopback) is not a server-side request forgery
+	// target for code that runs there anyway.
+	if known && !local && !strings.Contains(s, dyn) && webURL(s) && utf8.ValidString(s) {
 		a.appendTo(&a.call.URLs, s)
 	}
 	dest := "a host computed at run time"
