@@ -429,8 +429,29 @@ func (a *analysis) read(v value) value {
 	case c == paths.Device:
 		a.add(risk.Finding{Rule: RuleDeviceRead, Level: risk.High, Resource: t.resource, Reversible: true,
 			Reason: "Code reads the raw device " + where(t, c) + ", which exposes everything stored on it"})
+	case secretFile(t.p):
+		f.t |= tCred // no finding for reading it: sending it on is one
 	}
 	return f
+}
+
+// secretFile reports files that hold a project's secrets: .env files
+// (not their templates) and private keys and certificates.
+func secretFile(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if base == ".env" || strings.HasPrefix(base, ".env.") {
+		switch base[min(len(base), 5):] {
+		case "example", "sample", "template", "dist", "defaults":
+			return false
+		}
+		return true
+	}
+	for _, ext := range []string{".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa")
 }
 
 // open evaluates open(file, mode): a mode that is not known is taken to

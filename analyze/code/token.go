@@ -194,6 +194,12 @@ func (lx *lexer) run() {
 			}
 			lx.fail(lx.i, "invalid character %q", r)
 			lx.i += n
+		case c == '?' && len(lx.stack) == 0 && lx.helpLine():
+			// IPython help (obj? or ?obj) shows documentation and runs
+			// nothing: the line is dropped.
+			lx.toks = lx.toks[:lx.first]
+			lx.restOfLine(lx.i)
+			lineStart = true
 		case c == '!' && !(lx.i+1 < len(src) && src[lx.i+1] == '='):
 			// x = !cmd assigns the output of a shell command in IPython.
 			if len(lx.stack) == 0 && lx.pending() >= 2 && lx.toks[len(lx.toks)-1].text == "=" {
@@ -211,6 +217,33 @@ func (lx *lexer) run() {
 		lx.fail(len(src), "unexpected end of code: %q was never closed", lx.stack[len(lx.stack)-1])
 	}
 	lx.endLine()
+}
+
+// helpLine reports an IPython help request at lx.i: a ? that ends its
+// line or starts it (?obj, obj?, obj??).
+func (lx *lexer) helpLine() bool {
+	j := lx.i
+	for j < len(lx.src) && lx.src[j] == '?' {
+		j++
+	}
+	rest := lx.src[j:]
+	if k := strings.IndexAny(rest, "\r\n"); k >= 0 {
+		rest = rest[:k]
+	}
+	rest = strings.TrimSpace(rest)
+	if lx.pending() == 0 { // ?obj
+		return rest != "" && strings.Trim(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*") == ""
+	}
+	if rest != "" {
+		return false
+	}
+	// obj?: the line so far must be a dotted name.
+	for k, t := range lx.toks[lx.first:] {
+		if k%2 == 0 && t.kind != tName || k%2 == 1 && t.text != "." {
+			return false
+		}
+	}
+	return lx.toks[len(lx.toks)-1].kind == tName
 }
 
 // indentation measures the indentation of a new line. It reports true
