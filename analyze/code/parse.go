@@ -793,7 +793,7 @@ func (p *parser) expr() *node {
 		}
 	}
 	n := p.orTest()
-	if p.isKw("if") && !p.inCompIf() {
+	if p.isKw("if") {
 		p.i++
 		cond := p.orTest()
 		var other *node
@@ -807,31 +807,18 @@ func (p *parser) expr() *node {
 	return n
 }
 
-// inCompIf is false: a conditional expression's "if" is told apart from a
-// comprehension's by the caller, which parses comprehension clauses
-// before asking for an expression.
-func (p *parser) inCompIf() bool { return false }
+func (p *parser) orTest() *node  { return p.boolOp("or", p.andTest) }
+func (p *parser) andTest() *node { return p.boolOp("and", p.notTest) }
 
-func (p *parser) orTest() *node {
-	n := p.andTest()
-	if !p.isKw("or") {
+// boolOp reads operands joined by the keyword op (and, or).
+func (p *parser) boolOp(op string, operand func() *node) *node {
+	n := operand()
+	if !p.isKw(op) {
 		return n
 	}
-	b := p.mk(node{kind: nBool, op: "or", args: []*node{n}, pos: n.pos})
-	for p.accept("or") {
-		b.args = append(b.args, p.andTest())
-	}
-	return b
-}
-
-func (p *parser) andTest() *node {
-	n := p.notTest()
-	if !p.isKw("and") {
-		return n
-	}
-	b := p.mk(node{kind: nBool, op: "and", args: []*node{n}, pos: n.pos})
-	for p.accept("and") {
-		b.args = append(b.args, p.notTest())
+	b := p.mk(node{kind: nBool, op: op, args: []*node{n}, pos: n.pos})
+	for p.accept(op) {
+		b.args = append(b.args, operand())
 	}
 	return b
 }
@@ -1212,13 +1199,9 @@ func (p *parser) comprehension(kind nodeKind, elt, val *node) *node {
 		}
 		cf.iter = p.orTest()
 		for p.accept("if") {
-			cf.conds = append(cf.conds, p.orTestNoCond())
+			cf.conds = append(cf.conds, p.orTest()) // no conditional expression: it would take the next if
 		}
 		c.fors = append(c.fors, cf)
 	}
 	return c
 }
-
-// orTestNoCond reads a comprehension condition (no conditional
-// expression, which would swallow a following "if").
-func (p *parser) orTestNoCond() *node { return p.orTest() }

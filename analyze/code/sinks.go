@@ -779,8 +779,6 @@ func renderQuoted(s string) string {
 	return s
 }
 
-func quote(s string) string { return tool.Quote(s) }
-
 // fork records a fork: in a loop without end, or one of many rounds,
 // every child forks again (a fork bomb).
 func (a *analysis) fork() {

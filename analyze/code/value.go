@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/agentwarden/warden/tool"
 )
 
 // kind is what the analyzer knows a value to be.
@@ -304,11 +306,6 @@ func cleanPath(s string) string {
 	return path.Clean(s)
 }
 
-// listingOf returns the listing a loop over v walks, if v is one.
-func listingOf(v value) *listing {
-	return v.src
-}
-
 // truthy reports whether v is a constant that is always true (while
 // True:, while 1:).
 func truthy(v value) bool {
@@ -325,7 +322,7 @@ func truthy(v value) bool {
 // pieces as "$WARDEN_DYNAMIC" so that shell analysis sees a variable.
 func renderShellWord(s string) string {
 	if !strings.Contains(s, dyn) {
-		return quote(s)
+		return tool.Quote(s)
 	}
 	var b strings.Builder
 	for i, piece := range strings.Split(s, dyn) {
@@ -333,7 +330,7 @@ func renderShellWord(s string) string {
 			b.WriteString(dynWord)
 		}
 		if piece != "" {
-			b.WriteString(quote(piece))
+			b.WriteString(tool.Quote(piece))
 		}
 	}
 	return b.String()
@@ -354,13 +351,4 @@ func staticPrefix(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// itemsOf returns the items of a list value, or of a string split on
-// blanks as a last resort; ok is false when they are unknown.
-func itemsOf(v value) ([]value, bool) {
-	if v.k == kList {
-		return v.items, true
-	}
-	return nil, false
 }
