@@ -298,8 +298,8 @@ func (a *analysis) stmt(st *stmt) {
 		if a.ret != nil {
 			if a.retCount == 0 {
 				*a.ret = v
-			} else if !sameValue(*a.ret, v) {
-				*a.ret = derived(*a.ret, v)
+			} else {
+				*a.ret = alternatives([]value{*a.ret, v})
 			}
 			a.retCount++
 		}

@@ -304,6 +304,7 @@ func TestEvasions(t *testing.T) {
 		{"replace", "import os\nos.system('rX -rf /'.replace('X', 'm'))", []check{runs("rm -rf /")}},
 		{"wrapper function", "import shutil, os\ndef nuke(p):\n    shutil.rmtree(p)\nnuke(os.path.expanduser('~'))", []check{has(RuleRecursiveDelete, risk.Critical), lacks(RuleFileDelete)}},
 		{"returned path", "import shutil, os\ndef target():\n    return os.path.expanduser('~')\nshutil.rmtree(target())", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"returns by branch", "import shutil\ndef target(clean):\n    if clean:\n        return 'build'\n    return '/'\nshutil.rmtree(target(True))", []check{has(RuleRecursiveDelete, risk.Critical)}},
 		{"keyword argument", "import shutil\ndef f(a, path='build'):\n    shutil.rmtree(path)\nf(1, path='/')", []check{has(RuleRecursiveDelete, risk.Critical)}},
 		{"uncalled method", "import shutil\nclass C:\n    def clean(self):\n        shutil.rmtree('/')\n", []check{has(RuleRecursiveDelete, risk.Critical)}},
 		{"branch", "import shutil\nif cond:\n    p = '/'\nelse:\n    p = 'build'\nshutil.rmtree(p)", []check{has(RuleRecursiveDelete, risk.Critical), has(RuleRecursiveDelete, risk.Medium)}},

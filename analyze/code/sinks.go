@@ -52,8 +52,8 @@ func rank(l risk.Level) risk.Level {
 // maxFindings bounds the findings of one code text.
 const maxFindings = 64
 
-// maxAdded bounds what one code text adds to each list of the call (shell
-// scripts, SQL, URLs); past it the analysis is incomplete.
+// maxAdded bounds what one code text adds to the call's lists (shell
+// scripts, SQL and URLs, in all); past it the analysis is incomplete.
 const maxAdded = 256
 
 // appendTo adds s to one of the call's lists unless it is there already.
@@ -735,7 +735,7 @@ func (a *analysis) shellLine(line string, cwd *value, prog string) {
 }
 
 func (a *analysis) dynamicCommand() {
-	a.add(risk.Finding{Rule: RuleDynamicCommand, Level: risk.High, Reversible: true,
+	a.add(risk.Finding{Rule: RuleDynamicCommand, Level: risk.High,
 		Reason: "Code runs a command computed at run time, so what runs cannot be checked"})
 }
 
