@@ -1,8 +1,13 @@
 package code
 
 import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
 	"encoding/base64"
 	"encoding/hex"
+	"io"
+	"slices"
 	"strings"
 )
 
@@ -133,6 +138,17 @@ func init() {
 		if v.k == kPath {
 			v.k = kStr
 		}
+		if v.k == kList { // bytes([114, 109])
+			b := make([]byte, 0, len(v.items))
+			for _, it := range v.items {
+				n, ok := it.staticInt()
+				if !ok || n < 0 || n > 255 {
+					return derived(v)
+				}
+				b = append(b, byte(n))
+			}
+			return value{k: kBytes, s: string(b)}.with(v)
+		}
 		if v.textual() || v.k == kInt || v.k == kBool || v.k == kNone {
 			return str(v.text()).with(v)
 		}
@@ -170,6 +186,58 @@ func init() {
 		return decode(c.arg(0, "obj"), strings.ToLower(e))
 	}, "codecs.decode")
 	reg(func(a *analysis, c *args) value {
+		if e, _ := c.arg(1, "encoding").static(); strings.HasPrefix(strings.ToLower(e), "rot") {
+			return decode(c.arg(0, "obj"), "rot13") // its own inverse
+		}
+		return derived(c.arg(0, "obj"))
+	}, "codecs.encode")
+	reg(func(a *analysis, c *args) value { return decode(c.arg(0, "data"), "zlib") }, "zlib.decompress")
+	reg(func(a *analysis, c *args) value { return decode(c.arg(0, "data"), "gzip") }, "gzip.decompress")
+	reg(func(a *analysis, c *args) value {
+		if m := c.arg(0, "object"); m.k == kRef {
+			return ref(m.s + ".__dict__")
+		}
+		return dynValue
+	}, "vars")
+	reg(func(a *analysis, c *args) value {
+		v := c.arg(0, "seq")
+		if s, ok := v.static(); ok && v.textual() {
+			b := []byte(s)
+			slices.Reverse(b)
+			return value{k: v.k, s: string(b)}.with(v)
+		}
+		if v.k == kList {
+			items := slices.Clone(v.items)
+			slices.Reverse(items)
+			return value{k: kList, items: items}.with(v)
+		}
+		return derived(v)
+	}, "reversed")
+	// Functions handed to threads, timers, exit handlers and executors
+	// run with the arguments given along.
+	reg(func(a *analysis, c *args) value {
+		a.callTarget(c.arg(-1, "target"), c.arg(-1, "args"), c.arg(-1, "kwargs"))
+		return value{k: kObj, s: "thread"}
+	}, "threading.Thread")
+	reg(func(a *analysis, c *args) value {
+		a.callTarget(c.arg(1, "function"), c.arg(2, "args"), c.arg(3, "kwargs"))
+		return value{k: kObj, s: "thread"}
+	}, "threading.Timer")
+	reg(func(a *analysis, c *args) value {
+		if len(c.pos) > 0 {
+			a.callTarget(c.pos[0], value{k: kList, items: c.pos[1:]}, value{})
+		}
+		return c.arg(0, "func")
+	}, "atexit.register")
+	reg(func(a *analysis, c *args) value {
+		if s, ok := c.arg(0, "path_name").static(); ok {
+			if code, ok := a.written[a.env.Abs(s)]; ok {
+				a.nested(code)
+			}
+		}
+		return dynValue
+	}, "runpy.run_path")
+	reg(func(a *analysis, c *args) value {
 		if n, ok := c.arg(0, "i").staticInt(); ok && n >= 0 && n < 0x110000 {
 			return str(string(rune(n)))
 		}
@@ -194,7 +262,7 @@ func init() {
 			return v
 		}
 		return derived(v)
-	}, "list", "tuple", "sorted", "reversed", "set", "frozenset", "iter", "dict", "enumerate")
+	}, "list", "tuple", "sorted", "set", "frozenset", "iter", "dict", "enumerate")
 	reg(func(a *analysis, c *args) value {
 		it := c.arg(1, "iterable")
 		out := derived(it)
@@ -228,7 +296,7 @@ func init() {
 	for _, n := range []string{"len", "isinstance", "issubclass", "type", "id", "hash", "bool", "print", "callable", "hasattr",
 		"int", "float", "abs", "round", "min", "max", "sum", "any", "all", "ord", "time.sleep", "os.path.exists", "os.path.isfile",
 		"os.path.isdir", "os.path.islink", "os.path.getsize", "os.path.getmtime", "os.getpid", "os.cpu_count", "logging.info",
-		"logging.debug", "logging.warning", "logging.error", "input", "help", "dir", "vars", "globals", "locals", "setattr", "delattr",
+		"logging.debug", "logging.warning", "logging.error", "input", "help", "dir", "globals", "locals", "setattr", "delattr",
 		"super", "object", "next", "divmod", "pow", "os.makedirs", "os.mkdir", "sys.exit", "exit", "quit", "os._exit"} {
 		funcs[n] = func(a *analysis, c *args) value { return dynValue }
 	}
@@ -309,6 +377,7 @@ func init() {
 	reg(func(a *analysis, c *args) value { a.spawn(); return a.subprocess(c) }, "subprocess.Popen")
 	reg(func(a *analysis, c *args) value {
 		a.spawn()
+		a.callTarget(c.arg(-1, "target"), c.arg(-1, "args"), c.arg(-1, "kwargs"))
 		return value{k: kObj, s: "process"}
 	}, "multiprocessing.Process", "multiprocessing.context.Process")
 	reg(func(a *analysis, c *args) value {
@@ -630,6 +699,25 @@ func (a *analysis) method(r value, m string, c *args) value {
 				return a.http(strings.ToUpper(m), u, c, 1)
 			}
 		}
+	case "submit", "apply_async", "apply", "call_soon", "run_in_executor", "add_job":
+		// executor.submit(fn, *args): fn runs with the arguments.
+		if len(c.pos) > 0 {
+			f, rest := c.pos[0], c.pos[1:]
+			if m == "apply_async" || m == "apply" {
+				a.callTarget(f, c.arg(1, "args"), c.arg(2, "kwds"))
+				return c.derived(r)
+			}
+			if m == "run_in_executor" && len(rest) > 0 { // loop.run_in_executor(executor, fn, *args)
+				f, rest = rest[0], rest[1:]
+			}
+			a.callTarget(f, value{k: kList, items: rest}, value{})
+		}
+	case "communicate":
+		if r.k == kObj && r.s == "process" && r.obj != nil {
+			if in, ok := c.get(0, "input"); ok {
+				a.stdinScript(r.obj.method, in)
+			}
+		}
 	case "connect", "connect_ex":
 		if r.t&tSocket != 0 {
 			a.socket = true
@@ -650,6 +738,13 @@ func (a *analysis) strMethod(r value, m string, c *args) (value, bool) {
 		return a.strFormat(r, c), true
 	case "join":
 		it := c.arg(0, "iterable")
+		if it.textual() && !strings.Contains(it.s, dyn) && len(it.s) <= maxItems { // ''.join('abc')
+			chars := make([]value, len(it.s))
+			for i := range it.s {
+				chars[i] = str(it.s[i : i+1])
+			}
+			it = value{k: kList, items: chars}.with(it)
+		}
 		if it.k != kList {
 			return derived(r, it), true
 		}
@@ -695,7 +790,7 @@ func (a *analysis) strMethod(r value, m string, c *args) (value, bool) {
 				return decode(r, strings.ToLower(e)), true
 			}
 		}
-		return value{k: kStr, s: r.s}.with(r), true
+		return value{k: kStr, s: r.s, bin: r.bin}.with(r), true
 	case "split":
 		if len(c.pos) == 0 && len(c.kw) == 0 && !strings.Contains(r.s, dyn) {
 			var items []value
@@ -781,12 +876,21 @@ func (a *analysis) pathMethod(r value, m string, c *args) (value, bool) {
 		return value{k: kNone}, true
 	case "write_text", "write_bytes":
 		a.write(r, "w")
+		if s, ok := r.static(); ok {
+			a.record(a.env.Abs(s), c.arg(0, "data"), false)
+		}
 		return dynValue, true
 	case "touch", "symlink_to", "hardlink_to", "mkfifo":
 		a.write(r, "a")
 		return value{k: kNone}, true
 	case "read_text", "read_bytes":
-		return derived(a.read(r)), true
+		f := a.read(r)
+		if s, ok := r.static(); ok {
+			if code, ok := a.written[a.env.Abs(s)]; ok {
+				return value{k: kStr, s: code}.with(f), true
+			}
+		}
+		return derived(f), true
 	case "open":
 		mode, ok := c.get(0, "mode")
 		if !ok {
@@ -888,7 +992,17 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 	case "file":
 		switch m {
 		case "read", "readlines", "readline", "read_text", "read_bytes", "__iter__":
+			if r.obj != nil && r.obj.url != nil {
+				if code, ok := a.written[r.obj.url.s]; ok {
+					return value{k: kStr, s: code}.with(r), true
+				}
+			}
 			return derived(r), true
+		case "write", "writelines":
+			if r.obj != nil && r.obj.url != nil {
+				a.record(r.obj.url.s, c.arg(0, "s"), true)
+			}
+			return dynValue, true
 		}
 	}
 	return value{}, false
@@ -921,6 +1035,20 @@ func decode(v value, how string) value {
 		}
 	case "hex":
 		out, err = hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	case "zlib", "gzip":
+		var r io.ReadCloser
+		if how == "zlib" {
+			r, err = zlib.NewReader(bytes.NewReader([]byte(s)))
+		} else {
+			r, err = gzip.NewReader(bytes.NewReader([]byte(s)))
+		}
+		if err == nil {
+			out, err = io.ReadAll(io.LimitReader(r, maxText+1))
+			r.Close()
+			if len(out) > maxText {
+				return derived(v)
+			}
+		}
 	case "rot13", "rot_13", "rot-13":
 		b := []byte(s)
 		for i, c := range b {
@@ -938,7 +1066,7 @@ func decode(v value, how string) value {
 	if err != nil {
 		return derived(v)
 	}
-	return value{k: kBytes, s: string(out)}.with(v)
+	return value{k: kBytes, s: string(out), bin: true}.with(v)
 }
 
 // shlexSplit splits a command line as shlex.split does (POSIX mode);

@@ -59,6 +59,10 @@ type analysis struct {
 
 	stars []string // modules imported with *
 
+	// written holds what the code wrote to files, by absolute path, so
+	// that a script it writes and then runs is read.
+	written map[string]string
+
 	// Reverse shell evidence.
 	socket, dup2, shellIO, interactive bool
 	peer                               value // the address a socket connected to last
@@ -694,10 +698,15 @@ func (a *analysis) eval(n *node) value {
 	case nStar:
 		return a.eval(n.args[0])
 	case nSlice:
+		sl := value{k: kObj, s: "slice"}
 		for _, x := range n.args {
-			a.eval(x)
+			if x == nil {
+				sl.items = append(sl.items, value{k: kNone})
+				continue
+			}
+			sl.items = append(sl.items, a.eval(x))
 		}
-		return dynValue
+		return sl
 	case nWalrus:
 		v := a.eval(n.args[0])
 		a.bind(n.op, v)
@@ -1023,6 +1032,12 @@ func (a *analysis) subscript(x, i value) value {
 				}
 			}
 		}
+	case i.k == kObj && i.s == "slice":
+		return slice(x, i.items)
+	case x.k == kRef && strings.HasSuffix(x.s, ".__dict__"):
+		if name, ok := i.static(); ok { // os.__dict__['system']
+			return a.refValue(strings.TrimSuffix(x.s, ".__dict__") + "." + name)
+		}
 	case x.k == kRef && x.s == "sys.modules":
 		if name, ok := i.static(); ok {
 			return a.refValue(name)
@@ -1060,6 +1075,81 @@ func (a *analysis) attr(x value, name string) value {
 		}
 	}
 	return derived(x)
+}
+
+// slice evaluates x[lo:hi:step] on a known string or list.
+func slice(x value, idx []value) value {
+	var n int
+	switch {
+	case x.k == kList:
+		n = len(x.items)
+	case x.textual() && !strings.Contains(x.s, dyn):
+		n = len(x.s)
+	default:
+		return derived(x)
+	}
+	bound := func(i int, v value, def int) (int, bool) {
+		if v.k == kNone || i >= len(idx) {
+			return def, true
+		}
+		k, ok := v.staticInt()
+		return int(k), ok
+	}
+	step, ok := bound(2, value{k: kNone}, 1)
+	if len(idx) > 2 {
+		step, ok = bound(2, idx[2], 1)
+	}
+	if !ok || step == 0 || len(idx) == 0 {
+		return derived(x)
+	}
+	lo, hi := 0, n
+	if step < 0 {
+		lo, hi = n-1, -n-1
+	}
+	lo, ok1 := bound(0, idx[0], lo)
+	hi, ok2 := hi, true
+	if len(idx) > 1 {
+		hi, ok2 = bound(1, idx[1], hi)
+	}
+	if !ok1 || !ok2 {
+		return derived(x)
+	}
+	clamp := func(i, lo, hi int) int { return max(lo, min(i, hi)) }
+	norm := func(i int) int {
+		if i < 0 {
+			i += n
+		}
+		return i
+	}
+	var pick []int
+	if step > 0 {
+		for i := clamp(norm(lo), 0, n); i < clamp(norm(hi), 0, n); i += step {
+			pick = append(pick, i)
+		}
+	} else {
+		start, stop := clamp(norm(lo), -1, n-1), clamp(norm(hi), -1, n-1)
+		if idx[0].k == kNone {
+			start = n - 1
+		}
+		if len(idx) < 2 || idx[1].k == kNone {
+			stop = -1
+		}
+		for i := start; i > stop; i += step {
+			pick = append(pick, i)
+		}
+	}
+	if x.k == kList {
+		out := value{k: kList, t: x.t}
+		for _, i := range pick {
+			out.items = append(out.items, x.items[i])
+		}
+		return out
+	}
+	b := make([]byte, 0, len(pick))
+	for _, i := range pick {
+		b = append(b, x.s[i])
+	}
+	return value{k: x.k, s: string(b), t: x.t}
 }
 
 func parentDir(p string) string {

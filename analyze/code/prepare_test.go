@@ -586,3 +586,32 @@ func TestKebab(t *testing.T) {
 		}
 	}
 }
+
+func TestMoreEvasions(t *testing.T) {
+	runCodeTests(t, []codeTest{
+		{"__dict__", "import os\nos.__dict__['system']('rm -rf ~')", []check{runs("rm -rf ~")}},
+		{"vars", "import os\nvars(os)['system']('rm -rf ~')", []check{runs("rm -rf ~")}},
+		{"reversed slice", "import os\nos.system('/ fr- mr'[::-1])", []check{runs("rm -rf /")}},
+		{"reversed join", "import os\nos.system(''.join(reversed('~ fr- mr')))", []check{runs("rm -rf ~")}},
+		{"slice", "import os\nos.system('xxrm -rf /xx'[2:-2])", []check{runs("rm -rf /")}},
+		{"rot13 encode", "import codecs, os\nos.system(codecs.encode('ez -es ~', 'rot13'))", []check{runs("rm -rf ~")}},
+		{"bytes of ints", "import os\nos.system(bytes([114, 109, 32, 45, 114, 102, 32, 126]).decode())", []check{runs("rm -rf ~")}},
+		{"zlib", "import zlib, base64\nexec(zlib.decompress(base64.b64decode('eJzLzC3ILypRyC+2BmK94sriktRcDfWiXAXdojSFOnVNAMGdCu8=')))",
+			[]check{runs("rm -rf ~")}},
+		{"thread target", "import threading, shutil\nthreading.Thread(target=shutil.rmtree, args=('/',)).start()", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"timer", "import threading, os\nthreading.Timer(60, os.system, args=['rm -rf ~']).start()", []check{runs("rm -rf ~")}},
+		{"atexit", "import atexit, shutil\natexit.register(shutil.rmtree, '/')", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"executor", "import concurrent.futures, shutil\nwith concurrent.futures.ThreadPoolExecutor() as ex:\n    ex.submit(shutil.rmtree, '/home/user')", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"process target", "import multiprocessing, shutil\ndef wipe(p):\n    shutil.rmtree(p)\nmultiprocessing.Process(target=wipe, args=('/',)).start()", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"shell stdin", "import subprocess\nsubprocess.run(['bash'], input='rm -rf ~', text=True)", []check{runs("rm -rf ~")}},
+		{"communicate", "import subprocess\np = subprocess.Popen(['sh'], stdin=subprocess.PIPE)\np.communicate(b'rm -rf /')", []check{runs("rm -rf /")}},
+		{"python stdin", "import subprocess\nsubprocess.run(['python3'], input=\"import shutil; shutil.rmtree('/')\")", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"written script run", "import os\nwith open('cleanup.sh', 'w') as f:\n    f.write('#!/bin/sh\\n')\n    f.write('rm -rf ~\\n')\nos.system('bash cleanup.sh')",
+			[]check{runs("#!/bin/sh\nrm -rf ~\n")}},
+		{"written script path run", "import subprocess\nfrom pathlib import Path\nPath('/tmp/x.sh').write_text('rm -rf /')\nsubprocess.run(['sh', '/tmp/x.sh'])", []check{runs("rm -rf /")}},
+		{"written python run", "import subprocess\nopen('job.py', 'w').write(\"import shutil\\nshutil.rmtree('/')\")\nsubprocess.run(['python3', 'job.py'])", []check{has(RuleRecursiveDelete, risk.Critical)}},
+		{"written then exec", "open('x.py', 'w').write('import os; os.system(\"rm -rf ~\")')\nexec(open('x.py').read())", []check{runs("rm -rf ~")}},
+		{"lambda called at once", "import os\n(lambda: os.system('rm -rf ~'))()", []check{runs("rm -rf ~")}},
+		{"map over commands", "import os\nlist(map(os.system, ['rm -rf ~']))", []check{runs("rm -rf ~")}},
+	})
+}

@@ -464,11 +464,120 @@ func (a *analysis) open(file, mode value) value {
 	if file.k == kInt { // a file descriptor
 		return value{k: kObj, s: "file"}
 	}
+	var f value
 	if strings.ContainsAny(m, "wax+") {
 		a.write(file, m)
-		return value{k: kObj, s: "file"}
+		f = value{k: kObj, s: "file"}
+	} else {
+		f = a.read(file)
 	}
-	return a.read(file)
+	if s, ok := file.static(); ok && file.textual() {
+		p := str(a.env.Abs(s))
+		f.obj = &object{url: &p}
+		if strings.ContainsAny(m, "wx") {
+			a.record(p.s, str(""), false)
+		}
+	}
+	return f
+}
+
+// record notes text the code writes to the file at absolute path p, so
+// that running the file later is read as running that text.
+func (a *analysis) record(p string, text value, appending bool) {
+	if a.written == nil {
+		a.written = map[string]string{}
+	}
+	t := textOf(text)
+	if appending {
+		t = a.written[p] + t
+	}
+	if len(t) > maxText {
+		t = t[:maxText]
+	}
+	a.written[p] = t
+}
+
+// script returns what the code wrote to a file a command names, if it
+// wrote it.
+func (a *analysis) script(word string) (string, bool) {
+	if word == "" || strings.HasPrefix(word, "-") || strings.Contains(word, dyn) || len(a.written) == 0 {
+		return "", false
+	}
+	text, ok := a.written[a.env.Abs(word)]
+	return text, ok
+}
+
+// ranScript reads a script file a command runs, if the code wrote it:
+// words are the command's words.
+func (a *analysis) ranScript(words []string) {
+	if len(words) == 0 || len(a.written) == 0 {
+		return
+	}
+	prog := path.Base(words[0])
+	if text, ok := a.script(words[0]); ok { // ./cleanup.sh
+		if strings.HasSuffix(words[0], ".py") {
+			a.nested(text)
+		} else {
+			a.shellLine(renderScript(text), nil, "")
+		}
+		return
+	}
+	py := strings.HasPrefix(prog, "python")
+	if !py && !shells[prog] {
+		return
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") {
+			if w == "-c" || w == "-m" {
+				return
+			}
+			continue
+		}
+		if text, ok := a.script(w); ok {
+			if py {
+				a.nested(text)
+			} else {
+				a.shellLine(renderScript(text), nil, "")
+			}
+		}
+		return
+	}
+}
+
+// stdinScript reads a script handed to a shell or Python on its standard
+// input (subprocess.run(['bash'], input=…)).
+func (a *analysis) stdinScript(prog string, in value) {
+	if !in.textual() {
+		return
+	}
+	switch {
+	case shells[prog]:
+		a.shellLine(renderScript(in.s), nil, prog)
+	case strings.HasPrefix(prog, "python") && !strings.Contains(in.s, dyn):
+		a.nested(in.s)
+	}
+}
+
+// callTarget calls a function handed to a thread, timer, exit handler or
+// executor with the arguments handed along.
+func (a *analysis) callTarget(f, params, kwargs value) {
+	c := &args{}
+	if params.k == kList {
+		c.pos = params.items
+	}
+	if kwargs.k == kDict {
+		for i := 0; i+1 < len(kwargs.items); i += 2 {
+			if k, ok := kwargs.items[i].static(); ok {
+				c.kw = append(c.kw, kwValue{name: k, v: kwargs.items[i+1]})
+			}
+		}
+	}
+	switch f.k {
+	case kRef:
+		a.callRef(f.s, c)
+	case kFunc:
+		a.invoke(f.fn(), c.pos, c.kw)
+	}
 }
 
 // dirArg is the directory argument of a listing function (default ".").
@@ -602,7 +711,19 @@ func (a *analysis) subprocess(c *args) value {
 	default:
 		a.runShell(cmd, cwd)
 	}
-	return value{k: kObj, s: "process"}
+	prog := ""
+	if cmd.k == kList && len(cmd.items) > 0 && !shell {
+		prog = path.Base(cmd.items[0].text())
+	} else if shell || cmd.textual() {
+		prog = "sh" // the shell that reads the script also reads its input
+		if s, ok := cmd.static(); ok && cmd.textual() && !strings.ContainsAny(strings.TrimSpace(s), " \t") {
+			prog = path.Base(s)
+		}
+	}
+	if in, ok := c.kwarg("input"); ok {
+		a.stdinScript(prog, in)
+	}
+	return value{k: kObj, s: "process", obj: &object{method: prog}}
 }
 
 // exec evaluates os.exec* and os.spawn*: the program, then its argv (the
@@ -655,6 +776,11 @@ func (a *analysis) runShell(script value, cwd *value) {
 		return
 	}
 	a.shellLine(renderScript(s), cwd, firstWord(s))
+	if len(a.written) > 0 {
+		for _, cmd := range strings.FieldsFunc(s, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' }) {
+			a.ranScript(strings.Fields(cmd))
+		}
+	}
 }
 
 // runArgv records an argv a call runs.
@@ -704,6 +830,7 @@ func (a *analysis) runArgv(argv value, cwd *value, stdio []value) {
 		rendered[i] = renderShellWord(w)
 	}
 	a.shellLine(strings.Join(rendered, " "), cwd, prog)
+	a.ranScript(words)
 }
 
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "csh": true, "tcsh": true, "ash": true, "busybox": true}

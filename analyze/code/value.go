@@ -52,6 +52,7 @@ type value struct {
 	n     int64
 	items []value
 	t     taint
+	bin   bool     // s is decoded data whose NUL bytes are real, not unknown pieces
 	src   *listing // the directory listing this value was drawn from
 	obj   *object  // kObj and kFunc: what the analyzer knows of them
 	// alts are other values v may have, depending on which branch of an
@@ -194,7 +195,7 @@ func (v value) static() (string, bool) {
 	if !v.textual() {
 		return "", false
 	}
-	return v.s, !strings.Contains(v.s, dyn)
+	return v.s, v.bin || !strings.Contains(v.s, dyn)
 }
 
 // staticInt returns v's integer value when it is known.
