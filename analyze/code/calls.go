@@ -500,7 +500,7 @@ func (a *analysis) callNode(n *node) value {
 	} else {
 		callee = a.eval(fn)
 	}
-	c := &args{}
+	c := &args{pos: make([]value, 0, len(n.args)-1)}
 	for _, x := range n.args[1:] {
 		v := a.eval(x)
 		if x.kind == nStar && v.k == kList {

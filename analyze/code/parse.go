@@ -838,7 +838,7 @@ func (p *parser) notTest() *node {
 func (p *parser) comparison() *node {
 	n := p.orExpr()
 	var ops []string
-	args := []*node{n}
+	var args []*node
 	for {
 		t := p.peek()
 		op := ""
@@ -861,6 +861,9 @@ func (p *parser) comparison() *node {
 		}
 		if op == "" {
 			break
+		}
+		if args == nil {
+			args = []*node{n}
 		}
 		ops = append(ops, op)
 		args = append(args, p.orExpr())
