@@ -230,6 +230,19 @@ func init() {
 		return c.arg(0, "func")
 	}, "atexit.register")
 	reg(func(a *analysis, c *args) value {
+		if p := c.arg(0, "file"); p.textual() {
+			a.write(p, "w")
+		}
+		return value{k: kNone}
+	}, "numpy.save", "numpy.savez", "numpy.savez_compressed", "numpy.savetxt", "cv2.imwrite", "matplotlib.pyplot.savefig",
+		"imageio.imwrite", "soundfile.write", "scipy.io.savemat")
+	reg(func(a *analysis, c *args) value {
+		if p := c.arg(1, "f"); p.textual() {
+			a.write(p, "w")
+		}
+		return value{k: kNone}
+	}, "torch.save", "joblib.dump")
+	reg(func(a *analysis, c *args) value {
 		if s, ok := c.arg(0, "path_name").static(); ok {
 			if code, ok := a.written[a.env.Abs(s)]; ok {
 				a.nested(code)
@@ -684,6 +697,15 @@ func (a *analysis) method(r value, m string, c *args) value {
 		}
 	}
 	switch m {
+	case "to_csv", "to_json", "to_excel", "to_parquet", "to_pickle", "to_html", "to_feather", "to_hdf", "to_stata",
+		"to_markdown", "to_latex", "to_xml", "to_orc", "savefig", "save", "write_image", "write_html", "to_file", "dump_to_file":
+		// Libraries' own writers: df.to_csv(path), plt.savefig(path),
+		// img.save(path).
+		if p, ok := c.get(0, "path_or_buf"); ok && p.textual() {
+			a.write(p, "w")
+		} else if p, ok := c.kwarg("fname"); ok && p.textual() {
+			a.write(p, "w")
+		}
 	case "execute", "executemany", "executescript", "exec_driver_sql", "mogrify":
 		db := r.k == kObj && r.s == "db"
 		a.sqlText(c.arg(0, "sql"), db)

@@ -164,8 +164,10 @@ func (a *analysis) awsCall(svc, op string, c *args) {
 			for _, it := range v.items {
 				b.WriteString(" " + renderShellWord(it.text()))
 			}
-		case v.textual() || v.k == kInt:
+		case (v.textual() || v.k == kInt) && len(v.s) <= 256:
 			b.WriteString(flag + " " + renderShellWord(v.text()))
+		case v.textual(): // a body, not a name: it says nothing about the operation
+			b.WriteString(flag + " " + dynWord)
 		case v.k == kDyn:
 			b.WriteString(flag + " " + dynWord)
 		}
