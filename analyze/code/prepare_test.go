@@ -619,3 +619,17 @@ func TestMoreEvasions(t *testing.T) {
 		{"map over commands", "import os\nlist(map(os.system, ['rm -rf ~']))", []check{runs("rm -rf ~")}},
 	})
 }
+
+func TestConcurrent(t *testing.T) {
+	codes := corpusCodes(t)
+	done := make(chan []risk.Finding, len(codes))
+	for _, src := range codes {
+		go func() {
+			fs, _ := Preparer{}.Prepare(context.Background(), py(src))
+			done <- fs
+		}()
+	}
+	for range codes {
+		<-done
+	}
+}
