@@ -17,11 +17,11 @@ shutil.rmtree('build')
 `}}}
 	findings, _ := code.Preparer{}.Prepare(context.Background(), c)
 	for _, f := range findings {
-		fmt.Println(f.Rule, f.Level, f.Resource != "")
+		fmt.Printf("%s (%s): %s\n", f.Rule, f.Level, f.Reason)
 	}
 	fmt.Println("for shell analysis:", c.Shell)
 	// Output:
-	// code.subprocess low false
-	// code.recursive_delete medium true
+	// code.subprocess (low): Code runs the command rm; the command line is assessed as a shell command
+	// code.recursive_delete (medium): Code recursively deletes /home/user/project/build (the workspace)
 	// for shell analysis: [rm -rf /home/user/]
 }
