@@ -50,8 +50,8 @@ func TestActionsCorpus(t *testing.T) {
 }
 
 // TestMigratedSamples keeps the must-match samples of the regex rules that
-// the shell analyzer's command knowledge replaced: every one must still
-// reach its rule's level through the whole engine.
+// the shell analyzer's command knowledge and the code analyzer replaced:
+// every one must still reach its rule's level through the whole engine.
 func TestMigratedSamples(t *testing.T) {
 	data, err := os.ReadFile("testdata/migrated_samples.jsonl")
 	if err != nil {
@@ -65,18 +65,24 @@ func TestMigratedSamples(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var s struct {
 			Rule     string     `json:"rule"`
+			Tool     string     `json:"tool"` // python for code samples; Bash otherwise
 			Command  string     `json:"command"`
+			Code     string     `json:"code"`
 			MinLevel risk.Level `json:"min_level"`
 		}
 		if err := json.Unmarshal([]byte(line), &s); err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
-		as, _, err := eng.Check(context.Background(), risk.Action{Tool: "Bash", Arguments: map[string]any{"command": s.Command}})
+		a := risk.Action{Tool: "Bash", Arguments: map[string]any{"command": s.Command}}
+		if s.Tool == "python" {
+			a = risk.Action{Tool: "python", Arguments: map[string]any{"code": s.Code}}
+		}
+		as, _, err := eng.Check(context.Background(), a)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ok, err := as.Level.IsRiskier(s.MinLevel, true); err != nil || !ok {
-			t.Errorf("%s: %q is %s, want at least %s; reasons %q", s.Rule, s.Command, as.Level, s.MinLevel, as.Reasons)
+			t.Errorf("%s: %q is %s, want at least %s; reasons %q", s.Rule, s.Command+s.Code, as.Level, s.MinLevel, as.Reasons)
 		}
 		n++
 	}

@@ -510,3 +510,35 @@ func TestRecursiveDeleteForms(t *testing.T) {
 		}
 	}
 }
+
+// Seed 004's examples through the whole engine: the rule pack and the code
+// analyzer together.
+func TestSeedExamples(t *testing.T) {
+	eng, err := New(WithCwd("/home/user/project"), WithHome("/home/user"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(src string) risk.Assessment {
+		as, _, err := eng.Check(context.Background(), risk.Action{Tool: "python", Arguments: map[string]any{"code": src}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return as
+	}
+	if got := check("print('hello')"); got.Level != risk.Safe {
+		t.Errorf("print: level %v, want safe (%v)", got.Level, got.Reasons)
+	}
+	if w := check("with open('/tmp/output.txt', 'w') as f: f.write('data')"); w.Level != risk.Medium || !w.Reversible {
+		t.Errorf("file write: %+v", w)
+	}
+	d := check("import subprocess; subprocess.run(['rm', '-rf', '/home/user/data'])")
+	if d.Level != risk.Critical || d.Reversible || !slices.Contains(d.AffectedResources, "file:/home/user/data") {
+		t.Errorf("rm -rf via subprocess: level %v reversible %v resources %v", d.Level, d.Reversible, d.AffectedResources)
+	}
+	if !d.RequiresApproval() || len(d.Recommendations) == 0 || d.EstimatedImpact != "Potentially severe and irreversible impact" {
+		t.Errorf("critical assessment lacks approval, recommendations or impact: %+v", d)
+	}
+	if m := check("import subprocess\nimport os\nsubprocess.run(['make', 'clean'])\nos.remove(build_log)"); m.Level != risk.High || m.Reversible {
+		t.Errorf("multiple rules: %+v", m)
+	}
+}

@@ -146,6 +146,9 @@ func (e Env) ClassifyAbs(p string) Class {
 			return System
 		}
 		if under(p, s) {
+			if s == "/var" && (Within(p, "/var/lib") || Within(p, "/var/log") || Within(p, "/var/spool") || Within(p, "/var/backups") || Within(p, "/var/mail")) {
+				return System // service state, databases, logs and mail
+			}
 			if s == "/var" || s == "/opt" || s == "/srv" || s == "/mnt" || s == "/media" {
 				return Outside
 			}

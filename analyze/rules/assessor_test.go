@@ -24,30 +24,18 @@ func newAssessor(t *testing.T, opts ...Option) *Assessor {
 	return a
 }
 
-// Seed 004's examples, through the default pack.
+// Seed 004's examples, through the default pack. The pack keeps the
+// seed's rules for what only a pattern can see; deletes and subprocess
+// command lines in Python are the code analyzer's (see the engine's
+// TestSeedExamples).
 func TestSeedExamples(t *testing.T) {
 	a := newAssessor(t)
-
-	if got := a.Assess(code("print('hello')")); got.Level != risk.Safe {
-		t.Errorf("print: level %v, want safe", got.Level)
-	}
-
 	w := a.Assess(code("with open('/tmp/output.txt', 'w') as f: f.write('data')"))
 	if w.Level != risk.Medium || !w.Reversible || !slices.Contains(w.Reasons, "File modification may overwrite existing content") {
 		t.Errorf("file write: %+v", w)
 	}
-
-	d := a.Assess(code("import subprocess; subprocess.run(['rm', '-rf', '/home/user/data'])"))
-	if d.Level != risk.Critical || d.Reversible || !slices.Contains(d.AffectedResources, "file:/home/user/data") {
-		t.Errorf("rm -rf via subprocess: level %v reversible %v resources %v", d.Level, d.Reversible, d.AffectedResources)
-	}
-	if !d.RequiresApproval() || len(d.Recommendations) == 0 || d.EstimatedImpact != "Potentially severe and irreversible impact" {
-		t.Errorf("critical assessment lacks approval, recommendations or impact: %+v", d)
-	}
-
-	m := a.Assess(code("import subprocess\nimport os\nsubprocess.run(['make', 'clean'])\nos.remove(build_log)"))
-	if m.Level != risk.High || m.Reversible || !slices.Contains(m.Reasons, "Executing system commands") {
-		t.Errorf("multiple rules: %+v", m)
+	if got := a.Assess(code("x = 1 + 1")); got.Level != risk.Safe {
+		t.Errorf("arithmetic: level %v, want safe", got.Level)
 	}
 }
 
@@ -65,14 +53,14 @@ func TestAddRemoveReplace(t *testing.T) {
 	if got := a.Assess(code("api_key = 'x'")); got.Level != risk.High {
 		t.Errorf("custom rule: level %v", got.Level)
 	}
-	if !a.RemoveRule("code.print") {
-		t.Error("RemoveRule(code.print) = false")
+	if !a.RemoveRule("code.file_write") {
+		t.Error("RemoveRule(code.file_write) = false")
 	}
 	if a.RemoveRule("nonexistent") {
 		t.Error("RemoveRule(nonexistent) = true")
 	}
-	if got := a.Assess(code("print('hello')")); got.Level != risk.Safe || len(got.Findings) != 0 {
-		t.Errorf("after removing print rule: %+v", got.Findings)
+	if got := a.Assess(code("open('out.txt', 'w').write('x')")); got.Level != risk.Safe || len(got.Findings) != 0 {
+		t.Errorf("after removing the file write rule: %+v", got.Findings)
 	}
 
 	large := Rule{Name: "large_file_operation", Level: risk.High, Reason: "Operation on potentially large file/directory",
