@@ -65,15 +65,13 @@ func (e Env) Abs(p string) string {
 // component (/*, /.*, /**) names everything in its directory, so it is
 // classified as that directory: "rm -rf /*" empties the root.
 func (e Env) Classify(p string) Class {
-	return e.ClassifyAbs(e.Abs(stripGlob(p)))
+	return e.ClassifyAbs(e.Abs(StripGlob(p)))
 }
 
-// StripGlob removes the trailing glob components of p (see Classify).
-func StripGlob(p string) string { return stripGlob(p) }
-
-// stripGlob removes trailing components made only of glob characters
-// (*, .*, ** and the like).
-func stripGlob(p string) string {
+// StripGlob removes trailing components made only of glob characters
+// (*, .*, ** and the like), which name what is in the directory before
+// them (see Classify).
+func StripGlob(p string) string {
 	for {
 		i := strings.LastIndexByte(p, '/')
 		last := p[i+1:]

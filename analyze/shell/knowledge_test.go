@@ -7,12 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
-
-var testPaths = paths.Env{Cwd: testEnv.Cwd, Home: testEnv.Home}
 
 // analyzeScript resolves script and returns the knowledge's findings.
 func analyzeScript(t *testing.T, script string) []risk.Finding {
@@ -21,7 +18,7 @@ func analyzeScript(t *testing.T, script string) []risk.Finding {
 	if err != nil {
 		t.Fatalf("Resolve(%q): %v", script, err)
 	}
-	return DefaultKnowledge().Analyze(cmds, testPaths)
+	return DefaultKnowledge().Analyze(cmds, testEnv)
 }
 
 // levelOf returns the highest level rule gets in findings, and whether it
@@ -82,7 +79,7 @@ func TestKnowledgeSamples(t *testing.T) {
 			if r.Rule == k.Redirect.Rule {
 				one.Redirect = r
 			}
-			if fs := one.Analyze(cmds, testPaths); len(fs) > 0 {
+			if fs := one.Analyze(cmds, testEnv); len(fs) > 0 {
 				if _, ok := levelOf(fs, r.Rule); ok {
 					t.Errorf("%s: %q must not fire it; findings:%s", r.Rule, cmd, describe(fs))
 				}

@@ -9,7 +9,6 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -31,25 +30,23 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	scripts := c.Shell
 	var added []string
 	k := DefaultKnowledge()
-	penv := paths.Env{Cwd: c.Cwd, Home: c.Home}
+	env := Env{Cwd: c.Cwd, Home: c.Home}
 	for _, script := range scripts {
+		cmds, err := commands(script, env)
 		if plain(script) {
-			// one simple command whose words are what it shows
-			if f := strings.Fields(script); len(f) > 0 {
-				cmds, err := ResolveFields(f, Env{Home: c.Home, Cwd: c.Cwd})
-				if err == nil {
-					out = append(out, k.Analyze(cmds, penv)...)
-				}
+			// one simple command whose words are what it shows: nothing
+			// to add, and bash refuses it too if it does not parse
+			if err == nil {
+				out = append(out, k.Analyze(cmds, env)...)
 			}
 			continue
 		}
-		cmds, err := Resolve(script, Env{Home: c.Home, Cwd: c.Cwd})
 		if err != nil {
 			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.unparsable", Level: risk.Unknown,
 				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
 			continue
 		}
-		out = append(out, k.Analyze(cmds, penv)...)
+		out = append(out, k.Analyze(cmds, env)...)
 		for _, cmd := range cmds {
 			if len(cmd.Args) > 0 && cmd.Dynamic[0] {
 				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,
@@ -67,7 +64,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	}
 	c.Shell = append(c.Shell, added...)
 	if !c.Known {
-		out = append(out, textCommands(c, k, penv)...)
+		out = append(out, textCommands(c, k, env)...)
 	}
 	return out, nil
 }
@@ -75,24 +72,26 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 // textCommands judges, with the command knowledge, the strings of a tool
 // the catalog does not know that read as shell commands: such a tool may
 // well run them. Strings that do not parse are prose, not findings.
-func textCommands(c *tool.Call, k *Knowledge, penv paths.Env) []risk.Finding {
+func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 	var out []risk.Finding
 	for _, t := range c.Text {
 		if len(t) > maxTextScript || slices.Contains(c.Shell, t) {
 			continue
 		}
-		var cmds []Command
-		var err error
-		if plain(t) {
-			cmds, err = ResolveFields(strings.Fields(t), Env{Home: c.Home, Cwd: c.Cwd})
-		} else {
-			cmds, err = Resolve(t, Env{Home: c.Home, Cwd: c.Cwd})
-		}
-		if err == nil {
-			out = append(out, k.Analyze(cmds, penv)...)
+		if cmds, err := commands(t, env); err == nil {
+			out = append(out, k.Analyze(cmds, env)...)
 		}
 	}
 	return out
+}
+
+// commands resolves a script; one made only of plain words (see plain) is
+// split on blanks instead of parsed.
+func commands(script string, env Env) ([]Command, error) {
+	if plain(script) {
+		return ResolveFields(strings.Fields(script), env)
+	}
+	return Resolve(script, env)
 }
 
 // maxTextScript bounds the free text read as a script.

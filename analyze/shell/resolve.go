@@ -94,11 +94,9 @@ func (c Command) Line() string {
 	return b.String()
 }
 
-// Env is what the script runs with.
-type Env struct {
-	Home string
-	Cwd  string
-}
+// Env is what the script runs with: the user's home and the working
+// directory, as the path classifier reads them.
+type Env = paths.Env
 
 // MaxDepth bounds nested shells, eval and wrappers.
 const MaxDepth = 4
@@ -108,13 +106,7 @@ const MaxDepth = 4
 // parse error is returned as is (a *syntax.ParseError); the commands read
 // before it are not returned.
 func Resolve(script string, env Env) ([]Command, error) {
-	r := &resolver{vars: map[string]string{}}
-	if env.Home != "" {
-		r.vars["HOME"] = env.Home
-	}
-	if env.Cwd != "" {
-		r.vars["PWD"] = env.Cwd
-	}
+	r := newResolver(env)
 	if err := r.script(script, 0); err != nil {
 		return nil, err
 	}
@@ -126,6 +118,15 @@ func Resolve(script string, env Env) ([]Command, error) {
 // parsed again, but wrappers and nested shells are unwrapped as Resolve
 // does.
 func ResolveFields(fields []string, env Env) ([]Command, error) {
+	r := newResolver(env)
+	r.nextID = 1
+	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	return r.out, nil
+}
+
+func newResolver(env Env) *resolver {
 	r := &resolver{vars: map[string]string{}}
 	if env.Home != "" {
 		r.vars["HOME"] = env.Home
@@ -133,11 +134,7 @@ func ResolveFields(fields []string, env Env) ([]Command, error) {
 	if env.Cwd != "" {
 		r.vars["PWD"] = env.Cwd
 	}
-	r.nextID = 1
-	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
-		return nil, err
-	}
-	return r.out, nil
+	return r
 }
 
 type resolver struct {
@@ -299,7 +296,7 @@ func (r *resolver) chdir(c Command) {
 			if base == "" {
 				base = r.vars["PWD"]
 			}
-			r.dir, r.dirDyn = paths.Env{Cwd: base, Home: r.vars["HOME"]}.Abs(target), r.dirDyn && !strings.HasPrefix(target, "/")
+			r.dir, r.dirDyn = Env{Cwd: base, Home: r.vars["HOME"]}.Abs(target), r.dirDyn && !strings.HasPrefix(target, "/")
 		}
 	case "popd":
 		if n := len(r.dirs); n > 0 {
@@ -588,10 +585,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		if i < len(cmd.Args) {
 			inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-			r.via = append(r.via, name+" exec")
-			err := r.emit(inner, depth+1, id, off)
-			r.via = r.via[:len(r.via)-1]
-			return err
+			return r.emitVia(name+" exec", inner, id, off)
 		}
 	case name == "find":
 		// -exec/-execdir/-ok/-okdir CMD … ; or +: the command runs once
@@ -613,10 +607,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 					for k, a := range inner.Args {
 						inner.Args[k] = strings.ReplaceAll(a, "{}", start+"/{}")
 					}
-					r.via = append(r.via, name)
-					err := r.emit(inner, depth+1, id, off)
-					r.via = r.via[:len(r.via)-1]
-					if err != nil {
+					if err := r.emitVia(name, inner, id, off); err != nil {
 						return err
 					}
 				}
@@ -647,10 +638,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 				inner.Args = append(inner.Args, a)
 				inner.Dynamic = append(inner.Dynamic, cmd.Dynamic[j+1+k])
 			}
-			r.via = append(r.via, name)
-			err := r.emit(inner, depth+1, id, off)
-			r.via = r.via[:len(r.via)-1]
-			if err != nil {
+			if err := r.emitVia(name, inner, id, off); err != nil {
 				return err
 			}
 		}
@@ -662,14 +650,20 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		if skip, ok := wrappers[name]; ok {
 			if i := skip(cmd.Args); i > 0 && i < len(cmd.Args) {
 				inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-				r.via = append(r.via, name)
-				err := r.emit(inner, depth+1, id, off)
-				r.via = r.via[:len(r.via)-1]
-				return err
+				return r.emitVia(name, inner, id, off)
 			}
 		}
 	}
 	return nil
+}
+
+// emitVia records inner, the command the wrapper name runs (its Depth
+// already set), and what inner runs in turn.
+func (r *resolver) emitVia(name string, inner Command, id int, off uint) error {
+	r.via = append(r.via, name)
+	err := r.emit(inner, inner.Depth, id, off)
+	r.via = r.via[:len(r.via)-1]
+	return err
 }
 
 // nested parses an inner script run by the command name (a shell, eval);

@@ -176,7 +176,7 @@ func FuzzShell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		start := time.Now()
 		cmds, _ := Resolve(s, testEnv)
-		_ = DefaultKnowledge().Analyze(cmds, testPaths)
+		_ = DefaultKnowledge().Analyze(cmds, testEnv)
 		for _, c := range cmds {
 			_ = c.Line()
 			if len(c.Args) != len(c.Dynamic) {
