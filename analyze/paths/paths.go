@@ -107,10 +107,8 @@ func (e Env) ClassifyAbs(p string) Class {
 		}
 		return Device
 	}
-	for _, t := range tempDirs {
-		if p != t && under(p, t) {
-			return Temp
-		}
+	if InTemp(p) {
+		return Temp
 	}
 	if cwd != "" && cwd != "/" && cwd != home {
 		if p == cwd {
@@ -165,6 +163,17 @@ func under(p, dir string) bool {
 }
 
 var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// InTemp reports whether the absolute path p lies below a temporary
+// directory (/tmp, /var/tmp, /dev/shm), not being the directory itself.
+func InTemp(p string) bool {
+	for _, t := range tempDirs {
+		if under(p, t) {
+			return true
+		}
+	}
+	return false
+}
 
 // systemDirs belong to the operating system. Deleting or writing them
 // breaks the machine; /var, /opt, /srv and /mnt themselves are system, what

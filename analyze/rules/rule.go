@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -268,9 +269,6 @@ func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 	return false
 }
 
-// tempDirs are where scratch files live; deleting inside them is routine.
-var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
-
 // outsideWorkspace reports whether an absolute path lies outside the call's
 // working directory and the temporary directories. The working directory's
 // own ancestors (its parent, home, /) are outside.
@@ -278,16 +276,10 @@ func outsideWorkspace(c *tool.Call, p string) bool {
 	if p == "" {
 		return false
 	}
-	within := func(root string) bool { return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/") }
-	if c.Cwd != "" && c.Cwd != "/" && c.Cwd != c.Home && within(c.Cwd) {
+	if c.Cwd != "" && c.Cwd != "/" && c.Cwd != c.Home && paths.Within(p, c.Cwd) {
 		return false
 	}
-	for _, t := range tempDirs {
-		if p != t && within(t) {
-			return false
-		}
-	}
-	return true
+	return !paths.InTemp(p) // scratch space: deleting inside it is routine
 }
 
 // find runs the pattern over one text: the first match that starts at a
