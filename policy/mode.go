@@ -93,12 +93,13 @@ func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
 }
 
 // insideWorkspace reports whether every path c touches lies inside its
-// working directory.
+// workspace.
 func insideWorkspace(c *tool.Call) bool {
-	if c.Cwd == "" || len(c.Paths) == 0 {
+	root := c.Env().Root()
+	if root == "" || len(c.Paths) == 0 {
 		return false
 	}
-	root := path.Clean(c.Cwd)
+	root = path.Clean(root)
 	for _, p := range c.Paths {
 		abs := c.Abs(p)
 		if abs != root && !strings.HasPrefix(abs, root+"/") {

@@ -34,6 +34,10 @@ type Code struct {
 type Content struct {
 	Path string
 	Text string
+	// Old is the text an edit replaces; Partial is set when Text is a
+	// fragment of the file (an edit or an insertion), not all of it.
+	Old     string
+	Partial bool
 }
 
 // Call is a normalized action: what warden's analyzers read.
@@ -58,12 +62,28 @@ type Call struct {
 
 	Cwd  string // working directory the call runs in
 	Home string // the user's home directory
+	// Workspace is the project the conversation works in (its first
+	// working directory), which may differ from Cwd once a persistent
+	// shell has moved; "" means Cwd.
+	Workspace string
+
+	// Prior is the state earlier calls of the conversation left in the
+	// persistent shell and interpreter (nil outside a session); Effects
+	// is what the preparers found the call does (see Effect).
+	Prior   *Prior
+	Effects []Effect
+}
+
+// Env returns the paths environment of the call: its working directory,
+// home and workspace.
+func (c *Call) Env() paths.Env {
+	return paths.Env{Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace}
 }
 
 // Abs resolves p against the call's working directory and home: "~" and
 // "~/x" expand to Home, relative paths join Cwd, and the result is cleaned.
 func (c *Call) Abs(p string) string {
-	return paths.Env{Cwd: c.Cwd, Home: c.Home}.Abs(p)
+	return c.Env().Abs(p)
 }
 
 // spec says where a tool keeps what the analyzers need.
@@ -247,7 +267,8 @@ func (c *Call) apply(sp spec, args map[string]any) {
 		list, field, nested := strings.Cut(k, ".")
 		if !nested {
 			if s, ok := args[k].(string); ok && s != "" {
-				c.Content = append(c.Content, Content{Path: target, Text: s})
+				old, partial := editOld(k, args)
+				c.Content = append(c.Content, Content{Path: target, Text: s, Old: old, Partial: partial})
 			}
 			continue
 		}
@@ -255,7 +276,8 @@ func (c *Call) apply(sp spec, args map[string]any) {
 		for _, it := range items {
 			if m, ok := it.(map[string]any); ok {
 				if s, ok := m[field].(string); ok && s != "" {
-					c.Content = append(c.Content, Content{Path: target, Text: s})
+					old, _ := editOld(field, m)
+					c.Content = append(c.Content, Content{Path: target, Text: s, Old: old, Partial: true})
 				}
 			}
 		}
@@ -266,6 +288,21 @@ func (c *Call) apply(sp spec, args map[string]any) {
 	if sp.refine != nil {
 		sp.refine(c, args)
 	}
+}
+
+// editOld returns, for a content key that holds an edit's new text, the
+// text it replaces and that the content is a fragment of the file.
+func editOld(key string, args map[string]any) (string, bool) {
+	switch key {
+	case "new_string", "new_str", "new_text", "newText", "replacement":
+		for _, k := range []string{"old_string", "old_str", "old_text", "oldText", "search"} {
+			if s, ok := args[k].(string); ok {
+				return s, true
+			}
+		}
+		return "", true
+	}
+	return "", false
 }
 
 // addShell adds a shell script given as a string or as an argv list. An

@@ -86,7 +86,7 @@ const (
 func newAnalysis(c *tool.Call, budget int) *analysis {
 	return &analysis{
 		call:   c,
-		env:    paths.Env{Cwd: c.Cwd, Home: c.Home},
+		env:    c.Env(),
 		cwdOK:  true,
 		scope:  newScope(nil),
 		budget: budget,

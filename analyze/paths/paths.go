@@ -38,10 +38,23 @@ func (c Class) String() string {
 	return "class(?)"
 }
 
-// Env is what a path is resolved against.
+// Env is what a path is resolved against: relative paths against Cwd,
+// ~ against Home. Workspace is the project being worked on; it is Cwd
+// when empty, and differs from it when an earlier step of a conversation
+// moved the working directory (after cd build, build/* is still inside
+// the workspace, not its root).
 type Env struct {
-	Cwd  string
-	Home string
+	Cwd       string
+	Home      string
+	Workspace string
+}
+
+// Root returns the workspace: Workspace, or Cwd when that is empty.
+func (e Env) Root() string {
+	if e.Workspace != "" {
+		return e.Workspace
+	}
+	return e.Cwd
 }
 
 // Abs resolves p as the shell would: ~ and ~/x against Home, relative paths
@@ -91,7 +104,7 @@ func StripGlob(p string) string {
 // ClassifyAbs returns the class of an absolute, cleaned path.
 func (e Env) ClassifyAbs(p string) Class {
 	home := strings.TrimSuffix(e.Home, "/")
-	cwd := strings.TrimSuffix(e.Cwd, "/")
+	cwd := strings.TrimSuffix(e.Root(), "/")
 	switch {
 	case p == "/":
 		return Root

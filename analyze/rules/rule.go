@@ -270,13 +270,13 @@ func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 }
 
 // outsideWorkspace reports whether an absolute path lies outside the call's
-// working directory and the temporary directories. The working directory's
+// workspace and the temporary directories. The workspace's
 // own ancestors (its parent, home, /) are outside.
 func outsideWorkspace(c *tool.Call, p string) bool {
 	if p == "" {
 		return false
 	}
-	if c.Cwd != "" && c.Cwd != "/" && c.Cwd != c.Home && paths.Within(p, c.Cwd) {
+	if root := c.Env().Root(); root != "" && root != "/" && root != c.Home && paths.Within(p, root) {
 		return false
 	}
 	return !paths.InTemp(p) // scratch space: deleting inside it is routine

@@ -30,7 +30,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	scripts := c.Shell
 	var added []string
 	k := DefaultKnowledge()
-	env := Env{Cwd: c.Cwd, Home: c.Home}
+	env := c.Env()
 	for _, script := range scripts {
 		cmds, err := commands(script, env)
 		if plain(script) {

@@ -1,0 +1,92 @@
+package tool
+
+// Effect is one thing a call does to the files, the network or the
+// persistent shell and interpreter around it, as the preparers read it
+// from the call: a file written, downloaded, made executable, copied, run,
+// read or sent; a directory entered; a variable, alias or function set.
+// The session package replays effects to follow a conversation, so that
+// harm split across steps is seen at the step that completes it. Paths
+// are absolute and cleaned.
+type Effect struct {
+	Kind EffectKind
+	// Path is the file concerned; for SetVar, SetPyVar, SetAlias, SetFunc
+	// and SetGitAlias it is the name being set; for Chdir the directory.
+	Path string
+	// Src is the file whose data CopyFile puts at Path.
+	Src string
+	// Text is what WriteFile puts in Path when it is known (Known set); the
+	// value of SetVar, SetPyVar and SetAlias; the body of SetFunc; the
+	// expansion of SetGitAlias.
+	Text  string
+	Known bool
+	// Append is set when WriteFile adds to the end of Path.
+	Append bool
+	// URL is where FetchFile got Path's data, or where SendData sends it.
+	URL string
+	// Args are the arguments RunFile gives the file; Lang says how it runs
+	// ("sh", "python", "node", "npm" for a package.json's scripts, "make",
+	// "crontab", "" for a program run directly).
+	Args []string
+	Lang string
+	// Sensitive names the kind of sensitive data that WriteFile puts in Path
+	// or that ReadFile reads ("credentials", "environment", "database rows"),
+	// "" when the data is not known to be sensitive.
+	Sensitive string
+	// From are the files whose data WriteFile or SendData carries (cat a b > c,
+	// tar czf - dir | nc host).
+	From []string
+}
+
+// EffectKind is what an Effect does.
+type EffectKind uint8
+
+// The effect kinds.
+const (
+	WriteFile      EffectKind = iota + 1 // Path is written (Text when Known)
+	FetchFile                            // Path is written with data downloaded from URL
+	MakeExecutable                       // Path is made executable
+	CopyFile                             // Path receives the data of Src (cp, mv, ln)
+	RunFile                              // Path is executed (Lang, Args)
+	ReadFile                             // Path's data is read into the conversation
+	SendData                             // data (From, or Path) is sent over the network
+	RemoveFile                           // Path is deleted
+	Chdir                                // the working directory becomes Path
+	SetVar                               // shell variable Path = Text ("" and !Known: unknown)
+	UnsetVar                             // shell variable Path is removed
+	SetAlias                             // shell alias Path = Text
+	SetFunc                              // shell function Path with body Text
+	SetGitAlias                          // git alias Path = Text
+	SetPyVar                             // Python variable Path = Text (Known) or unknown
+)
+
+var effectNames = [...]string{"", "write", "fetch", "chmod", "copy", "run", "read", "send", "remove", "chdir",
+	"set-var", "unset-var", "set-alias", "set-func", "set-git-alias", "set-py-var"}
+
+func (k EffectKind) String() string {
+	if int(k) < len(effectNames) {
+		return effectNames[k]
+	}
+	return "effect(?)"
+}
+
+// Prior is the state that earlier calls of the same conversation left in
+// the persistent shell and interpreter the call runs in (OpenHands keeps
+// one bash and one IPython kernel for a whole conversation). Preparers
+// read it as their starting state and never modify it; what a call
+// changes, it reports as Effects.
+type Prior struct {
+	Vars       map[string]string // shell variables with known values
+	Aliases    map[string]string // shell aliases: name → replacement text
+	Funcs      map[string]string // shell functions: name → body script
+	GitAliases map[string]string // git aliases: name → expansion ("!cmd" runs a shell)
+	PyVars     map[string]PyValue
+}
+
+// PyValue is what a Python variable held at the end of an earlier call.
+type PyValue struct {
+	Text  string // the value as text, when Known
+	Known bool
+	// Sensitive names the kind of sensitive data the value was drawn from
+	// ("environment", "credentials", "database rows"), "" when none.
+	Sensitive string
+}
