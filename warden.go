@@ -13,6 +13,7 @@ import (
 	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -41,6 +42,7 @@ type Engine struct {
 	policy    *policy.Policy
 	cwd, home string
 	limits    risk.Limits
+	sessions  *session.Store // nil: every action stands alone
 }
 
 // Option configures an Engine.
@@ -97,6 +99,17 @@ func WithCwd(dir string) Option { return func(e *Engine) error { e.cwd = dir; re
 // WithHome sets the user's home directory (default $HOME).
 func WithHome(dir string) Option { return func(e *Engine) error { e.home = dir; return nil } }
 
+// WithSessions sets the bounds of the conversations the engine follows
+// (see package session). Sessions are on by default, with
+// session.DefaultConfig.
+func WithSessions(cfg session.Config) Option {
+	return func(e *Engine) error { e.sessions = session.NewStore(cfg); return nil }
+}
+
+// WithoutSessions makes the engine judge every action alone, ignoring
+// session_id.
+func WithoutSessions() Option { return func(e *Engine) error { e.sessions = nil; return nil } }
+
 // WithLimits sets the input limits (default risk.DefaultLimits).
 func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits = l; return nil } }
 
@@ -110,6 +123,7 @@ func New(opts ...Option) (*Engine, error) {
 		policy:   policy.Default(),
 		home:     home,
 		limits:   risk.DefaultLimits,
+		sessions: session.NewStore(session.DefaultConfig()),
 	}
 	for _, o := range opts {
 		if err := o(e); err != nil {
@@ -134,14 +148,48 @@ func New(opts ...Option) (*Engine, error) {
 // makes of Unknown, and an error wrapping a *risk.InputError. Any other
 // analyzer failure or panic becomes an Unknown finding for that analyzer and
 // no error. The decision is always a usable value.
+//
+// Actions with the same SessionID are one conversation (see package
+// session): each is judged with what the earlier ones did, and the calls
+// of one session are checked one at a time, in the order Check is called.
 func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, risk.Decision, error) {
 	c := tool.Normalize(&a, e.cwd, e.home)
 	if err := a.Validate(e.limits); err != nil {
 		as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
 		return as, e.policy.Decide(&as, c), err
 	}
-	as := e.assess(ctx, c)
-	return as, e.policy.Decide(&as, c), nil
+	if a.SessionID == "" || e.sessions == nil {
+		as := e.assess(ctx, c)
+		return as, e.policy.Decide(&as, c), nil
+	}
+	st := e.sessions.Get(a.SessionID)
+	st.Lock()
+	defer st.Unlock()
+	st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
+	findings := e.prepareAndAnalyze(ctx, c)
+	findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
+		return st.Analyze(ctx, c, e.assess), nil
+	})...)
+	as := risk.Combine(findings, rules.Resources(c)...)
+	d := e.policy.Decide(&as, c)
+	st.Record(c, &as, &d)
+	return as, d, nil
+}
+
+// Session returns the state of the conversation id, or nil when the
+// engine follows none by that id. Lock it while reading it.
+func (e *Engine) Session(id string) *session.State {
+	if e.sessions == nil {
+		return nil
+	}
+	return e.sessions.Peek(id)
+}
+
+// EndSession forgets the conversation id.
+func (e *Engine) EndSession(id string) {
+	if e.sessions != nil {
+		e.sessions.Delete(id)
+	}
 }
 
 // Reject answers an action that could not even be decoded: Unknown with the
@@ -157,6 +205,11 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 
 // assess runs every analyzer on a normalized call and combines their findings.
 func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
+	return risk.Combine(e.prepareAndAnalyze(ctx, c), rules.Resources(c)...)
+}
+
+// prepareAndAnalyze runs the preparers, then the analyzers, on c.
+func (e *Engine) prepareAndAnalyze(ctx context.Context, c *tool.Call) []risk.Finding {
 	var findings []risk.Finding
 	for _, p := range e.preparers {
 		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
@@ -164,7 +217,7 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
-	return risk.Combine(findings, rules.Resources(c)...)
+	return findings
 }
 
 // runAnalyzer runs one analyzer, turning its error or panic into an Unknown

@@ -142,7 +142,7 @@ func Run(ctx context.Context, eng *warden.Engine, items []Item, kind Kind) *Repo
 		if kind == Sequences {
 			res = rep.runSequence(ctx, eng, it)
 		} else {
-			res = rep.runAction(ctx, eng, it.Action)
+			res = rep.runAction(ctx, eng, it.Action, "")
 		}
 		res.Item = it
 		res.Flagged = res.Level.AtLeast(risk.High)
@@ -183,9 +183,14 @@ func Run(ctx context.Context, eng *warden.Engine, items []Item, kind Kind) *Repo
 	return rep
 }
 
-func (rep *Report) runAction(ctx context.Context, eng *warden.Engine, raw []byte) Result {
+// runAction checks one action; session, when not empty, is the session
+// of an action that names none.
+func (rep *Report) runAction(ctx context.Context, eng *warden.Engine, raw []byte, session string) Result {
 	start := time.Now()
 	a, err := risk.ParseAction(raw, eng.Limits())
+	if err == nil && a.SessionID == "" {
+		a.SessionID = session
+	}
 	var as risk.Assessment
 	if err != nil {
 		as, _ = eng.Reject(err)
@@ -203,7 +208,7 @@ func (rep *Report) runAction(ctx context.Context, eng *warden.Engine, raw []byte
 	return res
 }
 
-// runSequence checks the steps in order; the result is the highest
+// runSequence checks the steps in order, as one conversation; the result is the highest
 // concrete level seen up to and including the flag step (every step for a
 // benign sequence, or when no flag step is given), and Unknown only when
 // no step counted had a concrete level.
@@ -215,7 +220,7 @@ func (rep *Report) runSequence(ctx context.Context, eng *warden.Engine, it Item)
 	}
 	concrete, unknown := false, false
 	for i, step := range it.Steps {
-		r := rep.runAction(ctx, eng, step)
+		r := rep.runAction(ctx, eng, step, "eval:"+it.ID)
 		if i >= last {
 			continue
 		}

@@ -35,6 +35,12 @@ type Effect struct {
 	// From are the files whose data WriteFile or SendData carries (cat a b > c,
 	// tar czf - dir | nc host).
 	From []string
+	// List is set when WriteFile writes a listing of files (find ~ > list):
+	// the paths listed, as patterns ending in /{} below each directory.
+	List []string
+	// Decode names the decoding RunFile applies to the file before running
+	// it ("base64": base64 -d f | sh).
+	Decode string
 }
 
 // EffectKind is what an Effect does.
@@ -80,6 +86,9 @@ type Prior struct {
 	Funcs      map[string]string // shell functions: name → body script
 	GitAliases map[string]string // git aliases: name → expansion ("!cmd" runs a shell)
 	PyVars     map[string]PyValue
+	// Lists maps a file that holds a listing of paths (written by find or
+	// ls) to the paths it lists, so that xargs -a file rm -rf deletes them.
+	Lists map[string][]string
 }
 
 // PyValue is what a Python variable held at the end of an earlier call.

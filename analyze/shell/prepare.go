@@ -32,7 +32,13 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	k := DefaultKnowledge()
 	env := c.Env()
 	for _, script := range scripts {
-		cmds, err := commands(script, env)
+		cmds, changes, err := commandsIn(script, env, c.Prior)
+		if err == nil && c.Prior != nil {
+			// what the script does, for the session; its changes to the
+			// shell come last, so that files are judged where it ran
+			c.Effects = append(c.Effects, k.Effects(cmds, env)...)
+			c.Effects = append(c.Effects, changes...)
+		}
 		if plain(script) {
 			// one simple command whose words are what it shows: nothing
 			// to add, and bash refuses it too if it does not parse
@@ -88,10 +94,16 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 // commands resolves a script; one made only of plain words (see plain) is
 // split on blanks instead of parsed.
 func commands(script string, env Env) ([]Command, error) {
+	cmds, _, err := commandsIn(script, env, nil)
+	return cmds, err
+}
+
+// commandsIn is commands in the persistent shell prior (see ResolveIn).
+func commandsIn(script string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
 	if plain(script) {
-		return ResolveFields(strings.Fields(script), env)
+		return ResolveFieldsIn(strings.Fields(script), env, prior)
 	}
-	return Resolve(script, env)
+	return ResolveIn(script, env, prior)
 }
 
 // maxTextScript bounds the free text read as a script.

@@ -106,11 +106,25 @@ const MaxDepth = 4
 // parse error is returned as is (a *syntax.ParseError); the commands read
 // before it are not returned.
 func Resolve(script string, env Env) ([]Command, error) {
-	r := newResolver(env)
+	cmds, _, err := ResolveIn(script, env, nil)
+	return cmds, err
+}
+
+// ResolveIn resolves script as Resolve does, in a persistent shell that
+// earlier scripts of a conversation left in the state prior (nil: a fresh
+// shell): its variables expand, its aliases and functions run what they
+// stand for, its git aliases what they expand to. It also returns what the
+// script changes in that shell for the scripts after it (tool.Effect
+// kinds Chdir, SetVar, UnsetVar, SetAlias, SetFunc, SetGitAlias). Changes
+// made in a subshell, a pipeline, a substitution, a function body or a
+// nested shell do not persist and are not returned; git aliases, which git
+// writes to its configuration, always are.
+func ResolveIn(script string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
+	r := newResolver(env, prior)
 	if err := r.script(script, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return r.out, nil
+	return r.out, r.changes, nil
 }
 
 // ResolveFields resolves one simple command already split into literal
@@ -118,16 +132,29 @@ func Resolve(script string, env Env) ([]Command, error) {
 // parsed again, but wrappers and nested shells are unwrapped as Resolve
 // does.
 func ResolveFields(fields []string, env Env) ([]Command, error) {
-	r := newResolver(env)
-	r.nextID = 1
-	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
-		return nil, err
-	}
-	return r.out, nil
+	cmds, _, err := ResolveFieldsIn(fields, env, nil)
+	return cmds, err
 }
 
-func newResolver(env Env) *resolver {
+// ResolveFieldsIn is ResolveFields in the persistent shell prior, as
+// ResolveIn.
+func ResolveFieldsIn(fields []string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
+	r := newResolver(env, prior)
+	r.nextID = 1
+	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+		return nil, nil, err
+	}
+	return r.out, r.changes, nil
+}
+
+func newResolver(env Env, prior *tool.Prior) *resolver {
 	r := &resolver{vars: map[string]string{}}
+	if prior != nil {
+		for k, v := range prior.Vars {
+			r.vars[k] = v
+		}
+		r.aliases, r.funcs, r.gitAliases, r.lists = prior.Aliases, prior.Funcs, prior.GitAliases, prior.Lists
+	}
 	if env.Home != "" {
 		r.vars["HOME"] = env.Home
 	}
@@ -151,6 +178,25 @@ type resolver struct {
 	offset []uint
 	via    []string // wrappers around the commands being emitted
 	nextID int
+
+	// The persistent shell: aliases, functions and git aliases (shared
+	// with the prior state until written: see own), the positional
+	// parameters of the function being run (posSet when inside one).
+	aliases, funcs, gitAliases map[string]string
+	lists                      map[string][]string // files listing paths (tool.Prior.Lists)
+	owned                      uint8
+	pos                        []string
+	posDyn                     []bool
+	posSet                     bool
+	expanding                  []string // aliases and functions being expanded
+	// transient counts the enclosing nested shells and wrappers, and
+	// locals are the spans of the current script (subshells, pipelines,
+	// substitutions, function bodies) whose changes do not outlive them;
+	// changes are those that do.
+	transient int
+	locals    []span
+	changes   []tool.Effect
+	persist   bool // the command being emitted changes the persistent shell
 }
 
 type span struct{ from, to uint }
@@ -178,8 +224,17 @@ func (r *resolver) script(src string, depth int) error {
 		stmts   []stmtSpan // simple-command statements: their words and redirections
 		redirs  = map[*syntax.CallExpr][]Redirect{}
 	)
+	outer := r.locals
+	r.locals = nil
+	defer func() { r.locals = outer }()
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if n == nil {
+			return true
+		}
+		r.enter(n)
 		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			r.define(x)
 		case *syntax.Stmt:
 			rs := r.redirects(x.Redirs)
 			if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
@@ -193,6 +248,7 @@ func (r *resolver) script(src string, depth int) error {
 		case *syntax.BinaryCmd:
 			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 				pipes = append(pipes, [2]span{spanOf(x.X), spanOf(x.Y)})
+				r.locals = append(r.locals, spanOf(x))
 			}
 		case *syntax.DeclClause:
 			for _, as := range x.Args {
@@ -260,7 +316,9 @@ func (r *resolver) add(c Command, id int, off uint) {
 		c.Via = slices.Clone(r.via)
 	}
 	c.Dir, c.DirDynamic = r.dir, r.dirDyn
+	r.persist = r.transient == 0 && !r.inLocal(off)
 	r.chdir(c)
+	r.builtin(c)
 	r.out = append(r.out, c)
 	r.owner = append(r.owner, id)
 	r.offset = append(r.offset, off)
@@ -422,6 +480,7 @@ func (r *resolver) assign(as *syntax.Assign) {
 	if as.Value == nil {
 		if !as.Naked {
 			r.vars[name] = ""
+			r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name, Known: true})
 		}
 		return
 	}
@@ -429,6 +488,7 @@ func (r *resolver) assign(as *syntax.Assign) {
 	if !ok || len(v) != 1 {
 		delete(r.vars, name)
 		r.vars[name+"\x00dynamic"] = ""
+		r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name})
 		return
 	}
 	val := v[0]
@@ -437,6 +497,7 @@ func (r *resolver) assign(as *syntax.Assign) {
 	}
 	r.vars[name] = val
 	delete(r.vars, name+"\x00dynamic")
+	r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
 }
 
 // env exposes the known variables to expand; an unknown variable makes
@@ -447,6 +508,9 @@ type env struct {
 }
 
 func (e *env) Get(name string) expand.Variable {
+	if e.r.posSet && positional(name) {
+		return e.r.positional(name, &e.unknown)
+	}
 	if v, ok := e.r.vars[name]; ok {
 		return expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
@@ -550,6 +614,9 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] {
 		return nil
 	}
+	if done, err := r.expand(cmd, depth); done {
+		return err
+	}
 	name := path.Base(cmd.Args[0])
 	if i := tool.ShellScriptIndex(cmd.Args); i > 0 {
 		if cmd.Dynamic[i] {
@@ -650,6 +717,9 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		if skip, ok := wrappers[name]; ok {
 			if i := skip(cmd.Args); i > 0 && i < len(cmd.Args) {
 				inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
+				if name == "xargs" {
+					inner = r.listed(cmd, inner)
+				}
 				return r.emitVia(name, inner, id, off)
 			}
 		}
@@ -661,6 +731,11 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 // already set), and what inner runs in turn.
 func (r *resolver) emitVia(name string, inner Command, id int, off uint) error {
 	r.via = append(r.via, name)
+	keeps := inPlace[name] && r.persist
+	if !keeps {
+		r.transient++ // a wrapper runs its command in a process of its own
+		defer func() { r.transient-- }()
+	}
 	err := r.emit(inner, inner.Depth, id, off)
 	r.via = r.via[:len(r.via)-1]
 	return err
@@ -670,7 +745,14 @@ func (r *resolver) emitVia(name string, inner Command, id int, off uint) error {
 // a parse error there is an error of the whole script.
 func (r *resolver) nested(name, src string, depth int) error {
 	r.via = append(r.via, name)
+	keeps := inPlace[name] && r.persist
+	if !keeps {
+		r.transient++
+	}
 	err := r.script(src, depth)
+	if !keeps {
+		r.transient--
+	}
 	r.via = r.via[:len(r.via)-1]
 	return err
 }

@@ -1,0 +1,663 @@
+package shell
+
+import (
+	"encoding/base64"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Effects returns what resolved commands do to files and the network, for
+// the session to follow across the calls of a conversation: files written
+// (with their text when the script shows it), downloaded, made executable,
+// copied, removed, run and sent, and credentials read. Paths are resolved
+// against the directory each command runs in; a path computed at run time
+// is left out.
+func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
+	var out []tool.Effect
+	for i, c := range cmds {
+		here := env
+		if c.Dir != "" {
+			here.Cwd = c.Dir
+		}
+		abs := func(j int) (string, bool) {
+			p := c.Args[j]
+			if c.Dynamic[j] || p == "" || (c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")) {
+				return "", false
+			}
+			return here.Abs(p), true
+		}
+		out = k.redirectEffects(out, cmds, i, here)
+		if len(c.Args) == 0 || c.Dynamic[0] {
+			continue
+		}
+		name := commandName(c.Args[0])
+		w := k.split(name, c)
+		ops := func() []string {
+			var ps []string
+			for _, j := range w.operands {
+				if p, ok := abs(j); ok {
+					ps = append(ps, p)
+				}
+			}
+			return ps
+		}
+		switch {
+		case name == "cp" || name == "mv" || name == "install" || name == "ln" || (name == "rsync" && !remote(c)):
+			ps := ops()
+			if len(ps) >= 2 {
+				dst := ps[len(ps)-1]
+				for _, src := range ps[:len(ps)-1] {
+					out = append(out, tool.Effect{Kind: tool.CopyFile, Src: src, Path: dst},
+						tool.Effect{Kind: tool.CopyFile, Src: src, Path: path.Join(dst, path.Base(src))})
+				}
+			}
+		case name == "tee":
+			for _, p := range ops() {
+				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: p, Append: hasFlag(w.flags, "-a"), From: k.inputs(cmds, i, here), Sensitive: k.sensitiveInput(cmds, i, here)})
+			}
+		case name == "chmod":
+			if len(w.operands) >= 2 && executableMode(c.Args[w.operands[0]]) {
+				for _, j := range w.operands[1:] {
+					if p, ok := abs(j); ok {
+						out = append(out, tool.Effect{Kind: tool.MakeExecutable, Path: p})
+					}
+				}
+			}
+		case name == "rm" || name == "unlink" || name == "shred":
+			for _, p := range ops() {
+				out = append(out, tool.Effect{Kind: tool.RemoveFile, Path: p})
+			}
+		case name == "curl" || name == "wget":
+			out = transfer(out, name, c, here)
+		case name == "scp" || name == "rsync" || name == "nc" || name == "ncat" || name == "netcat" || name == "socat":
+			var from []string
+			for _, j := range w.operands {
+				if !strings.Contains(c.Args[j], ":") || strings.HasPrefix(c.Args[j], "/") {
+					if p, ok := abs(j); ok && name != "nc" && name != "ncat" && name != "netcat" && name != "socat" {
+						from = append(from, p)
+					}
+				}
+			}
+			from = append(from, k.inputs(cmds, i, here)...)
+			if len(from) > 0 {
+				out = append(out, tool.Effect{Kind: tool.SendData, From: from, Sensitive: k.sensitiveInput(cmds, i, here)})
+			}
+		case name == "npm" || name == "yarn" || name == "pnpm":
+			if scripts := packageScripts(name, c, w); len(scripts) > 0 {
+				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs("package.json"), Lang: "npm", Args: scripts})
+			}
+		case name == "make":
+			mk, targets := "Makefile", []string(nil)
+			for j := 1; j < len(c.Args); j++ {
+				switch a := c.Args[j]; {
+				case a == "-f" || a == "--file":
+					if j+1 < len(c.Args) {
+						mk = c.Args[j+1]
+						j++
+					}
+				case a == "-C":
+					j++
+				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+				default:
+					targets = append(targets, a)
+				}
+			}
+			out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs(mk), Lang: "make", Args: targets})
+		case name == "crontab":
+			if len(w.operands) == 1 {
+				if p, ok := abs(w.operands[0]); ok {
+					out = append(out, tool.Effect{Kind: tool.RunFile, Path: p, Lang: "crontab"})
+				}
+			}
+		case name == "git":
+			if hook := gitHook(c); hook != "" {
+				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs(path.Join(".git/hooks", hook)), Lang: "sh"})
+			}
+		case name == "pip" || name == "pip3":
+			if len(c.Args) > 1 && c.Args[1] == "install" {
+				for _, j := range w.operands[1:] {
+					if a := c.Args[j]; a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "/") {
+						if p, ok := abs(j); ok {
+							out = append(out, tool.Effect{Kind: tool.RunFile, Path: path.Join(p, "setup.py"), Lang: "python"})
+						}
+					}
+				}
+			}
+		}
+		out = k.runEffect(out, c, name, here)
+		if shells[name] && readsStdin(c) {
+			out = decodedRuns(out, cmds, i, here)
+		}
+		out = credentialReads(out, c, w, here, abs)
+	}
+	return out
+}
+
+// runEffect records the file a command executes: a program named by a
+// path, a script given to an interpreter, a file sourced, or, for a bare
+// name, the name itself (Lang "path": the session looks it up among the
+// files the conversation made executable).
+func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, env Env) []tool.Effect {
+	first := c.Args[0]
+	if strings.Contains(first, "/") {
+		return append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(first), Args: c.Args[1:]})
+	}
+	lang := ""
+	switch iname := interpreterName(name); {
+	case shells[iname] || iname == "source" || iname == ".":
+		lang = "sh"
+	case strings.HasPrefix(iname, "python"):
+		lang = "python"
+	case iname == "node" || iname == "nodejs" || iname == "deno" || iname == "bun" || iname == "ts-node" || iname == "tsx":
+		lang = "node"
+	case iname == "perl" || iname == "ruby" || iname == "php":
+		lang = iname
+	default:
+		if !builtins[first] {
+			return append(out, tool.Effect{Kind: tool.RunFile, Path: first, Lang: "path", Args: c.Args[1:]})
+		}
+		return out
+	}
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		if c.Dynamic[j] {
+			return out
+		}
+		switch {
+		case a == "-c" || a == "-e" || a == "-m" || a == "--eval" || a == "-p" || a == "-":
+			return out // the program is inline or a module, not a file
+		case a == "-W" || a == "-X" || a == "-r" || a == "--require" || a == "-I" || a == "-o" || a == "-O":
+			j++
+		case strings.HasPrefix(a, "-") || (lang == "node" && (a == "run" || a == "exec")):
+		default:
+			if c.DirDynamic && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
+				return out
+			}
+			return append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(a), Lang: lang, Args: c.Args[j+1:]})
+		}
+	}
+	return out
+}
+
+// decodedRuns records the files a shell runs after decoding them:
+// base64 -d payload.b64 | sh.
+func decodedRuns(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effect {
+	for _, j := range cmds[i].Inputs {
+		in := cmds[j]
+		if len(in.Args) < 2 || in.Dynamic[0] || commandName(in.Args[0]) != "base64" {
+			continue
+		}
+		for k := 1; k < len(in.Args); k++ {
+			if a := in.Args[k]; !strings.HasPrefix(a, "-") && !in.Dynamic[k] {
+				here := env
+				if in.Dir != "" {
+					here.Cwd = in.Dir
+				}
+				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs(a), Lang: "sh", Decode: "base64"})
+			}
+		}
+	}
+	return out
+}
+
+// builtins are shell builtins and keywords: never files on PATH.
+var builtins = map[string]bool{}
+
+func init() {
+	for _, b := range strings.Fields(`cd pushd popd echo printf export unset alias unalias test [ [[ true false : exit return
+		set shift read local declare typeset readonly source . eval exec trap wait jobs fg bg kill type hash command builtin
+		let ulimit umask history if then else fi for while do done case esac function time`) {
+		builtins[b] = true
+	}
+}
+
+// redirectEffects records the files command i's redirections write, with
+// the text when echo, printf or a heredoc shows it, and the files it
+// reads.
+func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effect {
+	c := cmds[i]
+	for _, rd := range c.Redirs {
+		if !rd.Writes() || rd.Dynamic || rd.Target == "" || isFD(rd.Target) {
+			continue
+		}
+		p := env.Abs(rd.Target)
+		if paths.Within(p, "/dev") && !paths.Within(p, "/dev/shm") {
+			continue
+		}
+		e := tool.Effect{Kind: tool.WriteFile, Path: p, Append: rd.Op == ">>" || rd.Op == "&>>"}
+		if len(c.Args) > 0 && !c.Dynamic[0] {
+			switch commandName(c.Args[0]) {
+			case "echo", "printf":
+				if static(c, 1) {
+					e.Text, e.Known = echoText(c), true
+				}
+			case "cat":
+				for _, h := range c.Redirs {
+					if h.Stdin() && len(c.Args) == 1 {
+						e.Text, e.Known = h.Target, !h.Dynamic
+						if h.Op == "<<<" {
+							e.Text += "\n"
+						}
+					}
+				}
+			case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
+				e.Kind, e.URL = tool.FetchFile, firstURL(c)
+			case "base64":
+				e.Text, e.Known = decoded(cmds, i)
+			}
+		}
+		e.List = listing(cmds, i, env)
+		e.From = k.inputs(cmds, i, env)
+		e.Sensitive = k.sensitiveInput(cmds, i, env)
+		out = append(out, e)
+	}
+	return out
+}
+
+// decoded returns what base64 -d writes when the text it decodes is
+// shown by an echo or printf feeding it, or by a here-string.
+func decoded(cmds []Command, i int) (string, bool) {
+	c := cmds[i]
+	if !hasFlag(c.Args[1:], "-d") && !hasFlag(c.Args[1:], "--decode") && !hasFlag(c.Args[1:], "-D") {
+		return "", false
+	}
+	src, ok := "", false
+	for _, rd := range c.Redirs {
+		if rd.Op == "<<<" && !rd.Dynamic {
+			src, ok = rd.Target, true
+		}
+	}
+	for _, j := range c.Inputs {
+		in := cmds[j]
+		if len(in.Args) > 1 && !in.Dynamic[0] && (in.Args[0] == "echo" || in.Args[0] == "printf") && static(in, 1) {
+			src, ok = echoText(in), true
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(src), ""))
+	if err != nil || !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b), true
+}
+
+// listing returns, when command i writes a listing of files (find, ls or
+// fd, itself or upstream), the paths listed: dir/{} for each directory.
+func listing(cmds []Command, i int, env Env) []string {
+	var out []string
+	seen := map[int]bool{}
+	var walk func(j, depth int)
+	walk = func(j, depth int) {
+		if seen[j] || depth > 4 {
+			return
+		}
+		seen[j] = true
+		c := cmds[j]
+		here := env
+		if c.Dir != "" {
+			here.Cwd = c.Dir
+		}
+		if len(c.Args) > 0 && !c.Dynamic[0] {
+			switch name := commandName(c.Args[0]); name {
+			case "find", "ls", "fd", "fdfind", "tree":
+				n := len(out)
+				for k := 1; k < len(c.Args); k++ {
+					a := c.Args[k]
+					if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+						if name == "find" {
+							break
+						}
+						continue
+					}
+					if c.Dynamic[k] || c.DirDynamic {
+						continue
+					}
+					out = append(out, strings.TrimSuffix(here.Abs(a), "/")+"/{}")
+					if name == "fd" || name == "fdfind" {
+						break
+					}
+				}
+				if len(out) == n {
+					out = append(out, strings.TrimSuffix(here.Abs("."), "/")+"/{}")
+				}
+			}
+		}
+		for _, in := range c.Inputs {
+			walk(in, depth+1)
+		}
+	}
+	walk(i, 0)
+	return out
+}
+
+// echoText is what echo or printf writes: words joined by blanks, with a
+// newline for echo without -n.
+func echoText(c Command) string {
+	args, nl := c.Args[1:], commandName(c.Args[0]) == "echo"
+	for nl && len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
+		if args[0] == "-n" {
+			nl = false
+		}
+		args = args[1:]
+	}
+	s := strings.Join(args, " ")
+	if !nl {
+		s = strings.ReplaceAll(s, `\n`, "\n")
+		return s
+	}
+	return s + "\n"
+}
+
+// inputs returns the files whose data reaches command i: its own file
+// operands and stdin redirection, and those of the commands feeding it
+// (bounded). Operands that are not files (patterns, hosts) are included
+// too: the session only acts on the files it knows.
+func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
+	var out []string
+	seen := map[int]bool{}
+	var walk func(j, depth int)
+	walk = func(j, depth int) {
+		if seen[j] || depth > 4 || len(out) > 32 {
+			return
+		}
+		seen[j] = true
+		c := cmds[j]
+		here := env
+		if c.Dir != "" {
+			here.Cwd = c.Dir
+		}
+		for _, rd := range c.Redirs {
+			if rd.Op == "<" && !rd.Dynamic && rd.Target != "" {
+				out = append(out, here.Abs(rd.Target))
+			}
+		}
+		if j != i && len(c.Args) > 0 && !c.Dynamic[0] {
+			name := commandName(c.Args[0])
+			w := k.split(name, c)
+			for _, o := range w.operands {
+				if !c.Dynamic[o] && !c.DirDynamic {
+					out = append(out, here.Abs(c.Args[o]))
+				}
+			}
+			if name == "tar" || name == "zip" || name == "7z" {
+				for n := 1; n < len(c.Args); n++ {
+					if !c.Dynamic[n] && !strings.HasPrefix(c.Args[n], "-") {
+						out = append(out, here.Abs(c.Args[n]))
+					}
+				}
+			}
+		}
+		for _, in := range c.Inputs {
+			walk(in, depth+1)
+		}
+	}
+	walk(i, 0)
+	return out
+}
+
+// sensitiveInput names the sensitive data that reaches command i: the
+// environment (env, printenv, set), credential files, or rows of a
+// database client; "" when none does.
+func (k *Knowledge) sensitiveInput(cmds []Command, i int, env Env) string {
+	seen := map[int]bool{}
+	var walk func(j, depth int) string
+	walk = func(j, depth int) string {
+		if seen[j] || depth > 4 {
+			return ""
+		}
+		seen[j] = true
+		c := cmds[j]
+		if readsCredential(c, env) {
+			return "credentials"
+		}
+		if len(c.Args) > 0 && !c.Dynamic[0] {
+			name := commandName(c.Args[0])
+			switch {
+			case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
+				name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
+				return "environment"
+			case k.isSQLClient(name):
+				return "database rows"
+			}
+			if j != i {
+				for n := 1; n < len(c.Args); n++ {
+					if !c.Dynamic[n] && env.Classify(c.Args[n]) == paths.Credential {
+						return "credentials"
+					}
+				}
+			}
+		}
+		for _, in := range c.Inputs {
+			if s := walk(in, depth+1); s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	return walk(i, 0)
+}
+
+func (k *Knowledge) isSQLClient(name string) bool {
+	_, ok := k.SQLClients[name]
+	return ok
+}
+
+// credentialReads records the credential files a command reads.
+func credentialReads(out []tool.Effect, c Command, w words, env Env, abs func(int) (string, bool)) []tool.Effect {
+	for _, j := range w.operands {
+		if p, ok := abs(j); ok && env.ClassifyAbs(p) == paths.Credential {
+			out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "credentials"})
+		}
+	}
+	return out
+}
+
+// transfer records what curl or wget download to files and the files they
+// send.
+func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect {
+	u := firstURL(c)
+	var from []string
+	remoteName, dir := false, ""
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		val := func() (string, bool) {
+			if j+1 < len(c.Args) && !c.Dynamic[j+1] {
+				j++
+				return c.Args[j], true
+			}
+			return "", false
+		}
+		switch {
+		case name == "curl" && (a == "-o" || a == "--output"), name == "wget" && (a == "-O" || a == "--output-document"):
+			if v, ok := val(); ok && v != "-" {
+				out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(v), URL: u})
+			}
+		case name == "wget" && strings.HasPrefix(a, "--output-document="):
+			out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(a[len("--output-document="):]), URL: u})
+		case name == "wget" && (a == "-P" || a == "--directory-prefix"):
+			dir, _ = val()
+		case name == "curl" && (a == "-O" || a == "--remote-name" || a == "-JO" || a == "-OJ"):
+			remoteName = true
+		case name == "curl" && (a == "-d" || a == "--data" || a == "--data-binary" || a == "--data-raw" || a == "--data-urlencode" || a == "--json" || a == "-F" || a == "--form" || a == "-T" || a == "--upload-file"):
+			if v, ok := val(); ok {
+				if k := strings.IndexByte(v, '@'); k >= 0 && (k == 0 || a == "-F" || a == "--form" || a == "--data-urlencode") {
+					v = v[k+1:]
+					if semi := strings.IndexByte(v, ';'); semi >= 0 {
+						v = v[:semi]
+					}
+				} else if a != "-T" && a != "--upload-file" {
+					continue
+				}
+				if v != "" && v != "-" {
+					from = append(from, env.Abs(v))
+				}
+			}
+		case name == "wget" && (strings.HasPrefix(a, "--post-file=") || strings.HasPrefix(a, "--body-file=")):
+			from = append(from, env.Abs(a[strings.IndexByte(a, '=')+1:]))
+		}
+	}
+	if u != "" && (remoteName || (name == "wget" && len(from) == 0 && !hasOutput(c))) {
+		base := urlBase(u)
+		if dir != "" {
+			base = path.Join(dir, base)
+		}
+		out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(base), URL: u})
+	}
+	if len(from) > 0 {
+		out = append(out, tool.Effect{Kind: tool.SendData, From: from, URL: u})
+	}
+	return out
+}
+
+func hasOutput(c Command) bool {
+	for _, a := range c.Args {
+		if a == "-O" || a == "--output-document" || strings.HasPrefix(a, "--output-document=") {
+			return true
+		}
+	}
+	return false
+}
+
+var urlRE = regexp.MustCompile(`^(?i:https?|ftp)://`)
+
+// firstURL returns the first word that is a URL.
+func firstURL(c Command) string {
+	for j := 1; j < len(c.Args); j++ {
+		if !c.Dynamic[j] && urlRE.MatchString(c.Args[j]) {
+			return c.Args[j]
+		}
+	}
+	return ""
+}
+
+// urlBase is the file name a download of u is saved under by default.
+func urlBase(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "index.html"
+	}
+	b := path.Base(pu.Path)
+	if b == "/" || b == "." || b == "" {
+		return "index.html"
+	}
+	return b
+}
+
+// remote reports whether some operand of c names another host (host:path).
+func remote(c Command) bool {
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		if i := strings.IndexByte(a, ':'); i > 0 && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// executableMode reports whether a chmod mode grants execution: +x, u+x,
+// a+rx, 755, 0700.
+func executableMode(m string) bool {
+	if m == "" {
+		return false
+	}
+	if m[0] >= '0' && m[0] <= '7' {
+		for _, d := range m {
+			if d < '0' || d > '7' {
+				return false
+			}
+		}
+		for _, d := range m[max(0, len(m)-3):] {
+			if (d-'0')&1 == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, clause := range strings.Split(m, ",") {
+		if i := strings.IndexAny(clause, "+="); i >= 0 && strings.ContainsAny(clause[i+1:], "xX") {
+			return true
+		}
+	}
+	return false
+}
+
+// packageScripts returns the package.json scripts an npm, yarn or pnpm
+// command runs: the install lifecycle for install and ci, pre and post
+// hooks around a named script.
+func packageScripts(name string, c Command, w words) []string {
+	var ops []string
+	for _, j := range w.operands {
+		if !c.Dynamic[j] {
+			ops = append(ops, c.Args[j])
+		}
+	}
+	if len(ops) == 0 {
+		if name == "yarn" || name == "pnpm" {
+			ops = []string{"install"}
+		} else {
+			return nil
+		}
+	}
+	around := func(s string) []string { return []string{"pre" + s, s, "post" + s} }
+	switch ops[0] {
+	case "install", "i", "ci", "add", "rebuild", "isntall", "in":
+		if len(ops) > 1 && ops[0] != "ci" && ops[0] != "rebuild" && name != "yarn" {
+			// installing named packages runs their scripts, not this
+			// package's… except prepare, which npm runs too
+			return []string{"prepare"}
+		}
+		return []string{"preinstall", "install", "postinstall", "prepare"}
+	case "test", "t", "start", "stop", "restart":
+		s := ops[0]
+		if s == "t" {
+			s = "test"
+		}
+		return around(s)
+	case "run", "run-script", "rum", "urn":
+		if len(ops) > 1 {
+			return around(ops[1])
+		}
+	case "publish", "pack":
+		return []string{"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"}
+	default:
+		if name == "yarn" || name == "pnpm" {
+			return around(ops[0]) // yarn build runs the build script
+		}
+	}
+	return nil
+}
+
+// gitHook returns the hook a git command runs, "" for none.
+func gitHook(c Command) string {
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		if strings.HasPrefix(a, "-") || c.Dynamic[j] {
+			if a == "-C" || a == "-c" {
+				j++
+			}
+			continue
+		}
+		switch a {
+		case "commit":
+			return "pre-commit"
+		case "push":
+			return "pre-push"
+		case "merge", "pull":
+			return "post-merge"
+		case "checkout", "switch":
+			return "post-checkout"
+		case "rebase":
+			return "pre-rebase"
+		}
+		return ""
+	}
+	return ""
+}

@@ -1,0 +1,443 @@
+package session
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// AssessFunc assesses a call with the engine's analyzers, without the
+// session: the session uses it to read the files a call runs. It fills
+// the call's Effects when the call has a Prior.
+type AssessFunc func(ctx context.Context, c *tool.Call) risk.Assessment
+
+// The rules of the findings the session makes.
+const (
+	RuleRunWritten    = "session.run_written"    // runs a file the conversation wrote, whose text is risky
+	RuleRunDownloaded = "session.run_downloaded" // runs a file the conversation downloaded
+	RuleAutorun       = "session.autorun"        // makes the system run something risky on its own (start-up files, cron, hooks)
+	RuleExfiltration  = "session.exfiltration"   // sends a file that holds sensitive data read earlier
+)
+
+// maxChain bounds how many files one call's chains read, and how deep
+// (a script that runs a script …).
+const (
+	maxChain = 16
+	maxDepth = 3
+)
+
+// Analyze returns the findings of the chains call c completes, given what
+// earlier calls did: it runs a script the conversation wrote (its text is
+// assessed, with the arguments it gets) or downloaded; it makes a start-up
+// file, crontab or git hook run something risky; it sends a file that holds
+// credentials, the environment or database rows copied earlier. c has
+// been prepared (its Effects are known).
+func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) []risk.Finding {
+	ch := &chain{st: st, ctx: ctx, assess: assess, budget: maxChain}
+	for _, e := range c.Effects {
+		ch.effect(c, e, 0)
+	}
+	for _, ct := range c.Content {
+		if ct.Path != "" && autorun(c, c.Abs(ct.Path)) {
+			ch.autorunText(c, c.Abs(ct.Path), ct.Text, 0)
+		}
+	}
+	return ch.out
+}
+
+type chain struct {
+	st     *State
+	ctx    context.Context
+	assess AssessFunc
+	budget int
+	out    []risk.Finding
+}
+
+func (ch *chain) effect(c *tool.Call, e tool.Effect, depth int) {
+	switch e.Kind {
+	case tool.RunFile:
+		ch.run(c, e, depth)
+	case tool.SendData:
+		ch.send(e)
+	case tool.WriteFile:
+		if e.Known && autorun(c, e.Path) {
+			ch.autorunText(c, e.Path, e.Text, depth)
+		}
+	case tool.CopyFile:
+		if f, ok := ch.st.files[e.Src]; ok && autorun(c, e.Path) && f.Text != "" {
+			ch.autorunText(c, e.Path, f.Text, depth)
+		}
+	}
+}
+
+// autorun reports whether the system runs what is written to p on its
+// own: shell start-up files, cron, systemd units, git hooks.
+func autorun(c *tool.Call, p string) bool {
+	return c.Env().ClassifyAbs(p) == paths.Startup || strings.Contains(p, "/.git/hooks/") ||
+		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron")
+}
+
+// autorunText assesses text written into a file the system runs by itself.
+func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
+	if depth >= maxDepth || !ch.spend() {
+		return
+	}
+	switch {
+	case strings.HasPrefix(p, "/etc/cron"):
+		text = cronCommands(text, true)
+	case strings.HasPrefix(p, "/var/spool/cron"):
+		text = cronCommands(text, false)
+	}
+	syn := ch.call(c, "sh", text, nil, path.Dir(p))
+	syn.Cwd = c.Home // start-up files and cron jobs run in home
+	as := ch.assess(ch.ctx, syn)
+	level, why := ch.follow(syn, as, depth)
+	if level.AtLeast(risk.Medium) {
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleAutorun, Level: max(level, risk.High),
+			Reason: fmt.Sprintf("%s will run by itself what this writes into it: %s", p, why), Resource: "file:" + p})
+	}
+}
+
+// run judges a file the call executes, when the session knows it.
+func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
+	if depth >= maxDepth {
+		return
+	}
+	switch e.Lang {
+	case "npm", "make", "crontab":
+		f, ok := ch.st.files[e.Path]
+		if !ok || f.Text == "" || !ch.spend() {
+			return
+		}
+		var lines string
+		switch e.Lang {
+		case "npm":
+			lines = npmScripts(f.Text, e.Args)
+		case "make":
+			lines = makeRecipes(f.Text, e.Args)
+		default:
+			lines = cronCommands(f.Text, false)
+		}
+		if lines == "" {
+			return
+		}
+		syn := ch.call(c, "sh", lines, nil, path.Dir(e.Path))
+		as := ch.assess(ch.ctx, syn)
+		level, why := ch.follow(syn, as, depth)
+		if level.AtLeast(risk.Medium) {
+			rule := RuleRunWritten
+			if e.Lang == "crontab" {
+				rule, level = RuleAutorun, max(level, risk.High)
+			}
+			ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: rule, Level: level,
+				Reason: fmt.Sprintf("This runs the %s of %s, which the conversation wrote: %s", what(e.Lang), e.Path, why), Resource: "file:" + e.Path})
+		}
+		return
+	}
+	f := ch.lookup(e)
+	if f == nil || !ch.spend() {
+		return
+	}
+	if f.Downloaded != "" && !f.Known {
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunDownloaded, Level: risk.Critical,
+			Reason:   fmt.Sprintf("This runs %s, downloaded from %s earlier in the conversation: code from the network runs unseen", f.Path, f.Downloaded),
+			Resource: "file:" + f.Path})
+		return
+	}
+	if f.Text == "" {
+		return
+	}
+	text := f.Text
+	if e.Decode == "base64" {
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
+		if err != nil {
+			return
+		}
+		text = string(b)
+	}
+	lang := e.Lang
+	if lang == "" || lang == "path" {
+		lang = language(f.Path, text)
+	}
+	syn := ch.call(c, lang, text, e.Args, f.Path)
+	if syn == nil {
+		return
+	}
+	as := ch.assess(ch.ctx, syn)
+	level, why := ch.follow(syn, as, depth)
+	if level.AtLeast(risk.Medium) {
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunWritten, Level: level,
+			Reason:   fmt.Sprintf("This runs %s, which the conversation wrote in step %d: %s", f.Path, f.Step, why),
+			Resource: "file:" + f.Path})
+	}
+}
+
+// follow returns the level and the main reason of an assessment of text a
+// chain runs, taking in the chains that text completes in turn.
+func (ch *chain) follow(syn *tool.Call, as risk.Assessment, depth int) (risk.Level, string) {
+	level, why := as.Level, ""
+	if level == risk.Unknown {
+		level = risk.Safe
+	}
+	for _, f := range as.Findings {
+		if f.Level != risk.Unknown && f.Level == as.Level && why == "" {
+			why = f.Reason
+		}
+	}
+	sub := &chain{st: ch.st, ctx: ch.ctx, assess: ch.assess, budget: ch.budget}
+	for _, e := range syn.Effects {
+		sub.effect(syn, e, depth+1)
+	}
+	ch.budget = sub.budget
+	for _, f := range sub.out {
+		if f.Level > level {
+			level, why = f.Level, f.Reason
+		}
+	}
+	if why == "" {
+		why = "nothing risky"
+	}
+	return level, why
+}
+
+func (ch *chain) spend() bool {
+	ch.budget--
+	return ch.budget >= 0
+}
+
+// lookup finds the file a RunFile effect runs: by path, or for a bare
+// command name, among the files the conversation made executable or put
+// in a directory of programs.
+func (ch *chain) lookup(e tool.Effect) *File {
+	if e.Lang != "path" {
+		return ch.st.files[e.Path]
+	}
+	for _, p := range ch.st.byBase[e.Path] {
+		f := ch.st.files[p]
+		if f != nil && (f.Executable || binDir(path.Dir(p))) && (f.Written || f.Downloaded != "") {
+			return f
+		}
+	}
+	return nil
+}
+
+// binDir reports a directory that usually is on PATH.
+func binDir(d string) bool {
+	return strings.HasSuffix(d, "/bin") || strings.HasSuffix(d, "/sbin")
+}
+
+// send judges data sent over the network: a file that holds sensitive
+// data is exfiltration.
+func (ch *chain) send(e tool.Effect) {
+	for _, p := range e.From {
+		f, ok := ch.st.files[p]
+		if !ok || f.Sensitive == "" {
+			continue
+		}
+		to := e.URL
+		if to == "" {
+			to = "the network"
+		}
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical,
+			Reason:   fmt.Sprintf("This sends %s, which holds %s saved in step %d, to %s", p, f.Sensitive, f.Step, to),
+			Resource: "file:" + p})
+		return
+	}
+}
+
+// call builds the call that runs text as lang with args, from the file
+// at p (the script's own path, for $0), in the environment of c.
+func (ch *chain) call(c *tool.Call, lang, text string, args []string, p string) *tool.Call {
+	syn := &tool.Call{Action: &risk.Action{Tool: "session." + lang}, Name: "session." + lang, Class: tool.Execute, Known: true,
+		Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Prior: &tool.Prior{Lists: ch.st.prior.Lists}}
+	switch lang {
+	case "sh":
+		var b strings.Builder
+		b.WriteString("set --")
+		for _, a := range args {
+			b.WriteString(" " + tool.Quote(a))
+		}
+		b.WriteString("\n")
+		b.WriteString(scriptDir(text, p))
+		syn.Shell = []string{b.String()}
+	case "python":
+		syn.Code = []tool.Code{{Lang: "python", Text: text}}
+	case "node":
+		syn.Code = []tool.Code{{Lang: "javascript", Text: text}}
+		syn.Shell = childProcess(text)
+	case "perl", "ruby", "php":
+		syn.Code = []tool.Code{{Lang: lang, Text: text}}
+	default:
+		return nil
+	}
+	return syn
+}
+
+// language guesses how a file runs: by its #! line, then its extension;
+// a file with neither runs as a shell script.
+func language(p, text string) string {
+	if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, "#!") {
+		switch {
+		case strings.Contains(first, "python"):
+			return "python"
+		case strings.Contains(first, "node") || strings.Contains(first, "deno") || strings.Contains(first, "bun"):
+			return "node"
+		case strings.Contains(first, "perl"):
+			return "perl"
+		case strings.Contains(first, "ruby"):
+			return "ruby"
+		case strings.Contains(first, "php"):
+			return "php"
+		}
+		return "sh"
+	}
+	switch path.Ext(p) {
+	case ".py":
+		return "python"
+	case ".js", ".mjs", ".cjs", ".ts", ".mts":
+		return "node"
+	case ".pl":
+		return "perl"
+	case ".rb":
+		return "ruby"
+	case ".php":
+		return "php"
+	}
+	return "sh"
+}
+
+// scriptDir writes the directory of the script at p where the text asks
+// for it the usual ways ($(dirname "$0"), ${BASH_SOURCE[0]}), so that a
+// script that cds next to itself is followed there.
+func scriptDir(text, p string) string {
+	dir := tool.Quote(path.Dir(p))
+	text = dirnameRE.ReplaceAllLiteralString(text, dir)
+	text = cdPwdRE.ReplaceAllString(text, "$1")
+	return strings.NewReplacer(`"$0"`, tool.Quote(p), `"${BASH_SOURCE[0]}"`, tool.Quote(p)).Replace(text)
+}
+
+var (
+	dirnameRE = regexp.MustCompile(`\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)`)
+	cdPwdRE   = regexp.MustCompile(`\$\(\s*cd\s+("?[^"$()]*"?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)`)
+)
+
+// childProcess returns the command lines JavaScript text hands to
+// child_process (execSync('…'), exec("…"), spawn('sh', ['-c', '…'])).
+func childProcess(text string) []string {
+	var out []string
+	for _, m := range childRE.FindAllStringSubmatch(text, 16) {
+		out = append(out, m[2])
+	}
+	return out
+}
+
+var childRE = regexp.MustCompile("\\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\\s*\\(\\s*(['\"`])((?:[^'\"`\\\\]|\\\\.)*)['\"`]")
+
+// npmScripts returns the package.json scripts named, one line each. The
+// manifest may be known only in part (an edit that added a script): the
+// scripts are looked for in whatever text is known.
+func npmScripts(text string, names []string) string {
+	var m struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	var b strings.Builder
+	if json.Unmarshal([]byte(text), &m) == nil && m.Scripts != nil {
+		for _, n := range names {
+			if s := m.Scripts[n]; s != "" {
+				b.WriteString(s + "\n")
+			}
+		}
+		return b.String()
+	}
+	for _, n := range names {
+		re := regexp.MustCompile(`"` + regexp.QuoteMeta(n) + `"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+		for _, sm := range re.FindAllStringSubmatch(text, 4) {
+			var s string
+			if json.Unmarshal([]byte(`"`+sm[1]+`"`), &s) == nil {
+				b.WriteString(s + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// makeRecipes returns the recipe lines of the targets named (all recipes
+// when none is, or when the targets are not found).
+func makeRecipes(text string, targets []string) string {
+	var b strings.Builder
+	cur, found := "", false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			if len(targets) == 0 || contains(targets, cur) {
+				b.WriteString(strings.TrimLeft(strings.TrimSpace(line), "@-+") + "\n")
+				found = true
+			}
+			continue
+		}
+		if i := strings.IndexByte(line, ':'); i > 0 && !strings.Contains(line[:i], "=") {
+			cur = strings.TrimSpace(line[:i])
+		}
+	}
+	if !found && len(targets) > 0 {
+		return makeRecipes(text, nil)
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		for _, f := range strings.Fields(s) {
+			if f == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cronCommands returns the commands of crontab lines: each line without
+// its five schedule fields (or @reboot and the like) and, in system
+// crontabs (user set), the user field.
+func cronCommands(text string, user bool) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) > 0 && strings.Contains(f[0], "=") && !strings.ContainsAny(f[0], " */") {
+			continue // MAILTO=…
+		}
+		n := 5
+		if strings.HasPrefix(line, "@") {
+			n = 1
+		}
+		if user {
+			n++
+		}
+		if len(f) <= n {
+			continue
+		}
+		b.WriteString(strings.Join(f[n:], " ") + "\n")
+	}
+	return b.String()
+}
+
+func what(lang string) string {
+	switch lang {
+	case "npm":
+		return "package scripts"
+	case "make":
+		return "make recipes"
+	}
+	return "crontab"
+}

@@ -1,0 +1,357 @@
+package session
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// State is what one conversation has done so far. Its methods must be
+// called with the state locked (Lock, Unlock): the engine holds the lock
+// for the whole of one check, so the calls of a session are assessed one
+// at a time, in order.
+type State struct {
+	sync.Mutex
+	id   string
+	cfg  Config
+	seen time.Time
+
+	step      int
+	workspace string // the first working directory seen
+	cwd       string // the persistent shell's directory ("" until known)
+	prior     tool.Prior
+	files     map[string]*File
+	byBase    map[string][]string // base name → tracked paths
+	reads     []string            // sensitive data read into the conversation (a description each)
+	history   []Entry             // the last cfg.Window actions
+}
+
+// File is what the session knows of one file the conversation touched.
+type File struct {
+	Path string
+	// Text is the file's content as the conversation wrote it, when
+	// Known; otherwise the fragments it is known to contain (edits,
+	// appended lines), possibly none.
+	Text      string
+	Known     bool
+	Truncated bool // Text was cut at MaxFileBytes
+	// Step is the step (0-based) that last wrote the file.
+	Step       int
+	Written    bool
+	Downloaded string // the URL it was downloaded from ("network" when unknown)
+	Executable bool
+	// Sensitive names the sensitive data the file holds (credentials, the
+	// environment, database rows), "" when none is known.
+	Sensitive string
+}
+
+func newState(id string, cfg Config) *State {
+	return &State{id: id, cfg: cfg, files: map[string]*File{}, byBase: map[string][]string{}}
+}
+
+// ID returns the session's identifier.
+func (st *State) ID() string { return st.id }
+
+// Steps returns how many actions the session has seen.
+func (st *State) Steps() int { return st.step }
+
+// Cwd returns the persistent shell's directory, "" when no call told.
+func (st *State) Cwd() string { return st.cwd }
+
+// Workspace returns the first working directory of the session.
+func (st *State) Workspace() string { return st.workspace }
+
+// File returns what the session knows of the file at the absolute path p.
+func (st *State) File(p string) (File, bool) {
+	f, ok := st.files[p]
+	if !ok {
+		return File{}, false
+	}
+	return *f, true
+}
+
+// Files returns how many files the session tracks.
+func (st *State) Files() int { return len(st.files) }
+
+// Prior returns the persistent shell and interpreter state (read-only).
+func (st *State) Prior() *tool.Prior { return &st.prior }
+
+// History returns the last actions, oldest first.
+func (st *State) History() []Entry { return slices.Clone(st.history) }
+
+// Enter prepares call c to be assessed in this session: it runs in the
+// persistent shell's directory unless the action names its own (given
+// reports that it does), inside the session's workspace, with the shell
+// and interpreter state earlier calls left.
+func (st *State) Enter(c *tool.Call, given bool) {
+	if st.workspace == "" {
+		st.workspace = c.Cwd
+	}
+	switch {
+	case given && c.Cwd != "":
+		st.cwd = c.Cwd
+	case st.cwd != "":
+		c.Cwd = st.cwd
+	}
+	c.Workspace = st.workspace
+	c.Prior = &st.prior
+}
+
+// Record replays what call c did into the state, after it was assessed
+// as as and decided d. A denied call did not run: only its history entry
+// is kept.
+func (st *State) Record(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
+	defer func() { st.step++ }()
+	st.remember(c, as, d)
+	if d != nil && d.Verdict == risk.Deny {
+		return
+	}
+	for _, ct := range c.Content {
+		if ct.Path == "" {
+			continue
+		}
+		st.edit(c.Abs(ct.Path), ct)
+	}
+	if c.Class == tool.Read {
+		for _, p := range c.Paths {
+			if abs := c.Abs(p); c.Env().ClassifyAbs(abs) == paths.Credential {
+				st.read("credentials in " + abs)
+			}
+		}
+	}
+	for _, e := range c.Effects {
+		st.apply(c, e)
+	}
+}
+
+// remember adds c to the history window.
+func (st *State) remember(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
+	e := Entry{Step: st.step, Tool: c.Action.Tool, Summary: summary(c), Time: time.Now()}
+	if as != nil {
+		e.Level, e.Resource = as.Level, as.AffectedResources
+	}
+	if d != nil {
+		e.Verdict = d.Verdict
+	}
+	if len(st.history) == st.cfg.Window {
+		copy(st.history, st.history[1:])
+		st.history = st.history[:len(st.history)-1]
+	}
+	st.history = append(st.history, e)
+}
+
+// maxSummary bounds an entry's summary.
+const maxSummary = 300
+
+func summary(c *tool.Call) string {
+	var s string
+	switch {
+	case len(c.Shell) > 0:
+		s = c.Shell[0]
+	case len(c.Code) > 0:
+		s = c.Code[0].Text
+	case len(c.SQL) > 0:
+		s = c.SQL[0]
+	case len(c.URLs) > 0:
+		s = c.URLs[0]
+	case len(c.Paths) > 0:
+		s = c.Paths[0]
+	}
+	if len(s) > maxSummary {
+		s = s[:maxSummary] + "…"
+	}
+	return s
+}
+
+// edit applies a Write or Edit tool's content to the file p.
+func (st *State) edit(p string, ct tool.Content) {
+	f := st.file(p)
+	f.Written, f.Downloaded, f.Sensitive = true, "", ""
+	switch {
+	case !ct.Partial:
+		st.setText(f, ct.Text, true)
+	case ct.Old != "" && f.Known && strings.Contains(f.Text, ct.Old):
+		st.setText(f, strings.Replace(f.Text, ct.Old, ct.Text, 1), true)
+	default:
+		// an edit of text the session never saw: keep what it adds
+		st.setText(f, f.Text+"\n"+ct.Text, false)
+	}
+}
+
+func (st *State) setText(f *File, text string, known bool) {
+	f.Truncated = false
+	if len(text) > st.cfg.MaxFileBytes {
+		text, f.Truncated = text[:st.cfg.MaxFileBytes], true
+	}
+	f.Text, f.Known, f.Step = text, known && !f.Truncated, st.step
+}
+
+// file returns the record of p, creating it (and forgetting the oldest
+// record beyond MaxFiles).
+func (st *State) file(p string) *File {
+	if f, ok := st.files[p]; ok {
+		return f
+	}
+	if len(st.files) >= st.cfg.MaxFiles {
+		oldest := ""
+		for q, f := range st.files {
+			if oldest == "" || f.Step < st.files[oldest].Step {
+				oldest = q
+			}
+		}
+		st.forget(oldest)
+	}
+	f := &File{Path: p, Step: st.step}
+	st.files[p] = f
+	b := path.Base(p)
+	st.byBase[b] = append(st.byBase[b], p)
+	return f
+}
+
+func (st *State) forget(p string) {
+	if _, ok := st.files[p]; !ok {
+		return
+	}
+	delete(st.files, p)
+	b := path.Base(p)
+	st.byBase[b] = slices.DeleteFunc(st.byBase[b], func(q string) bool { return q == p })
+	if len(st.byBase[b]) == 0 {
+		delete(st.byBase, b)
+	}
+	delete(st.prior.Lists, p)
+}
+
+func (st *State) read(what string) {
+	if len(st.reads) < st.cfg.MaxNames {
+		st.reads = append(st.reads, what)
+	}
+}
+
+// apply replays one effect of c.
+func (st *State) apply(c *tool.Call, e tool.Effect) {
+	switch e.Kind {
+	case tool.WriteFile:
+		f := st.file(e.Path)
+		f.Written, f.Downloaded = true, ""
+		switch {
+		case e.Known && e.Append:
+			st.setText(f, f.Text+e.Text, f.Known)
+		case e.Known:
+			st.setText(f, e.Text, true)
+		case !e.Append:
+			st.setText(f, "", false)
+		default:
+			f.Known = false
+		}
+		f.Sensitive = st.sensitive(c, e)
+		if len(e.List) > 0 {
+			setMap(&st.prior.Lists, e.Path, slices.Clone(e.List), st.cfg.MaxNames)
+		} else if !e.Append {
+			delete(st.prior.Lists, e.Path)
+		}
+	case tool.FetchFile:
+		f := st.file(e.Path)
+		f.Written, f.Downloaded, f.Sensitive = true, e.URL, ""
+		if f.Downloaded == "" {
+			f.Downloaded = "network"
+		}
+		st.setText(f, "", false)
+		delete(st.prior.Lists, e.Path)
+	case tool.MakeExecutable:
+		st.file(e.Path).Executable = true
+	case tool.CopyFile:
+		src, ok := st.files[e.Src]
+		switch {
+		case ok:
+			cp := *src
+			cp.Path, cp.Step = e.Path, st.step
+			*st.file(e.Path) = cp
+			if l, ok := st.prior.Lists[e.Src]; ok {
+				setMap(&st.prior.Lists, e.Path, l, st.cfg.MaxNames)
+			}
+		case c.Env().ClassifyAbs(e.Src) == paths.Credential:
+			f := st.file(e.Path)
+			f.Written, f.Sensitive = true, "credentials"
+			st.setText(f, "", false)
+		}
+	case tool.RemoveFile:
+		for p := range st.files {
+			if paths.Within(p, e.Path) {
+				st.forget(p)
+			}
+		}
+	case tool.ReadFile:
+		if e.Sensitive != "" {
+			st.read(e.Sensitive + " in " + e.Path)
+		}
+	case tool.Chdir:
+		if e.Known {
+			st.cwd = e.Path
+		}
+	case tool.SetVar:
+		if e.Known {
+			setMap(&st.prior.Vars, e.Path, e.Text, st.cfg.MaxNames)
+		} else {
+			delete(st.prior.Vars, e.Path)
+		}
+	case tool.UnsetVar:
+		delete(st.prior.Vars, e.Path)
+	case tool.SetAlias:
+		setOrDelete(&st.prior.Aliases, e, st.cfg.MaxNames)
+	case tool.SetFunc:
+		setOrDelete(&st.prior.Funcs, e, st.cfg.MaxNames)
+	case tool.SetGitAlias:
+		setOrDelete(&st.prior.GitAliases, e, st.cfg.MaxNames)
+	case tool.SetPyVar:
+		if st.prior.PyVars == nil {
+			st.prior.PyVars = map[string]tool.PyValue{}
+		}
+		if _, ok := st.prior.PyVars[e.Path]; ok || len(st.prior.PyVars) < st.cfg.MaxNames {
+			v := tool.PyValue{Text: e.Text, Known: e.Known, Sensitive: e.Sensitive}
+			if len(v.Text) > st.cfg.MaxFileBytes {
+				v = tool.PyValue{Sensitive: e.Sensitive}
+			}
+			st.prior.PyVars[e.Path] = v
+		}
+	}
+}
+
+// sensitive names the sensitive data a write carries: what the effect
+// says, or what a file it copies from holds.
+func (st *State) sensitive(c *tool.Call, e tool.Effect) string {
+	if e.Sensitive != "" {
+		return e.Sensitive
+	}
+	for _, p := range e.From {
+		if f, ok := st.files[p]; ok && f.Sensitive != "" {
+			return f.Sensitive
+		}
+		if c.Env().ClassifyAbs(p) == paths.Credential {
+			return "credentials"
+		}
+	}
+	return ""
+}
+
+func setMap[V any](m *map[string]V, k string, v V, limit int) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	if _, ok := (*m)[k]; ok || len(*m) < limit {
+		(*m)[k] = v
+	}
+}
+
+func setOrDelete(m *map[string]string, e tool.Effect, limit int) {
+	if e.Known {
+		setMap(m, e.Path, e.Text, limit)
+	} else {
+		delete(*m, e.Path)
+	}
+}
