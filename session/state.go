@@ -336,6 +336,17 @@ func (st *State) sensitive(c *tool.Call, e tool.Effect) string {
 			return "credentials"
 		}
 	}
+	// a folder that holds a sensitive file (tar czf x.tgz stash/)
+	for q, f := range st.files {
+		if f.Sensitive == "" {
+			continue
+		}
+		for _, p := range e.From {
+			if paths.Within(q, p) {
+				return f.Sensitive
+			}
+		}
+	}
 	return ""
 }
 

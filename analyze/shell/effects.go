@@ -57,6 +57,15 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 						tool.Effect{Kind: tool.CopyFile, Src: src, Path: path.Join(dst, path.Base(src))})
 				}
 			}
+		case archivers[name]:
+			out = archive(out, name, c, w, here)
+		case name == "crontab" && (len(w.operands) == 0 || c.Args[w.operands[0]] == "-"):
+			// crontab - fed by echo or printf: the new table
+			for _, j := range c.Inputs {
+				if in := cmds[j]; len(in.Args) > 1 && !in.Dynamic[0] && (in.Args[0] == "echo" || in.Args[0] == "printf") && static(in, 1) {
+					out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: echoText(in), Known: true, Append: true})
+				}
+			}
 		case name == "tee":
 			for _, p := range ops() {
 				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: p, Append: hasFlag(w.flags, "-a"), From: k.inputs(cmds, i, here), Sensitive: k.sensitiveInput(cmds, i, here)})
@@ -260,6 +269,74 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 	return out
 }
 
+// archivers pack, compress or encrypt files into another file.
+var archivers = map[string]bool{"tar": true, "zip": true, "7z": true, "7za": true, "gzip": true, "bzip2": true, "xz": true, "zstd": true, "lz4": true, "gpg": true, "rar": true}
+
+// archive records the file an archiver writes and the files whose data it
+// carries: tar czf out.tgz dir, zip out.zip a b, gzip f (f.gz), gpg -c f
+// (f.gpg).
+func archive(out []tool.Effect, name string, c Command, w words, env Env) []tool.Effect {
+	var files []string
+	for j := 1; j < len(c.Args); j++ {
+		if !c.Dynamic[j] && !strings.HasPrefix(c.Args[j], "-") && !(j == 1 && name == "tar") && !(j == 1 && (name == "7z" || name == "7za" || name == "rar")) {
+			files = append(files, env.Abs(c.Args[j]))
+		}
+	}
+	switch name {
+	case "tar":
+		dst := ""
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			switch {
+			case a == "-f" || a == "--file":
+				if j+1 < len(c.Args) && !c.Dynamic[j+1] {
+					dst = c.Args[j+1]
+				}
+			case strings.HasPrefix(a, "--file="):
+				dst = a[len("--file="):]
+			case j == 1 && !strings.HasPrefix(a, "--") && strings.Contains(a, "f") && strings.ContainsAny(a, "cr"):
+				// old style: tar czf out.tgz files…
+				if j+1 < len(c.Args) && !c.Dynamic[j+1] {
+					dst = c.Args[j+1]
+				}
+			}
+		}
+		if dst == "" || dst == "-" || !(hasFlag(c.Args[1:], "-c") || hasFlag(c.Args[1:], "--create") || strings.ContainsAny(strings.TrimLeft(c.Args[1], "-"), "cr") && !strings.HasPrefix(c.Args[1], "--")) {
+			return out
+		}
+		d := env.Abs(dst)
+		var from []string
+		for _, f := range files {
+			if f != d {
+				from = append(from, f)
+			}
+		}
+		return append(out, tool.Effect{Kind: tool.WriteFile, Path: d, From: from})
+	case "zip", "7z", "7za", "rar":
+		if len(files) >= 2 {
+			return append(out, tool.Effect{Kind: tool.WriteFile, Path: files[0], From: files[1:]})
+		}
+	case "gpg":
+		for j := 1; j < len(c.Args)-1; j++ {
+			if (c.Args[j] == "-o" || c.Args[j] == "--output") && !c.Dynamic[j+1] && len(w.operands) > 0 {
+				return append(out, tool.Effect{Kind: tool.WriteFile, Path: env.Abs(c.Args[j+1]), From: files[len(files)-1:]})
+			}
+		}
+		for _, f := range files {
+			out = append(out, tool.Effect{Kind: tool.WriteFile, Path: f + ".gpg", From: []string{f}}, tool.Effect{Kind: tool.WriteFile, Path: f + ".asc", From: []string{f}})
+		}
+	default: // gzip and the like: f becomes f.gz
+		if hasFlag(c.Args[1:], "-d") || hasFlag(c.Args[1:], "--decompress") {
+			return out
+		}
+		ext := map[string]string{"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz", "zstd": ".zst", "lz4": ".lz4"}[name]
+		for _, f := range files {
+			out = append(out, tool.Effect{Kind: tool.WriteFile, Path: f + ext, From: []string{f}})
+		}
+	}
+	return out
+}
+
 // decoded returns what base64 -d writes when the text it decodes is
 // shown by an echo or printf feeding it, or by a here-string.
 func decoded(cmds []Command, i int) (string, bool) {
@@ -320,7 +397,11 @@ func listing(cmds []Command, i int, env Env) []string {
 					if c.Dynamic[k] || c.DirDynamic {
 						continue
 					}
-					out = append(out, strings.TrimSuffix(here.Abs(a), "/")+"/{}")
+					if name == "ls" && hasFlag(c.Args[1:], "-d") {
+						out = append(out, here.Abs(a)) // the entries themselves
+					} else {
+						out = append(out, strings.TrimSuffix(here.Abs(a), "/")+"/{}")
+					}
 					if name == "fd" || name == "fdfind" {
 						break
 					}
@@ -427,7 +508,7 @@ func (k *Knowledge) sensitiveInput(cmds []Command, i int, env Env) string {
 			case k.isSQLClient(name):
 				return "database rows"
 			}
-			if j != i {
+			if !k.down[name] { // what a network command prints is the answer, not what it sent
 				for n := 1; n < len(c.Args); n++ {
 					if !c.Dynamic[n] && env.Classify(c.Args[n]) == paths.Credential {
 						return "credentials"
@@ -480,6 +561,10 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 			if v, ok := val(); ok && v != "-" {
 				out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(v), URL: u})
 			}
+		case name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			if v := a[2:]; v != "-" {
+				out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(v), URL: u})
+			}
 		case name == "wget" && strings.HasPrefix(a, "--output-document="):
 			out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(a[len("--output-document="):]), URL: u})
 		case name == "wget" && (a == "-P" || a == "--directory-prefix"):
@@ -519,7 +604,7 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 
 func hasOutput(c Command) bool {
 	for _, a := range c.Args {
-		if a == "-O" || a == "--output-document" || strings.HasPrefix(a, "--output-document=") {
+		if strings.HasPrefix(a, "-O") || a == "--output-document" || strings.HasPrefix(a, "--output-document=") {
 			return true
 		}
 	}

@@ -231,7 +231,8 @@ func (r *resolver) script(src string, depth int) error {
 		if n == nil {
 			return true
 		}
-		r.enter(n)
+		r.leave(n)
+		defer r.enter(n)
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
 			r.define(x)

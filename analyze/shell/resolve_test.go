@@ -177,6 +177,11 @@ func FuzzShell(f *testing.F) {
 		start := time.Now()
 		cmds, _ := Resolve(s, testEnv)
 		_ = DefaultKnowledge().Analyze(cmds, testEnv)
+		_ = DefaultKnowledge().Effects(cmds, testEnv)
+		// the same script in a persistent shell whose aliases, functions
+		// and git aliases are the script itself
+		in, _, _ := ResolveIn(s, testEnv, fuzzPrior(s))
+		_ = DefaultKnowledge().Effects(in, testEnv)
 		for _, c := range cmds {
 			_ = c.Line()
 			if len(c.Args) != len(c.Dynamic) {

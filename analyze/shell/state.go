@@ -18,14 +18,18 @@ import (
 // function's text, and the builtins command and builtin.
 var inPlace = map[string]bool{"eval": true, "alias": true, "function": true, "command": true, "builtin": true}
 
-// enter keeps r.locals to the spans that hold node n, adding n's own when
-// what changes inside it is lost when it ends: a subshell, a command or
-// process substitution, a function body.
-func (r *resolver) enter(n syntax.Node) {
+// leave keeps r.locals to the spans that hold node n.
+func (r *resolver) leave(n syntax.Node) {
 	off := n.Pos().Offset()
 	for len(r.locals) > 0 && r.locals[len(r.locals)-1].to <= off {
 		r.locals = r.locals[:len(r.locals)-1]
 	}
+}
+
+// enter adds node n's span to r.locals when what changes inside it is
+// lost when it ends: a subshell, a command or process substitution, a
+// function body.
+func (r *resolver) enter(n syntax.Node) {
 	switch n.(type) {
 	case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
 		r.locals = append(r.locals, spanOf(n))
