@@ -49,7 +49,7 @@ func TestResolveInPriorState(t *testing.T) {
 		{`rm -rf $OUT`, []string{"rm -rf dist"}, nil},
 		{`cleanup`, []string{"rm -rf /home/user/"}, nil},
 		{`ll /tmp`, []string{"ls -la /tmp"}, nil},
-		{`ls`, []string{"ls --color"}, []string{"ls --color --color"}}, // an alias is not expanded in itself
+		{`ls`, []string{"ls --color"}, []string{"ls --color --color"}},        // an alias is not expanded in itself
 		{`sudo cleanup`, []string{"cleanup"}, []string{"rm -rf /home/user/"}}, // sudo runs no aliases
 		{`tidy ~`, []string{"rm -rf '/home/user/*'"}, nil},
 		{`tidy`, []string{"rm -rf '/*'"}, nil}, // $1 is empty: bash runs rm -rf /*
