@@ -1,0 +1,248 @@
+package session
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+func call(effects ...tool.Effect) *tool.Call {
+	return &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/home/user/project", Home: "/home/user", Effects: effects}
+}
+
+func TestStoreEvictsLeastRecentlyUsed(t *testing.T) {
+	s := NewStore(Config{MaxSessions: 3})
+	a := s.Get("a")
+	s.Get("b")
+	s.Get("c")
+	if s.Get("a") != a {
+		t.Fatal("a session is the same state on every Get")
+	}
+	s.Get("d") // b is now the least recently used
+	if s.Len() != 3 || s.Peek("b") != nil || s.Peek("a") == nil || s.Peek("d") == nil {
+		t.Errorf("len %d, b %v, a %v", s.Len(), s.Peek("b"), s.Peek("a"))
+	}
+	s.Delete("a")
+	if s.Peek("a") != nil || s.Len() != 2 {
+		t.Error("Delete did not forget the session")
+	}
+}
+
+func TestStoreForgetsIdleSessions(t *testing.T) {
+	now := time.Unix(0, 0)
+	s := NewStore(Config{TTL: time.Hour})
+	s.now = func() time.Time { return now }
+	a := s.Get("a")
+	a.Record(call(tool.Effect{Kind: tool.Chdir, Path: "/", Known: true}), nil, nil)
+	now = now.Add(2 * time.Hour)
+	s.Get("b") // evicts the idle a
+	if s.Peek("a") != nil {
+		t.Error("idle session kept")
+	}
+	if b := s.Get("a"); b == a || b.Cwd() != "" {
+		t.Error("an expired session came back with its old state")
+	}
+}
+
+func TestRecordReplaysEffects(t *testing.T) {
+	st := newState("s", DefaultConfig())
+	c := call(
+		tool.Effect{Kind: tool.Chdir, Path: "/home/user", Known: true},
+		tool.Effect{Kind: tool.SetVar, Path: "DIR", Text: "/", Known: true},
+		tool.Effect{Kind: tool.SetAlias, Path: "ll", Text: "ls -la", Known: true},
+		tool.Effect{Kind: tool.SetFunc, Path: "f", Text: "rm -rf ~", Known: true},
+		tool.Effect{Kind: tool.SetGitAlias, Path: "sync", Text: "push -f", Known: true},
+		tool.Effect{Kind: tool.SetPyVar, Path: "base", Text: "http://169.254.169.254", Known: true},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/a.sh", Text: "echo a\n", Known: true},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/a.sh", Text: "echo b\n", Known: true, Append: true},
+		tool.Effect{Kind: tool.MakeExecutable, Path: "/tmp/a.sh"},
+		tool.Effect{Kind: tool.FetchFile, Path: "/tmp/d", URL: "https://x.example/d"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/env", Sensitive: "environment"},
+		tool.Effect{Kind: tool.CopyFile, Src: "/tmp/env", Path: "/tmp/env2"},
+		tool.Effect{Kind: tool.CopyFile, Src: "/home/user/.ssh/id_rsa", Path: "/tmp/k"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/l", List: []string{"/home/user/{}"}},
+	)
+	st.Enter(c, false)
+	st.Record(c, &risk.Assessment{Level: risk.Low}, &risk.Decision{Verdict: risk.Allow})
+	if st.Cwd() != "/home/user" || st.prior.Vars["DIR"] != "/" || st.prior.Aliases["ll"] != "ls -la" ||
+		st.prior.Funcs["f"] == "" || st.prior.GitAliases["sync"] != "push -f" || !st.prior.PyVars["base"].Known {
+		t.Errorf("shell state not kept: cwd %q prior %+v", st.Cwd(), st.prior)
+	}
+	if f, _ := st.File("/tmp/a.sh"); f.Text != "echo a\necho b\n" || !f.Known || !f.Executable || !f.Written {
+		t.Errorf("a.sh %+v", f)
+	}
+	if f, _ := st.File("/tmp/d"); f.Downloaded != "https://x.example/d" || f.Known {
+		t.Errorf("download %+v", f)
+	}
+	for p, want := range map[string]string{"/tmp/env": "environment", "/tmp/env2": "environment", "/tmp/k": "credentials"} {
+		if f, _ := st.File(p); f.Sensitive != want {
+			t.Errorf("%s sensitive %q, want %q", p, f.Sensitive, want)
+		}
+	}
+	if len(st.prior.Lists["/tmp/l"]) != 1 {
+		t.Errorf("listing %v", st.prior.Lists)
+	}
+	// the next call sees it all, and unsetting forgets
+	next := call(tool.Effect{Kind: tool.UnsetVar, Path: "DIR"}, tool.Effect{Kind: tool.SetAlias, Path: "ll"},
+		tool.Effect{Kind: tool.SetVar, Path: "X"}, tool.Effect{Kind: tool.RemoveFile, Path: "/tmp"})
+	st.Enter(next, false)
+	if next.Cwd != "/home/user" || next.Workspace != "/home/user/project" || next.Prior.Funcs["f"] == "" {
+		t.Errorf("Enter: cwd %q workspace %q", next.Cwd, next.Workspace)
+	}
+	st.Record(next, nil, nil)
+	if _, ok := st.prior.Vars["DIR"]; ok || st.prior.Aliases["ll"] != "" || st.Files() != 0 || len(st.prior.Lists) != 0 {
+		t.Errorf("not forgotten: %+v, %d files", st.prior, st.Files())
+	}
+	if h := st.History(); len(h) != 2 || h[0].Level != risk.Low || h[0].Verdict != risk.Allow {
+		t.Errorf("history %+v", h)
+	}
+}
+
+func TestEnterGivenCwdWins(t *testing.T) {
+	st := newState("s", DefaultConfig())
+	c := call(tool.Effect{Kind: tool.Chdir, Path: "/", Known: true})
+	st.Enter(c, false)
+	st.Record(c, nil, nil)
+	given := call()
+	given.Cwd = "/srv/app"
+	st.Enter(given, true)
+	if given.Cwd != "/srv/app" || st.Cwd() != "/srv/app" || given.Workspace != "/home/user/project" {
+		t.Errorf("cwd %q state %q workspace %q", given.Cwd, st.Cwd(), given.Workspace)
+	}
+}
+
+func TestDeniedCallsDoNotChangeState(t *testing.T) {
+	st := newState("s", DefaultConfig())
+	c := call(tool.Effect{Kind: tool.Chdir, Path: "/", Known: true}, tool.Effect{Kind: tool.WriteFile, Path: "/tmp/x", Text: "x", Known: true})
+	st.Enter(c, false)
+	st.Record(c, nil, &risk.Decision{Verdict: risk.Deny})
+	if st.Cwd() != "" || st.Files() != 0 || len(st.History()) != 1 {
+		t.Errorf("denied call changed the state: cwd %q files %d", st.Cwd(), st.Files())
+	}
+}
+
+func TestEditsApplyToKnownText(t *testing.T) {
+	st := newState("s", DefaultConfig())
+	w := call()
+	w.Class = tool.Edit
+	w.Content = []tool.Content{{Path: "/p/package.json", Text: `{"scripts": {"test": "jest"}}`}}
+	st.Record(w, nil, nil)
+	e := call()
+	e.Class = tool.Edit
+	e.Content = []tool.Content{{Path: "/p/package.json", Old: `"test": "jest"`, Text: `"test": "jest", "postinstall": "sh x.sh"`, Partial: true}}
+	st.Record(e, nil, nil)
+	if f, _ := st.File("/p/package.json"); !f.Known || !strings.Contains(f.Text, "postinstall") || !strings.Contains(f.Text, "jest") {
+		t.Errorf("edit applied: %+v", f)
+	}
+	// an edit of a file never seen keeps its fragment, not as the whole
+	u := call()
+	u.Content = []tool.Content{{Path: "/p/other.json", Old: "a", Text: "b", Partial: true}}
+	st.Record(u, nil, nil)
+	if f, _ := st.File("/p/other.json"); f.Known || !strings.Contains(f.Text, "b") {
+		t.Errorf("fragment: %+v", f)
+	}
+}
+
+func TestStateBounds(t *testing.T) {
+	cfg := Config{Window: 5, MaxFiles: 4, MaxFileBytes: 10, MaxNames: 3}
+	st := newState("s", cfg.withDefaults())
+	for i := range 20 {
+		c := call(tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/f%d", i), Text: strings.Repeat("x", 100), Known: true},
+			tool.Effect{Kind: tool.SetVar, Path: fmt.Sprintf("V%d", i), Text: "v", Known: true},
+			tool.Effect{Kind: tool.SetPyVar, Path: fmt.Sprintf("p%d", i), Text: "v", Known: true})
+		st.Record(c, nil, nil)
+	}
+	if st.Files() != 4 || len(st.History()) != 5 || len(st.prior.Vars) != 3 || len(st.prior.PyVars) != 3 {
+		t.Errorf("files %d history %d vars %d pyvars %d", st.Files(), len(st.History()), len(st.prior.Vars), len(st.prior.PyVars))
+	}
+	f, ok := st.File("/tmp/f19")
+	if !ok || len(f.Text) != 10 || f.Known || !f.Truncated {
+		t.Errorf("newest file %+v", f)
+	}
+	if _, ok := st.File("/tmp/f0"); ok {
+		t.Error("oldest file kept beyond MaxFiles")
+	}
+}
+
+// TestMemoryBounded runs 10,000 sessions of 100 actions each, every action
+// writing a new file, setting new names and adding history, and checks
+// that the heap stays within what the bounds allow.
+func TestMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 sessions × 100 actions")
+	}
+	cfg := Config{Window: 20, MaxSessions: 10000, MaxFiles: 16, MaxFileBytes: 256, MaxNames: 16}
+	s := NewStore(cfg)
+	text := strings.Repeat("y", 1000)
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for a := range 100 {
+		for id := range 10000 {
+			st := s.Get(fmt.Sprintf("session-%d", id))
+			c := call(tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/f%d", a), Text: text, Known: true},
+				tool.Effect{Kind: tool.SetVar, Path: fmt.Sprintf("V%d", a), Text: text, Known: true},
+				tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/l%d", a), List: []string{"/home/user/{}"}})
+			c.Shell = []string{text}
+			st.Lock()
+			st.Enter(c, false)
+			st.Record(c, &risk.Assessment{Level: risk.Low}, nil)
+			st.Unlock()
+		}
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if s.Len() != 10000 {
+		t.Fatalf("%d sessions kept", s.Len())
+	}
+	perSession := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
+	// 16 files of ≤256 bytes, 16 variables of ≤1000 bytes, 16 listings,
+	// 20 history entries of ≤300 bytes, and the maps holding them
+	const bound = 64 << 10
+	t.Logf("heap per session: %d bytes (bound %d)", perSession, bound)
+	if perSession > bound {
+		t.Errorf("heap per session %d bytes, bound %d", perSession, bound)
+	}
+	st := s.Peek("session-0")
+	if st.Files() > cfg.MaxFiles || len(st.History()) != cfg.Window || len(st.prior.Vars) > cfg.MaxNames {
+		t.Errorf("files %d history %d vars %d", st.Files(), len(st.History()), len(st.prior.Vars))
+	}
+}
+
+func TestChainHelpers(t *testing.T) {
+	if got := cronCommands("# c\nMAILTO=x\n*/5 * * * * /bin/a --x\n@reboot b\n", false); got != "/bin/a --x\nb\n" {
+		t.Errorf("cron %q", got)
+	}
+	if got := cronCommands("0 3 * * * root /bin/a\n", true); got != "/bin/a\n" {
+		t.Errorf("system cron %q", got)
+	}
+	if got := npmScripts(`{"scripts": {"postinstall": "node x.js", "test": "jest"}}`, []string{"preinstall", "postinstall"}); got != "node x.js\n" {
+		t.Errorf("npm %q", got)
+	}
+	if got := npmScripts("\"scripts\": {\n  \"postinstall\": \"node \\\"x.js\\\"\",", []string{"postinstall"}); got != "node \"x.js\"\n" {
+		t.Errorf("npm fragment %q", got)
+	}
+	if got := makeRecipes("a:\n\t@echo a\nb: a\n\t-rm -rf b\n", []string{"b"}); got != "rm -rf b\n" {
+		t.Errorf("make %q", got)
+	}
+	if got := scriptDir(`cd "$(dirname "$0")/.." && rm -rf ./build`, "/p/scripts/clean.sh"); got != `cd "/p/scripts/.." && rm -rf ./build` && got != `cd /p/scripts"/.." && rm -rf ./build` {
+		t.Errorf("scriptDir %q", got)
+	}
+	for p, want := range map[string]string{"/x/a.py": "python", "/x/a": "sh", "/x/a.js": "node"} {
+		if got := language(p, "print(1)\n"); got != want {
+			t.Errorf("language(%s) %s, want %s", p, got, want)
+		}
+	}
+	if got := language("/x/a", "#!/usr/bin/env python3\n"); got != "python" {
+		t.Errorf("shebang %s", got)
+	}
+	if got := childProcess("execSync('curl -s x | sh', {stdio: 'ignore'})"); len(got) != 1 || got[0] != "curl -s x | sh" {
+		t.Errorf("child_process %q", got)
+	}
+}
