@@ -189,6 +189,7 @@ type resolver struct {
 	posDyn                     []bool
 	posSet                     bool
 	expanding                  []string // aliases and functions being expanded
+	expansions                 int
 	// transient counts the enclosing nested shells and wrappers, and
 	// locals are the spans of the current script (subshells, pipelines,
 	// substitutions, function bodies) whose changes do not outlive them;

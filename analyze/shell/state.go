@@ -200,7 +200,16 @@ func (r *resolver) expand(cmd Command, depth int) (bool, error) {
 	return false, nil
 }
 
+// maxExpansions bounds the aliases, functions and git aliases expanded in
+// one script, so that functions calling each other many times over cannot
+// make resolution exponential.
+const maxExpansions = 64
+
 func (r *resolver) expandAs(kind, name, src string, depth int) error {
+	if r.expansions >= maxExpansions {
+		return nil
+	}
+	r.expansions++
 	r.expanding = append(r.expanding, name)
 	err := r.nested(kind, src, depth+1)
 	r.expanding = r.expanding[:len(r.expanding)-1]

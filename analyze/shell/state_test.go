@@ -261,3 +261,16 @@ func TestEffects(t *testing.T) {
 		}
 	}
 }
+
+// TestExpansionBounded: functions that call each other many times over
+// resolve in bounded time.
+func TestExpansionBounded(t *testing.T) {
+	body := strings.Repeat("f; ", 50)
+	cmds, _, err := ResolveIn("f() { "+body+"}; f", testEnv, &tool.Prior{Aliases: map[string]string{"a": strings.Repeat("a; ", 50)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) > 10000 {
+		t.Errorf("%d commands", len(cmds))
+	}
+}
