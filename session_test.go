@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/eval"
@@ -151,6 +152,9 @@ func FuzzSession(f *testing.F) {
 	eng := corpusEngine(f)
 	n := 0
 	f.Fuzz(func(t *testing.T, a, b string, python bool) {
+		// a hang crashes the worker, so the fuzzer keeps the input
+		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("FuzzSession: %q, %q, %v still running after 10s", a, b, python)) })
+		defer timer.Stop()
 		n++
 		id := fmt.Sprintf("fuzz-%d", n)
 		for _, cmd := range []string{a, b} {
