@@ -5,10 +5,12 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/eval"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -57,4 +59,63 @@ func BenchmarkCheckCorpus(b *testing.B) {
 	b.ReportMetric(float64(per[len(per)/2].Nanoseconds())/1e3, "median-µs/action")
 	b.ReportMetric(float64(per[len(per)*99/100].Nanoseconds())/1e3, "p99-µs/action")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkSessionTracking measures what following conversations costs:
+// every step of the sequence corpora checked as one conversation per
+// sequence (sessions), against the same steps checked alone (alone). It
+// reports the median and p99 time per action; the difference between the
+// two is the per-action cost of state tracking.
+func BenchmarkSessionTracking(b *testing.B) {
+	var seqs [][]risk.Action
+	for _, file := range []string{"testdata/sequences.jsonl", "testdata/session_chains.jsonl"} {
+		f, err := os.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		items, _, err := eval.Load(f)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, it := range items {
+			var steps []risk.Action
+			for _, raw := range it.Steps {
+				a, err := risk.ParseAction(raw, risk.DefaultLimits)
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps = append(steps, a)
+			}
+			seqs = append(seqs, steps)
+		}
+	}
+	for _, mode := range []struct {
+		name string
+		opts []warden.Option
+	}{{"sessions", nil}, {"alone", []warden.Option{warden.WithoutSessions()}}} {
+		b.Run(mode.name, func(b *testing.B) {
+			eng := corpusEngine(b, mode.opts...)
+			ctx := context.Background()
+			var per []time.Duration
+			n := 0
+			for b.Loop() {
+				for _, steps := range seqs {
+					n++
+					id := "bench-" + strconv.Itoa(n)
+					for _, a := range steps {
+						a.SessionID = id
+						start := time.Now()
+						_, _, _ = eng.Check(ctx, a)
+						per = append(per, time.Since(start))
+					}
+					eng.EndSession(id)
+				}
+			}
+			slices.Sort(per)
+			b.ReportMetric(float64(per[len(per)/2].Nanoseconds())/1e3, "median-µs/action")
+			b.ReportMetric(float64(per[len(per)*99/100].Nanoseconds())/1e3, "p99-µs/action")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }
