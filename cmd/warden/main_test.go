@@ -390,3 +390,35 @@ func TestEval(t *testing.T) {
 		t.Errorf("eval without a file: exit %d, want 2", code)
 	}
 }
+
+// TestAssessSessions: lines with the same session_id are one conversation,
+// in input order; other sessions and lines without one are not affected.
+func TestAssessSessions(t *testing.T) {
+	bash := func(session, cmd string) string {
+		b, _ := json.Marshal(map[string]any{"tool": "execute_bash", "session_id": session, "arguments": map[string]any{"command": cmd}})
+		return string(b)
+	}
+	in := strings.Join([]string{
+		bash("a", "export DIR=/home/user"),
+		bash("b", "export DIR=/home/user/project/dist"),
+		bash("a", `rm -rf "$DIR"`),
+		bash("b", `rm -rf "$DIR"`),
+		bash("", `rm -rf "$DIR"`),
+		`{"tool":"Write","session_id":"a","arguments":{"file_path":"/home/user/project/run.sh","content":"rm -rf ~/*\n"}}`,
+		bash("a", "sh run.sh"),
+		bash("b", "sh run.sh"),
+	}, "\n") + "\n"
+	_, stdout, stderr := runCLI(t, in, "assess", "--cwd", "/home/user/project", "--home", "/home/user")
+	out := parseOutput(t, stdout)
+	if len(out) != 8 {
+		t.Fatalf("%d lines; stderr %s", len(out), stderr)
+	}
+	for i, want := range map[int]string{2: "critical", 3: "medium", 6: "critical", 7: "safe"} {
+		if out[i].Level != want {
+			t.Errorf("line %d: level %s, want %s (%v)", i+1, out[i].Level, want, out[i].Reasons)
+		}
+	}
+	if out[4].Level == "critical" {
+		t.Errorf("a line without session_id saw a session's variable")
+	}
+}
