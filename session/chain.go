@@ -91,6 +91,13 @@ func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
 		return
 	}
 	switch {
+	case execRE.MatchString(text):
+		// a systemd unit or a desktop entry: the commands of its Exec lines
+		var b strings.Builder
+		for _, m := range execRE.FindAllStringSubmatch(text, 16) {
+			b.WriteString(strings.TrimLeft(m[1], "-@+!:") + "\n")
+		}
+		text = b.String()
 	case strings.HasPrefix(p, "/etc/cron"):
 		text = cronCommands(text, true)
 	case strings.HasPrefix(p, "/var/spool/cron"):
@@ -325,6 +332,7 @@ func scriptDir(text, p string) string {
 }
 
 var (
+	execRE    = regexp.MustCompile(`(?m)^\s*Exec[A-Za-z]*\s*=\s*(.+)$`)
 	dirnameRE = regexp.MustCompile(`\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)`)
 	cdPwdRE   = regexp.MustCompile(`\$\(\s*cd\s+("?[^"$()]*"?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)`)
 )

@@ -263,6 +263,10 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		}
 		st.setText(f, "", false)
 		delete(st.prior.Lists, e.Path)
+	case tool.Symlink:
+		if e.Path != e.Src {
+			setMap(&st.prior.Links, e.Path, e.Src, st.cfg.MaxNames)
+		}
 	case tool.MakeExecutable:
 		st.file(e.Path).Executable = true
 	case tool.CopyFile:
@@ -281,6 +285,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 			st.setText(f, "", false)
 		}
 	case tool.RemoveFile:
+		delete(st.prior.Links, e.Path)
 		for p := range st.files {
 			if paths.Within(p, e.Path) {
 				st.forget(p)

@@ -77,7 +77,11 @@ type Call struct {
 // Env returns the paths environment of the call: its working directory,
 // home and workspace.
 func (c *Call) Env() paths.Env {
-	return paths.Env{Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace}
+	e := paths.Env{Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace}
+	if c.Prior != nil {
+		e.Links = c.Prior.Links
+	}
+	return e
 }
 
 // Abs resolves p against the call's working directory and home: "~" and

@@ -63,10 +63,11 @@ const (
 	SetFunc                              // shell function Path with body Text
 	SetGitAlias                          // git alias Path = Text
 	SetPyVar                             // Python variable Path = Text (Known) or unknown
+	Symlink                              // Path becomes a symbolic link to Src
 )
 
 var effectNames = [...]string{"", "write", "fetch", "chmod", "copy", "run", "read", "send", "remove", "chdir",
-	"set-var", "unset-var", "set-alias", "set-func", "set-git-alias", "set-py-var"}
+	"set-var", "unset-var", "set-alias", "set-func", "set-git-alias", "set-py-var", "symlink"}
 
 func (k EffectKind) String() string {
 	if int(k) < len(effectNames) {
@@ -89,6 +90,9 @@ type Prior struct {
 	// Lists maps a file that holds a listing of paths (written by find or
 	// ls) to the paths it lists, so that xargs -a file rm -rf deletes them.
 	Lists map[string][]string
+	// Links maps symbolic links the conversation made to their targets,
+	// so that rm -rf link/ is judged by what it empties.
+	Links map[string]string
 }
 
 // PyValue is what a Python variable held at the end of an earlier call.

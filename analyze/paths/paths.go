@@ -47,6 +47,10 @@ type Env struct {
 	Cwd       string
 	Home      string
 	Workspace string
+	// Links maps symbolic links to their targets (absolute paths). A path
+	// that goes through a link (link/x, or link/ itself) is resolved to the
+	// target; the link alone names the link.
+	Links map[string]string
 }
 
 // Root returns the workspace: Workspace, or Cwd when that is empty.
@@ -61,6 +65,29 @@ func (e Env) Root() string {
 // against Cwd; the result is cleaned. A path that cannot be resolved (no
 // Cwd for a relative path) is cleaned as it is.
 func (e Env) Abs(p string) string {
+	a := e.abs(p)
+	if len(e.Links) == 0 {
+		return a
+	}
+	if strings.HasSuffix(p, "/") && a != "/" {
+		a += "/" // through the link: link/ is what it points to
+	}
+	for range 8 { // a chain of links, or a loop
+		found := false
+		for l, t := range e.Links {
+			if strings.HasPrefix(a, l+"/") {
+				a, found = path.Join(t, a[len(l):]), true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return path.Clean(a)
+}
+
+func (e Env) abs(p string) string {
 	switch {
 	case p == "~" && e.Home != "":
 		return e.Home
@@ -78,7 +105,18 @@ func (e Env) Abs(p string) string {
 // component (/*, /.*, /**) names everything in its directory, so it is
 // classified as that directory: "rm -rf /*" empties the root.
 func (e Env) Classify(p string) Class {
-	return e.ClassifyAbs(e.Abs(StripGlob(p)))
+	return e.ClassifyAbs(e.Abs(Contents(p)))
+}
+
+// Contents is StripGlob that keeps, for a stripped glob, the trailing
+// slash that says the directory's contents are meant (so that a symbolic
+// link there is followed): build/* is build/.
+func Contents(p string) string {
+	s := StripGlob(p)
+	if s != p && !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s
 }
 
 // StripGlob removes trailing components made only of glob characters

@@ -48,6 +48,21 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 			return ps
 		}
 		switch {
+		case name == "ln" && (hasFlag(w.flags, "-s") || hasFlag(w.flags, "--symbolic")):
+			if len(w.operands) == 2 && !c.Dynamic[w.operands[0]] {
+				if l, ok := abs(w.operands[1]); ok {
+					t := c.Args[w.operands[0]]
+					if strings.HasSuffix(c.Args[w.operands[1]], "/") {
+						l = path.Join(l, path.Base(t))
+					}
+					if !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "~") {
+						t = path.Join(path.Dir(l), t) // relative to the link's folder
+					} else {
+						t = here.Abs(t)
+					}
+					out = append(out, tool.Effect{Kind: tool.Symlink, Path: l, Src: t})
+				}
+			}
 		case name == "cp" || name == "mv" || name == "install" || name == "ln" || (name == "rsync" && !remote(c)):
 			ps := ops()
 			if len(ps) >= 2 {

@@ -401,7 +401,7 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 				here.Cwd = c.Dir // relative to where an earlier cd went
 			}
 			abs = here.Abs(p)
-			class = env.ClassifyAbs(here.Abs(paths.StripGlob(p))).String()
+			class = env.ClassifyAbs(here.Abs(paths.Contents(p))).String()
 		}
 		if l, ok := r.byClass[class]; ok {
 			consider(l, abs)
