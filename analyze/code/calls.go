@@ -194,12 +194,6 @@ func init() {
 	reg(func(a *analysis, c *args) value { return decode(c.arg(0, "data"), "zlib") }, "zlib.decompress")
 	reg(func(a *analysis, c *args) value { return decode(c.arg(0, "data"), "gzip") }, "gzip.decompress")
 	reg(func(a *analysis, c *args) value {
-		if m := c.arg(0, "object"); m.k == kRef {
-			return ref(m.s + ".__dict__")
-		}
-		return dynValue
-	}, "vars")
-	reg(func(a *analysis, c *args) value {
 		v := c.arg(0, "seq")
 		if s, ok := v.static(); ok && v.textual() {
 			b := []byte(s)
@@ -232,6 +226,8 @@ func init() {
 	reg(func(a *analysis, c *args) value {
 		if p := c.arg(0, "file"); p.textual() {
 			a.write(p, "w")
+			data := c.arg(1, "arr")
+			a.wrote(p, "w", &value{k: kDyn, t: data.t})
 		}
 		return value{k: kNone}
 	}, "numpy.save", "numpy.savez", "numpy.savez_compressed", "numpy.savetxt", "cv2.imwrite", "matplotlib.pyplot.savefig",
@@ -239,17 +235,42 @@ func init() {
 	reg(func(a *analysis, c *args) value {
 		if p := c.arg(1, "f"); p.textual() {
 			a.write(p, "w")
+			data := c.arg(0, "obj")
+			a.wrote(p, "w", &value{k: kDyn, t: data.t})
 		}
 		return value{k: kNone}
 	}, "torch.save", "joblib.dump")
 	reg(func(a *analysis, c *args) value {
-		if s, ok := c.arg(0, "path_name").static(); ok {
+		p := c.arg(0, "path_name")
+		a.ranFile(p)
+		if s, ok := p.static(); ok {
 			if code, ok := a.written[a.env.Abs(s)]; ok {
 				a.nested(code)
 			}
 		}
 		return dynValue
-	}, "runpy.run_path")
+	}, "runpy.run_path", "execfile")
+	reg(func(a *analysis, c *args) value {
+		a.ranFile(c.arg(1, "location"))
+		return dynValue
+	}, "importlib.util.spec_from_file_location", "importlib.machinery.SourceFileLoader", "imp.load_source",
+		"importlib.machinery.SourcelessFileLoader")
+	reg(func(a *analysis, c *args) value { return value{k: kObj, s: "globals"} }, "globals")
+	reg(func(a *analysis, c *args) value {
+		if m := c.arg(0, "object"); m.k == kRef {
+			return ref(m.s + ".__dict__")
+		}
+		if len(c.pos) == 0 && a.scope == a.top {
+			return value{k: kObj, s: "globals"}
+		}
+		return dynValue
+	}, "vars")
+	reg(func(a *analysis, c *args) value {
+		if a.scope == a.top {
+			return value{k: kObj, s: "globals"}
+		}
+		return dynValue
+	}, "locals")
 	reg(func(a *analysis, c *args) value {
 		if n, ok := c.arg(0, "i").staticInt(); ok && n >= 0 && n < 0x110000 {
 			return str(string(rune(n)))
@@ -309,7 +330,7 @@ func init() {
 	for _, n := range []string{"len", "isinstance", "issubclass", "type", "id", "hash", "bool", "print", "callable", "hasattr",
 		"int", "float", "abs", "round", "min", "max", "sum", "any", "all", "ord", "time.sleep", "os.path.exists", "os.path.isfile",
 		"os.path.isdir", "os.path.islink", "os.path.getsize", "os.path.getmtime", "os.getpid", "os.cpu_count", "logging.info",
-		"logging.debug", "logging.warning", "logging.error", "input", "help", "dir", "globals", "locals", "setattr", "delattr",
+		"logging.debug", "logging.warning", "logging.error", "input", "help", "dir", "setattr", "delattr",
 		"super", "object", "next", "divmod", "pow", "os.makedirs", "os.mkdir", "sys.exit", "exit", "quit", "os._exit"} {
 		funcs[n] = func(a *analysis, c *args) value { return dynValue }
 	}
@@ -362,6 +383,7 @@ func init() {
 		"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "os.link", "distutils.dir_util.copy_tree")
 	reg(func(a *analysis, c *args) value {
 		a.write(c.arg(1, "dst"), "w")
+		a.copied(c.arg(0, "src"), c.arg(1, "dst"), false)
 		return value{k: kNone}
 	}, "os.symlink")
 	reg(func(a *analysis, c *args) value {
@@ -369,18 +391,29 @@ func init() {
 		return c.arg(1, "dst")
 	},
 		"shutil.move", "os.rename", "os.replace", "os.renames")
-	reg(func(a *analysis, c *args) value { a.write(c.arg(0, "path"), "w"); return value{k: kNone} }, "os.truncate")
+	reg(func(a *analysis, c *args) value {
+		a.write(c.arg(0, "path"), "w")
+		a.wrote(c.arg(0, "path"), "w", &dynValue)
+		return value{k: kNone}
+	}, "os.truncate")
+	reg(func(a *analysis, c *args) value {
+		src, dst := c.arg(0, "fsrc"), c.arg(1, "fdst")
+		if dst.k == kObj && dst.s == "file" {
+			a.wroteTo(dst, derived(src))
+		}
+		return value{k: kNone}
+	}, "shutil.copyfileobj")
 	reg(func(a *analysis, c *args) value { a.chmod(c.arg(0, "path"), c.arg(1, "mode")); return value{k: kNone} },
 		"os.chmod", "os.lchmod")
 	reg(func(a *analysis, c *args) value { a.chown(c.arg(0, "path")); return value{k: kNone} },
 		"os.chown", "os.lchown", "shutil.chown")
 	reg(func(a *analysis, c *args) value {
 		v := c.arg(0, "path")
-		if s, ok := v.static(); ok {
-			a.env.Cwd = a.env.Abs(s)
-		} else {
-			a.cwdOK = false
+		s, ok := v.static()
+		if !ok || !v.textual() {
+			s = ""
 		}
+		a.chdir(s)
 		return value{k: kNone}
 	}, "os.chdir")
 
@@ -458,9 +491,24 @@ func init() {
 		a.http("GET", u, nil, -1)
 		if f, ok := c.get(1, "filename"); ok {
 			a.write(f, "w")
+			a.downloaded(u, f)
 		}
 		return value{k: kList, items: []value{dynValue, dynValue}}
-	}, "urllib.request.urlretrieve", "wget.download")
+	}, "urllib.request.urlretrieve")
+	reg(func(a *analysis, c *args) value {
+		u := c.arg(0, "url")
+		a.http("GET", u, nil, -1)
+		f, ok := c.get(1, "out")
+		if !ok || f.k == kNone {
+			f = dynValue
+			if s := staticURL(u); s != "" {
+				f = str(wgetName(s))
+			}
+		}
+		a.write(f, "w")
+		a.downloaded(u, f)
+		return dynValue
+	}, "wget.download")
 	reg(func(a *analysis, c *args) value {
 		h := c.arg(0, "host")
 		u := str("http://" + h.text())
@@ -492,7 +540,7 @@ func init() {
 	}, "sqlalchemy.text")
 
 	// Code.
-	reg(func(a *analysis, c *args) value { a.execCode(c.arg(0, "source")); return dynValue }, "exec", "eval", "execfile")
+	reg(func(a *analysis, c *args) value { a.execCode(c.arg(0, "source")); return dynValue }, "exec", "eval")
 	reg(func(a *analysis, c *args) value { return c.arg(0, "source") }, "compile")
 	reg(func(a *analysis, c *args) value { a.deserialize(c.arg(0, "data")); return dynValue },
 		"pickle.loads", "pickle.load", "marshal.loads", "marshal.load", "shelve.open", "jsonpickle.decode", "yaml.unsafe_load", "joblib.load")
@@ -534,9 +582,17 @@ func (a *analysis) callNode(n *node) value {
 		}
 		c.kw = append(c.kw, kwValue{name: kw.name, v: v})
 	}
+	for _, v := range c.pos {
+		a.escape(v)
+	}
+	for _, kw := range c.kw {
+		a.escape(kw.v)
+	}
 	if k := c.altCount(recv, callee); k > 0 {
 		// Call once per alternative of the arguments, so that every
 		// value a branch may have reaches the function.
+		a.maybe++
+		defer func() { a.maybe-- }()
 		vals := make([]value, 0, k+1)
 		for i := 0; i <= k; i++ {
 			ci := &args{pos: make([]value, len(c.pos)), kw: make([]kwValue, len(c.kw))}
@@ -671,6 +727,15 @@ func (a *analysis) invoke(f *function, pos []value, kw []kwValue) value {
 func (a *analysis) method(r value, m string, c *args) value {
 	switch r.k {
 	case kStr, kBytes:
+		if r.loose && r.k == kStr && (m != "replace" || len(c.pos)+len(c.kw) == 1) {
+			// A variable an earlier call left may be a pathlib.Path: str
+			// has none of the methods pathMethod reads but replace.
+			p := r
+			p.k = kPath
+			if v, ok := a.pathMethod(p, m, c); ok {
+				return v
+			}
+		}
 		if v, ok := a.strMethod(r, m, c); ok {
 			return v
 		}
@@ -703,8 +768,10 @@ func (a *analysis) method(r value, m string, c *args) value {
 		// img.save(path).
 		if p, ok := c.get(0, "path_or_buf"); ok && p.textual() {
 			a.write(p, "w")
+			a.wrote(p, "w", &value{k: kDyn, t: r.t})
 		} else if p, ok := c.kwarg("fname"); ok && p.textual() {
 			a.write(p, "w")
+			a.wrote(p, "w", &value{k: kDyn, t: r.t})
 		}
 	case "execute", "executemany", "executescript", "exec_driver_sql", "mogrify":
 		db := r.k == kObj && r.s == "db"
@@ -898,12 +965,19 @@ func (a *analysis) pathMethod(r value, m string, c *args) (value, bool) {
 		return value{k: kNone}, true
 	case "write_text", "write_bytes":
 		a.write(r, "w")
+		data := c.arg(0, "data")
 		if s, ok := r.static(); ok {
-			a.record(a.env.Abs(s), c.arg(0, "data"), false)
+			a.record(a.env.Abs(s), data, false)
 		}
+		a.wrote(r, "w", &data)
 		return dynValue, true
 	case "touch", "symlink_to", "hardlink_to", "mkfifo":
 		a.write(r, "a")
+		if m == "symlink_to" || m == "hardlink_to" {
+			a.copied(c.arg(0, "target"), r, false)
+		} else {
+			a.wrote(r, "a", &value{k: kStr}) // adds nothing to the file
+		}
 		return value{k: kNone}, true
 	case "read_text", "read_bytes":
 		f := a.read(r)
@@ -1006,6 +1080,13 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 		case "getresponse":
 			return value{k: kObj, s: "response", t: tNet}, true
 		}
+	case "globals":
+		switch m {
+		case "get", "keys", "items", "values", "copy", "__contains__", "__getitem__":
+			return derived(r), true
+		}
+		a.forget = true // update, setdefault, pop …: the module's names change
+		return dynValue, true
 	case "db":
 		switch m {
 		case "cursor", "connect", "begin", "engine", "connection", "raw_connection", "acquire":
@@ -1021,10 +1102,18 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 			}
 			return derived(r), true
 		case "write", "writelines":
+			data := c.arg(0, "s")
 			if r.obj != nil && r.obj.url != nil {
-				a.record(r.obj.url.s, c.arg(0, "s"), true)
+				a.record(r.obj.url.s, data, true)
 			}
+			if m == "writelines" {
+				data = derived(data) // the lines, joined: not read item by item
+			}
+			a.wroteTo(r, data)
 			return dynValue, true
+		case "close", "flush", "__enter__", "__exit__", "readable", "writable", "name", "closed":
+		default:
+			a.escape(r) // seek, truncate, fileno …: what ends up written is not followed
 		}
 	}
 	return value{}, false

@@ -15,7 +15,8 @@ import (
 type scope struct {
 	vars   map[string]value
 	parent *scope
-	log    []string // names bound while a branch is being tracked
+	log    []string        // names bound while a branch is being tracked
+	global map[string]bool // names a function declares global
 }
 
 func newScope(parent *scope) *scope { return &scope{vars: map[string]value{}, parent: parent} }
@@ -44,6 +45,9 @@ type analysis struct {
 	cwdOK bool // the working directory is known (no dynamic chdir)
 
 	scope *scope
+	// top is the module scope; its parent, when there is one, holds the
+	// variables earlier calls left in the interpreter (see session.go).
+	top   *scope
 	loops []loop
 	// conds holds, for each selective condition the analysis is inside of,
 	// the number of loops around it: a deletion is selective with respect
@@ -67,6 +71,26 @@ type analysis struct {
 	socket, dup2, shellIO, interactive bool
 	peer                               value // the address a socket connected to last
 
+	// maybe counts the constructs around the analysis that may not run
+	// or run one of several ways (branches, handlers, loops, functions
+	// never called): what happens inside is possible, not certain.
+	maybe int
+	// partial holds module names bound where they may not have been;
+	// forget is set when code the analysis cannot read may bind any name;
+	// raises counts the statements run that may raise an exception, which
+	// ends a cell: what comes after them may not happen.
+	partial map[string]bool
+	forget  bool
+	raises  int
+	// session is set when the call runs in a conversation's persistent
+	// interpreter (it has a Prior): only then are effects reported.
+	// effects counts them (variables apart); netURL is the one URL the
+	// code fetched from, netMany set when there are more.
+	session bool
+	effects int
+	netURL  string
+	netMany bool
+
 	depth    int // exec/eval nesting
 	added    int // lines added to the call
 	budget   int
@@ -84,12 +108,16 @@ const (
 )
 
 func newAnalysis(c *tool.Call, budget int) *analysis {
+	top := newScope(priorScope(c.Prior))
 	return &analysis{
 		call:   c,
 		env:    c.Env(),
 		cwdOK:  true,
-		scope:  newScope(nil),
+		scope:  top,
+		top:    top,
 		budget: budget,
+		// Effects are for the session that lends the call its Prior.
+		session: c.Prior != nil,
 	}
 }
 
@@ -98,6 +126,7 @@ func newAnalysis(c *tool.Call, budget int) *analysis {
 func (a *analysis) run(src string) {
 	lines, cell, lexErr := tokenize(src)
 	if lexErr != nil {
+		a.forget = true // what it binds is not read
 		a.add(risk.Finding{Rule: RuleUnparsable, Level: risk.Unknown,
 			Reason: "The Python code could not be read (" + lexErr.Error() + "), so what it does is unknown"})
 	}
@@ -111,6 +140,8 @@ func (a *analysis) run(src string) {
 // finish analyzes the functions that were defined but never called, with
 // unknown arguments.
 func (a *analysis) finish() {
+	a.maybe++
+	defer func() { a.maybe-- }()
 	for i := 0; i < len(a.funcs) && !a.overrun; i++ { // funcs may grow
 		f := a.funcs[i]
 		if f.analyzed {
@@ -138,9 +169,31 @@ func (a *analysis) block(sts []*stmt) {
 			return
 		}
 		st := sts[i]
+		if mayRaise(st) {
+			a.raises++
+		}
+		if st.kind == sIf && !st.elif && mainGuard(st.value) && (i+1 == len(sts) || sts[i+1].kind != sElse && !sts[i+1].elif) {
+			a.eval(st.value)
+			a.block(st.body) // a cell or script runs as __main__
+			continue
+		}
 		if st.kind == sIf && !st.elif {
 			j := i + 1
 			for j < len(sts) && (sts[j].kind == sIf && sts[j].elif) {
+				j++
+			}
+			if j < len(sts) && sts[j].kind == sElse {
+				j++
+			}
+			a.ifChain(sts[i:j])
+			i = j - 1
+			continue
+		}
+		if st.kind == sExcept {
+			// Handlers run instead of the rest of the try body, one of
+			// them or none: they are branches, and so is an else.
+			j := i + 1
+			for j < len(sts) && sts[j].kind == sExcept {
 				j++
 			}
 			if j < len(sts) && sts[j].kind == sElse {
@@ -154,13 +207,16 @@ func (a *analysis) block(sts []*stmt) {
 	}
 }
 
-// ifChain runs an if statement with its elif and else branches, each from
-// the state before it, and merges what they assign: a name assigned
-// differently in two branches keeps both values as alternatives.
+// ifChain runs an if statement with its elif and else branches (or the
+// except handlers of a try), each from the state before it, and merges
+// what they assign: a name assigned differently in two branches keeps
+// both values as alternatives.
 func (a *analysis) ifChain(chain []*stmt) {
 	sc := a.scope
 	before := maps.Clone(sc.vars)
+	partial := maps.Clone(a.partial) // names partial before the branches
 	a.track++
+	a.maybe++
 	var changed []map[string]value
 	var names []string
 	hasElse, sel := false, false
@@ -171,9 +227,17 @@ func (a *analysis) ifChain(chain []*stmt) {
 		}
 		sc.vars = maps.Clone(before)
 		start := len(sc.log)
-		if st.kind == sElse {
+		switch st.kind {
+		case sElse:
 			hasElse = true
-		} else {
+		case sExcept:
+			if st.value != nil {
+				a.eval(st.value)
+			}
+			for _, t := range st.targets {
+				a.assign(t, dynValue)
+			}
+		default:
 			a.eval(st.value)
 			sel = sel || selective(st.value)
 		}
@@ -189,10 +253,14 @@ func (a *analysis) ifChain(chain []*stmt) {
 		changed = append(changed, got)
 	}
 	a.track--
+	a.maybe--
 	sc.vars = before
 	for _, n := range names {
 		var vals []value
 		prev, hadPrev := before[n]
+		if !hadPrev && sc == a.top && sc.parent != nil {
+			prev, hadPrev = sc.parent.vars[n] // the value an earlier call left
+		}
 		for _, got := range changed {
 			if v, ok := got[n]; ok {
 				vals = append(vals, v)
@@ -203,8 +271,23 @@ func (a *analysis) ifChain(chain []*stmt) {
 		if !hasElse && hadPrev {
 			vals = append([]value{prev}, vals...)
 		}
+		if sc == a.top && !partial[n] {
+			delete(a.partial, n) // the alternatives stand for what the branches do
+		}
 		a.bind(n, alternatives(vals))
 	}
+}
+
+// mainGuard recognizes __name__ == '__main__'.
+func mainGuard(n *node) bool {
+	if n == nil || n.kind != nCmp || n.op != "==" || len(n.args) != 2 {
+		return false
+	}
+	x, y := n.args[0], n.args[1]
+	if x.kind == nStr {
+		x, y = y, x
+	}
+	return x.kind == nName && x.op == "__name__" && y.kind == nStr && y.str.value == "__main__" && !y.str.fmt
 }
 
 // condBody runs the body of a condition; a selective one marks deletions
@@ -219,10 +302,22 @@ func (a *analysis) condBody(body []*stmt, sel bool) {
 
 func (a *analysis) stmt(st *stmt) {
 	switch st.kind {
-	case sExpr, sDel:
+	case sExpr:
 		a.eval(st.value)
 		for _, n := range st.items {
 			a.eval(n)
+		}
+	case sDel:
+		a.eval(st.value)
+		a.unbind(st.value)
+	case sGlobal:
+		if a.scope != a.top {
+			if a.scope.global == nil {
+				a.scope.global = map[string]bool{}
+			}
+			for _, in := range st.names {
+				a.scope.global[in.name] = true
+			}
 		}
 	case sAssign:
 		v := a.eval(st.value)
@@ -243,6 +338,7 @@ func (a *analysis) stmt(st *stmt) {
 		for _, in := range st.names {
 			if in.name == "*" {
 				a.stars = append(a.stars, canon(mod))
+				a.forget = true // binds names the analysis does not know
 				continue
 			}
 			name := in.as
@@ -256,7 +352,9 @@ func (a *analysis) stmt(st *stmt) {
 	case sWhile:
 		cond := a.eval(st.value)
 		a.loops = append(a.loops, loop{unbounded: truthy(cond) || unboundedCond(st.value), exits: exits(st.body, true)})
+		a.maybe++
 		a.block(st.body)
+		a.maybe--
 		a.loops = a.loops[:len(a.loops)-1]
 	case sWith:
 		for i, it := range st.items {
@@ -266,7 +364,11 @@ func (a *analysis) stmt(st *stmt) {
 			}
 		}
 		a.block(st.body)
-	case sTry, sFinally, sElse, sMatch, sCase, sIf:
+	case sCase:
+		a.maybe++
+		a.block(st.body)
+		a.maybe--
+	case sTry, sFinally, sElse, sMatch, sIf:
 		if st.value != nil {
 			a.eval(st.value)
 		}
@@ -333,7 +435,8 @@ func (a *analysis) forLoop(st *stmt) {
 	target := st.targets[0]
 	lp := loop{src: it.src, exits: exits(st.body, true), unbounded: unboundedIter(st.value), count: rangeCount(it)}
 	a.loops = append(a.loops, lp)
-	defer func() { a.loops = a.loops[:len(a.loops)-1] }()
+	a.maybe++
+	defer func() { a.loops, a.maybe = a.loops[:len(a.loops)-1], a.maybe-1 }()
 	if it.k == kList && len(it.items) > 0 && len(it.items) <= maxUnroll {
 		for _, item := range it.items {
 			a.assign(target, item.with(it))
@@ -475,12 +578,36 @@ func selective(n *node) bool {
 	return true
 }
 
-// bind sets a name in the current scope.
+// bind sets a name in the current scope (the module's for a name the
+// function declares global).
 func (a *analysis) bind(name string, v value) {
-	if name != "" {
-		a.scope.vars[name] = v
-		if a.track > 0 {
-			a.scope.log = append(a.scope.log, name)
+	if name == "" {
+		return
+	}
+	sc := a.scope
+	if sc.global != nil && sc.global[name] {
+		sc = a.top
+	}
+	if sc == a.top && a.session {
+		a.boundTop(name, v)
+	}
+	sc.vars[name] = v
+	if a.track > 0 {
+		a.scope.log = append(a.scope.log, name)
+	}
+}
+
+// unbind reads del targets: a deleted name is no longer known.
+func (a *analysis) unbind(t *node) {
+	if t == nil {
+		return
+	}
+	switch t.kind {
+	case nName:
+		a.bind(t.op, dynValue)
+	case nTuple, nList:
+		for _, x := range t.args {
+			a.unbind(x)
 		}
 	}
 }
@@ -506,10 +633,13 @@ func (a *analysis) assign(t *node, v value) {
 	case nStar:
 		a.assign(t.args[0], derived(v))
 	case nAttr, nSub:
-		a.eval(t.args[0])
+		if x := a.eval(t.args[0]); t.kind == nSub && x.k == kObj && x.s == "globals" {
+			a.forget = true // globals()['x'] = …
+		}
 		if t.kind == nSub {
 			a.eval(t.args[1])
 		}
+		a.escape(v) // a file object stored away is written where the analysis does not look
 	}
 }
 
@@ -823,6 +953,8 @@ func (a *analysis) exprText(src string) value {
 func (a *analysis) comprehension(n *node) value {
 	outer := a.scope
 	a.scope = newScope(outer)
+	a.maybe++
+	defer func() { a.maybe-- }()
 	nloops, nconds := len(a.loops), len(a.conds)
 	out := value{k: kDyn}
 	for _, cf := range n.fors {
@@ -848,6 +980,9 @@ func (a *analysis) comprehension(n *node) value {
 
 // binary evaluates a binary operator.
 func (a *analysis) binary(op string, x, y value) value {
+	if x.loose || y.loose {
+		x, y = unloose(op, x, y)
+	}
 	switch op {
 	case "+":
 		return concat(x, y)
@@ -1052,6 +1187,9 @@ func (a *analysis) subscript(x, i value) value {
 
 // attr evaluates x.name.
 func (a *analysis) attr(x value, name string) value {
+	if x.loose && x.k == kStr {
+		x.k = kPath // a str has no attributes but its methods
+	}
 	switch x.k {
 	case kRef:
 		if x.s == "" {

@@ -82,14 +82,17 @@ func (a *analysis) lineMagic(text string) {
 		a.shellEscape(name + " " + rest)
 	case "cd":
 		if rest == "" || rest == "~" {
-			a.env.Cwd = a.env.Home
+			a.chdir(a.env.Home)
 		} else if strings.ContainsAny(rest, "{$") || strings.HasPrefix(rest, "-") {
-			a.cwdOK = false
+			a.chdir("")
 		} else {
-			a.env.Cwd = a.env.Abs(strings.Trim(rest, `'"`))
+			a.chdir(strings.Trim(rest, `'"`))
 		}
 	case "run":
 		a.shellEscape("python " + rest)
+		a.forget = true // the script runs in the cell's namespace
+	case "reset", "reset_selective", "store", "load_ext":
+		a.forget = true
 	case "time", "timeit", "prun", "capture", "debug":
 		// The rest of the line is Python code (options first).
 		for strings.HasPrefix(rest, "-") {
@@ -131,6 +134,7 @@ func (a *analysis) cellMagic(cm *cellMagic) {
 		}
 		if p != "" {
 			a.write(str(p), mode)
+			a.wrote(str(p), mode, &value{k: kStr, s: body})
 		}
 	case "html", "HTML", "markdown", "latex", "svg", "javascript", "js", "writefile_only":
 		// Display only (javascript runs in the notebook's browser).

@@ -78,8 +78,9 @@ const (
 	sContinue
 	sRaise
 	sDel
-	sShell // IPython !cmd (text), targets when assigned
-	sMagic // IPython %magic (text)
+	sGlobal // global names: names holds them
+	sShell  // IPython !cmd (text), targets when assigned
+	sMagic  // IPython %magic (text)
 	sOther
 )
 
@@ -98,6 +99,9 @@ type stmt struct {
 	body    []*stmt
 	async   bool
 	elif    bool // an sIf that is an elif
+	// annotated marks an annotated assignment, whose annotation Python
+	// evaluates (and the parser skips).
+	annotated bool
 }
 
 type importName struct{ name, as string }
@@ -544,7 +548,19 @@ func (p *parser) simple() *stmt {
 			p.i++
 			st.kind = sContinue
 			return st
-		case "pass", "global", "nonlocal":
+		case "global":
+			p.i++
+			st.kind = sGlobal
+			for p.peek().kind == tName {
+				st.names = append(st.names, importName{name: p.peek().text})
+				p.i++
+				if !p.accept(",") {
+					break
+				}
+			}
+			p.skipTo(";")
+			return st
+		case "pass", "nonlocal":
 			p.skipTo(";")
 			st.kind = sOther
 			return st
@@ -609,7 +625,7 @@ func (p *parser) simple() *stmt {
 	case p.isOp(":"): // annotated assignment
 		p.i++
 		p.expr()
-		st.kind = sAssign
+		st.kind, st.annotated = sAssign, true
 		st.targets = []*node{first}
 		if p.accept("=") {
 			st.value = p.exprListStar()

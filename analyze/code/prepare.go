@@ -92,6 +92,10 @@ func analyze(c *tool.Call, src string) []risk.Finding {
 	a.run(src)
 	a.finish()
 	if a.overrun {
+		a.forget = true // the rest may bind anything
+	}
+	a.pyVars()
+	if a.overrun {
 		a.findings = append(a.findings, risk.Finding{Analyzer: Name, Rule: RuleTooComplex, Level: risk.Unknown,
 			Reason: "The Python code is too large or too intricate to analyze fully"})
 	}

@@ -316,6 +316,9 @@ func (a *analysis) remove(v value, recursive bool) {
 		return
 	}
 	c := a.classify(t)
+	if t.exact && a.maybe == 0 && strings.HasPrefix(t.p, "/") {
+		a.effect(tool.Effect{Kind: tool.RemoveFile, Path: t.p}, false)
+	}
 	if tampers(strings.TrimSuffix(t.p, "/"+dyn), a.env.Home) {
 		a.add(risk.Finding{Rule: RuleTamper, Level: risk.High, Resource: t.resource,
 			Reason: "Code deletes " + where(t, c) + ", erasing the record of what was done"})
@@ -356,6 +359,29 @@ func (a *analysis) copy(src, dst value, move bool) {
 	}
 	// Copying into a directory lands below it.
 	a.write(dst, "w")
+	a.copied(src, dst, move)
+}
+
+// copied reports a copy or move: a CopyFile (and the removal of what was
+// moved) when both paths are known and it certainly happens, else a write
+// of unknown data to dst.
+func (a *analysis) copied(src, dst value, move bool) {
+	if !a.session {
+		return
+	}
+	d, ok := a.filePath(dst)
+	if !ok {
+		return
+	}
+	s, ok := a.filePath(src)
+	if !ok || a.maybe > 0 {
+		a.effect(tool.Effect{Kind: tool.WriteFile, Path: d}, false)
+		return
+	}
+	a.effect(tool.Effect{Kind: tool.CopyFile, Src: s, Path: d}, false)
+	if move && s != d {
+		a.effect(tool.Effect{Kind: tool.RemoveFile, Path: s}, false)
+	}
 }
 
 // write records a write to v with the given open mode.
@@ -418,6 +444,12 @@ func (a *analysis) read(v value) value {
 		return f
 	}
 	c := a.classify(t)
+	if a.session && strings.HasPrefix(t.p, "/") {
+		f.obj = &object{file: t.p}
+		if c == paths.Credential || secretFile(t.p) {
+			a.effect(tool.Effect{Kind: tool.ReadFile, Path: t.p, Sensitive: sensCred}, false)
+		}
+	}
 	switch {
 	case procMem(t.p):
 		a.add(risk.Finding{Rule: RuleMemoryAccess, Level: risk.High, Resource: t.resource, Reversible: true,
@@ -457,15 +489,16 @@ func secretFile(p string) bool {
 // open evaluates open(file, mode): a mode that is not known is taken to
 // write.
 func (a *analysis) open(file, mode value) value {
-	m := "w"
-	if s, ok := mode.static(); ok {
-		m = s
+	m, modeKnown := mode.static()
+	if !modeKnown {
+		m = "w"
 	}
 	if file.k == kInt { // a file descriptor
 		return value{k: kObj, s: "file"}
 	}
 	var f value
-	if strings.ContainsAny(m, "wax+") {
+	writes := strings.ContainsAny(m, "wax+")
+	if writes {
 		a.write(file, m)
 		f = value{k: kObj, s: "file"}
 	} else {
@@ -473,9 +506,18 @@ func (a *analysis) open(file, mode value) value {
 	}
 	if s, ok := file.static(); ok && file.textual() {
 		p := str(a.env.Abs(s))
-		f.obj = &object{url: &p}
+		if f.obj == nil {
+			f.obj = &object{}
+		}
+		f.obj.url = &p
 		if strings.ContainsAny(m, "wx") {
 			a.record(p.s, str(""), false)
+		}
+		if !a.session || !writes {
+			// no effect to report
+		} else if path, ok := a.filePath(file); ok {
+			f.obj.file = path
+			a.openedForWrite(&f, path, m, modeKnown)
 		}
 	}
 	return f
@@ -629,6 +671,11 @@ func (a *analysis) chmod(v, mode value) {
 		place = where(t, c)
 	}
 	m, ok := mode.staticInt()
+	if !a.session || ok && m&0o111 == 0 {
+		// no effect to report
+	} else if p, exact := a.filePath(v); exact {
+		a.effect(tool.Effect{Kind: tool.MakeExecutable, Path: p}, false)
+	}
 	switch {
 	case !ok:
 		f.Level = risk.Medium
@@ -1031,6 +1078,18 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 	if known && !local && !strings.Contains(s, dyn) && webURL(s) && utf8.ValidString(s) {
 		a.appendTo(&a.call.URLs, s)
 	}
+	if a.session {
+		full := ""
+		if !strings.Contains(s, dyn) && utf8.ValidString(s) {
+			full = s
+		}
+		a.fetched(full)
+		// Data read from files goes along (the URL itself may come from a
+		// file without being sent).
+		if from := fileData(data, false, u.fileOf(), nil); len(from) > 0 {
+			a.effect(tool.Effect{Kind: tool.SendData, URL: full, From: from}, false)
+		}
+	}
 	dest := "a host computed at run time"
 	resource := ""
 	if known {
@@ -1175,7 +1234,11 @@ func looksLikeSQL(s string) bool {
 
 // execCode records exec/eval of v; known code is analyzed in turn.
 func (a *analysis) execCode(v value) {
+	if f := v.fileOf(); f != "" {
+		a.effect(tool.Effect{Kind: tool.RunFile, Path: f, Lang: "python"}, false)
+	}
 	if v.t&tNet != 0 {
+		a.forget = true
 		a.add(risk.Finding{Rule: RuleRemoteCode, Level: risk.High,
 			Reason: "Code executes text downloaded from the network (remote code execution)"})
 		return
@@ -1186,6 +1249,7 @@ func (a *analysis) execCode(v value) {
 		a.nested(s)
 		return
 	}
+	a.forget = true // the code it runs may bind any variable
 	a.add(risk.Finding{Rule: RuleEval, Level: risk.Medium, Reversible: true,
 		Reason: "Code executes code computed at run time with exec or eval"})
 }

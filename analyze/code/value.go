@@ -52,9 +52,12 @@ type value struct {
 	n     int64
 	items []value
 	t     taint
-	bin   bool     // s is decoded data whose NUL bytes are real, not unknown pieces
+	bin   bool // s is decoded data whose NUL bytes are real, not unknown pieces
+	// loose marks a str restored from an earlier call's text: the
+	// variable may have held a pathlib.Path or a number with that text.
+	loose bool
 	src   *listing // the directory listing this value was drawn from
-	obj   *object  // kObj and kFunc: what the analyzer knows of them
+	obj   *object  // kObj and kFunc: what the analyzer knows of them; else the file data came from
 	// alts are other values v may have, depending on which branch of an
 	// if ran (p = '/' if x else 'build'); v itself is one of them.
 	alts []value
@@ -136,6 +139,14 @@ type object struct {
 	body   *value
 	method string
 	fn     *function
+	// file is the absolute path of the file that a file object reads or
+	// writes, or that data was read from (it follows the data through
+	// the values derived from it); effect is 1 + the index in the call's
+	// Effects of the WriteFile a write handle reports (0: none), wrote 1 +
+	// the count of statements that may raise at its last write.
+	file   string
+	effect int
+	wrote  int
 }
 
 // fn returns the function a kFunc value is.
@@ -203,11 +214,16 @@ func (v value) staticInt() (int64, bool) {
 	if v.k == kInt || v.k == kBool {
 		return v.n, true
 	}
+	if v.loose && v.k == kStr {
+		if n, err := strconv.ParseInt(v.s, 10, 64); err == nil && strconv.FormatInt(n, 10) == v.s {
+			return n, true
+		}
+	}
 	return 0, false
 }
 
-// derived is an unknown value made from others: it keeps their taint and
-// the listing they were drawn from.
+// derived is an unknown value made from others: it keeps their taint, the
+// listing they were drawn from and the file their data was read from.
 func derived(vs ...value) value {
 	out := value{k: kDyn}
 	for _, v := range vs {
@@ -215,19 +231,43 @@ func derived(vs ...value) value {
 		if out.src == nil {
 			out.src = v.src
 		}
+		if out.obj == nil && v.obj != nil && v.obj.file != "" {
+			out.obj = v.obj.provenance()
+		}
 	}
 	return out
 }
 
-// withTaint returns v carrying the taint and listing of the others too.
+// with returns v carrying the taint, listing and file of the others too.
 func (v value) with(others ...value) value {
 	for _, o := range others {
 		v.t |= o.t
 		if v.src == nil {
 			v.src = o.src
 		}
+		if v.obj == nil && o.obj != nil && o.obj.file != "" && v.k != kObj && v.k != kFunc {
+			v.obj = o.obj.provenance()
+		}
 	}
 	return v
+}
+
+// provenance returns an object that only names o's file: data drawn
+// from a file object is not the file object.
+func (o *object) provenance() *object {
+	if o.url == nil && o.body == nil && o.fn == nil && o.effect == 0 && o.method == "" {
+		return o
+	}
+	return &object{file: o.file}
+}
+
+// fileOf is the file v's data was read from, or that the file object v
+// reads or writes ("" when none is known).
+func (v value) fileOf() string {
+	if v.obj == nil {
+		return ""
+	}
+	return v.obj.file
 }
 
 // maxText bounds the length of string values the analyzer computes; a
