@@ -46,12 +46,34 @@
 //     os.dup2 or the standard streams), processes started in loops without
 //     end, erasing shell histories or logs, ctypes and /proc/<pid>/mem.
 //
+// State across calls: a persistent interpreter (an IPython kernel kept
+// for a whole conversation) keeps its variables, so harm can be split
+// across calls. When the call has a Prior (it runs in a session), the
+// module scope starts with the variables earlier calls left: a known
+// value as a string that may also be read as a pathlib.Path or a number
+// (its text does not say which, so str / x joins paths and x + 1 adds),
+// an unknown one as unknown (but a name such as os or exec is left to its
+// module or builtin), each carrying the taint of its sensitive data. The
+// call's Effects then receive, in order, what the code does that later
+// calls depend on: files written (with their text when it is certainly
+// all known), downloaded, copied or moved, made executable, run by Python
+// itself (exec of a file's text, runpy, importlib; a subprocess is shell
+// analysis's), credential files read, files' data sent, deletions, the
+// directory it enters; then the module variables it binds (SetPyVar,
+// sorted by name), unknown where a branch, loop or handler may not bind
+// them, all of them unknown after code the analysis cannot read (exec of
+// unknown text, import *, %run, writes to globals()). Outside a session
+// no effects are reported.
+//
 // What it does not do: it never executes, imports or compiles the code;
 // it does not follow imports of other files, attribute assignments,
-// containers mutated after they are built, or values that depend on which
-// branch runs (the last assignment read wins); calls of the code's own
+// containers mutated after they are built, or values that depend on how
+// often a loop runs (the last assignment read wins; the branches of an if
+// and the handlers of a try are alternatives); calls of the code's own
 // functions are followed a few levels deep, and functions never called
-// are read with unknown arguments. Python's own "~" is not expanded by
+// are read with unknown arguments. Module aliases, functions and
+// downloaded data do not carry over to later calls (tool.PyValue holds
+// text and sensitivity only). Python's own "~" is not expanded by
 // file functions, but the analyzer reads it as the home directory (the
 // intent is what matters). Code that cannot be tokenized yields a
 // code.unparsable finding at Unknown, never a silent safe, and the rest
