@@ -177,23 +177,12 @@ func (a *analysis) block(sts []*stmt) {
 			a.block(st.body) // a cell or script runs as __main__
 			continue
 		}
-		if st.kind == sIf && !st.elif {
+		if st.kind == sIf && !st.elif || st.kind == sExcept {
+			// An if with its elifs and else, or the except handlers of a
+			// try (one of them or none runs instead of the rest of its
+			// body) and its else: branches.
 			j := i + 1
-			for j < len(sts) && (sts[j].kind == sIf && sts[j].elif) {
-				j++
-			}
-			if j < len(sts) && sts[j].kind == sElse {
-				j++
-			}
-			a.ifChain(sts[i:j])
-			i = j - 1
-			continue
-		}
-		if st.kind == sExcept {
-			// Handlers run instead of the rest of the try body, one of
-			// them or none: they are branches, and so is an else.
-			j := i + 1
-			for j < len(sts) && sts[j].kind == sExcept {
+			for j < len(sts) && (st.kind == sIf && sts[j].kind == sIf && sts[j].elif || st.kind == sExcept && sts[j].kind == sExcept) {
 				j++
 			}
 			if j < len(sts) && sts[j].kind == sElse {
