@@ -178,3 +178,23 @@ func quoted(s string) string {
 	b, _ := json.Marshal(s)
 	return "'" + string(b) + "'"
 }
+
+// TestChildShellsDoNotPersist: command lines a program starts
+// (subprocess, IPython's !cmd) run in child processes; their cd does not
+// move the conversation's shell.
+func TestChildShellsDoNotPersist(t *testing.T) {
+	eng := corpusEngine(t)
+	for _, step := range []risk.Action{
+		{Tool: "python", Arguments: map[string]any{"code": "import subprocess\nsubprocess.run('cd /home/user/project/tmp && ls', shell=True)"}},
+		{Tool: "execute_ipython_cell", Arguments: map[string]any{"code": "!cd /home/user/project/tmp"}},
+	} {
+		step.SessionID = "child-" + step.Tool
+		if _, _, err := eng.Check(context.Background(), step); err != nil {
+			t.Fatal(err)
+		}
+		as := check(t, eng, step.SessionID, "Bash", map[string]any{"command": "rm -rf *"})
+		if !as.Level.AtLeast(risk.High) {
+			t.Errorf("%s: rm -rf * in the project root after a child's cd is %v", step.Tool, as.Level)
+		}
+	}
+}

@@ -160,6 +160,12 @@ func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
 		return
 	}
 	if f.Text == "" {
+		if f.Written && !f.Known {
+			// written by a command whose output warden could not see
+			ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunWritten, Level: risk.Medium,
+				Reason:   fmt.Sprintf("This runs %s, which the conversation wrote in step %d with text warden could not see", f.Path, f.Step),
+				Resource: "file:" + f.Path})
+		}
 		return
 	}
 	text := f.Text

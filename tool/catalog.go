@@ -50,12 +50,17 @@ type Call struct {
 	Class  Class
 	Known  bool // the tool is in the catalog
 
-	Shell   []string  // shell scripts that will run
-	Code    []Code    // program text that will run
-	SQL     []string  // SQL that will run
-	URLs    []string  // URLs that will be fetched or opened
-	Paths   []string  // files read or written (as given; see Abs)
-	Content []Content // text written to files
+	Shell []string // shell scripts that will run
+	// OwnShell counts the scripts of Shell that the tool runs in the
+	// agent's own shell, whose changes (cd, variables) persist; those after
+	// them were added by preparers (commands a program starts) and run in
+	// child processes.
+	OwnShell int
+	Code     []Code    // program text that will run
+	SQL      []string  // SQL that will run
+	URLs     []string  // URLs that will be fetched or opened
+	Paths    []string  // files read or written (as given; see Abs)
+	Content  []Content // text written to files
 	// Text holds every string argument of a tool the catalog does not know,
 	// and free-text arguments (patterns, queries) of known ones.
 	Text []string
@@ -233,6 +238,7 @@ func Normalize(a *risk.Action, cwd, home string) *Call {
 	} else {
 		c.generic(args)
 	}
+	c.OwnShell = len(c.Shell)
 	return c
 }
 

@@ -31,8 +31,11 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	var added []string
 	k := DefaultKnowledge()
 	env := c.Env()
-	for _, script := range scripts {
+	for i, script := range scripts {
 		cmds, changes, err := commandsIn(script, env, c.Prior)
+		if i >= c.OwnShell {
+			changes = nil // a child process: its cd and variables die with it
+		}
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
 			// shell come last, so that files are judged where it ran
