@@ -21,10 +21,7 @@ import (
 func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 	var out []tool.Effect
 	for i, c := range cmds {
-		here := env
-		if c.Dir != "" {
-			here.Cwd = c.Dir
-		}
+		here := c.in(env)
 		abs := func(j int) (string, bool) {
 			p := c.Args[j]
 			if c.Dynamic[j] || p == "" || (c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")) {
@@ -77,8 +74,8 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 		case name == "crontab" && (len(w.operands) == 0 || c.Args[w.operands[0]] == "-"):
 			// crontab - fed by echo or printf: the new table
 			for _, j := range c.Inputs {
-				if in := cmds[j]; len(in.Args) > 1 && !in.Dynamic[0] && (in.Args[0] == "echo" || in.Args[0] == "printf") && static(in, 1) {
-					out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: echoText(in), Known: true, Append: true})
+				if text, ok := shown(cmds[j]); ok {
+					out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: text, Known: true, Append: true})
 				}
 			}
 		case name == "tee":
@@ -219,11 +216,7 @@ func decodedRuns(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effec
 		}
 		for k := 1; k < len(in.Args); k++ {
 			if a := in.Args[k]; !strings.HasPrefix(a, "-") && !in.Dynamic[k] {
-				here := env
-				if in.Dir != "" {
-					here.Cwd = in.Dir
-				}
-				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs(a), Lang: "sh", Decode: "base64"})
+				out = append(out, tool.Effect{Kind: tool.RunFile, Path: in.in(env).Abs(a), Lang: "sh", Decode: "base64"})
 			}
 		}
 	}
@@ -258,9 +251,7 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 		if len(c.Args) > 0 && !c.Dynamic[0] {
 			switch commandName(c.Args[0]) {
 			case "echo", "printf":
-				if static(c, 1) {
-					e.Text, e.Known = echoText(c), true
-				}
+				e.Text, e.Known = shown(c)
 			case "cat":
 				for _, h := range c.Redirs {
 					if h.Stdin() && len(c.Args) == 1 {
@@ -366,9 +357,8 @@ func decoded(cmds []Command, i int) (string, bool) {
 		}
 	}
 	for _, j := range c.Inputs {
-		in := cmds[j]
-		if len(in.Args) > 1 && !in.Dynamic[0] && (in.Args[0] == "echo" || in.Args[0] == "printf") && static(in, 1) {
-			src, ok = echoText(in), true
+		if text, shows := shown(cmds[j]); shows {
+			src, ok = text, true
 		}
 	}
 	if !ok {
@@ -385,18 +375,8 @@ func decoded(cmds []Command, i int) (string, bool) {
 // fd, itself or upstream), the paths listed: dir/{} for each directory.
 func listing(cmds []Command, i int, env Env) []string {
 	var out []string
-	seen := map[int]bool{}
-	var walk func(j, depth int)
-	walk = func(j, depth int) {
-		if seen[j] || depth > 4 {
-			return
-		}
-		seen[j] = true
-		c := cmds[j]
-		here := env
-		if c.Dir != "" {
-			here.Cwd = c.Dir
-		}
+	upstream(cmds, i, func(_ int, c Command) bool {
+		here := c.in(env)
 		if len(c.Args) > 0 && !c.Dynamic[0] {
 			switch name := commandName(c.Args[0]); name {
 			case "find", "ls", "fd", "fdfind", "tree":
@@ -426,12 +406,53 @@ func listing(cmds []Command, i int, env Env) []string {
 				}
 			}
 		}
-		for _, in := range c.Inputs {
-			walk(in, depth+1)
+		return true
+	})
+	return out
+}
+
+// upstream calls visit on command i and then on the commands feeding it,
+// depth first, each once and at most four pipes or substitutions away,
+// until visit returns false.
+func upstream(cmds []Command, i int, visit func(j int, c Command) bool) {
+	seen := map[int]bool{}
+	var walk func(j, depth int) bool
+	walk = func(j, depth int) bool {
+		if seen[j] || depth > 4 {
+			return true
 		}
+		seen[j] = true
+		if !visit(j, cmds[j]) {
+			return false
+		}
+		for _, in := range cmds[j].Inputs {
+			if !walk(in, depth+1) {
+				return false
+			}
+		}
+		return true
 	}
 	walk(i, 0)
-	return out
+}
+
+// in returns env with the working directory c runs in (an earlier cd of
+// its script).
+func (c Command) in(env Env) Env {
+	if c.Dir != "" {
+		env.Cwd = c.Dir
+	}
+	return env
+}
+
+// shown returns what an echo or printf of static words writes.
+func shown(c Command) (string, bool) {
+	if len(c.Args) < 2 || c.Dynamic[0] || !static(c, 1) {
+		return "", false
+	}
+	if name := commandName(c.Args[0]); name != "echo" && name != "printf" {
+		return "", false
+	}
+	return echoText(c), true
 }
 
 // echoText is what echo or printf writes: words joined by blanks, with a
@@ -458,18 +479,11 @@ func echoText(c Command) string {
 // too: the session only acts on the files it knows.
 func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
 	var out []string
-	seen := map[int]bool{}
-	var walk func(j, depth int)
-	walk = func(j, depth int) {
-		if seen[j] || depth > 4 || len(out) > 32 {
-			return
+	upstream(cmds, i, func(j int, c Command) bool {
+		if len(out) > 32 {
+			return false
 		}
-		seen[j] = true
-		c := cmds[j]
-		here := env
-		if c.Dir != "" {
-			here.Cwd = c.Dir
-		}
+		here := c.in(env)
 		for _, rd := range c.Redirs {
 			if rd.Op == "<" && !rd.Dynamic && rd.Target != "" {
 				out = append(out, here.Abs(rd.Target))
@@ -491,11 +505,8 @@ func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
 				}
 			}
 		}
-		for _, in := range c.Inputs {
-			walk(in, depth+1)
-		}
-	}
-	walk(i, 0)
+		return true
+	})
 	return out
 }
 
@@ -503,42 +514,37 @@ func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
 // environment (env, printenv, set), credential files, or rows of a
 // database client; "" when none does.
 func (k *Knowledge) sensitiveInput(cmds []Command, i int, env Env) string {
-	seen := map[int]bool{}
-	var walk func(j, depth int) string
-	walk = func(j, depth int) string {
-		if seen[j] || depth > 4 {
-			return ""
+	found := ""
+	upstream(cmds, i, func(_ int, c Command) bool {
+		found = k.sensitiveSource(c, env)
+		return found == ""
+	})
+	return found
+}
+
+// sensitiveSource names the sensitive data command c itself reads, or "".
+func (k *Knowledge) sensitiveSource(c Command, env Env) string {
+	if readsCredential(c, env) {
+		return "credentials"
+	}
+	if len(c.Args) > 0 && !c.Dynamic[0] {
+		name := commandName(c.Args[0])
+		switch {
+		case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
+			name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
+			return "environment"
+		case k.isSQLClient(name):
+			return "database rows"
 		}
-		seen[j] = true
-		c := cmds[j]
-		if readsCredential(c, env) {
-			return "credentials"
-		}
-		if len(c.Args) > 0 && !c.Dynamic[0] {
-			name := commandName(c.Args[0])
-			switch {
-			case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
-				name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
-				return "environment"
-			case k.isSQLClient(name):
-				return "database rows"
-			}
-			if !k.down[name] { // what a network command prints is the answer, not what it sent
-				for n := 1; n < len(c.Args); n++ {
-					if !c.Dynamic[n] && env.Classify(c.Args[n]) == paths.Credential {
-						return "credentials"
-					}
+		if !k.down[name] { // what a network command prints is the answer, not what it sent
+			for n := 1; n < len(c.Args); n++ {
+				if !c.Dynamic[n] && env.Classify(c.Args[n]) == paths.Credential {
+					return "credentials"
 				}
 			}
 		}
-		for _, in := range c.Inputs {
-			if s := walk(in, depth+1); s != "" {
-				return s
-			}
-		}
-		return ""
 	}
-	return walk(i, 0)
+	return ""
 }
 
 func (k *Knowledge) isSQLClient(name string) bool {

@@ -396,10 +396,7 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 		class, abs := "dynamic", p
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
 		if !dyn && !(relative && c.DirDynamic) {
-			here := env
-			if c.Dir != "" {
-				here.Cwd = c.Dir // relative to where an earlier cd went
-			}
+			here := c.in(env) // relative to where an earlier cd went
 			abs = here.Abs(p)
 			class = env.ClassifyAbs(here.Abs(paths.Contents(p))).String()
 		}

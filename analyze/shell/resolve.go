@@ -352,11 +352,7 @@ func (r *resolver) chdir(c Command) {
 		case target == "":
 			r.dir, r.dirDyn = r.vars["HOME"], false
 		default:
-			base := r.dir
-			if base == "" {
-				base = r.vars["PWD"]
-			}
-			r.dir, r.dirDyn = Env{Cwd: base, Home: r.vars["HOME"]}.Abs(target), r.dirDyn && !strings.HasPrefix(target, "/")
+			r.dir, r.dirDyn = r.abs(target), r.dirDyn && !strings.HasPrefix(target, "/")
 		}
 	case "popd":
 		if n := len(r.dirs); n > 0 {

@@ -348,6 +348,16 @@ func (r *resolver) positional(name string, unknown *bool) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: r.pos[n-1]}
 }
 
+// abs resolves p where the script stands: against the directory of its
+// last cd, or the one it started in.
+func (r *resolver) abs(p string) string {
+	base := r.dir
+	if base == "" {
+		base = r.vars["PWD"]
+	}
+	return Env{Cwd: base, Home: r.vars["HOME"]}.Abs(p)
+}
+
 // listed gives the command xargs runs the paths its argument file lists,
 // when an earlier call wrote that listing (find ~ > list; xargs -a list
 // rm -rf): xargs reads the file with -a or on stdin.
@@ -373,11 +383,7 @@ func (r *resolver) listed(xargs, inner Command) Command {
 	if file == "" {
 		return inner
 	}
-	base := r.dir
-	if base == "" {
-		base = r.vars["PWD"]
-	}
-	list, ok := r.lists[Env{Cwd: base, Home: r.vars["HOME"]}.Abs(file)]
+	list, ok := r.lists[r.abs(file)]
 	if !ok {
 		return inner
 	}
