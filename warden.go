@@ -158,21 +158,18 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
 		return as, e.policy.Decide(&as, c), err
 	}
-	if a.SessionID == "" || e.sessions == nil {
-		as := e.assess(ctx, c)
-		return as, e.policy.Decide(&as, c), nil
+	var st *session.State
+	if a.SessionID != "" && e.sessions != nil {
+		st = e.sessions.Get(a.SessionID)
+		st.Lock()
+		defer st.Unlock()
+		st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
 	}
-	st := e.sessions.Get(a.SessionID)
-	st.Lock()
-	defer st.Unlock()
-	st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
-	findings := e.prepareAndAnalyze(ctx, c)
-	findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
-		return st.Analyze(ctx, c, e.assess), nil
-	})...)
-	as := risk.Combine(findings, rules.Resources(c)...)
+	as := e.assess(ctx, c, st)
 	d := e.policy.Decide(&as, c)
-	st.Record(c, &as, &d)
+	if st != nil {
+		st.Record(c, &as, &d)
+	}
 	return as, d, nil
 }
 
@@ -203,13 +200,10 @@ func (e *Engine) Reject(err error) (risk.Assessment, risk.Decision) {
 // Limits returns the input limits the engine enforces.
 func (e *Engine) Limits() risk.Limits { return e.limits }
 
-// assess runs every analyzer on a normalized call and combines their findings.
-func (e *Engine) assess(ctx context.Context, c *tool.Call) risk.Assessment {
-	return risk.Combine(e.prepareAndAnalyze(ctx, c), rules.Resources(c)...)
-}
-
-// prepareAndAnalyze runs the preparers, then the analyzers, on c.
-func (e *Engine) prepareAndAnalyze(ctx context.Context, c *tool.Call) []risk.Finding {
+// assess runs every preparer and analyzer on a normalized call, then,
+// when the call belongs to a conversation st, the chains it completes,
+// and combines their findings.
+func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) risk.Assessment {
 	var findings []risk.Finding
 	for _, p := range e.preparers {
 		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
@@ -217,7 +211,14 @@ func (e *Engine) prepareAndAnalyze(ctx context.Context, c *tool.Call) []risk.Fin
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
-	return findings
+	if st != nil {
+		// the text a chain runs is assessed alone, without the session
+		alone := func(ctx context.Context, c *tool.Call) risk.Assessment { return e.assess(ctx, c, nil) }
+		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
+			return st.Analyze(ctx, c, alone), nil
+		})...)
+	}
+	return risk.Combine(findings, rules.Resources(c)...)
 }
 
 // runAnalyzer runs one analyzer, turning its error or panic into an Unknown

@@ -105,8 +105,7 @@ func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
 	}
 	syn := ch.call(c, "sh", text, nil, path.Dir(p))
 	syn.Cwd = c.Home // start-up files and cron jobs run in home
-	as := ch.assess(ch.ctx, syn)
-	level, why := ch.follow(syn, as, depth)
+	level, why := ch.follow(syn, depth)
 	if level.AtLeast(risk.Medium) {
 		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleAutorun, Level: max(level, risk.High),
 			Reason: fmt.Sprintf("%s will run by itself what this writes into it: %s", p, why), Resource: "file:" + p})
@@ -137,8 +136,7 @@ func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
 			return
 		}
 		syn := ch.call(c, "sh", lines, nil, path.Dir(e.Path))
-		as := ch.assess(ch.ctx, syn)
-		level, why := ch.follow(syn, as, depth)
+		level, why := ch.follow(syn, depth)
 		if level.AtLeast(risk.Medium) {
 			rule := RuleRunWritten
 			if e.Lang == "crontab" {
@@ -184,8 +182,7 @@ func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
 	if syn == nil {
 		return
 	}
-	as := ch.assess(ch.ctx, syn)
-	level, why := ch.follow(syn, as, depth)
+	level, why := ch.follow(syn, depth)
 	if level.AtLeast(risk.Medium) {
 		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunWritten, Level: level,
 			Reason:   fmt.Sprintf("This runs %s, which the conversation wrote in step %d: %s", f.Path, f.Step, why),
@@ -193,9 +190,10 @@ func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
 	}
 }
 
-// follow returns the level and the main reason of an assessment of text a
-// chain runs, taking in the chains that text completes in turn.
-func (ch *chain) follow(syn *tool.Call, as risk.Assessment, depth int) (risk.Level, string) {
+// follow assesses syn, the text a chain runs, and returns its level and
+// main reason, taking in the chains that text completes in turn.
+func (ch *chain) follow(syn *tool.Call, depth int) (risk.Level, string) {
+	as := ch.assess(ch.ctx, syn)
 	level, why := as.Level, ""
 	if level == risk.Unknown {
 		level = risk.Safe
