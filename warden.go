@@ -43,6 +43,7 @@ type Engine struct {
 	cwd, home string
 	limits    risk.Limits
 	sessions  *session.Store // nil: every action stands alone
+	scanners  []session.Scanner
 }
 
 // Option configures an Engine.
@@ -110,6 +111,12 @@ func WithSessions(cfg session.Config) Option {
 // session_id.
 func WithoutSessions() Option { return func(e *Engine) error { e.sessions = nil; return nil } }
 
+// WithOutputScanners sets the scanners Observe runs on tool outputs
+// (default: session.PersonalScanner).
+func WithOutputScanners(s ...session.Scanner) Option {
+	return func(e *Engine) error { e.scanners = slices.Clone(s); return nil }
+}
+
 // WithLimits sets the input limits (default risk.DefaultLimits).
 func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits = l; return nil } }
 
@@ -124,6 +131,7 @@ func New(opts ...Option) (*Engine, error) {
 		home:     home,
 		limits:   risk.DefaultLimits,
 		sessions: session.NewStore(session.DefaultConfig()),
+		scanners: []session.Scanner{session.PersonalScanner},
 	}
 	for _, o := range opts {
 		if err := o(e); err != nil {
@@ -173,6 +181,35 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 	return as, d, nil
 }
 
+// Observe tells the engine what a tool call returned, after it ran (a
+// PostToolUse hook, an MCP proxy's tool result). When the call read
+// sensitive data (a credential file, the environment, rows of personal
+// data) or the output holds sensitive values the output scanners find,
+// the conversation now holds that data: a later call of the same session
+// that sends data over the network is flagged, and critical when it
+// carries one of the values seen. The values themselves are never kept,
+// only keyed hashes of them.
+//
+// It returns a finding for each kind of sensitive data the output holds.
+// An action that is not valid yields its *risk.InputError and changes
+// nothing.
+func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]risk.Finding, error) {
+	c := tool.Normalize(&a, e.cwd, e.home)
+	if err := a.Validate(e.limits); err != nil {
+		return nil, err
+	}
+	if a.SessionID == "" || e.sessions == nil {
+		// nothing to remember it in: what the output holds, for the caller
+		return session.NewState(session.DefaultConfig()).Observe(c, output, e.scanners...), nil
+	}
+	st := e.sessions.Get(a.SessionID)
+	st.Lock()
+	defer st.Unlock()
+	st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
+	e.prepare(ctx, c)
+	return st.Observe(c, output, e.scanners...), nil
+}
+
 // Session returns the state of the conversation id, or nil when the
 // engine follows none by that id. Lock it while reading it.
 func (e *Engine) Session(id string) *session.State {
@@ -204,10 +241,7 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // when the call belongs to a conversation st, the chains it completes,
 // and combines their findings.
 func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) risk.Assessment {
-	var findings []risk.Finding
-	for _, p := range e.preparers {
-		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
-	}
+	findings := e.prepare(ctx, c)
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
@@ -219,6 +253,15 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 		})...)
 	}
 	return risk.Combine(findings, rules.Resources(c)...)
+}
+
+// prepare runs every preparer on c and returns their findings.
+func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
+	var findings []risk.Finding
+	for _, p := range e.preparers {
+		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
+	}
+	return findings
 }
 
 // runAnalyzer runs one analyzer, turning its error or panic into an Unknown

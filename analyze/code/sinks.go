@@ -1059,6 +1059,39 @@ func (a *analysis) urlopen(c *args) value {
 	return value{k: kObj, s: "response", t: tNet}
 }
 
+// maxInline bounds the inline data a SendData effect keeps.
+const maxInline = 16 << 10
+
+// inlineText returns the text a request to URL u carries inline: the
+// URL's data and the text of the values sent with it; whole is false when
+// some of it is computed at run time.
+func inlineText(u string, data []value) (text string, whole bool) {
+	parts := tool.URLData(strings.ReplaceAll(u, dyn, ""))
+	whole = !strings.Contains(u, dyn)
+	for _, d := range data {
+		if !d.textual() {
+			if d.k != kNone && d.k != kInt && d.k != kBool {
+				whole = false
+			}
+			continue
+		}
+		t := d.text()
+		if t == u || slices.Contains(parts, t) {
+			continue
+		}
+		if strings.Contains(t, dyn) {
+			whole = false
+			t = strings.ReplaceAll(t, dyn, "")
+		}
+		parts = append(parts, t)
+	}
+	text = strings.Join(parts, "\n")
+	if len(text) > maxInline {
+		text = text[:maxInline]
+	}
+	return text, whole
+}
+
 // sendOrFetch records a request to u that sends data (send) or only
 // fetches; data are every value that goes along.
 func (a *analysis) sendOrFetch(u value, send bool, data []value) {
@@ -1086,8 +1119,11 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 		a.fetched(full)
 		// Data read from files goes along (the URL itself may come from a
 		// file without being sent).
-		if from := fileData(data, false, u.fileOf(), nil); len(from) > 0 {
-			a.effect(tool.Effect{Kind: tool.SendData, URL: full, From: from}, false)
+		from := fileData(data, false, u.fileOf(), nil)
+		inline := send || len(tool.URLData(full)) > 0 || strings.Contains(s, dyn) && known
+		if len(from) > 0 || inline {
+			text, whole := inlineText(s, data)
+			a.effect(tool.Effect{Kind: tool.SendData, URL: full, From: from, Inline: inline, Text: text, Known: inline && whole}, false)
 		}
 	}
 	dest := "a host computed at run time"

@@ -303,3 +303,36 @@ func inAnyHome(p, home string) (string, bool) {
 	}
 	return "", false
 }
+
+// Secret reports a file that holds secrets by its name, wherever it is: a
+// credential file (see Classify), a dotenv file (.env, .env.production;
+// not .env.example and other templates), a private key or keystore
+// (id_rsa, *.pem, *.key, *.p12), a client's password file (.netrc,
+// .pgpass, .pypirc, .npmrc, .git-credentials), a service account key.
+func (e Env) Secret(p string) bool {
+	if e.ClassifyAbs(p) == Credential {
+		return true
+	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch {
+	case base == ".env" || strings.HasPrefix(base, ".env."):
+		switch base[min(len(base), 5):] {
+		case "example", "sample", "template", "dist", "defaults", "schema":
+			return false
+		}
+		return true
+	case strings.HasSuffix(base, ".pub"):
+		return false
+	case strings.HasPrefix(base, "id_rsa") || strings.HasPrefix(base, "id_ed25519") || strings.HasPrefix(base, "id_ecdsa") || strings.HasPrefix(base, "id_dsa"):
+		return true
+	}
+	switch path.Ext(base) {
+	case ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore":
+		return true
+	}
+	switch base {
+	case ".netrc", ".pgpass", ".pypirc", ".npmrc", ".git-credentials", ".htpasswd", "credentials.json", "service-account.json", "secrets.yaml", "secrets.yml", "secrets.json":
+		return true
+	}
+	return false
+}

@@ -83,3 +83,19 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+func TestSecret(t *testing.T) {
+	env := Env{Cwd: "/home/user/project", Home: "/home/user"}
+	for _, p := range []string{"/home/user/project/.env", "/srv/app/.env.production", "/home/user/.ssh/id_rsa", "/home/user/project/certs/server.key",
+		"/home/user/project/deploy/id_ed25519", "/home/user/.netrc", "/home/user/project/gcp/credentials.json", "/home/user/.aws/config"} {
+		if !env.Secret(p) {
+			t.Errorf("Secret(%q) = false", p)
+		}
+	}
+	for _, p := range []string{"/home/user/project/.env.example", "/home/user/project/.env.sample", "/home/user/.ssh/id_rsa.pub",
+		"/home/user/project/env.go", "/home/user/project/keys.md", "/home/user/project/README.md"} {
+		if env.Secret(p) {
+			t.Errorf("Secret(%q) = true", p)
+		}
+	}
+}

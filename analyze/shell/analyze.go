@@ -297,12 +297,22 @@ func decoder(n string, c Command) bool {
 // line or stdin, escalating destructive statements on production hosts or
 // databases.
 func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name string) []risk.Finding {
+	texts, conn := k.sqlOf(cmds, i, name)
+	for _, t := range texts {
+		out = append(out, sql.Escalate(sql.Analyze(t), conn...)...)
+	}
+	return out
+}
+
+// sqlOf returns the SQL texts database client command i (named name) is
+// given, on its command line or stdin, and the words that name its
+// connection (hosts, databases, URLs).
+func (k *Knowledge) sqlOf(cmds []Command, i int, name string) (texts, conn []string) {
 	cl, ok := k.SQLClients[name]
 	if !ok {
-		return out
+		return nil, nil
 	}
 	c := cmds[i]
-	var texts, conn []string
 	w := k.split(name, c)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
@@ -344,10 +354,7 @@ func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name st
 			}
 		}
 	}
-	for _, t := range texts {
-		out = append(out, sql.Escalate(sql.Analyze(t), conn...)...)
-	}
-	return out
+	return texts, conn
 }
 
 func cut(s string, n int) string {

@@ -5,10 +5,12 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -106,8 +108,13 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 				}
 			}
 			from = append(from, k.inputs(cmds, i, here)...)
-			if len(from) > 0 {
-				out = append(out, tool.Effect{Kind: tool.SendData, From: from, Sensitive: k.sensitiveInput(cmds, i, here)})
+			var in inlineData
+			if name != "scp" && name != "rsync" {
+				in = piped(cmds, i)
+			}
+			if len(from) > 0 || in.any {
+				out = append(out, tool.Effect{Kind: tool.SendData, From: from, Sensitive: k.sensitiveInput(cmds, i, here),
+					Inline: in.any, Text: in.text(), Known: in.known()})
 			}
 		case name == "npm" || name == "yarn" || name == "pnpm":
 			if scripts := packageScripts(name, c, w); len(scripts) > 0 {
@@ -156,9 +163,107 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
+		out = k.contextReads(out, cmds, i, name, env)
 	}
 	return out
 }
+
+// contextReads records the sensitive data command i (named name) prints
+// into the conversation: the whole environment, the rows of personal data
+// a database client returns, or files of secrets (.env, keys) it shows,
+// when its output is not saved to a file or filtered away.
+func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env) []tool.Effect {
+	what := ""
+	if k.isSQLClient(name) {
+		texts, _ := k.sqlOf(cmds, i, name)
+		for _, t := range texts {
+			if pd := sql.PersonalData(t); pd != "" {
+				what = "personal data (" + pd + ")"
+				break
+			}
+		}
+	} else if k.sensitiveSource(cmds[i], Env{}) == "environment" {
+		what = "the environment"
+	}
+	if what != "" && toContext(cmds, i, 0) {
+		out = append(out, tool.Effect{Kind: tool.ReadFile, Sensitive: what})
+	}
+	if printers[name] && toContext(cmds, i, 0) {
+		c := cmds[i]
+		here := c.in(env)
+		for _, j := range k.split(name, c).operands {
+			if c.Dynamic[j] || c.DirDynamic && !strings.HasPrefix(c.Args[j], "/") {
+				continue
+			}
+			// credential files are recorded by credentialReads
+			if p := here.Abs(c.Args[j]); here.ClassifyAbs(p) != paths.Credential && here.Secret(p) {
+				out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "secrets"})
+			}
+		}
+	}
+	return out
+}
+
+// printers show the files they are given.
+var printers = map[string]bool{"cat": true, "less": true, "more": true, "head": true, "tail": true, "bat": true, "batcat": true,
+	"tac": true, "nl": true, "strings": true, "xxd": true, "od": true, "hexdump": true, "base64": true, "grep": true, "rg": true,
+	"awk": true, "sed": true, "jq": true, "yq": true, "cut": true, "sort": true, "uniq": true, "column": true, "view": true, "vim": true, "nano": true}
+
+// toContext reports whether what command i prints reaches the agent: it
+// is not written to a file, and the commands it is piped to (if any) pass
+// it on rather than save it, count it or keep only lines that cannot be
+// secrets.
+func toContext(cmds []Command, i, depth int) bool {
+	if depth > 4 {
+		return true
+	}
+	for _, rd := range cmds[i].Redirs {
+		if rd.Writes() && rd.Target != "/dev/stdout" && rd.Target != "/dev/stderr" && rd.Target != "/dev/tty" {
+			return false
+		}
+	}
+	consumed := false
+	for j := i + 1; j < len(cmds); j++ {
+		if !slices.Contains(cmds[j].Inputs, i) {
+			continue
+		}
+		consumed = true
+		if !filtersOut(cmds[j]) && toContext(cmds, j, depth+1) {
+			return true
+		}
+	}
+	return !consumed
+}
+
+// filtersOut reports a command that keeps none of the secrets of its
+// input: a count, or a grep for a fixed pattern that names no secret.
+func filtersOut(c Command) bool {
+	if len(c.Args) == 0 || c.Dynamic[0] {
+		return false
+	}
+	switch commandName(c.Args[0]) {
+	case "wc":
+		return true
+	case "grep", "egrep", "fgrep", "rg":
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			switch {
+			case c.Dynamic[j]:
+				return false
+			case a == "-c" || a == "-q" || a == "-l" || a == "--count" || a == "--quiet":
+				return true
+			case a == "-v" || a == "--invert-match":
+				return false
+			case strings.HasPrefix(a, "-"):
+			default:
+				return !secretWord.MatchString(a)
+			}
+		}
+	}
+	return false
+}
+
+var secretWord = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|aws|gcp|azure|api|private|^\.$|^\^?\.\*`)
 
 // runEffect records the file a command executes: a program named by a
 // path, a script given to an interpreter, a file sourced, or, for a bare
@@ -568,6 +673,8 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 	u := firstURL(c)
 	var from []string
 	remoteName, dir := false, ""
+	in := inlineData{}
+	in.add(tool.URLData(u)...)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		val := func() (string, bool) {
@@ -575,7 +682,21 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 				j++
 				return c.Args[j], true
 			}
+			if j+1 < len(c.Args) {
+				j++
+				in.unknown() // a value computed at run time goes along
+			}
 			return "", false
+		}
+		if v, file, ok := inlineArg(name, a, val); ok {
+			if file {
+				if v != "" && v != "-" {
+					from = append(from, env.Abs(v))
+				}
+			} else {
+				in.add(v)
+			}
+			continue
 		}
 		switch {
 		case name == "curl" && (a == "-o" || a == "--output"), name == "wget" && (a == "-O" || a == "--output-document"):
@@ -592,19 +713,9 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 			dir, _ = val()
 		case name == "curl" && (a == "-O" || a == "--remote-name" || a == "-JO" || a == "-OJ"):
 			remoteName = true
-		case name == "curl" && (a == "-d" || a == "--data" || a == "--data-binary" || a == "--data-raw" || a == "--data-urlencode" || a == "--json" || a == "-F" || a == "--form" || a == "-T" || a == "--upload-file"):
-			if v, ok := val(); ok {
-				if k := strings.IndexByte(v, '@'); k >= 0 && (k == 0 || a == "-F" || a == "--form" || a == "--data-urlencode") {
-					v = v[k+1:]
-					if semi := strings.IndexByte(v, ';'); semi >= 0 {
-						v = v[:semi]
-					}
-				} else if a != "-T" && a != "--upload-file" {
-					continue
-				}
-				if v != "" && v != "-" {
-					from = append(from, env.Abs(v))
-				}
+		case name == "curl" && (a == "-T" || a == "--upload-file"):
+			if v, ok := val(); ok && v != "-" {
+				from = append(from, env.Abs(v))
 			}
 		case name == "wget" && (strings.HasPrefix(a, "--post-file=") || strings.HasPrefix(a, "--body-file=")):
 			from = append(from, env.Abs(a[strings.IndexByte(a, '=')+1:]))
@@ -617,10 +728,117 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 		}
 		out = append(out, tool.Effect{Kind: tool.FetchFile, Path: env.Abs(base), URL: u})
 	}
-	if len(from) > 0 {
-		out = append(out, tool.Effect{Kind: tool.SendData, From: from, URL: u})
+	if len(from) > 0 || in.any {
+		out = append(out, tool.Effect{Kind: tool.SendData, From: from, URL: u, Inline: in.any, Text: in.text(), Known: in.known()})
 	}
 	return out
+}
+
+// piped returns the data a command sends from its stdin: the text echo
+// or printf pipe to it, a here-string or heredoc, or, from any other
+// command, data not known.
+func piped(cmds []Command, i int) inlineData {
+	var d inlineData
+	for _, rd := range cmds[i].Redirs {
+		if rd.Op == "<<<" || strings.HasPrefix(rd.Op, "<<") {
+			if rd.Dynamic {
+				d.unknown()
+			} else {
+				d.add(rd.Target)
+			}
+		}
+	}
+	for _, j := range cmds[i].Inputs {
+		if text, ok := shown(cmds[j]); ok {
+			d.add(text)
+		} else {
+			d.unknown()
+		}
+	}
+	return d
+}
+
+// inlineData gathers the data a request carries inline.
+type inlineData struct {
+	parts []string
+	any   bool // some data goes along
+	dyn   bool // some of it is computed at run time
+}
+
+func (d *inlineData) add(vs ...string) {
+	for _, v := range vs {
+		if v != "" {
+			d.parts, d.any = append(d.parts, v), true
+		}
+	}
+}
+
+func (d *inlineData) unknown() { d.any, d.dyn = true, true }
+
+func (d *inlineData) known() bool { return d.any && !d.dyn }
+
+// maxInline bounds the inline data an effect keeps.
+const maxInline = 16 << 10
+
+func (d *inlineData) text() string {
+	s := strings.Join(d.parts, "\n")
+	if len(s) > maxInline {
+		s = s[:maxInline]
+	}
+	return s
+}
+
+// inlineArg reads a curl or wget argument a that sends data, taking its
+// value with val: the data it sends inline (a body given as text, a form
+// field, a header that is not about the format, credentials), or, when
+// file is set, the file it sends (-d @file, -F name=@file). ok is false
+// for any other argument.
+func inlineArg(name, a string, val func() (string, bool)) (v string, file, ok bool) {
+	switch {
+	case name == "curl" && (a == "-d" || a == "--data" || a == "--data-raw" || a == "--data-binary" || a == "--data-ascii" ||
+		a == "--data-urlencode" || a == "--json" || a == "-F" || a == "--form" || a == "--form-string" || a == "--url-query"):
+		v, known := val()
+		if !known || a == "--data-raw" || a == "--form-string" {
+			return v, false, true
+		}
+		form := a == "-F" || a == "--form" || a == "--data-urlencode" || a == "--url-query"
+		if k := strings.IndexByte(v, '@'); k == 0 || form && k > 0 && (v[k-1] == '=' || a == "--data-urlencode" && !strings.Contains(v[:k], "=")) {
+			f := v[k+1:]
+			if semi := strings.IndexByte(f, ';'); semi >= 0 {
+				f = f[:semi]
+			}
+			return f, true, true
+		}
+		if k := strings.Index(v, "=<"); k >= 0 && form {
+			return v[k+2:], true, true
+		}
+		return v, false, true
+	case name == "curl" && (a == "-H" || a == "--header" || a == "-u" || a == "--user" || a == "-b" || a == "--cookie" || a == "-e" || a == "--referer"):
+		v, _ := val()
+		if (a == "-H" || a == "--header") && formatHeader(v) {
+			v = ""
+		}
+		return v, false, true
+	case name == "wget" && (strings.HasPrefix(a, "--post-data=") || strings.HasPrefix(a, "--body-data=") || strings.HasPrefix(a, "--header=") ||
+		strings.HasPrefix(a, "--user=") || strings.HasPrefix(a, "--password=") || strings.HasPrefix(a, "--http-password=")):
+		v = a[strings.IndexByte(a, '=')+1:]
+		if strings.HasPrefix(a, "--header=") && formatHeader(v) {
+			v = ""
+		}
+		return v, false, true
+	}
+	return "", false, false
+}
+
+// formatHeader reports a header that says how data is formatted, not what
+// it is.
+func formatHeader(h string) bool {
+	name, _, _ := strings.Cut(h, ":")
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "content-type", "accept", "accept-encoding", "accept-language", "user-agent", "connection", "cache-control", "x-github-api-version":
+		return true
+	}
+	return false
 }
 
 func hasOutput(c Command) bool {

@@ -152,6 +152,9 @@ func FuzzSQL(f *testing.F) {
 		f.Add(c.sql)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		if pd := PersonalData(text); len(pd) > 4*len(text)+64 {
+			t.Fatalf("%q: PersonalData returned %d bytes", text, len(pd))
+		}
 		fs := Analyze(text)
 		for _, fd := range fs {
 			if fd.Analyzer != Name || !strings.HasPrefix(fd.Rule, "sql.") || fd.Reason == "" ||
