@@ -26,8 +26,6 @@ func hasRule(as risk.Assessment, rule string) bool {
 	return false
 }
 
-
-
 func TestObserveTaintsTheConversation(t *testing.T) {
 	eng := corpusEngine(t)
 	ctx := context.Background()

@@ -32,7 +32,7 @@ type State struct {
 	reads     []Read              // sensitive data read into the conversation
 	marks     map[uint64]uint16   // keyed hashes of sensitive values seen → index in reads
 	seed      maphash.Seed
-	history   []Entry             // the last cfg.Window actions
+	history   []Entry // the last cfg.Window actions
 }
 
 // File is what the session knows of one file the conversation touched.
