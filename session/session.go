@@ -7,10 +7,12 @@
 // aliases, the variables of its Python kernel, the files the agent wrote
 // or edited (with their text), downloaded or made executable, the files
 // that hold sensitive data (credentials copied, the environment dumped,
-// database rows saved) and the listings of files it saved. The engine
-// lends that state to the analyzers of the next call (tool.Call.Prior,
-// Cwd, Workspace), asks the State which chains the call completes
-// (Analyze), and then replays the call's effects into it (Record).
+// database rows saved), the listings of files it saved, and the sensitive
+// data read into the agent's context (Reads), with keyed hashes of the
+// values seen in tool outputs (Observe). The engine lends that state to
+// the analyzers of the next call (tool.Call.Prior, Cwd, Workspace), asks
+// the State which chains the call completes (Analyze), and then replays
+// the call's effects into it (Record).
 //
 // Memory is bounded: the Store keeps at most MaxSessions states, evicting
 // the least recently used and those idle longer than TTL; each State keeps
