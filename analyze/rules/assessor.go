@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -20,13 +21,13 @@ type CustomFunc func(*tool.Call) risk.Assessment
 type Assessor struct {
 	mu     sync.RWMutex
 	rules  []*Rule
-	idx    *keywordIndex
+	idx    *keywords.Index
 	custom CustomFunc
 }
 
 // index assigns keyword ids to rules and builds their shared prefilter.
 // Rules are copies owned by the assessor, so ids can be set on them.
-func index(rules []*Rule) *keywordIndex {
+func index(rules []*Rule) *keywords.Index {
 	ids := map[string]int32{}
 	var words []string
 	for _, r := range rules {
@@ -41,7 +42,7 @@ func index(rules []*Rule) *keywordIndex {
 			r.kw = append(r.kw, id)
 		}
 	}
-	return newKeywordIndex(words)
+	return keywords.New(words)
 }
 
 // Option configures an Assessor.

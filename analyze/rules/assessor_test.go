@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -137,9 +138,9 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 }
 
 func TestKeywordIndex(t *testing.T) {
-	idx := newKeywordIndex([]string{"rm", "curl", "he", "she", "hers"})
-	bits := make([]uint64, idx.words)
-	idx.scan("USHERS: Curl", bits)
+	idx := keywords.New([]string{"rm", "curl", "he", "she", "hers"})
+	bits := make([]uint64, idx.Words())
+	idx.Set("USHERS: Curl", bits)
 	want := []bool{false, true, true, true, true}
 	for i, w := range want {
 		if got := bits[0]&(1<<i) != 0; got != w {

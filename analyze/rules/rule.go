@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -227,7 +228,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 // scanState holds, for one call, which keywords each target's texts
 // contain, computed on first use so that every rule shares one pass.
 type scanState struct {
-	idx   *keywordIndex
+	idx   *keywords.Index
 	found [len(allTargets)][]uint64 // by targetIndex
 	text  [len(allTargets)][]string // texts(c, target), by targetIndex
 	done  [len(allTargets)]bool     // text[i] is computed
@@ -255,9 +256,9 @@ func targetIndex(t Target) int {
 func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 	bits := st.found[ti]
 	if bits == nil {
-		bits = make([]uint64, st.idx.words)
+		bits = make([]uint64, st.idx.Words())
 		for _, s := range st.texts(c, ti) {
-			st.idx.scan(s, bits)
+			st.idx.Set(s, bits)
 		}
 		st.found[ti] = bits
 	}

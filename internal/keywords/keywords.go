@@ -1,9 +1,12 @@
-package rules
+// Package keywords finds many keywords in a text in one pass, ignoring
+// ASCII case: an Aho-Corasick automaton compiled to a dense transition
+// table. The rule pack and the secrets detector use it as the prefilter
+// that decides which regular expressions run at all.
+package keywords
 
-// keywordIndex finds, in one pass over a text, which of a set of keywords
-// it contains, ignoring ASCII case. It is an Aho-Corasick automaton
-// compiled to a dense transition table.
-type keywordIndex struct {
+// Index finds, in one pass over a text, which of a set of keywords it
+// contains, ignoring ASCII case.
+type Index struct {
 	n     int          // number of keywords
 	next  [][256]int32 // state × byte → state
 	out   [][]int32    // state → keywords ending here (fail links merged)
@@ -17,9 +20,10 @@ func lowerASCII(b byte) byte {
 	return b
 }
 
-// newKeywordIndex builds the automaton; keyword i is reported as bit i.
-func newKeywordIndex(keywords []string) *keywordIndex {
-	k := &keywordIndex{n: len(keywords), words: (len(keywords) + 63) / 64}
+// New builds the automaton; keyword i is reported as bit i (Set) or as
+// i (Each).
+func New(keywords []string) *Index {
+	k := &Index{n: len(keywords), words: (len(keywords) + 63) / 64}
 	k.next = append(k.next, [256]int32{})
 	k.out = append(k.out, nil)
 	// goto function; -1 marks a missing edge while building
@@ -76,13 +80,34 @@ func newKeywordIndex(keywords []string) *keywordIndex {
 	return k
 }
 
-// scan sets in found the bit of every keyword text contains.
-func (k *keywordIndex) scan(text string, found []uint64) {
+// Words returns the length, in uint64 words, of the bitset Set fills.
+func (k *Index) Words() int { return k.words }
+
+// Set sets in found the bit of every keyword text contains.
+func (k *Index) Set(text string, found []uint64) {
 	s := int32(0)
 	for i := 0; i < len(text); i++ {
 		s = k.next[s][text[i]]
 		for _, id := range k.out[s] {
 			found[id>>6] |= 1 << (id & 63)
+		}
+	}
+}
+
+// Each calls fn for every occurrence of a keyword in text, with the
+// keyword's number and the offset just past its end, in text order. fn
+// returns false to stop.
+func (k *Index) Each(text []byte, fn func(id, end int) bool) {
+	s := int32(0)
+	next, out := k.next, k.out
+	for i := 0; i < len(text); i++ {
+		s = next[s][text[i]]
+		if o := out[s]; len(o) > 0 {
+			for _, id := range o {
+				if !fn(int(id), i+1) {
+					return
+				}
+			}
 		}
 	}
 }
