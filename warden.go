@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
@@ -13,6 +14,7 @@ import (
 	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/secrets"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/tool"
 )
@@ -112,7 +114,7 @@ func WithSessions(cfg session.Config) Option {
 func WithoutSessions() Option { return func(e *Engine) error { e.sessions = nil; return nil } }
 
 // WithOutputScanners sets the scanners Observe runs on tool outputs
-// (default: session.PersonalScanner).
+// (default: session.PersonalScanner and the secrets detector).
 func WithOutputScanners(s ...session.Scanner) Option {
 	return func(e *Engine) error { e.scanners = slices.Clone(s); return nil }
 }
@@ -131,7 +133,7 @@ func New(opts ...Option) (*Engine, error) {
 		home:     home,
 		limits:   risk.DefaultLimits,
 		sessions: session.NewStore(session.DefaultConfig()),
-		scanners: []session.Scanner{session.PersonalScanner},
+		scanners: []session.Scanner{session.PersonalScanner, secretsScanner},
 	}
 	for _, o := range opts {
 		if err := o(e); err != nil {
@@ -143,7 +145,7 @@ func New(opts ...Option) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("warden: default rules: %w", err)
 		}
-		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, hints{}}, e.analyzers...)
+		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, hints{}}, e.analyzers...)
 		e.preparers = append([]Preparer{code.Preparer{}, shell.Preparer{}}, e.preparers...)
 	}
 	return e, nil
@@ -252,7 +254,44 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 			return st.Analyze(ctx, c, alone), nil
 		})...)
 	}
-	return risk.Combine(findings, rules.Resources(c)...)
+	as := risk.Combine(findings, rules.Resources(c)...)
+	if len(c.Secrets) > 0 {
+		maskAssessment(&as, c.Secrets)
+	}
+	return as
+}
+
+// secretsScanner finds secrets in tool outputs for the session.
+func secretsScanner(text string) []session.Sensitive {
+	descs, values := secrets.Default().Values(text)
+	out := make([]session.Sensitive, len(values))
+	for i := range values {
+		out[i] = session.Sensitive{What: "a secret (" + descs[i] + ")", Value: values[i]}
+	}
+	return out
+}
+
+// maskAssessment replaces, in every text of as, the secrets the call
+// carries by their masks: an assessment never shows a raw secret.
+func maskAssessment(as *risk.Assessment, raw []string) {
+	mask := func(s string) string {
+		for _, r := range raw {
+			if strings.Contains(s, r) {
+				s = strings.ReplaceAll(s, r, secrets.Mask(r))
+			}
+		}
+		return s
+	}
+	for i := range as.Findings {
+		as.Findings[i].Reason = mask(as.Findings[i].Reason)
+		as.Findings[i].Resource = mask(as.Findings[i].Resource)
+	}
+	for _, list := range [][]string{as.Reasons, as.AffectedResources, as.Recommendations} {
+		for i := range list {
+			list[i] = mask(list[i])
+		}
+	}
+	as.EstimatedImpact = mask(as.EstimatedImpact)
 }
 
 // prepare runs every preparer on c and returns their findings.

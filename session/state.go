@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/secrets"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -163,6 +164,9 @@ func summary(c *tool.Call) string {
 		s = c.URLs[0]
 	case len(c.Paths) > 0:
 		s = c.Paths[0]
+	}
+	for _, raw := range c.Secrets {
+		s = strings.ReplaceAll(s, raw, secrets.Mask(raw))
 	}
 	if len(s) > maxSummary {
 		s = s[:maxSummary] + "…"

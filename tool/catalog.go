@@ -77,6 +77,11 @@ type Call struct {
 	// is what the preparers found the call does (see Effect).
 	Prior   *Prior
 	Effects []Effect
+
+	// Secrets are the secrets the secrets analyzer found in the call's
+	// text, raw, so that whatever shows that text (assessments, the
+	// session's history) masks them. Never store or print them.
+	Secrets []string
 }
 
 // Env returns the paths environment of the call: its working directory,

@@ -7,6 +7,7 @@ package keywords
 // Index finds, in one pass over a text, which of a set of keywords it
 // contains, ignoring ASCII case.
 type Index struct {
+	first [256]bool    // bytes that start a keyword (either case)
 	n     int          // number of keywords
 	next  [][256]int32 // state × byte → state
 	out   [][]int32    // state → keywords ending here (fail links merged)
@@ -77,6 +78,9 @@ func New(keywords []string) *Index {
 			k.next[s][c] = k.next[s][c+'a'-'A']
 		}
 	}
+	for c := range 256 {
+		k.first[c] = k.next[0][c] != 0
+	}
 	return k
 }
 
@@ -99,8 +103,18 @@ func (k *Index) Set(text string, found []uint64) {
 // returns false to stop.
 func (k *Index) Each(text []byte, fn func(id, end int) bool) {
 	s := int32(0)
-	next, out := k.next, k.out
-	for i := 0; i < len(text); i++ {
+	next, out, first := k.next, k.out, &k.first
+	n := len(text)
+	for i := 0; i < n; i++ {
+		if s == 0 {
+			// outside any keyword: skip what cannot start one
+			for i < n && !first[text[i]] {
+				i++
+			}
+			if i == n {
+				return
+			}
+		}
 		s = next[s][text[i]]
 		if o := out[s]; len(o) > 0 {
 			for _, id := range o {

@@ -1,0 +1,90 @@
+package secrets
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Name is the analyzer's name in findings.
+const Name = "secrets"
+
+// Analyzer finds secrets written into an action: in a command line, in
+// the text of a file written or edited, in code, a URL, an SQL statement
+// or the arguments of a tool. A hard-coded secret is high: it lands in a
+// file, a shell history or a log, and the agent is handling a raw
+// credential. It also records the secrets on the call (tool.Call.Secrets)
+// so that whatever shows the call's text can mask them.
+type Analyzer struct {
+	// Detector is the detector used (nil: Default()).
+	Detector *Detector
+}
+
+// Name implements the engine's Analyzer.
+func (Analyzer) Name() string { return Name }
+
+// Analyze implements the engine's Analyzer.
+func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	d := a.Detector
+	if d == nil {
+		d = Default()
+	}
+	var out []risk.Finding
+	seen := map[string]bool{}
+	find := func(text, where, resource string) {
+		if len(text) < 8 {
+			return
+		}
+		for _, f := range d.find([]byte(text), true) {
+			raw := text[f.Start:f.End]
+			if seen[raw] {
+				continue
+			}
+			seen[raw] = true
+			c.Secrets = append(c.Secrets, raw)
+			out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
+				Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", where, f.Match, f.Description, f.Severity),
+				Resource: resource})
+		}
+	}
+	for _, s := range c.Shell {
+		find(s, "on the command line", "")
+	}
+	for _, ct := range c.Content {
+		where, res := "in the text written", ""
+		if ct.Path != "" {
+			where, res = "written into "+ct.Path, "file:"+c.Abs(ct.Path)
+		}
+		find(ct.Text, where, res)
+	}
+	for _, code := range c.Code {
+		find(code.Text, "in the code", "")
+	}
+	for _, q := range c.SQL {
+		find(q, "in the SQL", "")
+	}
+	for _, u := range c.URLs {
+		find(u, "in the URL", "")
+		if dec, err := url.QueryUnescape(u); err == nil && dec != u {
+			find(dec, "in the URL", "") // masked where it shows verbatim
+		}
+	}
+	for _, t := range c.Text {
+		find(t, "in the tool's arguments", "")
+	}
+	return out, nil
+}
+
+// Values returns the secrets in text, raw, for a caller that must keep
+// them from showing (the session's memory of tool outputs): each with its
+// description.
+func (d *Detector) Values(text string) (descs, values []string) {
+	for _, f := range d.find([]byte(text), true) {
+		descs = append(descs, f.Description)
+		values = append(values, text[f.Start:f.End])
+	}
+	return descs, values
+}

@@ -1,0 +1,301 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"hash/crc32"
+	"math"
+	"strings"
+)
+
+// candidate is what a rule's pattern found, for the checks.
+type candidate struct {
+	secret string // the secret itself
+	name   string // the name it is assigned to, when the pattern has one
+	quoted bool   // the value is in quotes
+}
+
+// checkFunc reports whether a candidate is a real secret of its kind.
+type checkFunc func(c candidate) bool
+
+var checks = map[string]checkFunc{
+	"github_checksum": githubChecksum,
+	"jwt":             jwtHeader,
+	"private_key":     keyBody,
+	"password":        password,
+	"generic":         generic,
+}
+
+// githubChecksum verifies a classic GitHub token's last six characters:
+// the CRC32 of the thirty before them, in base 62.
+func githubChecksum(c candidate) bool {
+	t := c.secret
+	if len(t) != 40 {
+		return false
+	}
+	body, sum := t[4:34], t[34:]
+	n := crc32.ChecksumIEEE([]byte(body))
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	var b [6]byte
+	for i := 5; i >= 0; i-- {
+		b[i] = digits[n%62]
+		n /= 62
+	}
+	return n == 0 && string(b[:]) == sum
+}
+
+// jwtHeader decodes a JWT's header: a JSON object naming its algorithm.
+func jwtHeader(c candidate) bool {
+	head, _, _ := strings.Cut(c.secret, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(head, "="))
+	if err != nil {
+		return false
+	}
+	var h map[string]any
+	if json.Unmarshal(raw, &h) != nil {
+		return false
+	}
+	_, ok := h["alg"]
+	return ok
+}
+
+// keyBody requires a private key block to hold key material: at least 64
+// characters of base64 once line breaks (also escaped ones) and header
+// lines are removed.
+func keyBody(c candidate) bool {
+	n := 0
+	for _, line := range strings.FieldsFunc(strings.NewReplacer(`\r`, "\n", `\n`, "\n").Replace(c.secret), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, ":") {
+			continue // Proc-Type: and DEK-Info: headers
+		}
+		for i := 0; i < len(line); i++ {
+			if b := line[i]; b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/' {
+				n++
+			}
+		}
+	}
+	return n >= 64 && entropy(c.secret) >= 4.0
+}
+
+// password accepts a value that reads as a password rather than code: a
+// quoted value of some variety, or an unquoted one with a digit or a
+// symbol (not an identifier, a call or a field), under a name that is not
+// about a password's rules.
+func password(c candidate) bool {
+	v := c.secret
+	if badName(c.name, passwordNameWords) || placeholder(v) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) {
+		return false
+	}
+	if len(v) < 6 || entropy(v) < 2.2 {
+		return false
+	}
+	if !c.quoted {
+		if strings.HasSuffix(v, ":") || strings.HasSuffix(v, "(") || strings.Contains(v, "(") || strings.HasPrefix(v, "[") {
+			return false
+		}
+		if identifier(v) && !hasDigit(v) {
+			return false // password = new_password, self.password
+		}
+		if allDigits(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// generic accepts a value that reads as a key or token: long enough, with
+// digits among its letters, not a URL, path or reference, under a name
+// that is not about the key (its URL, file, length, id).
+func generic(c candidate) bool {
+	v := c.secret
+	if badName(c.name, genericNameWords) || placeholder(v) || vendorPrefix(v) {
+		return false
+	}
+	if !hasDigit(v) || allDigits(v) || !hasLetter(v) {
+		return false
+	}
+	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~") || strings.Count(v, "/") > 2 {
+		return false
+	}
+	if !c.quoted && (strings.Contains(v, "(") || strings.HasSuffix(v, ":")) {
+		return false
+	}
+	return true
+}
+
+// vendorPrefix reports a value that starts like a vendor's token: the
+// vendor's own rule (and its checks) decides about it.
+func vendorPrefix(v string) bool {
+	for _, p := range vendorPrefixes {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var vendorPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glptt-", "glrt-", "xoxb-", "xoxp-",
+	"xoxa-", "xapp-", "sk_live_", "rk_live_", "sk_test_", "rk_test_", "AKIA", "ASIA", "AIza", "npm_", "pypi-", "sk-ant-", "sk-proj-", "eyJ"}
+
+var passwordNameWords = words("length len min max count policy field label hint prompt reset regex pattern rounds expir file path url " +
+	"type input confirm forgot strength required validator timeout env var name")
+
+var genericNameWords = words("url uri endpoint path file name id type length len size count prefix header field expir ttl timeout " +
+	"public format version label env var arn region ref")
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// badName reports a name with one of the words given (or, for "expir",
+// a word that starts so): the name is about the secret, not the secret.
+func badName(name string, bad map[string]bool) bool {
+	for _, w := range nameWords(name) {
+		if bad[w] || strings.HasPrefix(w, "expir") && bad["expir"] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits an identifier into lower-case words at
+// non-alphanumerics and at lower-to-upper case changes.
+func nameWords(name string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(name); i++ {
+		end := i == len(name) || !isAlnum(name[i])
+		camel := !end && i > 0 && name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z'
+		if (end || camel) && start >= 0 {
+			out = append(out, strings.ToLower(name[start:i]))
+			start = -1
+		}
+		if !end && start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+var commonPassword = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "admin": true, "root": true,
+	"123456": true, "12345678": true, "qwerty": true, "letmein": true, "default": true, "postgres": true, "mysql": true, "example": true,
+	"password1": true, "pass": true, "test": true, "testing": true, "hunter2": true, "none": true, "null": true, "true": true, "false": true}
+
+// placeholders are text that marks a value as not a real one.
+var placeholders = []string{"example", "sample", "dummy", "placeholder", "changeme", "change_me", "change-me", "redacted", "your_", "your-",
+	"yourkey", "yourtoken", "yoursecret", "xxxx", "****", "...", "…", "<", ">", "${", "{{", "}}", "%(", "%s", "$(", "env(", "environ",
+	"getenv", "process.env", "secrets.", "vault:", "replace_me", "replaceme", "insert_", "notreal", "not_real", "fake_", "_fake", "{0}", "{1}"}
+
+// placeholder reports a value that stands for a secret rather than being
+// one: template syntax, variable references, words like "example", one
+// character repeated, or a run of the alphabet.
+func placeholder(v string) bool {
+	low := strings.ToLower(v)
+	for _, p := range placeholders {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "{") {
+		return true
+	}
+	if documented[v] {
+		return true
+	}
+	return repeated(v) || sequential(v)
+}
+
+// documented are example secrets from vendors' documentation, published
+// as examples.
+var documented = map[string]bool{
+	"AKIAIOSFODNN7EXAMPLE":                     true,
+	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": true,
+	"sk_test_4eC39HqLyjWDarjtT1zdp7dc":         true,
+	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c": true,
+}
+
+// repeated reports a value that is mostly one character.
+func repeated(v string) bool {
+	var counts [256]int
+	top := 0
+	for i := 0; i < len(v); i++ {
+		counts[v[i]]++
+		top = max(top, counts[v[i]])
+	}
+	return len(v) > 0 && top*2 >= len(v)
+}
+
+// sequential reports a run of eight characters that follow each other in
+// the alphabet or in the digits (abcdefgh, 12345678).
+func sequential(v string) bool {
+	run := 1
+	for i := 1; i < len(v); i++ {
+		if v[i] == v[i-1]+1 && (isAlnum(v[i])) {
+			run++
+			if run >= 8 {
+				return true
+			}
+		} else {
+			run = 1
+		}
+	}
+	return false
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h, n := 0.0, float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// identifier reports a name of code: letters, digits, _ and dots.
+func identifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; !isAlnum(b) && b != '_' && b != '.' {
+			return false
+		}
+	}
+	return s != ""
+}

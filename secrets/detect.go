@@ -1,0 +1,497 @@
+package secrets
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"slices"
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agentwarden/warden/internal/keywords"
+)
+
+// Finding is one secret found: where, what kind, how bad, and the match
+// redacted to its first four characters. It never holds the secret.
+type Finding struct {
+	FilePath    string   `json:"file_path"`
+	Line        int      `json:"line"`   // 1-based
+	Column      int      `json:"column"` // 1-based, in characters
+	Type        string   `json:"type"`
+	Severity    Severity `json:"severity"`
+	Match       string   `json:"match"` // redacted (Mask)
+	Description string   `json:"description"`
+	Suggestion  string   `json:"suggestion"`
+	Rule        string   `json:"rule"`
+	// Start and End are the byte offsets of the secret in the text
+	// scanned; for a secret found inside an encoded blob, of the blob.
+	Start int `json:"-"`
+	End   int `json:"-"`
+}
+
+// Detector finds secrets in text. It is safe for concurrent use.
+type Detector struct {
+	rules  []*Rule
+	idx    *keywords.Index
+	byWord [][]*Rule // keyword number → the rules it gates
+	allow  string
+}
+
+// Option configures a Detector.
+type Option func(*Detector)
+
+// WithAllowMarker makes the detector skip lines that carry marker (say
+// "warden:allow"). None is honoured by default: a comment that silences a
+// scanner is a comment an attacker steering an agent can write.
+func WithAllowMarker(marker string) Option { return func(d *Detector) { d.allow = marker } }
+
+// New returns a detector with the given rules (nil: the embedded ones).
+func New(rules []*Rule, opts ...Option) (*Detector, error) {
+	if rules == nil {
+		var err error
+		if rules, err = DefaultRules(); err != nil {
+			return nil, err
+		}
+	}
+	d := &Detector{rules: rules}
+	ids := map[string]int{}
+	var words []string
+	for _, r := range rules {
+		for _, k := range r.Keywords {
+			id, ok := ids[k]
+			if !ok {
+				id = len(words)
+				ids[k] = id
+				words = append(words, k)
+				d.byWord = append(d.byWord, nil)
+			}
+			if !slices.Contains(d.byWord[id], r) {
+				d.byWord[id] = append(d.byWord[id], r)
+			}
+		}
+	}
+	d.idx = keywords.New(words)
+	for _, o := range opts {
+		o(d)
+	}
+	return d, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultDet  *Detector
+)
+
+// Default returns the detector with the embedded rules.
+func Default() *Detector {
+	defaultOnce.Do(func() {
+		d, err := New(nil)
+		if err != nil {
+			panic(err) // the embedded rules are tested
+		}
+		defaultDet = d
+	})
+	return defaultDet
+}
+
+// Rules returns the detector's rules.
+func (d *Detector) Rules() []*Rule { return d.rules }
+
+// maxWindow bounds the text a multi-line rule reads past its line, and
+// any line.
+const maxWindow = 16 << 10
+
+// Scan returns the secrets in text, in order, with path as their
+// FilePath. Secrets inside base64, hex or percent-encoded blobs are found
+// too (one decoding pass), at the blob's position.
+func (d *Detector) Scan(path string, text []byte) []Finding {
+	fs := d.find(text, true)
+	positions(text, fs, path)
+	return fs
+}
+
+// ScanString is Scan of a string.
+func (d *Detector) ScanString(path, text string) []Finding {
+	return d.Scan(path, []byte(text))
+}
+
+// find returns the findings of text, sorted by offset, without line and
+// column.
+func (d *Detector) find(text []byte, decode bool) []Finding {
+	var fs []Finding
+	// the last line each rule read, so that a line is read once per rule
+	last := make([]int, len(d.rules))
+	for i := range last {
+		last[i] = -1
+	}
+	d.idx.Each(text, func(id, end int) bool {
+		for _, r := range d.byWord[id] {
+			if r.name >= 0 && !assignmentAfter(text, end) {
+				continue // a name that is not given a value here
+			}
+			ls := bytes.LastIndexByte(text[:end], '\n') + 1
+			if last[r.priority] >= end {
+				continue // read with an earlier window
+			}
+			le := len(text)
+			if r.Multiline {
+				le = min(le, ls+maxWindow)
+			} else if n := bytes.IndexByte(text[end:], '\n'); n >= 0 {
+				le = end + n
+			}
+			if r.Near != "" && bytes.Index(text[end:min(le, end+maxValue)], []byte(r.Near)) < 0 {
+				continue
+			}
+			if r.name >= 0 {
+				// an assignment: the window starts where the name does
+				ls, le = nameStart(text, max(ls, end-maxName), end), min(le, end+maxValue)
+			} else if le-ls > maxWindow && !r.Multiline {
+				// a very long line: the part around the keyword
+				ls, le = max(ls, end-maxWindow/2), min(le, end+maxWindow/2)
+			}
+			last[r.priority] = le
+			if d.allow != "" && !r.Multiline && bytes.Contains(lineOf(text, ls, le), []byte(d.allow)) {
+				continue
+			}
+			fs = r.findIn(text, ls, le, fs)
+		}
+		return true
+	})
+	if decode {
+		fs = d.decoded(text, fs)
+	}
+	return dedupe(fs)
+}
+
+// An assignment's name is read from at most maxName bytes before the
+// end of its keyword, its value within maxValue bytes after.
+const (
+	maxName  = 96
+	maxValue = 320
+)
+
+// assignmentAfter reports whether, after a keyword ending at end, the
+// name goes on (letters, digits, _ . -), maybe closes a quote, and is
+// given a value (= : := =>).
+func assignmentAfter(text []byte, end int) bool {
+	i := end
+	for i < len(text) && i-end < maxName && (isAlnum(text[i]) || text[i] == '_' || text[i] == '.' || text[i] == '-') {
+		i++
+	}
+	if i < len(text) && text[i] == '\\' {
+		i++ // an escaped quote, in a string that holds code or JSON
+	}
+	if i < len(text) && (text[i] == '"' || text[i] == '\'' || text[i] == '`') {
+		i++
+	}
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && (text[i] == '=' || text[i] == ':')
+}
+
+// nameStart returns where the name holding text[:end] starts, at from
+// or later.
+func nameStart(text []byte, from, end int) int {
+	i := end
+	for i > from && (isAlnum(text[i-1]) || text[i-1] == '_' || text[i-1] == '.' || text[i-1] == '-') {
+		i--
+	}
+	return i
+}
+
+// lineOf returns the whole lines around text[ls:le].
+func lineOf(text []byte, ls, le int) []byte {
+	s := bytes.LastIndexByte(text[:ls], '\n') + 1
+	e := le
+	if n := bytes.IndexByte(text[le:], '\n'); n >= 0 {
+		e = le + n
+	} else {
+		e = len(text)
+	}
+	return text[s:e]
+}
+
+// findIn appends the secrets rule r finds in text[ls:le].
+func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
+	window := text[ls:le]
+	var ms [][]int
+	if r.anchored != nil {
+		if m := r.anchored.FindSubmatchIndex(window); m != nil {
+			ms = [][]int{m}
+		}
+	} else {
+		ms = r.re.FindAllSubmatchIndex(window, 8)
+	}
+	for _, m := range ms {
+		s0, s1 := m[0], m[1]
+		if r.s >= 0 && m[2*r.s] >= 0 {
+			s0, s1 = m[2*r.s], m[2*r.s+1]
+		}
+		c := candidate{secret: string(window[s0:s1])}
+		if r.name >= 0 && m[2*r.name] >= 0 {
+			c.name = string(window[m[2*r.name]:m[2*r.name+1]])
+		}
+		if r.q >= 0 && m[2*r.q] >= 0 {
+			c.quoted = m[2*r.q+1] > m[2*r.q]
+		}
+		if !r.accept(c) {
+			continue
+		}
+		fs = append(fs, Finding{Type: r.Type, Severity: r.Severity, Description: r.Description, Suggestion: r.Suggestion,
+			Rule: r.ID, Start: ls + s0, End: ls + s1, Match: Mask(c.secret)})
+	}
+	return fs
+}
+
+// accept applies the rule's filters to a candidate.
+func (r *Rule) accept(c candidate) bool {
+	if r.Check != "password" && r.Check != "generic" && r.Check != "private_key" && placeholder(c.secret) {
+		return false
+	}
+	if r.Entropy > 0 && entropy(c.secret) < r.Entropy {
+		return false
+	}
+	return r.check == nil || r.check(c)
+}
+
+// dedupe sorts findings by offset and drops those that overlap an earlier
+// rule's finding.
+func dedupe(fs []Finding) []Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Start < fs[j].Start })
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && f.Start < out[n-1].End {
+			if prio(f) < prio(out[n-1]) {
+				out[n-1] = f
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// prio orders the rules of overlapping findings: specific before generic.
+func prio(f Finding) int {
+	switch f.Type {
+	case "generic_api_key":
+		return 2
+	case "password_in_code":
+		return 1
+	}
+	return 0
+}
+
+// ---------------------------------------------------------------- decoding
+
+// minBlob is the shortest encoded run that is decoded.
+const minBlob = 32
+
+// decoded scans, once, the base64, hex and percent-encoded blobs of text
+// that no finding covers, and adds the secrets they hold at the blob's
+// position.
+func (d *Detector) decoded(text []byte, fs []Finding) []Finding {
+	covered := func(s, e int) bool {
+		for _, f := range fs {
+			if f.Start < e && s < f.End {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	eachBlob(text, func(s, e int, kind byte) bool {
+		if covered(s, e) {
+			return true
+		}
+		plain := decodeBlob(text[s:e], kind)
+		if plain == nil {
+			return true
+		}
+		n++
+		for _, f := range d.find(plain, false) {
+			f.Start, f.End = s, e
+			f.Description += " (" + kindName(kind) + "-encoded)"
+			fs = append(fs, f)
+		}
+		return n < 64
+	})
+	return fs
+}
+
+func kindName(k byte) string {
+	switch k {
+	case 'h':
+		return "hex"
+	case '%':
+		return "percent"
+	}
+	return "base64"
+}
+
+// b64Class marks the bytes of base64 text (both alphabets; padding is
+// left out, so that "key=…" does not join the name to the value).
+var b64Class = func() (t [256]bool) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	t['+'], t['/'], t['-'], t['_'] = true, true, true, true
+	return
+}()
+
+// eachBlob calls fn with every run of at least minBlob base64 characters
+// (kind 'b', or 'h' when they are all hex digits) and every run of
+// percent-encoded text with at least three escapes (kind '%').
+func eachBlob(text []byte, fn func(s, e int, kind byte) bool) {
+	n := len(text)
+	// A run of minBlob bytes starting at i or later holds the byte at
+	// i+minBlob-1: when that one is not a blob byte, skip past it.
+	for i := 0; i+minBlob <= n; {
+		p := i + minBlob - 1
+		if !blobByte[text[p]] {
+			i = p + 1
+			continue
+		}
+		s := p
+		for s > i && blobByte[text[s-1]] {
+			s--
+		}
+		e := p + 1
+		for e < n && blobByte[text[e]] {
+			e++
+		}
+		if e-s >= minBlob {
+			kind, pct, hexOnly := byte('b'), 0, true
+			for _, c := range text[s:e] {
+				if c == '%' {
+					pct++
+				} else if hexOnly && !isHex(c) {
+					hexOnly = false
+				}
+			}
+			switch {
+			case pct >= 3:
+				kind = '%'
+			case hexOnly:
+				kind = 'h'
+			}
+			if !fn(s, e, kind) {
+				return
+			}
+		}
+		i = e + 1
+	}
+}
+
+// blobByte marks the bytes of base64 text (both alphabets) and '%'.
+// Padding is left out, so that "key=…" does not join the name to the
+// value.
+var blobByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = b64Class[c]
+	}
+	t['%'] = true
+	return
+}()
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// decodeBlob decodes a blob and returns the text it holds, or nil when it
+// does not decode to mostly printable text.
+func decodeBlob(b []byte, kind byte) []byte {
+	var out []byte
+	switch kind {
+	case '%':
+		s, err := url.PathUnescape(string(b))
+		if err != nil {
+			return nil
+		}
+		out = []byte(s)
+	case 'h':
+		if len(b)%2 != 0 {
+			return nil
+		}
+		out = make([]byte, len(b)/2)
+		if _, err := hex.Decode(out, b); err != nil {
+			return nil
+		}
+	default:
+		if !mixed(b) {
+			return nil // a long identifier, not an encoding
+		}
+		s := bytes.TrimRight(b, "=")
+		enc := base64.RawStdEncoding
+		if bytes.ContainsAny(s, "-_") {
+			enc = base64.RawURLEncoding
+		}
+		out = make([]byte, enc.DecodedLen(len(s)))
+		n, err := enc.Decode(out, s)
+		if err != nil {
+			return nil
+		}
+		out = out[:n]
+	}
+	if !printable(out) {
+		return nil
+	}
+	return out
+}
+
+// mixed reports base64 text with upper case, lower case and digits.
+func mixed(b []byte) bool {
+	var u, l, d bool
+	for _, c := range b {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			u = true
+		case c >= 'a' && c <= 'z':
+			l = true
+		case c >= '0' && c <= '9':
+			d = true
+		}
+	}
+	return u && l && d
+}
+
+// printable reports text that is valid UTF-8 with few control bytes.
+func printable(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	bad := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			bad++
+		}
+	}
+	return bad*20 <= len(b)
+}
+
+// ---------------------------------------------------------------- positions
+
+// positions sets the line and column (in characters) of each finding.
+func positions(text []byte, fs []Finding, path string) {
+	line, at := 1, 0
+	for i := range fs {
+		start := min(fs[i].Start, len(text))
+		if start > at {
+			line += bytes.Count(text[at:start], []byte{'\n'})
+			at = start
+		}
+		ls := bytes.LastIndexByte(text[:start], '\n') + 1
+		fs[i].FilePath, fs[i].Line = path, line
+		fs[i].Column = utf8.RuneCount(text[ls:start]) + 1
+	}
+}

@@ -1,0 +1,184 @@
+package secrets
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRuleSamples: every rule finds its match samples, with its type, and
+// finds nothing in its no_match samples.
+func TestRuleSamples(t *testing.T) {
+	rules, err := DefaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	for _, r := range rules {
+		for _, s := range r.Match {
+			fs := d.ScanString("", s)
+			found := false
+			for _, f := range fs {
+				found = found || f.Type == r.Type
+			}
+			if !found {
+				t.Errorf("%s: does not find %s in %q (found %v)", r.ID, r.Type, s, types(fs))
+			}
+		}
+		for _, s := range r.NoMatch {
+			if fs := d.ScanString("", s); len(fs) > 0 {
+				t.Errorf("%s: finds %v in %q", r.ID, types(fs), s)
+			}
+		}
+	}
+}
+
+func types(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Type+"/"+f.Rule)
+	}
+	return out
+}
+
+// corpusCase is one line of testdata/secrets.jsonl.
+type corpusCase struct {
+	Text       string  `json:"text"`
+	ExpectType *string `json:"expect_type"`
+	Context    string  `json:"context"`
+	Note       string  `json:"note"`
+}
+
+func loadCorpus(t testing.TB) []corpusCase {
+	t.Helper()
+	f, err := os.Open("../testdata/secrets.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c corpusCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestCorpus: every secret of the corpus is found with its type, no
+// near-miss is flagged.
+func TestCorpus(t *testing.T) {
+	found, secrets, flagged, benign := 0, 0, 0, 0
+	for _, c := range loadCorpus(t) {
+		fs := Default().ScanString("", c.Text)
+		if c.ExpectType == nil {
+			benign++
+			if len(fs) > 0 {
+				flagged++
+				t.Errorf("near-miss flagged as %v: %q (%s)", types(fs), c.Text, c.Note)
+			}
+			continue
+		}
+		secrets++
+		ok := false
+		for _, f := range fs {
+			ok = ok || f.Type == *c.ExpectType
+		}
+		if ok {
+			found++
+		} else {
+			t.Errorf("%s not found in %q (%s); found %v", *c.ExpectType, c.Text, c.Note, types(fs))
+		}
+	}
+	t.Logf("recall %d/%d, false positives %d/%d", found, secrets, flagged, benign)
+}
+
+func TestFindingShape(t *testing.T) {
+	text := "line one\n  héllo token: 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\n"
+	fs := Default().ScanString("a/b.yaml", text)
+	if len(fs) != 1 {
+		t.Fatalf("findings %v", types(fs))
+	}
+	f := fs[0]
+	if f.FilePath != "a/b.yaml" || f.Line != 2 || f.Column != 16 || f.Severity != Critical || f.Match != "gho_…[redacted]" ||
+		f.Description == "" || f.Suggestion == "" || text[f.Start:f.End] != "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" {
+		t.Errorf("finding %+v", f)
+	}
+	b, _ := json.Marshal(f)
+	for _, k := range []string{"file_path", "line", "column", "type", "severity", "match", "description", "suggestion"} {
+		if !strings.Contains(string(b), `"`+k+`"`) {
+			t.Errorf("JSON lacks %s: %s", k, b)
+		}
+	}
+	if strings.Contains(string(b), "RnH7P9w8") {
+		t.Errorf("the JSON holds the secret: %s", b)
+	}
+}
+
+func TestEncodedSecrets(t *testing.T) {
+	for _, text := range []string{
+		"cfg=Z2hvX1JuSDdQOXc4QUdIR1Z1eFdMRHF5cTRHRzZzamFOdjFmWUF2Zw==", // base64 of the gho_ token
+		"x := \"" + hex.EncodeToString([]byte("glpat-PJJrPvgRTT2PQCPXvySs")) + "\"",
+		"u=mongodb%2Bsrv%3A%2F%2Fadmin%3A2KXNtMkUaMnvCyuZ%40cluster0.ab1cd.mongodb.net%2Fprod",
+	} {
+		if fs := Default().ScanString("", text); len(fs) == 0 {
+			t.Errorf("nothing found in %q", text)
+		}
+	}
+	for _, text := range []string{
+		"sum: 8e5e7e5ab8b370d6c329ec480221332ada57f0ab8e5e7e5ab8b370d6c329ec48",
+		"ThisIsAVeryLongIdentifierNameWithoutAnyDigitsInIt",
+		"aGVsbG8gd29ybGQsIHRoaXMgaXMganVzdCBwbGFpbiB0ZXh0IG5vdGhpbmcgc2VjcmV0",
+	} {
+		if fs := Default().ScanString("", text); len(fs) > 0 {
+			t.Errorf("found %v in %q", types(fs), text)
+		}
+	}
+}
+
+func TestAllowMarker(t *testing.T) {
+	line := "token: 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 # gitleaks:allow warden:allow"
+	if len(Default().ScanString("", line)) != 1 {
+		t.Errorf("an allow comment silenced the default detector")
+	}
+	d, err := New(nil, WithAllowMarker("warden:allow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := d.ScanString("", line); len(fs) != 0 {
+		t.Errorf("the configured marker was not honoured: %v", types(fs))
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for _, c := range loadCorpus(t) {
+		if c.ExpectType == nil {
+			if got := Redact(c.Text); got != c.Text {
+				t.Errorf("a near-miss was changed: %q → %q", c.Text, got)
+			}
+			continue
+		}
+		got := Redact(c.Text)
+		for _, f := range Default().ScanString("", c.Text) {
+			secret := c.Text[f.Start:f.End]
+			if strings.Contains(got, secret[min(4, len(secret)):]) {
+				t.Errorf("Redact left the secret in %q", got)
+			}
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	for in, want := range map[string]string{"AKIAYPWWS2K2QQDBI6S7": "AKIA…[redacted]", "abc": "…[redacted]", "héllo wörld": "héll…[redacted]"} {
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package warden_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/secrets"
+)
+
+// TestNoSecretSurvives feeds every secret of testdata/secrets.jsonl
+// through the engine in every place an action carries text (a command
+// line, a file written, code, a URL, an MCP tool's arguments, a tool's
+// output) and checks that no assessment, decision or session history
+// shows it, and that each is flagged as a hard-coded secret.
+func TestNoSecretSurvives(t *testing.T) {
+	f, err := os.Open("testdata/secrets.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	eng := corpusEngine(t)
+	ctx := context.Background()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var c struct {
+			Text       string  `json:"text"`
+			ExpectType *string `json:"expect_type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.ExpectType == nil {
+			continue
+		}
+		var raws []string
+		for _, f := range secrets.Default().ScanString("", c.Text) {
+			raws = append(raws, c.Text[f.Start:f.End])
+		}
+		if len(raws) == 0 {
+			t.Errorf("the detector finds nothing in %q", c.Text)
+			continue
+		}
+		n++
+		id := fmt.Sprintf("s%d", n)
+		actions := []risk.Action{
+			{Tool: "Bash", Arguments: map[string]any{"command": "echo " + shellQuote(c.Text) + " >> config.txt"}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/settings.py", "content": c.Text}},
+			{Tool: "python", Arguments: map[string]any{"code": "cfg = " + fmt.Sprintf("%q", c.Text)}},
+			{Tool: "WebFetch", Arguments: map[string]any{"url": "https://x.example/c?v=" + strings.ReplaceAll(c.Text, " ", "+"), "prompt": "ok"}},
+			{Tool: "mcp__notes__save_note", Arguments: map[string]any{"text": c.Text}},
+		}
+		for _, a := range actions {
+			a.SessionID = id
+			as, d, err := eng.Check(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := json.Marshal(struct {
+				A risk.Assessment
+				D risk.Decision
+			}{as, d})
+			for _, raw := range raws {
+				if strings.Contains(string(out), raw) {
+					t.Errorf("%s: the assessment shows the secret %q:\n%s", a.Tool, raw, out)
+				}
+			}
+			if !hasPrefix(as, "secrets.") {
+				t.Errorf("%s: %q not flagged as a hard-coded secret: %v", a.Tool, c.Text, as.Findings)
+			}
+		}
+		fs, err := eng.Observe(ctx, risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "cat config.txt"}}, c.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := eng.Session(id)
+		st.Lock()
+		hist, _ := json.Marshal(st.History())
+		reads := fmt.Sprint(st.Reads())
+		st.Unlock()
+		obs, _ := json.Marshal(fs)
+		for _, raw := range raws {
+			for what, s := range map[string]string{"history": string(hist), "reads": reads, "observation": string(obs)} {
+				if strings.Contains(s, raw) {
+					t.Errorf("the session's %s shows the secret %q: %s", what, raw, s)
+				}
+			}
+		}
+		if len(fs) == 0 {
+			t.Errorf("the output %q is not seen as sensitive", c.Text)
+		}
+	}
+	if n < 15 {
+		t.Fatalf("only %d secrets read from the corpus", n)
+	}
+}
+
+func hasPrefix(as risk.Assessment, prefix string) bool {
+	for _, f := range as.Findings {
+		if strings.HasPrefix(f.Rule, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
