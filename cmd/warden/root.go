@@ -46,7 +46,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newAssessCmd(), newEvalCmd(), newVersionCmd())
+	root.AddCommand(newAssessCmd(), newEvalCmd(), newScanCmd(), newVersionCmd())
 	return root
 }
 
