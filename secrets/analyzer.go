@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
+	"unsafe"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -33,17 +35,15 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 		d = Default()
 	}
 	var out []risk.Finding
-	seen := map[string]bool{}
 	find := func(text, where, resource string) {
 		if len(text) < 8 {
 			return
 		}
-		for _, f := range d.find([]byte(text), true) {
+		for _, f := range d.find(readOnly(text), true) {
 			raw := text[f.Start:f.End]
-			if seen[raw] {
+			if slices.Contains(c.Secrets, raw) {
 				continue
 			}
-			seen[raw] = true
 			c.Secrets = append(c.Secrets, raw)
 			out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
 				Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", where, f.Match, f.Description, f.Severity),
@@ -78,11 +78,15 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 	return out, nil
 }
 
+// readOnly returns the bytes of s without copying them. The detector
+// only reads its input, so the string is never written through them.
+func readOnly(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
 // Values returns the secrets in text, raw, for a caller that must keep
 // them from showing (the session's memory of tool outputs): each with its
 // description.
 func (d *Detector) Values(text string) (descs, values []string) {
-	for _, f := range d.find([]byte(text), true) {
+	for _, f := range d.find(readOnly(text), true) {
 		descs = append(descs, f.Description)
 		values = append(values, text[f.Start:f.End])
 	}

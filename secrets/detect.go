@@ -121,10 +121,14 @@ func (d *Detector) ScanString(path, text string) []Finding {
 // column.
 func (d *Detector) find(text []byte, decode bool) []Finding {
 	var fs []Finding
-	// the last line each rule read, so that a line is read once per rule
-	last := make([]int, len(d.rules))
-	for i := range last {
-		last[i] = -1
+	// where the window each rule last read ends, so that text is read
+	// once per rule
+	var lastArr [32]int
+	last := lastArr[:0]
+	if len(d.rules) > len(lastArr) {
+		last = make([]int, len(d.rules))
+	} else {
+		last = lastArr[:len(d.rules)]
 	}
 	d.idx.Each(text, func(id, end int) bool {
 		for _, r := range d.byWord[id] {

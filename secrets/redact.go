@@ -25,7 +25,7 @@ func (d *Detector) Redact(text string) string {
 	if len(text) < 8 {
 		return text
 	}
-	fs := d.find([]byte(text), true)
+	fs := d.find(readOnly(text), true)
 	if len(fs) == 0 {
 		return text
 	}
