@@ -23,6 +23,8 @@ var checks = map[string]checkFunc{
 	"jwt":             jwtHeader,
 	"private_key":     keyBody,
 	"password":        password,
+	"url_password":    urlPassword,
+	"db_url":          dbURL,
 	"generic":         generic,
 }
 
@@ -87,7 +89,7 @@ func password(c candidate) bool {
 	if badName(c.name, passwordNameWords) || placeholder(v) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) {
 		return false
 	}
-	if len(v) < 6 || entropy(v) < 2.2 {
+	if len(v) < 6 || entropy(v) < 2.2 || digest(v) || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.Contains(v, "://") {
 		return false
 	}
 	if !c.quoted {
@@ -104,6 +106,37 @@ func password(c candidate) bool {
 	return true
 }
 
+// urlPassword accepts the password of a connection string: anything but
+// a placeholder, a template or a common default.
+func urlPassword(c candidate) bool {
+	v := c.secret
+	return len(v) >= 3 && !placeholder(v) && !commonPassword[strings.ToLower(v)]
+}
+
+// dbURL accepts the password of a URL whose scheme (the candidate's
+// name) is a database's or a message broker's.
+func dbURL(c candidate) bool {
+	scheme := strings.ToLower(c.name)
+	if strings.HasPrefix(scheme, "jdbc:") {
+		scheme = scheme[len("jdbc:"):]
+	}
+	return dbSchemes[scheme] && urlPassword(c)
+}
+
+var dbSchemes = words("postgres postgresql mysql mariadb mongodb mongodb+srv redis rediss amqp amqps mssql sqlserver cockroachdb " +
+	"clickhouse couchdb neo4j neo4j+s bolt oracle db2 memcached cassandra influxdb elasticsearch ldap ldaps")
+
+// digest reports a hash written with its algorithm (sha256:…, md5:…),
+// which names content rather than granting access.
+func digest(v string) bool {
+	alg, _, ok := strings.Cut(v, ":")
+	switch strings.ToLower(alg) {
+	case "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3":
+		return ok
+	}
+	return false
+}
+
 // generic accepts a value that reads as a key or token: long enough, with
 // digits among its letters, not a URL, path or reference, under a name
 // that is not about the key (its URL, file, length, id).
@@ -112,7 +145,7 @@ func generic(c candidate) bool {
 	if badName(c.name, genericNameWords) || placeholder(v) || vendorPrefix(v) {
 		return false
 	}
-	if !hasDigit(v) || allDigits(v) || !hasLetter(v) {
+	if !hasDigit(v) || allDigits(v) || !hasLetter(v) || digest(v) {
 		return false
 	}
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~") || strings.Count(v, "/") > 2 {

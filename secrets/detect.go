@@ -36,6 +36,7 @@ type Detector struct {
 	rules  []*Rule
 	idx    *keywords.Index
 	byWord [][]*Rule // keyword number → the rules it gates
+	words  []string  // the keywords, by number
 	allow  string
 }
 
@@ -73,6 +74,7 @@ func New(rules []*Rule, opts ...Option) (*Detector, error) {
 		}
 	}
 	d.idx = keywords.New(words)
+	d.words = words
 	for _, o := range opts {
 		o(d)
 	}
@@ -148,14 +150,22 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 			if r.Near != "" && bytes.Index(text[end:min(le, end+maxValue)], []byte(r.Near)) < 0 {
 				continue
 			}
-			if r.name >= 0 {
+			kw := len(d.words[id])
+			switch {
+			case r.Anchor == "keyword":
+				ls, le = end-kw, min(le, end+maxValue)
+			case r.Anchor == "token":
+				ls, le = max(0, end-kw-1), min(le, end+maxValue)
+			case r.name >= 0:
 				// an assignment: the window starts where the name does
 				ls, le = nameStart(text, max(ls, end-maxName), end), min(le, end+maxValue)
-			} else if le-ls > maxWindow && !r.Multiline {
-				// a very long line: the part around the keyword
-				ls, le = max(ls, end-maxWindow/2), min(le, end+maxWindow/2)
+			case !r.Multiline:
+				// the text around the keyword
+				ls, le = max(ls, end-kw-maxValue), min(le, end+maxValue)
 			}
-			last[r.priority] = le
+			if r.anchored == nil {
+				last[r.priority] = le
+			}
 			if d.allow != "" && !r.Multiline && bytes.Contains(lineOf(text, ls, le), []byte(d.allow)) {
 				continue
 			}
@@ -206,6 +216,16 @@ func nameStart(text []byte, from, end int) int {
 	return i
 }
 
+// schemeStart returns where the URL scheme that ends at end starts
+// (mongodb+srv, jdbc:mysql).
+func schemeStart(text []byte, end int) int {
+	i := end
+	for i > 0 && end-i < 32 && (isAlnum(text[i-1]) || text[i-1] == '+' || text[i-1] == ':' || text[i-1] == '.' || text[i-1] == '-') {
+		i--
+	}
+	return i
+}
+
 // lineOf returns the whole lines around text[ls:le].
 func lineOf(text []byte, ls, le int) []byte {
 	s := bytes.LastIndexByte(text[:ls], '\n') + 1
@@ -238,8 +258,14 @@ func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
 		if r.name >= 0 && m[2*r.name] >= 0 {
 			c.name = string(window[m[2*r.name]:m[2*r.name+1]])
 		}
+		if r.Anchor == "keyword" {
+			c.name = string(text[schemeStart(text, ls):ls])
+		}
 		if r.q >= 0 && m[2*r.q] >= 0 {
 			c.quoted = m[2*r.q+1] > m[2*r.q]
+			if c.quoted && s1 < len(window) && !closes(window[s1]) {
+				continue // the quoted text goes on: words, not a value
+			}
 		}
 		if !r.accept(c) {
 			continue
@@ -249,6 +275,10 @@ func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
 	}
 	return fs
 }
+
+// closes reports a byte that may follow a quoted value: its closing
+// quote (maybe escaped).
+func closes(b byte) bool { return b == '"' || b == '\'' || b == '`' || b == '\\' }
 
 // accept applies the rule's filters to a candidate.
 func (r *Rule) accept(c candidate) bool {

@@ -41,7 +41,12 @@ type Rule struct {
 	Multiline bool `yaml:"multiline"`
 	// Near is text that must follow the keyword closely (within 320
 	// bytes) for the pattern to run at all.
-	Near    string   `yaml:"near"`
+	Near string `yaml:"near"`
+	// Anchor "token" runs the pattern anchored at the keyword's start,
+	// which must not be inside a word; "keyword" runs it anchored at the
+	// keyword's start, and the word just before the keyword is the
+	// candidate's name.
+	Anchor  string   `yaml:"anchor"`
 	Match   []string `yaml:"match"`
 	NoMatch []string `yaml:"no_match"`
 
@@ -104,8 +109,18 @@ func (r *Rule) compile() error {
 	}
 	r.re = re
 	r.s, r.name, r.q = re.SubexpIndex("s"), re.SubexpIndex("name"), re.SubexpIndex("q")
-	if r.name >= 0 {
-		if r.anchored, err = regexp.Compile(`\A(?:` + r.Pattern + `)`); err != nil {
+	prefix := `\A(?:`
+	switch r.Anchor {
+	case "", "keyword":
+	case "token":
+		// the window starts a byte before the keyword: that byte must not
+		// be part of a word
+		prefix = `\A(?:[^0-9A-Za-z_])?(?:`
+	default:
+		return fmt.Errorf("anchor %q: want token or keyword", r.Anchor)
+	}
+	if r.name >= 0 || r.Anchor != "" {
+		if r.anchored, err = regexp.Compile(prefix + r.Pattern + `)`); err != nil {
 			return err
 		}
 	}

@@ -1,18 +1,27 @@
 // Package keywords finds many keywords in a text in one pass, ignoring
 // ASCII case: an Aho-Corasick automaton compiled to a dense transition
-// table. The rule pack and the secrets detector use it as the prefilter
+// table over byte classes (the bytes keywords use, and one class for all
+// others), small enough to stay in the processor's cache. The rule pack and the secrets detector use it as the prefilter
 // that decides which regular expressions run at all.
 package keywords
 
 // Index finds, in one pass over a text, which of a set of keywords it
 // contains, ignoring ASCII case.
 type Index struct {
-	first [256]bool    // bytes that start a keyword (either case)
-	n     int          // number of keywords
-	next  [][256]int32 // state × byte → state
-	out   [][]int32    // state → keywords ending here (fail links merged)
-	words int          // bitset length in uint64 words
+	class  [256]uint8 // byte → class
+	stride int        // number of classes
+	n      int        // number of keywords
+	// table[state*stride+class] is the next state; states with outputs
+	// have the high bit set (hit) and are numbered apart from it.
+	table []uint32
+	out   [][]int32 // state → keywords ending here (fail links merged)
+	words int       // bitset length in uint64 words
+
+	next [][256]int32 // the automaton as built, before compaction
 }
+
+// hit marks a state where keywords end.
+const hit = 1 << 31
 
 func lowerASCII(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
@@ -78,10 +87,45 @@ func New(keywords []string) *Index {
 			k.next[s][c] = k.next[s][c+'a'-'A']
 		}
 	}
-	for c := range 256 {
-		k.first[c] = k.next[0][c] != 0
-	}
+	k.compact()
 	return k
+}
+
+// compact builds the class table from the dense automaton.
+func (k *Index) compact() {
+	// bytes that no keyword uses behave alike: class 0
+	used := [256]bool{}
+	for s := range k.next {
+		for c := range 256 {
+			if k.next[s][c] != 0 {
+				used[c] = true
+			}
+		}
+	}
+	k.stride = 1
+	for c := range 256 {
+		if used[c] {
+			if 'A' <= c && c <= 'Z' {
+				continue // folded below
+			}
+			k.class[c] = uint8(k.stride)
+			k.stride++
+		}
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		k.class[c] = k.class[c+'a'-'A']
+	}
+	k.table = make([]uint32, len(k.next)*k.stride)
+	for s := range k.next {
+		for c := range 256 {
+			t := uint32(k.next[s][c])
+			if len(k.out[t]) > 0 {
+				t |= hit
+			}
+			k.table[s*k.stride+int(k.class[c])] = t
+		}
+	}
+	k.next = nil
 }
 
 // Words returns the length, in uint64 words, of the bitset Set fills.
@@ -89,11 +133,13 @@ func (k *Index) Words() int { return k.words }
 
 // Set sets in found the bit of every keyword text contains.
 func (k *Index) Set(text string, found []uint64) {
-	s := int32(0)
+	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
 	for i := 0; i < len(text); i++ {
-		s = k.next[s][text[i]]
-		for _, id := range k.out[s] {
-			found[id>>6] |= 1 << (id & 63)
+		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+		if s&hit != 0 {
+			for _, id := range k.out[s&^hit] {
+				found[id>>6] |= 1 << (id & 63)
+			}
 		}
 	}
 }
@@ -102,22 +148,12 @@ func (k *Index) Set(text string, found []uint64) {
 // keyword's number and the offset just past its end, in text order. fn
 // returns false to stop.
 func (k *Index) Each(text []byte, fn func(id, end int) bool) {
-	s := int32(0)
-	next, out, first := k.next, k.out, &k.first
+	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
 	n := len(text)
 	for i := 0; i < n; i++ {
-		if s == 0 {
-			// outside any keyword: skip what cannot start one
-			for i < n && !first[text[i]] {
-				i++
-			}
-			if i == n {
-				return
-			}
-		}
-		s = next[s][text[i]]
-		if o := out[s]; len(o) > 0 {
-			for _, id := range o {
+		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+		if s&hit != 0 {
+			for _, id := range k.out[s&^hit] {
 				if !fn(int(id), i+1) {
 					return
 				}
