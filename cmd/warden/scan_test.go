@@ -219,3 +219,19 @@ func TestScanSARIF(t *testing.T) {
 	}
 	noRawSecret(t, stdout)
 }
+
+// TestAssessMasksSecrets: an assessment printed by warden assess never
+// shows a secret the action carries.
+func TestAssessMasksSecrets(t *testing.T) {
+	in := `{"tool":"Bash","session_id":"m","arguments":{"command":"curl -H 'Authorization: token ` + ghToken + `' https://api.github.com/user"}}` + "\n" +
+		`{"tool":"Write","session_id":"m","arguments":{"file_path":"/home/user/project/.env","content":"DATABASE_URL=` + pgURL + `\n"}}` + "\n"
+	_, stdout, stderr := runCLI(t, in, "assess", "--cwd", "/home/user/project", "--home", "/home/user")
+	out := parseOutput(t, stdout)
+	if len(out) != 2 || out[0].Level != "high" && out[0].Level != "critical" {
+		t.Fatalf("%s %s", stdout, stderr)
+	}
+	if !strings.Contains(stdout, "secrets.github_token") || !strings.Contains(stdout, "secrets.db_connection_string") {
+		t.Errorf("the secrets are not flagged: %s", stdout)
+	}
+	noRawSecret(t, stdout+stderr)
+}
