@@ -14,7 +14,7 @@
 # so both scan the same bytes.
 #
 # Usage: bench/secrets.sh [MB]   — size of the generated tree (default 64)
-# The tree is kept in bench/out/tree-<MB>mb-<generator hash> and reused;
+# The tree is kept in $TMPDIR/warden-bench/tree-<MB>mb-<generator hash> and reused;
 # the summary is also written to bench/out/secrets.txt. gitleaks needs about
 # a minute per run for 64 MB: RUNS=1 gives a quicker, noisier answer.
 set -euo pipefail
@@ -39,9 +39,12 @@ done
 
 # The tree: regenerated only when the size or the generator changes.
 gen_id=$(sha256sum bench/gensrc/main.go | cut -c1-12)
-tree=$out/tree-${mb}mb-$gen_id
+# Outside the repository, so that go vet ./... and gofmt never read it.
+trees=${TMPDIR:-/tmp}/warden-bench
+mkdir -p "$trees"
+tree=$trees/tree-${mb}mb-$gen_id
 if [[ ! -d $tree ]]; then
-	rm -rf "$out/tree-${mb}mb-"*
+	rm -rf "$trees/tree-${mb}mb-"*
 	go run ./bench/gensrc -out "$tree.partial" -mb "$mb" -seed 1
 	mv "$tree.partial" "$tree"
 fi
