@@ -90,6 +90,13 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	// one line per input line, flushed at once
+	emit := func(v any) error {
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
 	limit := eng.Limits().MaxBytes
 	for {
 		line, tooLong, err := readLine(r, limit)
@@ -119,10 +126,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			if perr != nil {
 				obs.Error = perr.Error()
 			}
-			if err := enc.Encode(&obs); err != nil {
-				return err
-			}
-			if err := w.Flush(); err != nil {
+			if err := emit(&obs); err != nil {
 				return err
 			}
 			continue
@@ -137,10 +141,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 				res.Error = cerr.Error()
 			}
 		}
-		if err := enc.Encode(&res); err != nil {
-			return err
-		}
-		if err := w.Flush(); err != nil {
+		if err := emit(&res); err != nil {
 			return err
 		}
 	}
