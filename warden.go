@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strings"
 
 	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
@@ -274,24 +273,16 @@ func secretsScanner(text string) []session.Sensitive {
 // maskAssessment replaces, in every text of as, the secrets the call
 // carries by their masks: an assessment never shows a raw secret.
 func maskAssessment(as *risk.Assessment, raw []string) {
-	mask := func(s string) string {
-		for _, r := range raw {
-			if strings.Contains(s, r) {
-				s = strings.ReplaceAll(s, r, secrets.Mask(r))
-			}
-		}
-		return s
-	}
 	for i := range as.Findings {
-		as.Findings[i].Reason = mask(as.Findings[i].Reason)
-		as.Findings[i].Resource = mask(as.Findings[i].Resource)
+		as.Findings[i].Reason = secrets.MaskKnown(as.Findings[i].Reason, raw)
+		as.Findings[i].Resource = secrets.MaskKnown(as.Findings[i].Resource, raw)
 	}
 	for _, list := range [][]string{as.Reasons, as.AffectedResources, as.Recommendations} {
 		for i := range list {
-			list[i] = mask(list[i])
+			list[i] = secrets.MaskKnown(list[i], raw)
 		}
 	}
-	as.EstimatedImpact = mask(as.EstimatedImpact)
+	as.EstimatedImpact = secrets.MaskKnown(as.EstimatedImpact, raw)
 }
 
 // prepare runs every preparer on c and returns their findings.

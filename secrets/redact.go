@@ -16,6 +16,17 @@ func Mask(secret string) string {
 	return "…[redacted]"
 }
 
+// MaskKnown returns text with each of the raw secrets given (found
+// earlier, say in the action a text was made from) replaced by its Mask.
+func MaskKnown(text string, raw []string) string {
+	for _, r := range raw {
+		if strings.Contains(text, r) {
+			text = strings.ReplaceAll(text, r, Mask(r))
+		}
+	}
+	return text
+}
+
 // Redact returns text with every secret the detector finds replaced by
 // its Mask. Text without any secret is returned as it is, without
 // copying. Every part of warden that shows text it was given (assessments,

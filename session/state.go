@@ -165,9 +165,7 @@ func summary(c *tool.Call) string {
 	case len(c.Paths) > 0:
 		s = c.Paths[0]
 	}
-	for _, raw := range c.Secrets {
-		s = strings.ReplaceAll(s, raw, secrets.Mask(raw))
-	}
+	s = secrets.MaskKnown(s, c.Secrets)
 	if len(s) > maxSummary {
 		s = s[:maxSummary] + "…"
 	}
