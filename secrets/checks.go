@@ -16,6 +16,7 @@ type candidate struct {
 }
 
 // checkFunc reports whether a candidate is a real secret of its kind.
+// Placeholders are filtered before any check runs (Rule.accept).
 type checkFunc func(c candidate) bool
 
 var checks = map[string]checkFunc{
@@ -86,7 +87,7 @@ func keyBody(c candidate) bool {
 // about a password's rules.
 func password(c candidate) bool {
 	v := c.secret
-	if badName(c.name, passwordNameWords) || placeholder(v) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) {
+	if badName(c.name, passwordNameWords) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) {
 		return false
 	}
 	if len(v) < 6 || entropy(v) < 2.2 || digest(v) || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.Contains(v, "://") {
@@ -107,10 +108,11 @@ func password(c candidate) bool {
 }
 
 // urlPassword accepts the password of a connection string: anything but
-// a placeholder, a template or a common default.
+// a common default (placeholders and templates are filtered for every
+// rule, in Rule.accept).
 func urlPassword(c candidate) bool {
 	v := c.secret
-	return len(v) >= 3 && !placeholder(v) && !commonPassword[strings.ToLower(v)]
+	return len(v) >= 3 && !commonPassword[strings.ToLower(v)]
 }
 
 // dbURL accepts the password of a URL whose scheme (the candidate's
@@ -142,7 +144,7 @@ func digest(v string) bool {
 // that is not about the key (its URL, file, length, id).
 func generic(c candidate) bool {
 	v := c.secret
-	if badName(c.name, genericNameWords) || placeholder(v) || vendorPrefix(v) {
+	if badName(c.name, genericNameWords) || vendorPrefix(v) {
 		return false
 	}
 	if !hasDigit(v) || allDigits(v) || !hasLetter(v) || digest(v) {

@@ -282,7 +282,9 @@ func closes(b byte) bool { return b == '"' || b == '\'' || b == '`' || b == '\\'
 
 // accept applies the rule's filters to a candidate.
 func (r *Rule) accept(c candidate) bool {
-	if r.Check != "password" && r.Check != "generic" && r.Check != "private_key" && placeholder(c.secret) {
+	// Placeholders are values that stand for a secret; a key block is
+	// judged by its body instead (keyBody).
+	if r.Check != "private_key" && placeholder(c.secret) {
 		return false
 	}
 	if r.Entropy > 0 && entropy(c.secret) < r.Entropy {
