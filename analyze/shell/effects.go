@@ -182,13 +182,16 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 				break
 			}
 		}
-	} else if k.sensitiveSource(cmds[i], Env{}) == "environment" {
+	} else if envDump(cmds[i]) {
 		what = "the environment"
 	}
-	if what != "" && toContext(cmds, i, 0) {
+	if (what == "" && !printers[name]) || !toContext(cmds, i, 0) {
+		return out
+	}
+	if what != "" {
 		out = append(out, tool.Effect{Kind: tool.ReadFile, Sensitive: what})
 	}
-	if printers[name] && toContext(cmds, i, 0) {
+	if printers[name] {
 		c := cmds[i]
 		here := c.in(env)
 		for _, j := range k.split(name, c).operands {
@@ -635,8 +638,7 @@ func (k *Knowledge) sensitiveSource(c Command, env Env) string {
 	if len(c.Args) > 0 && !c.Dynamic[0] {
 		name := commandName(c.Args[0])
 		switch {
-		case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
-			name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
+		case envDump(c):
 			return "environment"
 		case k.isSQLClient(name):
 			return "database rows"
@@ -650,6 +652,20 @@ func (k *Knowledge) sensitiveSource(c Command, env Env) string {
 		}
 	}
 	return ""
+}
+
+// envDump reports a command that prints the whole environment: env,
+// printenv, set, export -p, declare -x.
+func envDump(c Command) bool {
+	if len(c.Args) == 0 || c.Dynamic[0] {
+		return false
+	}
+	switch name := commandName(c.Args[0]); {
+	case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
+		name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
+		return true
+	}
+	return false
 }
 
 func (k *Knowledge) isSQLClient(name string) bool {
