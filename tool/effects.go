@@ -1,5 +1,7 @@
 package tool
 
+import "strings"
+
 // Effect is one thing a call does to the files, the network or the
 // persistent shell and interpreter around it, as the preparers read it
 // from the call: a file written, downloaded, made executable, copied, run,
@@ -47,6 +49,19 @@ type Effect struct {
 	// Decode names the decoding RunFile applies to the file before running
 	// it ("base64": base64 -d f | sh).
 	Decode string
+}
+
+// MaxInline bounds the inline data a SendData effect keeps.
+const MaxInline = 16 << 10
+
+// InlineText joins the parts of the data a request sends inline, one a
+// line, keeping at most MaxInline bytes.
+func InlineText(parts []string) string {
+	s := strings.Join(parts, "\n")
+	if len(s) > MaxInline {
+		s = s[:MaxInline]
+	}
+	return s
 }
 
 // EffectKind is what an Effect does.

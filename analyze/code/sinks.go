@@ -1059,9 +1059,6 @@ func (a *analysis) urlopen(c *args) value {
 	return value{k: kObj, s: "response", t: tNet}
 }
 
-// maxInline bounds the inline data a SendData effect keeps.
-const maxInline = 16 << 10
-
 // inlineText returns the text a request to URL u carries inline: the
 // URL's data and the text of the values sent with it; whole is false when
 // some of it is computed at run time.
@@ -1085,11 +1082,7 @@ func inlineText(u string, data []value) (text string, whole bool) {
 		}
 		parts = append(parts, t)
 	}
-	text = strings.Join(parts, "\n")
-	if len(text) > maxInline {
-		text = text[:maxInline]
-	}
-	return text, whole
+	return tool.InlineText(parts), whole
 }
 
 // sendOrFetch records a request to u that sends data (send) or only

@@ -793,16 +793,7 @@ func (d *inlineData) unknown() { d.any, d.dyn = true, true }
 
 func (d *inlineData) known() bool { return d.any && !d.dyn }
 
-// maxInline bounds the inline data an effect keeps.
-const maxInline = 16 << 10
-
-func (d *inlineData) text() string {
-	s := strings.Join(d.parts, "\n")
-	if len(s) > maxInline {
-		s = s[:maxInline]
-	}
-	return s
-}
+func (d *inlineData) text() string { return tool.InlineText(d.parts) }
 
 // inlineArg reads a curl or wget argument a that sends data, taking its
 // value with val: the data it sends inline (a body given as text, a form
