@@ -101,8 +101,8 @@ func Default() *Detector {
 // Rules returns the detector's rules.
 func (d *Detector) Rules() []*Rule { return d.rules }
 
-// maxWindow bounds the text a multi-line rule reads past its line, and
-// any line.
+// maxWindow bounds the text a multi-line rule reads from the start of
+// its keyword's line.
 const maxWindow = 16 << 10
 
 // Scan returns the secrets in text, in order, with path as their
@@ -133,35 +133,42 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		last = lastArr[:len(d.rules)]
 	}
 	d.idx.Each(text, func(id, end int) bool {
+		kw := len(d.words[id])
+		// the keyword's line, up to maxValue bytes after it: found once,
+		// when a rule first needs it
+		lineStart, lineEnd := -1, -1
 		for _, r := range d.byWord[id] {
 			if r.name >= 0 && !assignmentAfter(text, end) {
 				continue // a name that is not given a value here
 			}
-			ls := bytes.LastIndexByte(text[:end], '\n') + 1
 			if last[r.priority] >= end {
 				continue // read with an earlier window
 			}
-			le := len(text)
+			if lineStart < 0 {
+				lineStart = bytes.LastIndexByte(text[:end], '\n') + 1
+				lineEnd = min(len(text), end+maxValue)
+				if n := bytes.IndexByte(text[end:lineEnd], '\n'); n >= 0 {
+					lineEnd = end + n
+				}
+			}
+			ls, le := lineStart, lineEnd
 			if r.Multiline {
-				le = min(le, ls+maxWindow)
-			} else if n := bytes.IndexByte(text[end:], '\n'); n >= 0 {
-				le = end + n
+				le = min(len(text), ls+maxWindow)
 			}
 			if r.Near != "" && bytes.Index(text[end:min(le, end+maxValue)], []byte(r.Near)) < 0 {
 				continue
 			}
-			kw := len(d.words[id])
 			switch {
 			case r.Anchor == "keyword":
-				ls, le = end-kw, min(le, end+maxValue)
+				ls = end - kw
 			case r.Anchor == "token":
-				ls, le = max(0, end-kw-1), min(le, end+maxValue)
+				ls = max(0, end-kw-1)
 			case r.name >= 0:
 				// an assignment: the window starts where the name does
-				ls, le = nameStart(text, max(ls, end-maxName), end), min(le, end+maxValue)
+				ls = nameStart(text, max(ls, end-maxName), end)
 			case !r.Multiline:
 				// the text around the keyword
-				ls, le = max(ls, end-kw-maxValue), min(le, end+maxValue)
+				ls = max(ls, end-kw-maxValue)
 			}
 			if r.anchored == nil {
 				last[r.priority] = le
