@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/secrets"
+	"github.com/agentwarden/warden/tool"
 )
 
 // TestNoSecretSurvives feeds every secret of testdata/secrets.jsonl
@@ -112,3 +114,44 @@ func hasPrefix(as risk.Assessment, prefix string) bool {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// echoAnalyzer repeats the call's text in its finding, as an analyzer
+// that quotes what it judged does.
+type echoAnalyzer struct{}
+
+func (echoAnalyzer) Name() string { return "echo" }
+func (echoAnalyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	return []risk.Finding{{Analyzer: "echo", Rule: "echo.text", Level: risk.High,
+		Reason: "judged: " + strings.Join(c.Shell, "; "), Resource: "cmd:" + strings.Join(c.Shell, " ")}}, nil
+}
+
+// Masking is the engine's own step: an engine whose analyzers leave the
+// secrets analyzer out still never shows a raw secret.
+func TestMaskingWithoutSecretsAnalyzer(t *testing.T) {
+	eng, err := warden.New(warden.WithAnalyzers(echoAnalyzer{}), warden.WithHome("/home/user"), warden.WithCwd("/home/user/project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "sk_live_" + "ybW7HnfcLEqzEJip2V539N1U"
+	a := risk.Action{Tool: "Bash", SessionID: "m", Arguments: map[string]any{"command": "export STRIPE_KEY=" + key + " && ./deploy.sh"}}
+	as, d, err := eng.Check(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as.Findings) == 0 || !strings.HasPrefix(as.Findings[0].Reason, "judged: export STRIPE_KEY=") {
+		t.Fatalf("the echo analyzer's finding is missing: %+v", as.Findings)
+	}
+	st := eng.Session("m")
+	st.Lock()
+	hist, _ := json.Marshal(st.History())
+	st.Unlock()
+	out, _ := json.Marshal(struct {
+		A risk.Assessment
+		D risk.Decision
+	}{as, d})
+	for what, s := range map[string]string{"assessment": string(out), "history": string(hist)} {
+		if strings.Contains(s, key) || strings.Contains(s, key[8:]) {
+			t.Errorf("the %s shows the secret: %s", what, s)
+		}
+	}
+}

@@ -254,6 +254,7 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 		})...)
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
+	secrets.Collect(c) // whatever the analyzers, nothing shows a raw secret
 	if len(c.Secrets) > 0 {
 		maskAssessment(&as, c.Secrets)
 	}

@@ -35,6 +35,29 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 		d = Default()
 	}
 	var out []risk.Finding
+	d.inCall(c, func(f Finding, where, resource string) {
+		out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
+			Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", where, f.Match, f.Description, f.Severity),
+			Resource: resource})
+	})
+	return out, nil
+}
+
+// Collect records on c (tool.Call.Secrets) the secrets its text holds,
+// unless the secrets analyzer already did: the engine calls it before it
+// shows anything of the call, whatever analyzers it runs, so that no
+// assessment or history shows a raw secret.
+func Collect(c *tool.Call) {
+	if !c.SecretsScanned {
+		Default().inCall(c, nil)
+	}
+}
+
+// inCall finds the secrets in every text of c, records each new one on
+// c.Secrets and, when found is not nil, hands it on with where it was
+// found. It marks c as scanned.
+func (d *Detector) inCall(c *tool.Call, found func(f Finding, where, resource string)) {
+	c.SecretsScanned = true
 	find := func(text, where, resource string) {
 		if len(text) < 8 {
 			return
@@ -45,9 +68,9 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 				continue
 			}
 			c.Secrets = append(c.Secrets, raw)
-			out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
-				Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", where, f.Match, f.Description, f.Severity),
-				Resource: resource})
+			if found != nil {
+				found(f, where, resource)
+			}
 		}
 	}
 	for _, s := range c.Shell {
@@ -75,7 +98,6 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 	for _, t := range c.Text {
 		find(t, "in the tool's arguments", "")
 	}
-	return out, nil
 }
 
 // readOnly returns the bytes of s without copying them. The detector

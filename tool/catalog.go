@@ -78,10 +78,12 @@ type Call struct {
 	Prior   *Prior
 	Effects []Effect
 
-	// Secrets are the secrets the secrets analyzer found in the call's
-	// text, raw, so that whatever shows that text (assessments, the
-	// session's history) masks them. Never store or print them.
-	Secrets []string
+	// Secrets are the secrets found in the call's text, raw, so that
+	// whatever shows that text (assessments, the session's history)
+	// masks them; SecretsScanned says the search was made. Never store
+	// or print them.
+	Secrets        []string
+	SecretsScanned bool
 }
 
 // Env returns the paths environment of the call: its working directory,
