@@ -1,0 +1,268 @@
+package netguard
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// target is a destination as clients will reach it.
+type target struct {
+	scheme string
+	// host is the host every client dials: lower-case ASCII after the
+	// IDNA mapping net/http applies, without brackets, zone or one
+	// trailing dot; an IP literal in its canonical form.
+	host string
+	port string
+	// addr is set when the host is an IP literal (in any form).
+	addr netip.Addr
+	// disguise says how the written host hides what it is ("" when it
+	// does not): a numeric form, Unicode that IDNA maps to digits, a zone.
+	disguise string
+	// lure is user information that reads as a host name, written before
+	// the real host (http://docs.example.com@169.254.169.254/).
+	lure string
+}
+
+// errHost wraps the reasons a host cannot be judged.
+var errHost = errors.New("invalid host")
+
+// maxURL bounds the URLs parsed.
+const maxURL = 16 << 10
+
+// parseURL reads raw as a client will. It refuses, rather than guesses,
+// what clients read differently: no host, a bad port, characters hosts
+// cannot hold, control characters and backslashes.
+func parseURL(raw string) (target, error) {
+	if len(raw) > maxURL {
+		return target{}, fmt.Errorf("the URL is longer than %d bytes", maxURL)
+	}
+	raw = strings.TrimSpace(raw)
+	if i := strings.IndexByte(raw, '\\'); i >= 0 {
+		return target{}, errors.New("a backslash, which browsers read as a slash and other clients do not")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return target{}, err
+	}
+	if u.Scheme == "" {
+		return target{}, errors.New("no scheme")
+	}
+	if u.Opaque != "" || u.Host == "" {
+		return target{}, errors.New("no host")
+	}
+	t, err := parseHost(u.Hostname())
+	if err != nil {
+		return target{}, err
+	}
+	t.scheme = strings.ToLower(u.Scheme)
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n > 65535 {
+			return target{}, fmt.Errorf("port %s out of range", p)
+		}
+		t.port = strconv.Itoa(n)
+	} else if strings.HasSuffix(u.Host, ":") {
+		return target{}, errors.New("an empty port")
+	}
+	if u.User != nil {
+		if name := u.User.Username(); strings.Contains(name, ".") {
+			t.lure = name
+		}
+	}
+	return t, nil
+}
+
+// parseHost normalizes a host (IPv6 literals with or without brackets)
+// as clients will dial it.
+func parseHost(h string) (target, error) {
+	var t target
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		h = h[1 : len(h)-1]
+	}
+	if h == "" {
+		return t, fmt.Errorf("%w: empty", errHost)
+	}
+	if strings.Contains(h, ":") { // an IPv6 literal, maybe with a zone
+		a, err := netip.ParseAddr(h)
+		if err != nil {
+			return t, fmt.Errorf("%w: %q is not an IPv6 address", errHost, h)
+		}
+		if a.Zone() != "" {
+			t.disguise = "with the zone " + strconv.Quote(a.Zone())
+			a = a.WithZone("")
+		}
+		if !a.Is6() {
+			return t, fmt.Errorf("%w: %q", errHost, h)
+		}
+		t.addr, t.host = a, a.String()
+		return t, nil
+	}
+	written := h
+	if !ascii(h) {
+		// what net/http does before it dials (idnaASCII): fullwidth and
+		// enclosed digits, ideographic full stops and the like map to
+		// ASCII
+		a, err := idna.Lookup.ToASCII(h)
+		if err != nil {
+			return t, fmt.Errorf("%w: %q fails IDNA mapping: %v", errHost, h, err)
+		}
+		h = a
+	}
+	h = strings.ToLower(h)
+	h = strings.TrimSuffix(h, ".") // one trailing dot is the root
+	if h == "" || len(h) > 253 {
+		return t, fmt.Errorf("%w: %q", errHost, written)
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 {
+			return t, fmt.Errorf("%w: %q has an empty or overlong label", errHost, written)
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return t, fmt.Errorf("%w: %q holds %q", errHost, written, c)
+			}
+		}
+	}
+	if endsInNumber(h) {
+		a, canonical, ok := parseIPv4(h)
+		if !ok {
+			return t, fmt.Errorf("%w: %q ends in a number but is not an IPv4 address", errHost, written)
+		}
+		t.addr, t.host = a, a.String()
+		switch {
+		case written != h && !ascii(written):
+			t.disguise = "written " + strconv.Quote(written) + ", which IDNA maps to " + h
+		case !canonical:
+			t.disguise = "written " + strconv.Quote(written)
+		}
+		return t, nil
+	}
+	t.host = h
+	if written != h && !ascii(written) && nameCategory(h) != Public {
+		t.disguise = "written " + strconv.Quote(written) + ", which IDNA maps to " + h
+	}
+	return t, nil
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Names. A name is judged without DNS by what it is known to resolve to:
+// this machine, a metadata endpoint, an address written into the name
+// (wildcard DNS services), or the local network only.
+var (
+	loopbackNames = map[string]bool{"localhost": true, "localhost.localdomain": true, "ip6-localhost": true, "ip6-loopback": true}
+	metadataNames = map[string]string{
+		"metadata.google.internal":   "the GCP metadata server",
+		"metadata.goog":              "the GCP metadata server",
+		"metadata":                   "the GCP metadata server",
+		"instance-data":              "the EC2 instance metadata endpoint",
+		"instance-data.ec2.internal": "the EC2 instance metadata endpoint",
+		"metadata.tencentyun.com":    "the Tencent Cloud metadata endpoint",
+	}
+	// domains whose every name resolves to 127.0.0.1
+	loopbackDomains = []string{"localhost", "localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localhost.direct", "fuf.me", "yoogle.com", "local.gd"}
+	// wildcard DNS services that resolve a name to the address written
+	// in it (10.0.0.1.nip.io, app-10-0-0-1.sslip.io, 0a000001.nip.io)
+	echoDomains = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "backname.io", "nip.direct"}
+	// DNS rebinding services: the answer changes between lookups
+	rebindDomains = []string{"1u.ms", "rbndr.us", "rebind.it", "rebind.network", "lock.cmpxchg8b.com"}
+	// names only a local network resolves (RFC 6762 appendix G, RFC 8375,
+	// ICANN's .internal)
+	internalSuffixes = []string{"internal", "local", "localdomain", "home.arpa", "lan", "intranet", "corp", "home", "private"}
+)
+
+// nameClass is what a host name is known to resolve to without DNS.
+type nameClass struct {
+	cat  Category
+	what string
+	// addr is the address an echo service resolves the name to.
+	addr netip.Addr
+}
+
+func nameCategory(h string) Category { return classifyName(h).cat }
+
+// classifyName judges a normalized host name.
+func classifyName(h string) nameClass {
+	if loopbackNames[h] {
+		return nameClass{cat: Loopback, what: "a name of this machine"}
+	}
+	if what, ok := metadataNames[h]; ok {
+		return nameClass{cat: Metadata, what: what}
+	}
+	if d := under(h, loopbackDomains); d != "" {
+		return nameClass{cat: Loopback, what: "a name under " + d + ", which resolves to this machine"}
+	}
+	if d := under(h, rebindDomains); d != "" {
+		return nameClass{cat: Rebinding, what: "a name of the DNS rebinding service " + d}
+	}
+	if d := under(h, echoDomains); d != "" {
+		if a, ok := echoed(strings.TrimSuffix(h, "."+d)); ok {
+			c := classify(a)
+			return nameClass{cat: c.cat, what: "a name of the wildcard DNS service " + d + " that resolves to " + a.String(), addr: a}
+		}
+	}
+	if !strings.Contains(h, ".") {
+		return nameClass{cat: InternalName, what: "a single-label name, which only the local network resolves"}
+	}
+	if d := under(h, internalSuffixes); d != "" {
+		return nameClass{cat: InternalName, what: "a ." + d + " name, which only the local network resolves"}
+	}
+	return nameClass{}
+}
+
+// under returns the domain of list that h is, or is a subdomain of.
+func under(h string, list []string) string {
+	for _, d := range list {
+		if h == d || strings.HasSuffix(h, "."+d) && len(h) > len(d)+1 {
+			return d
+		}
+	}
+	return ""
+}
+
+// echoed decodes the address a wildcard DNS service reads in the labels
+// sub before its domain: dotted (10.0.0.1), dashed (app-10-0-0-1), hex
+// (0a000001) or, for IPv6, dashed with "--" for "::".
+func echoed(sub string) (netip.Addr, bool) {
+	labels := strings.Split(sub, ".")
+	if n := len(labels); n >= 4 {
+		if a, err := netip.ParseAddr(strings.Join(labels[n-4:], ".")); err == nil {
+			return a, true
+		}
+	}
+	last := labels[len(labels)-1]
+	if strings.Contains(last, "--") {
+		if a, err := netip.ParseAddr(strings.ReplaceAll(last, "-", ":")); err == nil {
+			return a, true
+		}
+	}
+	parts := strings.Split(last, "-")
+	if n := len(parts); n >= 4 {
+		if a, err := netip.ParseAddr(strings.Join(parts[n-4:], ".")); err == nil {
+			return a, true
+		}
+	}
+	if hex := parts[len(parts)-1]; len(hex) == 8 {
+		if v, err := strconv.ParseUint(hex, 16, 32); err == nil {
+			return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+		}
+	}
+	return netip.Addr{}, false
+}
