@@ -163,7 +163,7 @@ func classify(a netip.Addr) addrClass {
 func embedded(v4, a netip.Addr, fallback string) addrClass {
 	in := classify(v4)
 	if in.cat != Public {
-		return addrClass{cat: in.cat, what: v4.String() + " (" + in.what + ") inside " + kindOf(a), embedded: v4}
+		return addrClass{cat: in.cat, what: v4.String() + ", " + in.what + ", inside " + kindOf(a), embedded: v4}
 	}
 	if fallback != "" {
 		return addrClass{cat: Reserved, what: fallback + " carrying " + v4.String(), embedded: v4}

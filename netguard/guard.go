@@ -133,13 +133,16 @@ func blocked(raw string, cat Category, reason string) Verdict {
 // it cannot parse is blocked.
 func (g *Guard) Check(ctx context.Context, raw string) Verdict {
 	t, err := parseURL(raw)
-	if err != nil {
+	if err != nil && t.scheme == "" {
 		return blocked(raw, Invalid, "cannot be parsed unambiguously: "+err.Error())
 	}
 	if !slices.Contains(g.schemes, t.scheme) {
 		v := blocked(raw, Scheme, fmt.Sprintf("the scheme %s is not allowed (allowed: %s)", t.scheme, strings.Join(g.schemes, ", ")))
 		v.Host = t.host
 		return v
+	}
+	if err != nil {
+		return blocked(raw, Invalid, "cannot be parsed unambiguously: "+err.Error())
 	}
 	return g.judge(ctx, raw, t)
 }
@@ -178,10 +181,14 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 	}
 	if t.addr.IsValid() {
 		v.Addrs = []netip.Addr{t.addr}
-		if e := classify(t.addr).embedded; e.IsValid() && t.disguise == "" {
-			t.disguise = "the IPv4 address " + e.String() + " inside an IPv6 one"
-		}
+		emb := classify(t.addr).embedded
 		c, why, opened := g.address(t.host, t.addr)
+		if emb.IsValid() {
+			v.Disguised = true
+			if t.disguise == "" && c == Public {
+				t.disguise = "the IPv4 address " + emb.String() + " inside an IPv6 one"
+			}
+		}
 		switch {
 		case c != Public && !opened:
 			v.Category, v.Reason = c, why

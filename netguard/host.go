@@ -37,7 +37,8 @@ const maxURL = 16 << 10
 
 // parseURL reads raw as a client will. It refuses, rather than guesses,
 // what clients read differently: no host, a bad port, characters hosts
-// cannot hold, control characters and backslashes.
+// cannot hold, control characters and backslashes. With an error, the
+// target holds the scheme when that much was read.
 func parseURL(raw string) (target, error) {
 	if len(raw) > maxURL {
 		return target{}, fmt.Errorf("the URL is longer than %d bytes", maxURL)
@@ -57,14 +58,15 @@ func parseURL(raw string) (target, error) {
 	if u.Scheme == "" {
 		return target{}, errors.New("no scheme")
 	}
+	scheme := strings.ToLower(u.Scheme)
 	if u.Opaque != "" || u.Host == "" {
-		return target{}, errors.New("no host")
+		return target{scheme: scheme}, errors.New("no host")
 	}
 	t, err := parseHost(u.Hostname())
 	if err != nil {
-		return target{}, err
+		return target{scheme: scheme}, err
 	}
-	t.scheme = strings.ToLower(u.Scheme)
+	t.scheme = scheme
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n > 65535 {
