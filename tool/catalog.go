@@ -78,12 +78,32 @@ type Call struct {
 	Prior   *Prior
 	Effects []Effect
 
+	// Dests are the network destinations the call's commands and code
+	// connect to, as the preparers read them (curl's URLs, nc's host,
+	// the URL code requests); the URLs a fetch or browser tool opens are
+	// in URLs.
+	Dests []Dest
+
 	// Secrets are the secrets found in the call's text, raw, so that
 	// whatever shows that text (assessments, the session's history)
 	// masks them; SecretsScanned says the search was made. Never store
 	// or print them.
 	Secrets        []string
 	SecretsScanned bool
+}
+
+// Dest is a network destination a command or code connects to.
+type Dest struct {
+	// URL is the URL requested, with the scheme the client defaults to
+	// when none is written (curl localhost:8080 requests
+	// http://localhost:8080); "" for a connection without one.
+	URL string
+	// Host is the host (or host:port) of a connection without a URL (nc,
+	// telnet, socat, curl --resolve).
+	Host string
+	// Via is the program or library that connects: "curl", "nc",
+	// "python".
+	Via string
 }
 
 // Env returns the paths environment of the call: its working directory,

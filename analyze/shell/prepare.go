@@ -36,6 +36,9 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
+		if err == nil {
+			c.Dests = appendDests(c.Dests, Dests(cmds))
+		}
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
 			// shell come last, so that files are judged where it ran
@@ -76,6 +79,16 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		out = append(out, textCommands(c, k, env)...)
 	}
 	return out, nil
+}
+
+// appendDests adds to list the destinations it does not hold yet.
+func appendDests(list, ds []tool.Dest) []tool.Dest {
+	for _, d := range ds {
+		if !slices.Contains(list, d) {
+			list = append(list, d)
+		}
+	}
+	return list
 }
 
 // textCommands judges, with the command knowledge, the strings of a tool
