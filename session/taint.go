@@ -4,13 +4,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"hash/maphash"
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -312,18 +312,8 @@ func egresses(c *tool.Call) []egress {
 // given to other people or services.
 var sendingTool = regexp.MustCompile(`(?i)(^|_)(send|post|publish|upload|share|tweet|reply|comment|message|email|mail|webhook|notify|create_(issue|gist|comment|pull_request|post|message|page|discussion)|add_comment|write_to)`)
 
-// local reports a destination on this machine.
-func local(to string) bool {
-	host := to
-	if u, err := url.Parse(to); err == nil && u.Host != "" {
-		host = u.Hostname()
-	}
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// local reports a destination on this machine, in any form.
+func local(to string) bool { return netguard.Local(to) }
 
 // taintedEgress flags the data call c sends after sensitive data was read
 // into the conversation: critical when it carries a remembered value,

@@ -2,7 +2,6 @@ package code
 
 import (
 	"fmt"
-	"net/netip"
 	"net/url"
 	"path"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -57,6 +57,21 @@ const maxFindings = 64
 const maxAdded = 256
 
 // appendTo adds s to one of the call's lists unless it is there already.
+// dest records a URL the code requests among the call's destinations.
+func (a *analysis) dest(u string) {
+	for _, d := range a.call.Dests {
+		if d.URL == u {
+			return
+		}
+	}
+	if a.added >= maxAdded {
+		a.overrun = true
+		return
+	}
+	a.added++
+	a.call.Dests = append(a.call.Dests, tool.Dest{URL: u, Via: "python"})
+}
+
 func (a *analysis) appendTo(list *[]string, s string) {
 	if slices.Contains(*list, s) {
 		return
@@ -1101,8 +1116,11 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 	// The URL is judged by URL analysis as a fetch tool's would be; the
 	// code's own machine (loopback) is not a server-side request forgery
 	// target for code that runs there anyway.
-	if known && !local && !strings.Contains(s, dyn) && webURL(s) && utf8.ValidString(s) {
-		a.appendTo(&a.call.URLs, s)
+	if known && !strings.Contains(s, dyn) && utf8.ValidString(s) {
+		if !local && webURL(s) {
+			a.appendTo(&a.call.URLs, s)
+		}
+		a.dest(s) // the destination is judged, whatever it is
 	}
 	if a.session {
 		full := ""
@@ -1185,16 +1203,8 @@ func hostOf(s string) (host string, local, known bool) {
 	return h, isLocal(h), true
 }
 
-func isLocal(h string) bool {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	if ip, err := netip.ParseAddr(h); err == nil {
-		return ip.IsLoopback() || ip.IsUnspecified()
-	}
-	return false
-}
+// isLocal reports a host that is this machine, in any form.
+func isLocal(h string) bool { return netguard.Local(h) }
 
 // redactURL drops a URL's user information, query and fragment, which may
 // hold secrets.
