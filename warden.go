@@ -11,6 +11,7 @@ import (
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/secrets"
@@ -144,7 +145,7 @@ func New(opts ...Option) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("warden: default rules: %w", err)
 		}
-		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, hints{}}, e.analyzers...)
+		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, netguard.Analyzer{}, hints{}}, e.analyzers...)
 		e.preparers = append([]Preparer{code.Preparer{}, shell.Preparer{}}, e.preparers...)
 	}
 	return e, nil
