@@ -46,7 +46,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newAssessCmd(), newEvalCmd(), newScanCmd(), newVersionCmd())
+	root.AddCommand(newAssessCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newVersionCmd())
 	return root
 }
 

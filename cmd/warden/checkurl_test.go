@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type urlLine struct {
+	URL      string `json:"url"`
+	Allowed  bool   `json:"allowed"`
+	Reason   string `json:"reason"`
+	Category string `json:"category"`
+}
+
+func urlLines(t *testing.T, stdout string) []urlLine {
+	t.Helper()
+	var out []urlLine
+	for _, l := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		var u urlLine
+		if err := json.Unmarshal([]byte(l), &u); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if u.Reason == "" {
+			t.Errorf("line %q has no reason", l)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func TestCheckURL(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "check-url", "https://example.com/", "http://0x7f000001/", "http://[::ffff:a9fe:a9fe]/latest/")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a URL is blocked); stderr %s", code, stderr)
+	}
+	got := urlLines(t, stdout)
+	want := []urlLine{
+		{URL: "https://example.com/", Allowed: true},
+		{URL: "http://0x7f000001/", Category: "loopback"},
+		{URL: "http://[::ffff:a9fe:a9fe]/latest/", Category: "metadata"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want), stdout)
+	}
+	for i := range want {
+		if got[i].URL != want[i].URL || got[i].Allowed != want[i].Allowed || got[i].Category != want[i].Category {
+			t.Errorf("line %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+
+	code, stdout, _ = runCLI(t, "", "check-url", "https://example.com/", "http://8.8.8.8/")
+	if code != 0 || len(urlLines(t, stdout)) != 2 {
+		t.Errorf("all allowed: exit %d, output %s", code, stdout)
+	}
+}
+
+func TestCheckURLStdin(t *testing.T) {
+	in := "http://localhost:6379/\n\n  https://pkg.go.dev/net/netip  \nfile:///etc/passwd\n"
+	code, stdout, _ := runCLI(t, in, "check-url", "-")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	got := urlLines(t, stdout)
+	if len(got) != 3 || got[0].Category != "loopback" || !got[1].Allowed || got[1].URL != "https://pkg.go.dev/net/netip" || got[2].Category != "scheme" {
+		t.Errorf("stdin lines: %+v", got)
+	}
+}
+
+func TestCheckURLConfig(t *testing.T) {
+	code, stdout, _ := runCLI(t, "", "check-url", "--allow-host", "*.example.com", "--allow-private", "localhost",
+		"--block", "8.8.4.0/24", "https://api.example.com/", "https://github.com/", "http://localhost:3000/", "http://8.8.4.4/")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	got := urlLines(t, stdout)
+	want := []string{"", "not_allowed", "not_allowed", "extra_blocked"} // localhost: private allowed, yet not in allowed hosts
+	for i, w := range want {
+		if got[i].Category != w || got[i].Allowed != (w == "") {
+			t.Errorf("%s: %+v, want category %q", got[i].URL, got[i], w)
+		}
+	}
+}
+
+func TestCheckURLErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"check-url"},
+		{"check-url", "--allow-host", "a.*.com", "https://example.com"},
+		{"check-url", "--block", "10.0.0.0/40", "https://example.com"},
+		{"check-url", "--scheme", "ht tp", "https://example.com"},
+	} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 2 || stdout != "" || stderr == "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2, nothing, an error", args, code, stdout, stderr)
+		}
+	}
+}
