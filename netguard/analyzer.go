@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -58,15 +59,9 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 		g = &cp
 	}
 	var out []risk.Finding
-	fromCode := make(map[string]bool, len(c.Dests))
-	for _, d := range c.Dests {
-		if d.URL != "" {
-			fromCode[d.URL] = true
-		}
-	}
 	for _, u := range c.URLs {
-		if fromCode[u] {
-			continue
+		if slices.ContainsFunc(c.Dests, func(d tool.Dest) bool { return d.URL == u }) {
+			continue // judged as a request of the code
 		}
 		v := g.Check(ctx, u)
 		if v.Allowed {
@@ -149,6 +144,5 @@ func resource(dest string) string {
 		}
 		return "url:" + dest
 	}
-	u.User, u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = nil, "", "", "", false
-	return "url:" + u.String()
+	return "url:" + redactURL(u)
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentwarden/warden/secrets"
 )
 
 // Config is the guard's configuration (the netguard section of a policy
@@ -171,7 +173,8 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 		}
 		if t.lure != "" && v.Category != Public && !v.Allowed {
 			v.Disguised = true
-			v.Reason += fmt.Sprintf(" (behind the user information %q, which reads as a host)", t.lure)
+			// the user information may be a token: shown masked if it is one
+			v.Reason += fmt.Sprintf(" (behind the user information %q, which reads as a host)", secrets.Redact(t.lure))
 		}
 		return v
 	}

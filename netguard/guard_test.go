@@ -363,3 +363,16 @@ func TestParseIPv4(t *testing.T) {
 		}
 	}
 }
+
+// User information quoted in a reason is masked when it is a secret.
+func TestLureMasked(t *testing.T) {
+	const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzdmMtMSIsImF1ZCI6ImFwaSIsImlhdCI6MTc2NzIyNTYwMH0.-qP6vtYMtANKXhG5_mxEpaTaKKwxjNE8IueX2nHcHdQ"
+	v := Default().Check(context.Background(), "http://"+jwt+"@10.0.0.1/")
+	if v.Allowed || !v.Disguised || strings.Contains(v.Reason, jwt[20:]) {
+		t.Errorf("verdict %+v", v)
+	}
+	v = Default().Check(context.Background(), "http://docs.example.com@10.0.0.1/")
+	if !strings.Contains(v.Reason, `"docs.example.com"`) {
+		t.Errorf("a plain lure is not quoted: %s", v.Reason)
+	}
+}

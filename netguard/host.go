@@ -125,15 +125,19 @@ func parseHost(h string) (target, error) {
 	if h == "" || len(h) > 253 {
 		return t, fmt.Errorf("%w: %q", errHost, written)
 	}
-	for _, label := range strings.Split(h, ".") {
-		if label == "" || len(label) > 63 {
-			return t, fmt.Errorf("%w: %q has an empty or overlong label", errHost, written)
-		}
-		for i := 0; i < len(label); i++ {
-			if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-				return t, fmt.Errorf("%w: %q holds %q", errHost, written, c)
+	label := 0 // length of the label so far
+	for i := 0; i <= len(h); i++ {
+		if i == len(h) || h[i] == '.' {
+			if label == 0 || label > 63 {
+				return t, fmt.Errorf("%w: %q has an empty or overlong label", errHost, written)
 			}
+			label = 0
+			continue
 		}
+		if c := h[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return t, fmt.Errorf("%w: %q holds %q", errHost, written, c)
+		}
+		label++
 	}
 	if endsInNumber(h) {
 		a, canonical, ok := parseIPv4(h)
@@ -232,7 +236,7 @@ func classifyName(h string) nameClass {
 // under returns the domain of list that h is, or is a subdomain of.
 func under(h string, list []string) string {
 	for _, d := range list {
-		if h == d || strings.HasSuffix(h, "."+d) && len(h) > len(d)+1 {
+		if h == d || len(h) > len(d)+1 && h[len(h)-len(d)-1] == '.' && strings.HasSuffix(h, d) {
 			return d
 		}
 	}
