@@ -552,7 +552,14 @@ func (c *Call) generic(args map[string]any) {
 				return
 			}
 			c.Text = append(c.Text, x)
-			switch strings.ToLower(key) {
+			k := strings.ToLower(key)
+			if wholeURL.MatchString(x) {
+				// a tool given a web address, under whatever name, is
+				// likely to open it (a path key holds no file then)
+				c.URLs = append(c.URLs, x)
+				k = "url:" + k
+			}
+			switch k {
 			case "command", "cmd", "script", "shell":
 				c.Shell = append(c.Shell, x)
 			case "code", "python":
@@ -567,7 +574,7 @@ func (c *Call) generic(args map[string]any) {
 				c.URLs = append(c.URLs, x)
 			case "path", "file", "file_path", "filepath", "filename", "source", "destination", "target", "dir", "directory":
 				c.Paths = append(c.Paths, x)
-			case "content", "text", "body", "data":
+			case "content", "text", "body", "data", "url:content", "url:text", "url:body", "url:data":
 				c.Content = append(c.Content, Content{Text: x})
 			}
 		case []any:
@@ -593,6 +600,9 @@ func (c *Call) generic(args map[string]any) {
 	}
 	walk("", args, 0)
 }
+
+// wholeURL matches a value that is one web URL and nothing else.
+var wholeURL = regexp.MustCompile(`^(?i:https?)://[^\s]+$`)
 
 var sqlStart = regexp.MustCompile(`(?i)^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|copy|begin|merge|replace)\b`)
 

@@ -260,6 +260,14 @@ func TestNormalizeUnknownTool(t *testing.T) {
 			want:   want{class: tool.Other, unknown: true, paths: []string{"/w/n.md"}, content: []tool.Content{{Text: "secret"}}},
 		},
 		{
+			name:   "a web address under any name is a URL, not a path",
+			action: `{"tool":"mcp__web__get_page","arguments":{"target":"http://10.0.0.1/admin","page":"HTTPS://example.com/x","body":"https://example.com/y","note":"see https://example.com/z"}}`,
+			want: want{name: "get_page", server: "web", class: tool.Other, unknown: true, paths: none[string](),
+				urls:    []string{"https://example.com/y", "HTTPS://example.com/x", "http://10.0.0.1/admin"},
+				content: []tool.Content{{Text: "https://example.com/y"}},
+				text:    []string{"https://example.com/y", "see https://example.com/z", "HTTPS://example.com/x", "http://10.0.0.1/admin"}},
+		},
+		{
 			name:   "read-only annotation",
 			action: `{"tool":"mcp__github__get_issue","arguments":{"number":"12"},"annotations":{"readOnlyHint":true}}`,
 			want:   want{name: "get_issue", server: "github", class: tool.Read, unknown: true, text: []string{"12"}},
