@@ -29,7 +29,8 @@ type Effect struct {
 	// (or as well as) files: Text holds what of it is known, and Known is
 	// set when that is all of it.
 	Inline bool
-	// URL is where FetchFile got Path's data, or where SendData sends it.
+	// URL is where FetchFile got Path's data, or where SendData sends it
+	// (a URL, or the host nc and socat connect to).
 	URL string
 	// Args are the arguments RunFile gives the file; Lang says how it runs
 	// ("sh", "python", "node", "npm" for a package.json's scripts, "make",

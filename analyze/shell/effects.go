@@ -113,7 +113,18 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 				in = piped(cmds, i)
 			}
 			if len(from) > 0 || in.any {
-				out = append(out, tool.Effect{Kind: tool.SendData, From: from, Sensitive: k.sensitiveInput(cmds, i, here),
+				to := "" // where nc and socat send: judged local or not by the session
+				switch name {
+				case "nc", "ncat", "netcat":
+					to = connectHost(c, name)
+				case "socat":
+					for j := 1; j < len(c.Args) && to == ""; j++ {
+						if !c.Dynamic[j] {
+							to = socatHost(c.Args[j])
+						}
+					}
+				}
+				out = append(out, tool.Effect{Kind: tool.SendData, From: from, URL: to, Sensitive: k.sensitiveInput(cmds, i, here),
 					Inline: in.any, Text: in.text(), Known: in.known()})
 			}
 		case name == "npm" || name == "yarn" || name == "pnpm":
