@@ -376,3 +376,18 @@ func TestLureMasked(t *testing.T) {
 		t.Errorf("a plain lure is not quoted: %s", v.Reason)
 	}
 }
+
+func TestHostname(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://Example.COM./x": "example.com", "http://[::FFFF:7f00:1]:80/": "::ffff:127.0.0.1", "bücher.example/x": "xn--bcher-kva.example",
+		"http://0x7f.1/": "127.0.0.1", "http://a@b.example/": "b.example", "http://a..b/": "",
+	} {
+		got, err := Hostname(in)
+		if got != want || (err != nil) != (want == "") {
+			t.Errorf("Hostname(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if h, err := NormalizeHost("WWW.Example.com."); h != "www.example.com" || err != nil {
+		t.Errorf("NormalizeHost: %q %v", h, err)
+	}
+}

@@ -272,3 +272,28 @@ func echoed(sub string) (netip.Addr, bool) {
 	}
 	return netip.Addr{}, false
 }
+
+// Hostname returns the host a URL's clients dial, normalized as the guard
+// judges it: lower-case ASCII after the IDNA mapping net/http applies,
+// without brackets, zone or one trailing dot; an IP literal (in any form
+// clients accept) in its canonical form. A URL without a scheme is read
+// as http.
+func Hostname(rawURL string) (string, error) {
+	if !strings.Contains(rawURL, "://") {
+		rawURL = "http://" + rawURL
+	}
+	t, err := parseURL(rawURL)
+	if err != nil {
+		return "", err
+	}
+	return t.host, nil
+}
+
+// NormalizeHost returns a host name or IP literal as Hostname does.
+func NormalizeHost(host string) (string, error) {
+	t, err := parseHost(host)
+	if err != nil {
+		return "", err
+	}
+	return t.host, nil
+}
