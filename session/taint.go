@@ -35,6 +35,9 @@ type Read struct {
 // Reads returns the sensitive data read into the conversation so far.
 func (st *State) Reads() []Read { return append([]Read(nil), st.reads...) }
 
+// Tainted reports whether sensitive data was read into the conversation.
+func (st *State) Tainted() bool { return len(st.reads) > 0 }
+
 func (st *State) read(what string) int {
 	for i, r := range st.reads {
 		if r.What == what {
