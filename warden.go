@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
@@ -46,6 +49,13 @@ type Engine struct {
 	limits    risk.Limits
 	sessions  *session.Store // nil: every action stands alone
 	scanners  []session.Scanner
+	// dropped are the finding rules the policy turns off.
+	dropped map[string]bool
+
+	// mu guards the approvals remembered for conversations and the
+	// policy's allow list, which project approvals extend.
+	mu        sync.RWMutex
+	approvals map[string][]policy.Entry
 }
 
 // Option configures an Engine.
@@ -73,13 +83,16 @@ func WithConfirmationPolicy(p policy.ConfirmationPolicy) Option {
 	}
 }
 
-// WithPolicy sets the whole policy: mode and confirmation policy.
+// WithPolicy sets the whole policy: mode, confirmation policy, rule
+// lists and the analyzer, netguard and MCP settings (see package policy;
+// policy.Load builds one from the layered files).
 func WithPolicy(p *policy.Policy) Option {
 	return func(e *Engine) error {
 		if p == nil {
 			return fmt.Errorf("warden: nil policy")
 		}
 		cp := *p
+		cp.Compile()
 		e.policy = &cp
 		return nil
 	}
@@ -145,10 +158,44 @@ func New(opts ...Option) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("warden: default rules: %w", err)
 		}
-		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, netguard.Analyzer{}, hints{}}, e.analyzers...)
+		g, err := netguard.New(e.policy.Netguard)
+		if err != nil {
+			return nil, fmt.Errorf("warden: policy: %w", err)
+		}
+		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, netguard.Analyzer{Guard: g}, hints{}}, e.analyzers...)
 		e.preparers = append([]Preparer{code.Preparer{}, shell.Preparer{}}, e.preparers...)
 	}
+	if err := e.disable(e.policy.Analyzers); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// disable drops the analyzers and preparers the policy turns off, and
+// remembers the finding rules it drops.
+func (e *Engine) disable(s policy.AnalyzerSettings) error {
+	for _, name := range s.Disabled {
+		found := false
+		e.analyzers = slices.DeleteFunc(e.analyzers, func(a Analyzer) bool { found = found || a.Name() == name; return a.Name() == name })
+		e.preparers = slices.DeleteFunc(e.preparers, func(p Preparer) bool { found = found || p.Name() == name; return p.Name() == name })
+		if !found {
+			var have []string
+			for _, a := range e.analyzers {
+				have = append(have, a.Name())
+			}
+			for _, p := range e.preparers {
+				have = append(have, p.Name())
+			}
+			return fmt.Errorf("warden: policy: analyzers.disabled: no analyzer %q (have %s)", name, strings.Join(have, ", "))
+		}
+	}
+	if len(s.DisabledRules) > 0 {
+		e.dropped = make(map[string]bool, len(s.DisabledRules))
+		for _, r := range s.DisabledRules {
+			e.dropped[r] = true
+		}
+	}
+	return nil
 }
 
 // Check assesses one action and decides on it.
@@ -166,7 +213,7 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 	c := tool.Normalize(&a, e.cwd, e.home)
 	if err := a.Validate(e.limits); err != nil {
 		as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
-		return as, e.policy.Decide(&as, c), err
+		return as, e.decide(&as, c, nil), err
 	}
 	var st *session.State
 	if a.SessionID != "" && e.sessions != nil {
@@ -176,11 +223,81 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
 	}
 	as := e.assess(ctx, c, st)
-	d := e.policy.Decide(&as, c)
+	d := e.decide(&as, c, st)
 	if st != nil {
 		st.Record(c, &as, &d)
 	}
 	return as, d, nil
+}
+
+// decide applies the policy to an assessed call, with what the
+// conversation st (nil for a lone action) knows and the approvals
+// remembered for it.
+func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) risk.Decision {
+	f := &policy.Facts{Assessment: as, Call: c, Session: policy.SessionFacts{ID: c.Action.SessionID}}
+	if st != nil {
+		f.Session.Steps, f.Session.Tainted = st.Steps(), st.Tainted()
+	}
+	e.mu.RLock()
+	p, approved := e.policy, e.approvals[c.Action.SessionID]
+	e.mu.RUnlock()
+	return p.DecideFacts(f, approved...)
+}
+
+// Approve remembers that a person approved action a, so that the same
+// call is not asked about again: the narrowest allow rule that matches
+// it (policy.SuggestRule) is added for the rest of the conversation
+// (ScopeSession) or written to the project's .warden/policy.yaml
+// (ScopeProject, found from the action's working directory upward, or
+// created in it). An allow rule never overrides a deny rule or a
+// critical, irreversible finding. It returns the rule.
+func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope) (string, error) {
+	c := tool.Normalize(&a, e.cwd, e.home)
+	if err := a.Validate(e.limits); err != nil {
+		return "", err
+	}
+	e.prepare(ctx, c)
+	text, err := policy.SuggestRule(c)
+	if err != nil {
+		return "", err
+	}
+	rule, err := policy.ParseRule(text)
+	if err != nil {
+		return "", err
+	}
+	switch scope {
+	case policy.ScopeSession:
+		if a.SessionID == "" {
+			return "", fmt.Errorf("warden: a session approval needs the action's session_id")
+		}
+		e.mu.Lock()
+		if e.approvals == nil {
+			e.approvals = map[string][]policy.Entry{}
+		}
+		e.approvals[a.SessionID] = append(e.approvals[a.SessionID], policy.Entry{Rule: rule, Origin: "approved for session " + a.SessionID})
+		e.mu.Unlock()
+	case policy.ScopeProject:
+		root := c.Env().Root()
+		if root == "" {
+			return "", fmt.Errorf("warden: a project approval needs a working directory")
+		}
+		file := policy.FindSources(root, "").Project
+		if file == "" {
+			file = filepath.Join(root, ".warden", "policy.yaml")
+		}
+		if err := policy.AppendAllow(file, text); err != nil {
+			return "", err
+		}
+		e.mu.Lock()
+		cp := *e.policy
+		cp.Allow = append(slices.Clip(cp.Allow), policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
+		cp.Compile()
+		e.policy = &cp
+		e.mu.Unlock()
+	default:
+		return "", fmt.Errorf("warden: unknown approval scope %q", scope)
+	}
+	return text, nil
 }
 
 // Observe tells the engine what a tool call returned, after it ran (a
@@ -226,6 +343,9 @@ func (e *Engine) EndSession(id string) {
 	if e.sessions != nil {
 		e.sessions.Delete(id)
 	}
+	e.mu.Lock()
+	delete(e.approvals, id)
+	e.mu.Unlock()
 }
 
 // Reject answers an action that could not even be decoded: Unknown with the
@@ -233,7 +353,7 @@ func (e *Engine) EndSession(id string) {
 func (e *Engine) Reject(err error) (risk.Assessment, risk.Decision) {
 	as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
 	c := &tool.Call{Action: &risk.Action{}, Class: tool.Other}
-	return as, e.policy.Decide(&as, c)
+	return as, e.decide(&as, c, nil)
 }
 
 // Limits returns the input limits the engine enforces.
@@ -253,6 +373,9 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
 			return st.Analyze(ctx, c, alone), nil
 		})...)
+	}
+	if e.dropped != nil {
+		findings = slices.DeleteFunc(findings, func(f risk.Finding) bool { return e.dropped[f.Rule] })
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
 	secrets.Collect(c) // whatever the analyzers, nothing shows a raw secret

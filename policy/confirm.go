@@ -92,5 +92,6 @@ func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
 			Reasons: []string{"part of the action could not be assessed"}}
 	}
-	return risk.Decision{Verdict: risk.Allow, Rule: p.Name()}
+	return risk.Decision{Verdict: risk.Allow, Rule: p.Name(),
+		Reasons: []string{fmt.Sprintf("%s does not ask about %s actions", p.Name(), a.Level)}}
 }

@@ -6,26 +6,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 )
 
-// File is a policy file as written in YAML. Unknown keys are errors.
-//
-//	mode: default               # default | plan | acceptEdits | dontAsk | bypassPermissions
-//	disable_bypass: false
-//	confirmation:
-//	  policy: confirm_risky     # confirm_risky | always_confirm | never_confirm
-//	  threshold: high           # confirm_risky only; never unknown
-//	  confirm_unknown: true     # confirm_risky only
+// File is one layer's policy file, as written in YAML. Unknown keys are
+// errors. The README documents it with an annotated example.
 type File struct {
-	Mode          string        `yaml:"mode"`
-	DisableBypass bool          `yaml:"disable_bypass"`
-	Confirmation  *Confirmation `yaml:"confirmation"`
+	Mode          string            `yaml:"mode"`
+	DisableBypass *bool             `yaml:"disable_bypass"`
+	Environment   string            `yaml:"environment"`
+	Confirmation  *Confirmation     `yaml:"confirmation"`
+	Deny          []RuleSpec        `yaml:"deny"`
+	Ask           []RuleSpec        `yaml:"ask"`
+	Allow         []RuleSpec        `yaml:"allow"`
+	Analyzers     *AnalyzerSettings `yaml:"analyzers"`
+	Netguard      *NetguardFile     `yaml:"netguard"`
+	Secrets       *SecretsSettings  `yaml:"secrets"`
+	Judge         *JudgeSettings    `yaml:"judge"`
+	MCP           *MCPSettings      `yaml:"mcp"`
 }
 
 // Confirmation configures the confirmation policy.
@@ -35,8 +41,48 @@ type Confirmation struct {
 	ConfirmUnknown *bool  `yaml:"confirm_unknown"`
 }
 
-// LoadFile reads and validates a policy file. Errors read
-// "file:line:col: message".
+// NetguardFile is the netguard section (see netguard.Config).
+type NetguardFile struct {
+	Schemes            []string `yaml:"schemes"`
+	AllowedHosts       []string `yaml:"allowed_hosts"`
+	AllowPrivate       []string `yaml:"allow_private"`
+	ExtraBlockedHosts  []string `yaml:"extra_blocked_hosts"`
+	ResolveDNS         *bool    `yaml:"resolve_dns"`
+	BlockDocumentation *bool    `yaml:"block_documentation"`
+}
+
+// RuleSpec is one entry of a rule list: a permission rule written alone
+// ("Bash(npm test:*)"), or a mapping with a rule, a CEL condition or both,
+// and the reason shown with the decision.
+type RuleSpec struct {
+	Rule   string `yaml:"rule"`
+	If     string `yaml:"if"`
+	Reason string `yaml:"reason"`
+
+	line, col int
+}
+
+// UnmarshalYAML reads either form and remembers where the entry is.
+func (r *RuleSpec) UnmarshalYAML(n *yaml.Node) error {
+	r.line, r.col = n.Line, n.Column
+	switch n.Kind {
+	case yaml.ScalarNode:
+		r.Rule = n.Value
+		return nil
+	case yaml.MappingNode:
+		type plain RuleSpec
+		var p plain
+		if err := n.Decode(&p); err != nil {
+			return err
+		}
+		r.Rule, r.If, r.Reason = p.Rule, p.If, p.Reason
+		return nil
+	}
+	return fmt.Errorf("line %d: a rule is a string or a mapping with rule, if and reason", n.Line)
+}
+
+// LoadFile reads and validates one policy file over the built-in
+// defaults. Errors read "file:line:col: message".
 func LoadFile(name string) (*Policy, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -45,51 +91,268 @@ func LoadFile(name string) (*Policy, error) {
 	return Parse(name, data)
 }
 
-// Parse validates policy YAML; name is used in error positions.
+// Parse validates policy YAML over the built-in defaults; name is used in
+// error positions and origins.
 func Parse(name string, data []byte) (*Policy, error) {
+	p := Default()
+	if err := p.apply(Layer{Name: "explicit", Path: name}, data); err != nil {
+		return nil, err
+	}
+	p.Compile()
+	return p, nil
+}
+
+// Layer is one policy file and where it sits.
+type Layer struct {
+	Name string // organization, user, project, explicit
+	Path string
+	// Base anchors the layer's "/path" rules: the project's root (the
+	// directory that holds .warden/) for the project layer, "" (the
+	// call's workspace) for the others.
+	Base string
+}
+
+// Sources are the policy files of each layer; "" is none.
+type Sources struct {
+	Org, User, Project, Explicit string
+}
+
+// FindSources returns the layers' files for an agent working in cwd:
+// the organization's ($WARDEN_ORG_POLICY, else /etc/warden/policy.yaml),
+// the user's ($XDG_CONFIG_HOME/warden/policy.yaml, else
+// home/.config/warden/policy.yaml), and the project's: .warden/policy.yaml
+// in cwd or its nearest parent that has one.
+func FindSources(cwd, home string) Sources {
+	s := Sources{Org: "/etc/warden/policy.yaml"}
+	if v := os.Getenv("WARDEN_ORG_POLICY"); v != "" {
+		s.Org = v
+	}
+	switch x := os.Getenv("XDG_CONFIG_HOME"); {
+	case x != "":
+		s.User = filepath.Join(x, "warden", "policy.yaml")
+	case home != "":
+		s.User = filepath.Join(home, ".config", "warden", "policy.yaml")
+	}
+	if cwd != "" {
+		for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
+			f := filepath.Join(dir, ".warden", "policy.yaml")
+			if _, err := os.Stat(f); err == nil {
+				s.Project = f
+				break
+			}
+			if dir == filepath.Dir(dir) {
+				break
+			}
+		}
+	}
+	return s
+}
+
+// Load builds the effective policy: the built-in defaults, then the
+// organization, user, project and explicit layers, each later one
+// overriding the settings it sets and adding its rules to the lists.
+// The organization's deny rules and disable_bypass cannot be weakened by
+// any other layer. A layer file that does not exist is skipped, except
+// the explicit one; an invalid file is an error naming its position.
+func Load(src Sources) (*Policy, error) {
+	p := Default()
+	layers := []Layer{
+		{Name: "organization", Path: src.Org},
+		{Name: "user", Path: src.User},
+		{Name: "project", Path: src.Project, Base: filepath.Dir(filepath.Dir(src.Project))},
+		{Name: "explicit", Path: src.Explicit},
+	}
+	for _, l := range layers {
+		if l.Path == "" {
+			continue
+		}
+		data, err := os.ReadFile(l.Path)
+		if errors.Is(err, os.ErrNotExist) && l.Name != "explicit" {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := p.apply(l, data); err != nil {
+			return nil, err
+		}
+	}
+	p.Compile()
+	return p, nil
+}
+
+// apply reads one layer's file over p.
+func (p *Policy) apply(l Layer, data []byte) error {
+	name := l.Path
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	p := Default()
+	p.Layers = append(p.Layers, l)
 	if doc.Kind == 0 {
-		return p, nil
+		return nil
 	}
 	if err := checkKeys(name, &doc, reflect.TypeFor[File]()); err != nil {
-		return nil, err
+		return err
 	}
 	var f File
 	strict := yaml.NewDecoder(bytes.NewReader(data))
 	strict.KnownFields(true)
 	if err := strict.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	at := func(key string) string {
-		if n := find(&doc, key); n != nil {
+	at := func(keys ...string) string {
+		if n := find(&doc, keys...); n != nil {
 			return fmt.Sprintf("%s:%d:%d", name, n.Line, n.Column)
 		}
 		return name
 	}
+	set := func(key, origin string) {
+		if p.Origins == nil {
+			p.Origins = map[string]string{}
+		}
+		p.Origins[key] = origin
+	}
+	org := l.Name == "organization"
 	if f.Mode != "" {
 		m, err := ParseMode(f.Mode)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", at("mode"), err)
+			return fmt.Errorf("%s: %w", at("mode"), err)
 		}
 		p.Mode = m
+		set("mode", at("mode"))
 	}
-	p.DisableBypass = f.DisableBypass
+	if f.DisableBypass != nil {
+		if !p.bypassLocked { // the organization's true stays true
+			p.DisableBypass = *f.DisableBypass
+			p.bypassLocked = org && *f.DisableBypass
+			set("disable_bypass", at("disable_bypass"))
+		}
+	}
+	if f.Environment != "" {
+		p.Environment = f.Environment
+		set("environment", at("environment"))
+	}
 	if c := f.Confirmation; c != nil {
-		cp, err := c.build()
+		cp, err := c.build(p.Confirm)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", at("confirmation"), err)
+			return fmt.Errorf("%s: %w", at("confirmation"), err)
 		}
 		p.Confirm = cp
+		set("confirmation", at("confirmation"))
 	}
-	return p, nil
+	for _, list := range []struct {
+		key   string
+		specs []RuleSpec
+		into  *[]Entry
+	}{{"deny", f.Deny, &p.Deny}, {"ask", f.Ask, &p.Ask}, {"allow", f.Allow, &p.Allow}} {
+		for _, rs := range list.specs {
+			e, err := rs.entry(name, l.Base)
+			if err != nil {
+				return err
+			}
+			e.Org = org
+			*list.into = append(*list.into, e)
+		}
+	}
+	if a := f.Analyzers; a != nil {
+		p.Analyzers.Disabled = appendNew(p.Analyzers.Disabled, a.Disabled...)
+		p.Analyzers.DisabledRules = appendNew(p.Analyzers.DisabledRules, a.DisabledRules...)
+		set("analyzers", at("analyzers"))
+	}
+	if n := f.Netguard; n != nil {
+		ng := p.Netguard
+		if n.Schemes != nil {
+			ng.Schemes = n.Schemes
+		}
+		ng.AllowedHosts = appendNew(ng.AllowedHosts, n.AllowedHosts...)
+		ng.AllowPrivate = appendNew(ng.AllowPrivate, n.AllowPrivate...)
+		ng.ExtraBlockedHosts = appendNew(ng.ExtraBlockedHosts, n.ExtraBlockedHosts...)
+		if n.ResolveDNS != nil {
+			ng.ResolveDNS = *n.ResolveDNS
+		}
+		if n.BlockDocumentation != nil {
+			ng.BlockDocumentation = *n.BlockDocumentation
+		}
+		if _, err := netguard.New(ng); err != nil {
+			return fmt.Errorf("%s: %w", at("netguard"), err)
+		}
+		p.Netguard = ng
+		set("netguard", at("netguard"))
+	}
+	if s := f.Secrets; s != nil {
+		p.Secrets = *s
+		set("secrets", at("secrets"))
+	}
+	if j := f.Judge; j != nil {
+		if err := j.check(); err != nil {
+			return fmt.Errorf("%s: %w", at("judge"), err)
+		}
+		p.Judge = *j
+		set("judge", at("judge"))
+	}
+	if m := f.MCP; m != nil {
+		p.MCP.TrustAnnotations = appendNew(p.MCP.TrustAnnotations, m.TrustAnnotations...)
+		set("mcp", at("mcp"))
+	}
+	return nil
 }
 
-func (c *Confirmation) build() (ConfirmationPolicy, error) {
+// entry compiles a rule spec of file name, anchored at base.
+func (rs RuleSpec) entry(name, base string) (Entry, error) {
+	pos := fmt.Sprintf("%s:%d:%d", name, rs.line, rs.col)
+	e := Entry{Reason: rs.Reason, Origin: pos}
+	if strings.TrimSpace(rs.Rule) == "" && strings.TrimSpace(rs.If) == "" {
+		return e, fmt.Errorf("%s: a rule needs a pattern (rule), a condition (if) or both", pos)
+	}
+	if rs.Rule != "" {
+		r, err := ParseRule(rs.Rule)
+		if err != nil {
+			return e, fmt.Errorf("%s: %w", pos, err)
+		}
+		e.Rule = r.WithBase(base)
+	}
+	if rs.If != "" {
+		c, err := CompileCondition(rs.If)
+		if err != nil {
+			return e, fmt.Errorf("%s: condition: %w", pos, err)
+		}
+		e.If = c
+	}
+	return e, nil
+}
+
+func appendNew(list []string, xs ...string) []string {
+	for _, x := range xs {
+		found := false
+		for _, y := range list {
+			found = found || x == y
+		}
+		if !found {
+			list = append(list, x)
+		}
+	}
+	return list
+}
+
+func (j *JudgeSettings) check() error {
+	switch j.Provider {
+	case "", "openai", "anthropic", "ollama":
+	default:
+		return fmt.Errorf("judge provider %q: want openai, anthropic or ollama", j.Provider)
+	}
+	if j.Timeout != "" {
+		if _, err := time.ParseDuration(j.Timeout); err != nil {
+			return fmt.Errorf("judge timeout %q: %w", j.Timeout, err)
+		}
+	}
+	return nil
+}
+
+// build makes the confirmation policy c describes, over the current one
+// (a layer that sets only the threshold keeps confirm_unknown).
+func (c *Confirmation) build(cur ConfirmationPolicy) (ConfirmationPolicy, error) {
 	switch c.Policy {
 	case "always_confirm":
 		return AlwaysConfirm{}, nil
@@ -97,6 +360,9 @@ func (c *Confirmation) build() (ConfirmationPolicy, error) {
 		return NeverConfirm{}, nil
 	case "confirm_risky", "":
 		th, unk := risk.High, true
+		if cr, ok := cur.(ConfirmRisky); ok {
+			th, unk = cr.Threshold(), cr.ConfirmUnknown()
+		}
 		if c.Threshold != "" {
 			l, err := risk.ParseLevel(c.Threshold)
 			if err != nil {
@@ -142,28 +408,45 @@ func checkKeys(name string, n *yaml.Node, t reflect.Type) error {
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if ft.Kind() == reflect.Struct {
+		switch {
+		case ft.Kind() == reflect.Struct:
 			if err := checkKeys(name, v, ft); err != nil {
 				return err
+			}
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct && v.Kind == yaml.SequenceNode:
+			for _, item := range v.Content {
+				if item.Kind == yaml.MappingNode {
+					if err := checkKeys(name, item, ft.Elem()); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}
 	return nil
 }
 
-// find returns the value node of a top-level key.
-func find(doc *yaml.Node, key string) *yaml.Node {
+// find returns the value node at a path of keys.
+func find(doc *yaml.Node, keys ...string) *yaml.Node {
 	n := doc
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
+	for _, key := range keys {
+		if n.Kind != yaml.MappingNode {
+			return nil
 		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
 	}
-	return nil
+	return n
 }

@@ -36,21 +36,9 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("policy: unknown mode %q (want default, plan, acceptEdits, dontAsk or bypassPermissions)", s)
 }
 
-// Policy decides on assessed calls: a permission mode over a confirmation
-// policy.
-type Policy struct {
-	Mode    Mode
-	Confirm ConfirmationPolicy
-	// DisableBypass refuses bypassPermissions: the default mode applies instead.
-	DisableBypass bool
-}
-
-// Default returns the built-in policy: default mode, ConfirmRisky(High, true).
-func Default() *Policy { return &Policy{Mode: ModeDefault, Confirm: DefaultConfirmRisky()} }
-
-// Decide maps an assessment of call c to a decision under the mode and the
-// confirmation policy.
-func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
+// modeDecision is the decision of the permission mode over the
+// confirmation policy, for a call no rule decided.
+func (p *Policy) modeDecision(a *risk.Assessment, c *tool.Call) risk.Decision {
 	confirm := p.Confirm
 	if confirm == nil {
 		confirm = DefaultConfirmRisky()
@@ -60,7 +48,7 @@ func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
 	case ModeDefault, "":
 		return base
 	case ModePlan:
-		if c.Class == tool.Read || base.Verdict != risk.Allow {
+		if p.readOnly(c) || base.Verdict != risk.Allow {
 			return base
 		}
 		return risk.Decision{Verdict: risk.Ask, Rule: "mode.plan",
@@ -90,6 +78,19 @@ func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
 			Reasons: []string{"bypassPermissions mode: allowed without checks"}}
 	}
 	return risk.Decision{Verdict: risk.Deny, Rule: "mode.invalid", Reasons: []string{fmt.Sprintf("unknown mode %q", p.Mode)}}
+}
+
+// readOnly reports a call plan mode lets run: a read-class tool. An MCP
+// tool is read-class only by its readOnlyHint, which is believed only
+// for the servers and tools the policy trusts (mcp.trust_annotations).
+func (p *Policy) readOnly(c *tool.Call) bool {
+	if c.Class != tool.Read {
+		return false
+	}
+	if !c.Known && c.Action.Annotations.ReadOnly() {
+		return p.MCP.Trusts(c.Action.Tool)
+	}
+	return true
 }
 
 // insideWorkspace reports whether every path c touches lies inside its

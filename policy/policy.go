@@ -1,0 +1,282 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Policy decides on assessed calls. The order is fixed (DESIGN.md §5):
+// deny rules ▸ ask rules ▸ allow rules ▸ the permission mode ▸ the
+// confirmation policy.
+//
+//   - A deny rule always wins, in every mode.
+//   - An ask rule asks, except in bypassPermissions (which allows
+//     everything but deny rules) and in dontAsk, where nobody is asked:
+//     the rule's action is denied.
+//   - An allow rule allows, unless the assessment is critical and
+//     irreversible: then the mode and the confirmation policy decide, as
+//     if no rule had matched.
+//   - The mode and the confirmation policy decide everything else.
+type Policy struct {
+	Mode    Mode
+	Confirm ConfirmationPolicy
+	// DisableBypass refuses bypassPermissions: the default mode applies instead.
+	DisableBypass bool
+	// Environment labels where the agent works ("prod", "staging"):
+	// session.env in conditions.
+	Environment string
+	// Deny, Ask and Allow are the rule lists, every layer's entries in
+	// order (organization first).
+	Deny, Ask, Allow []Entry
+
+	Netguard  netguard.Config
+	Analyzers AnalyzerSettings
+	Secrets   SecretsSettings
+	Judge     JudgeSettings
+	MCP       MCPSettings
+
+	// Origins says where each setting a file set comes from
+	// ("confirmation.threshold" → "/repo/.warden/policy.yaml:4:14").
+	Origins map[string]string
+	// Layers are the files read, lowest first.
+	Layers []Layer
+
+	bypassLocked bool   // the organization layer set disable_bypass
+	idx          *index // the rule lists prepared (Compile)
+}
+
+// Entry is one rule of a rule list: a permission rule, a condition, or
+// both (the rule must match and the condition hold).
+type Entry struct {
+	Rule   *Rule
+	If     *Condition
+	Reason string // shown with the decision; "" for the default
+	Origin string // "file:line:col", "built-in", "approved for session s1"
+	Org    bool   // from the organization layer: no lower layer weakens it
+}
+
+// Text is the entry as a person reads it.
+func (e *Entry) Text() string {
+	switch {
+	case e.Rule != nil && e.If != nil:
+		return e.Rule.Text + " if " + e.If.Src
+	case e.Rule != nil:
+		return e.Rule.Text
+	case e.If != nil:
+		return "if " + e.If.Src
+	}
+	return ""
+}
+
+// AnalyzerSettings turns analyzers and rules off.
+type AnalyzerSettings struct {
+	// Disabled are analyzers the engine does not run (rules, sql,
+	// secrets, netguard, hints, shell, code).
+	Disabled []string `yaml:"disabled,omitempty"`
+	// DisabledRules are finding rule IDs dropped from every assessment
+	// ("net.fetch", "secrets.generic_secret").
+	DisabledRules []string `yaml:"disabled_rules,omitempty"`
+}
+
+// SecretsSettings configures the secrets detector.
+type SecretsSettings struct {
+	// AllowMarker, when set, is a comment that silences warden scan on
+	// its line (none is honoured by default).
+	AllowMarker string `yaml:"allow_marker,omitempty"`
+}
+
+// JudgeSettings configures the guardrail LLM (the judge package reads
+// them; the engine runs without a judge when Provider is "").
+type JudgeSettings struct {
+	Provider string `yaml:"provider,omitempty"` // openai, anthropic, ollama
+	Model    string `yaml:"model,omitempty"`
+	BaseURL  string `yaml:"base_url,omitempty"`
+	// APIKeyEnv names the environment variable that holds the key; the
+	// key itself never goes in a policy file.
+	APIKeyEnv string `yaml:"api_key_env,omitempty"`
+	Timeout   string `yaml:"timeout,omitempty"` // a Go duration
+}
+
+// MCPSettings says whose MCP annotations are believed.
+type MCPSettings struct {
+	// TrustAnnotations lists the MCP servers ("github") and tools
+	// ("mcp__github__get_issue", "mcp__github__*") whose readOnlyHint
+	// makes a tool read-only for plan mode. Annotations are hints a
+	// server gives about itself; by default none is believed.
+	TrustAnnotations []string `yaml:"trust_annotations,omitempty"`
+}
+
+// Trusts reports whether the annotations of the tool (its full name,
+// mcp__server__tool) are believed.
+func (m MCPSettings) Trusts(toolName string) bool {
+	server, name := "", toolName
+	if rest, ok := strings.CutPrefix(toolName, "mcp__"); ok {
+		server, name, _ = strings.Cut(rest, "__")
+	}
+	for _, t := range m.TrustAnnotations {
+		switch {
+		case t == toolName, t == server && server != "", t == "mcp__"+server && server != "":
+			return true
+		case strings.HasSuffix(t, "__*") && server != "" && strings.TrimSuffix(t, "__*") == "mcp__"+server:
+			return true
+		}
+	}
+	_ = name
+	return false
+}
+
+// Default returns the built-in policy: default mode, ConfirmRisky(High,
+// true), no rules.
+func Default() *Policy {
+	return &Policy{Mode: ModeDefault, Confirm: DefaultConfirmRisky(), Origins: map[string]string{}}
+}
+
+// Decide decides on call c assessed as a, alone (no conversation).
+func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
+	return p.DecideFacts(&Facts{Assessment: a, Call: c, Session: SessionFacts{ID: c.Action.SessionID, Env: p.Environment}})
+}
+
+// DecideFacts decides on the facts of one call, in the order of the
+// Policy type's documentation. Approved are the allow entries remembered
+// for the call's conversation (Engine.Approve).
+func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
+	a, c := f.Assessment, f.Call
+	if f.Session.Env == "" {
+		f.Session.Env = p.Environment
+	}
+	s := NewSubject(c)
+	x := p.lists()
+	if e := x.deny.any(s, f); e != nil {
+		return ruleDecision(risk.Deny, "deny", e, "denied by the policy rule")
+	}
+	bypass := p.Mode == ModeBypassPermissions && !p.DisableBypass
+	if e := x.ask.any(s, f); e != nil && !bypass {
+		if p.Mode == ModeDontAsk {
+			d := ruleDecision(risk.Deny, "ask", e, "the policy rule asks for a person")
+			d.Reasons = append(d.Reasons, "dontAsk mode: nobody is asked, so it is denied")
+			return d
+		}
+		return ruleDecision(risk.Ask, "ask", e, "the policy rule asks for a person")
+	}
+	if !(a.Level == risk.Critical && !a.Reversible) {
+		if e := x.allow.all(s, f, approved); e != nil {
+			return ruleDecision(risk.Allow, "allow", e, "allowed by the policy rule")
+		}
+	}
+	return p.modeDecision(a, c)
+}
+
+func ruleDecision(v risk.Verdict, list string, e *Entry, what string) risk.Decision {
+	why := e.Reason
+	if why == "" {
+		why = fmt.Sprintf("%s %s", what, e.Text())
+	}
+	if e.Origin != "" {
+		why += " (" + e.Origin + ")"
+	}
+	return risk.Decision{Verdict: v, Rule: list + ": " + e.Text(), Reasons: []string{why}}
+}
+
+// ruleList is a rule list prepared for matching: its rule-only entries
+// in one indexed RuleSet, its entries with conditions apart.
+type ruleList struct {
+	n     int // entries it was built from
+	plain *RuleSet
+	owner map[*Rule]*Entry
+	cond  []*Entry
+}
+
+func newRuleList(list []Entry) *ruleList {
+	l := &ruleList{n: len(list), owner: make(map[*Rule]*Entry, len(list))}
+	var rules []*Rule
+	for i := range list {
+		e := &list[i]
+		if e.If != nil {
+			l.cond = append(l.cond, e)
+			continue
+		}
+		if e.Rule != nil {
+			rules = append(rules, e.Rule)
+			l.owner[e.Rule] = e
+		}
+	}
+	l.plain = NewRuleSet(rules)
+	return l
+}
+
+// index holds the prepared rule lists of a policy.
+type index struct{ deny, ask, allow *ruleList }
+
+// Compile prepares the rule lists for matching. Load, Parse and the
+// engine call it; call it again after changing Deny, Ask or Allow by
+// hand (a policy whose lists changed since is still decided correctly,
+// only more slowly).
+func (p *Policy) Compile() {
+	p.idx = &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow)}
+}
+
+func (p *Policy) lists() *index {
+	if x := p.idx; x != nil && x.deny.n == len(p.Deny) && x.ask.n == len(p.Ask) && x.allow.n == len(p.Allow) {
+		return x
+	}
+	return &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow)}
+}
+
+// any returns an entry of l that matches some part of the call (deny
+// and ask). A condition that cannot be evaluated holds.
+func (l *ruleList) any(s *Subject, f *Facts) *Entry {
+	if r := l.plain.Any(s); r != nil {
+		return l.owner[r]
+	}
+	for _, e := range l.cond {
+		if e.Rule != nil && Any([]*Rule{e.Rule}, s) == nil {
+			continue
+		}
+		if ok, err := e.If.Eval(f); err == nil && !ok {
+			continue
+		}
+		return e
+	}
+	return nil
+}
+
+// all returns an entry that allows the call: a condition-only entry that
+// holds, or rules (of entries whose conditions hold, and of the
+// approvals) that together match every part of the call. A condition
+// that cannot be evaluated does not hold.
+func (l *ruleList) all(s *Subject, f *Facts, approved []Entry) *Entry {
+	var extra []*Rule
+	owner := map[*Rule]*Entry{}
+	for _, e := range l.cond {
+		if ok, err := e.If.Eval(f); err != nil || !ok {
+			continue
+		}
+		if e.Rule == nil {
+			return e
+		}
+		extra, owner[e.Rule] = append(extra, e.Rule), e
+	}
+	for i := range approved {
+		if e := &approved[i]; e.Rule != nil {
+			extra, owner[e.Rule] = append(extra, e.Rule), e
+		}
+	}
+	if len(extra) == 0 {
+		if r, ok := l.plain.All(s); ok {
+			return l.owner[r]
+		}
+		return nil
+	}
+	r, ok := NewRuleSet(append(l.plain.List(), extra...)).All(s)
+	if !ok {
+		return nil
+	}
+	if e := owner[r]; e != nil {
+		return e
+	}
+	return l.owner[r]
+}
