@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +47,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newAssessCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newVersionCmd())
+	root.AddCommand(newAssessCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
 	return root
 }
 
@@ -78,12 +79,33 @@ func (f *engineFlags) register(cmd *cobra.Command, defCwd, defHome string) {
 }
 
 func (f *engineFlags) engine() (*warden.Engine, error) {
-	p := policy.Default()
-	if f.policyFile != "" {
-		var err error
-		if p, err = policy.LoadFile(f.policyFile); err != nil {
-			return nil, err
-		}
+	p, err := f.load()
+	if err != nil {
+		return nil, err
+	}
+	return warden.New(warden.WithPolicy(p), warden.WithCwd(f.cwd), warden.WithHome(f.homeDir()))
+}
+
+func (f *engineFlags) homeDir() string {
+	if f.home != "" {
+		return f.home
+	}
+	home, _ := os.UserHomeDir()
+	return home
+}
+
+// load reads the policy layers for --cwd and --home, --policy last, and
+// applies --mode.
+func (f *engineFlags) load() (*policy.Policy, error) {
+	cwd := f.cwd
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs
+	}
+	src := policy.FindSources(cwd, f.homeDir())
+	src.Explicit = f.policyFile
+	p, err := policy.Load(src)
+	if err != nil {
+		return nil, err
 	}
 	if f.mode != "" {
 		m, err := policy.ParseMode(f.mode)
@@ -91,10 +113,7 @@ func (f *engineFlags) engine() (*warden.Engine, error) {
 			return nil, err
 		}
 		p.Mode = m
+		p.Origins["mode"] = "--mode"
 	}
-	home := f.home
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return warden.New(warden.WithPolicy(p), warden.WithCwd(f.cwd), warden.WithHome(home))
+	return p, nil
 }
