@@ -8,6 +8,7 @@ import (
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
 
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
@@ -140,7 +141,6 @@ type Facts struct {
 	Assessment *risk.Assessment
 	Call       *tool.Call
 	Session    SessionFacts
-	act        map[string]any // built once, when a condition asks
 }
 
 func levelRank(l risk.Level) int {
@@ -159,57 +159,116 @@ func levelRank(l risk.Level) int {
 	return -1
 }
 
-func (f *Facts) activation() map[string]any {
-	if f.act != nil {
-		return f.act
+// activation gives a condition the variables it reads, each computed
+// when first read.
+func (f *Facts) activation() interpreter.Activation { return factsActivation{f} }
+
+type factsActivation struct{ f *Facts }
+
+func (factsActivation) Parent() interpreter.Activation { return nil }
+
+func nz(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-	c, a := f.Call, f.Assessment
-	nz := func(s []string) []string {
-		if s == nil {
-			return []string{}
+	return s
+}
+
+// ResolveName returns the value of one variable of the schema.
+func (a factsActivation) ResolveName(name string) (any, bool) {
+	f := a.f
+	c, as := f.Call, f.Assessment
+	if as == nil {
+		as = &risk.Assessment{Level: risk.Unknown, Unknown: true}
+	}
+	switch name {
+	case "action.tool":
+		return c.Action.Tool, true
+	case "action.name":
+		return c.Name, true
+	case "action.server":
+		return c.Server, true
+	case "action.class":
+		return string(c.Class), true
+	case "action.agent":
+		return c.Action.Agent, true
+	case "action.cwd":
+		return c.Cwd, true
+	case "action.arguments":
+		if c.Action.Arguments == nil {
+			return map[string]any{}, true
 		}
-		return s
+		return c.Action.Arguments, true
+	case "action.commands":
+		return nz(c.Shell), true
+	case "action.sql":
+		return nz(c.SQL), true
+	case "action.paths":
+		paths := make([]string, len(c.Paths))
+		for i, p := range c.Paths {
+			paths[i] = c.Abs(p)
+		}
+		return paths, true
+	case "action.urls":
+		return f.urls(), true
+	case "action.hosts":
+		return f.hosts(), true
+	case "assessment.level":
+		return as.Level.String(), true
+	case "assessment.rank":
+		return levelRank(as.Level), true
+	case "assessment.score":
+		return int(as.Score), true
+	case "assessment.unknown":
+		return as.Unknown, true
+	case "assessment.reversible":
+		return as.Reversible, true
+	case "assessment.rules":
+		ids := make([]string, len(as.Findings))
+		for i, fd := range as.Findings {
+			ids[i] = fd.Rule
+		}
+		return ids, true
+	case "session.id":
+		return f.Session.ID, true
+	case "session.env":
+		return f.Session.Env, true
+	case "session.steps":
+		return f.Session.Steps, true
+	case "session.tainted":
+		return f.Session.Tainted, true
 	}
-	args := c.Action.Arguments
-	if args == nil {
-		args = map[string]any{}
-	}
-	var paths, urls, hosts []string
-	for _, p := range c.Paths {
-		paths = append(paths, c.Abs(p))
-	}
-	urls = append(urls, c.URLs...)
+	return nil, false
+}
+
+// urls are the URLs the call opens and those its commands and code request.
+func (f *Facts) urls() []string {
+	c := f.Call
+	urls := append([]string{}, c.URLs...)
 	for _, d := range c.Dests {
 		if d.URL != "" {
 			urls = append(urls, d.URL)
-		} else if d.Host != "" {
-			hosts = append(hosts, strings.ToLower(d.Host))
 		}
 	}
-	for _, u := range urls {
+	return urls
+}
+
+// hosts are the hosts of those URLs and of connections without one.
+func (f *Facts) hosts() []string {
+	hosts := []string{}
+	for _, u := range f.urls() {
 		if h, err := hostOf(u); err == nil {
 			hosts = append(hosts, h)
 		}
 	}
-	var ruleIDs []string
-	level, rank, score, unknown, reversible := risk.Unknown.String(), -1, 0, true, false
-	if a != nil {
-		for _, fd := range a.Findings {
-			ruleIDs = append(ruleIDs, fd.Rule)
+	for _, d := range f.Call.Dests {
+		if d.URL == "" && d.Host != "" {
+			if h, err := netguard.NormalizeHost(d.Host); err == nil {
+				hosts = append(hosts, h)
+			}
 		}
-		level, rank, score, unknown, reversible = a.Level.String(), levelRank(a.Level), int(a.Score), a.Unknown, a.Reversible
 	}
-	f.act = map[string]any{
-		"action.tool": c.Action.Tool, "action.name": c.Name, "action.server": c.Server, "action.class": string(c.Class),
-		"action.agent": c.Action.Agent, "action.cwd": c.Cwd, "action.arguments": args,
-		"action.commands": nz(c.Shell), "action.paths": nz(paths), "action.urls": nz(urls), "action.hosts": nz(hosts),
-		"action.sql":       nz(c.SQL),
-		"assessment.level": level, "assessment.rank": rank, "assessment.score": score,
-		"assessment.unknown": unknown, "assessment.reversible": reversible, "assessment.rules": nz(ruleIDs),
-		"session.id": f.Session.ID, "session.env": f.Session.Env, "session.steps": f.Session.Steps,
-		"session.tainted": f.Session.Tainted,
-	}
-	return f.act
+	return hosts
 }
 
 func hostOf(u string) (string, error) { return netguard.Hostname(u) }

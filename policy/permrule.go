@@ -1458,7 +1458,7 @@ func (s *Subject) commands() []subjectCmd {
 	}
 	s.cmdsDone = true
 	for _, script := range s.c.Shell {
-		cmds, err := resolveScript(script, s.c.Env(), s.c.Prior)
+		cmds, err := resolveScript(s.c, script)
 		if err != nil {
 			s.broken = true
 			s.cmds = append(s.cmds, brokenCommands(script)...)
@@ -1561,7 +1561,13 @@ func (s *Subject) redirectsInside(cmd *shell.Command) bool {
 // words (letters, digits, blanks and - _ . / : , @ % +, not starting with
 // a reserved word) is split on blanks rather than parsed: bash reads it
 // the same way, and most agent commands are such.
-func resolveScript(script string, env paths.Env, prior *tool.Prior) ([]shell.Command, error) {
+// resolveScript returns the commands of a script of c: those the shell
+// preparer resolved, or resolved now.
+func resolveScript(c *tool.Call, script string) ([]shell.Command, error) {
+	if cmds, ok := shell.Resolved(c, script); ok {
+		return cmds, nil
+	}
+	env, prior := c.Env(), c.Prior
 	if plainScript(script) {
 		cmds, _, err := shell.ResolveFieldsIn(strings.Fields(script), env, prior)
 		return cmds, err

@@ -132,7 +132,9 @@ func (m MCPSettings) Trusts(toolName string) bool {
 // Default returns the built-in policy: default mode, ConfirmRisky(High,
 // true), no rules.
 func Default() *Policy {
-	return &Policy{Mode: ModeDefault, Confirm: DefaultConfirmRisky(), Origins: map[string]string{}}
+	p := &Policy{Mode: ModeDefault, Confirm: DefaultConfirmRisky(), Origins: map[string]string{}}
+	p.Compile()
+	return p
 }
 
 // Decide decides on call c assessed as a, alone (no conversation).
@@ -182,20 +184,29 @@ func ruleDecision(v risk.Verdict, list string, e *Entry, what string) risk.Decis
 }
 
 // ruleList is a rule list prepared for matching: its rule-only entries
-// in one indexed RuleSet, its entries with conditions apart.
+// in one indexed RuleSet, its entries with conditions apart (their rules
+// indexed too, used when their conditions hold).
 type ruleList struct {
-	n     int // entries it was built from
-	plain *RuleSet
-	owner map[*Rule]*Entry
-	cond  []*Entry
+	n         int // entries it was built from
+	plain     *RuleSet
+	owner     map[*Rule]*Entry
+	cond      []*Entry
+	condRules *RuleSet // the rules of cond's entries that have one, in order
+	condOf    []int    // condRules.list[i] belongs to cond[condOf[i]]
+	union     []*Rule  // plain.list then condRules.list
 }
 
 func newRuleList(list []Entry) *ruleList {
 	l := &ruleList{n: len(list), owner: make(map[*Rule]*Entry, len(list))}
-	var rules []*Rule
+	var rules, condRules []*Rule
 	for i := range list {
 		e := &list[i]
 		if e.If != nil {
+			if e.Rule != nil {
+				condRules = append(condRules, e.Rule)
+				l.condOf = append(l.condOf, len(l.cond))
+				l.owner[e.Rule] = e
+			}
 			l.cond = append(l.cond, e)
 			continue
 		}
@@ -204,7 +215,8 @@ func newRuleList(list []Entry) *ruleList {
 			l.owner[e.Rule] = e
 		}
 	}
-	l.plain = NewRuleSet(rules)
+	l.plain, l.condRules = NewRuleSet(rules), NewRuleSet(condRules)
+	l.union = append(append([]*Rule{}, l.plain.list...), l.condRules.list...)
 	return l
 }
 
@@ -229,6 +241,9 @@ func (p *Policy) lists() *index {
 // any returns an entry of l that matches some part of the call (deny
 // and ask). A condition that cannot be evaluated holds.
 func (l *ruleList) any(s *Subject, f *Facts) *Entry {
+	if l.n == 0 {
+		return nil
+	}
 	if r := l.plain.Any(s); r != nil {
 		return l.owner[r]
 	}
@@ -249,29 +264,70 @@ func (l *ruleList) any(s *Subject, f *Facts) *Entry {
 // approvals) that together match every part of the call. A condition
 // that cannot be evaluated does not hold.
 func (l *ruleList) all(s *Subject, f *Facts, approved []Entry) *Entry {
-	var extra []*Rule
-	owner := map[*Rule]*Entry{}
-	for _, e := range l.cond {
-		if ok, err := e.If.Eval(f); err != nil || !ok {
+	var holds []bool // by index in cond
+	anyHolds := false
+	for i, e := range l.cond {
+		ok, err := e.If.Eval(f)
+		if err != nil || !ok {
 			continue
 		}
 		if e.Rule == nil {
 			return e
 		}
-		extra, owner[e.Rule] = append(extra, e.Rule), e
+		if holds == nil {
+			holds = make([]bool, len(l.cond))
+		}
+		holds[i], anyHolds = true, true
 	}
+	var more *RuleSet
+	var owner map[*Rule]*Entry
 	for i := range approved {
 		if e := &approved[i]; e.Rule != nil {
-			extra, owner[e.Rule] = append(extra, e.Rule), e
+			if owner == nil {
+				owner = map[*Rule]*Entry{}
+			}
+			owner[e.Rule] = e
 		}
 	}
-	if len(extra) == 0 {
-		if r, ok := l.plain.All(s); ok {
-			return l.owner[r]
+	if owner != nil {
+		rules := make([]*Rule, 0, len(owner))
+		for i := range approved {
+			if approved[i].Rule != nil {
+				rules = append(rules, approved[i].Rule)
+			}
 		}
-		return nil
+		more = NewRuleSet(rules) // a few rules, remembered for the conversation
 	}
-	r, ok := NewRuleSet(append(l.plain.List(), extra...)).All(s)
+	var r *Rule
+	var ok bool
+	switch {
+	case !anyHolds && more == nil:
+		if len(l.plain.list) == 0 {
+			return nil
+		}
+		r, ok = l.plain.All(s)
+	default:
+		// the plain rules, those of conditions that hold and the
+		// approvals, as one list, without indexing them anew
+		c := append([]int32{}, l.plain.candidates(s)...)
+		n := int32(len(l.plain.list))
+		if anyHolds {
+			for _, i := range l.condRules.candidates(s) {
+				if holds[l.condOf[i]] {
+					c = append(c, n+i)
+				}
+			}
+		}
+		list := l.union
+		if more != nil {
+			m := int32(len(l.union))
+			for _, i := range more.candidates(s) {
+				c = append(c, m+i)
+			}
+			list = append(append(make([]*Rule, 0, len(l.union)+len(more.list)), l.union...), more.list...)
+		}
+		r, ok = s.all(list, c)
+	}
 	if !ok {
 		return nil
 	}

@@ -84,6 +84,12 @@ type Call struct {
 	// in URLs.
 	Dests []Dest
 
+	// Memo keeps what a preparer derived from the call's text for the
+	// readers after it, under keys the preparer documents (the shell
+	// preparer: the commands each script resolves to, see
+	// shell.Resolved).
+	Memo map[string]any
+
 	// Secrets are the secrets found in the call's text, raw, so that
 	// whatever shows that text (assessments, the session's history)
 	// masks them; SecretsScanned says the search was made. Never store

@@ -38,6 +38,10 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 		if err == nil {
 			c.Dests = appendDests(c.Dests, Dests(cmds))
+			if c.Memo == nil {
+				c.Memo = map[string]any{}
+			}
+			c.Memo[memoKey+script] = cmds
 		}
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
@@ -79,6 +83,16 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		out = append(out, textCommands(c, k, env)...)
 	}
 	return out, nil
+}
+
+const memoKey = "shell.commands:"
+
+// Resolved returns the commands the preparer resolved a script of c to,
+// when it did (in the call's persistent shell), so that later readers do
+// not parse it again. The commands must not be modified.
+func Resolved(c *tool.Call, script string) ([]Command, bool) {
+	cmds, ok := c.Memo[memoKey+script].([]Command)
+	return cmds, ok
 }
 
 // appendDests adds to list the destinations it does not hold yet.
