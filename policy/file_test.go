@@ -147,6 +147,9 @@ func FuzzParse(f *testing.F) {
 		"mode: dontAsk\ndisable_bypass: true\nconfirmation:\n  policy: confirm_risky\n  threshold: medium\n  confirm_unknown: false\n",
 		"confirmation:\n  threshold: unknown\n", "confirmation: 5\n", "confirmation:\n  treshold: high\n",
 		"mode: &a plan\nx: *a\n", "? [a]\n: b\n", "mode: !!binary aGk=\n",
+		"deny: ['Bash(git push * --force*)', 'Read(~/.ssh/**)']\nallow: [{rule: Bash, if: 'session.env != \"prod\"'}]\n",
+		"ask: [{if: 'action.hosts.exists(h, h.endsWith(\".x\"))', reason: r}]\nnetguard: {allow_private: [localhost]}\n",
+		"allow: [{rule: 'Bash(npm test'}]\n", "deny: [{if: 'action.class == 1'}]\n", "mcp: {trust_annotations: [github]}\njudge: {provider: x}\n",
 	} {
 		f.Add([]byte(s))
 	}
