@@ -150,8 +150,11 @@ func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
 	if f.Session.Env == "" {
 		f.Session.Env = p.Environment
 	}
-	s := NewSubject(c)
 	x := p.lists()
+	if x.deny.n == 0 && x.ask.n == 0 && x.allow.n == 0 && len(approved) == 0 {
+		return p.modeDecision(a, c) // no rule to match: nothing to prepare
+	}
+	s := NewSubject(c)
 	if e := x.deny.any(s, f); e != nil {
 		return ruleDecision(risk.Deny, "deny", e, "denied by the policy rule")
 	}

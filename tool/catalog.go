@@ -559,7 +559,7 @@ func (c *Call) generic(args map[string]any) {
 			}
 			c.Text = append(c.Text, x)
 			k := strings.ToLower(key)
-			if wholeURL.MatchString(x) {
+			if wholeURL(x) {
 				// a tool given a web address, under whatever name, is
 				// likely to open it (a path key holds no file then)
 				c.URLs = append(c.URLs, x)
@@ -607,8 +607,19 @@ func (c *Call) generic(args map[string]any) {
 	walk("", args, 0)
 }
 
-// wholeURL matches a value that is one web URL and nothing else.
-var wholeURL = regexp.MustCompile(`^(?i:https?)://[^\s]+$`)
+// wholeURL reports a value that is one web URL and nothing else.
+func wholeURL(s string) bool {
+	rest := ""
+	switch {
+	case len(s) > 7 && strings.EqualFold(s[:7], "http://"):
+		rest = s[7:]
+	case len(s) > 8 && strings.EqualFold(s[:8], "https://"):
+		rest = s[8:]
+	default:
+		return false
+	}
+	return rest != "" && !strings.ContainsAny(rest, " \t\n\r\v\f")
+}
 
 var sqlStart = regexp.MustCompile(`(?i)^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|copy|begin|merge|replace)\b`)
 

@@ -38,10 +38,12 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 		if err == nil {
 			c.Dests = appendDests(c.Dests, Dests(cmds))
-			if c.Memo == nil {
-				c.Memo = map[string]any{}
+			if !plain(script) { // a plain script costs less to resolve again than to keep
+				if c.Memo == nil {
+					c.Memo = map[string]any{}
+				}
+				c.Memo[memoKey+script] = cmds
 			}
-			c.Memo[memoKey+script] = cmds
 		}
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
