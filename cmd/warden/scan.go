@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwarden/warden/internal/walk"
+	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/secrets"
 )
 
@@ -32,7 +34,8 @@ first four characters: the secret itself is never printed. The exit status is 1 
 anything is found, 0 when nothing is, 2 on an error.
 
 --format json prints {"findings":[…]}; --format sarif prints SARIF 2.1.0 for GitHub
-code scanning. No comment silences a finding unless --allow-marker names one.`,
+code scanning. No comment silences a finding unless --allow-marker (or the policy's
+secrets.allow_marker) names one.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -41,6 +44,16 @@ code scanning. No comment silences a finding unless --allow-marker names one.`,
 				return fmt.Errorf("--format %q: want text, json or sarif", format)
 			}
 			var opts []secrets.Option
+			if allow == "" {
+				// the policy's secrets.allow_marker, from the layers of this directory
+				home, _ := os.UserHomeDir()
+				wd, _ := os.Getwd()
+				p, err := policy.Load(policy.FindSources(wd, home))
+				if err != nil {
+					return err
+				}
+				allow = p.Secrets.AllowMarker
+			}
 			if allow != "" {
 				opts = append(opts, secrets.WithAllowMarker(allow))
 			}

@@ -83,6 +83,9 @@ func TestPolicyScripts(t *testing.T) {
 					t.Setenv(k, subst(v))
 				}
 			}
+			if d := os.Getenv("WARDEN_TEST_CHDIR"); d != "" {
+				t.Chdir(d)
+			}
 			args := splitArgs(subst(a.files["args"]))
 			var out, errb bytes.Buffer
 			code := run(args, strings.NewReader(subst(a.files["stdin"])), &out, &errb)
