@@ -281,10 +281,7 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 		if root == "" {
 			return "", fmt.Errorf("warden: a project approval needs a working directory")
 		}
-		file := policy.FindSources(root, "").Project
-		if file == "" {
-			file = filepath.Join(root, ".warden", "policy.yaml")
-		}
+		file := policy.ProjectFile(root)
 		if err := policy.AppendAllow(file, text); err != nil {
 			return "", err
 		}

@@ -152,15 +152,19 @@ func (g *Guard) Check(ctx context.Context, raw string) Verdict {
 // CheckHost judges a host or host:port a program connects to without a
 // URL (nc, telnet, socat), as Check judges a URL's host.
 func (g *Guard) CheckHost(ctx context.Context, hostport string) Verdict {
-	h := hostport
-	if host, _, err := net.SplitHostPort(hostport); err == nil {
-		h = host
-	}
-	t, err := parseHost(h)
+	t, err := parseHostPort(hostport)
 	if err != nil {
 		return blocked(hostport, Invalid, "cannot be parsed unambiguously: "+err.Error())
 	}
 	return g.judge(ctx, hostport, t)
+}
+
+// parseHostPort parses a host, or host:port, without a URL.
+func parseHostPort(hostport string) (target, error) {
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		return parseHost(host)
+	}
+	return parseHost(hostport)
 }
 
 // judge decides on a parsed destination.
@@ -328,17 +332,11 @@ func (g *Guard) CheckAddr(host string, a netip.Addr) Verdict {
 // (localhost, 127.0.0.1, 0x7f000001, [::ffff:127.0.0.1], a name that
 // echoes a loopback address): what is sent there does not leave it.
 func Local(dest string) bool {
-	var t target
-	var err error
+	parse := parseHostPort
 	if strings.Contains(dest, "://") {
-		t, err = parseURL(dest)
-	} else {
-		h := dest
-		if host, _, e := net.SplitHostPort(dest); e == nil {
-			h = host
-		}
-		t, err = parseHost(h)
+		parse = parseURL
 	}
+	t, err := parse(dest)
 	if err != nil {
 		return false
 	}

@@ -100,6 +100,16 @@ func SuggestRule(c *tool.Call) (string, error) {
 	return "", ErrNoRule
 }
 
+// ProjectFile returns the project layer's file for an agent working in
+// dir: the .warden/policy.yaml of dir or its nearest parent that has one,
+// else a new one in dir. It is where project approvals are written.
+func ProjectFile(dir string) string {
+	if f := FindSources(dir, "").Project; f != "" {
+		return f
+	}
+	return filepath.Join(dir, ".warden", "policy.yaml")
+}
+
 // AppendAllow adds an allow rule to the policy file at path (a project's
 // .warden/policy.yaml), creating the file and its directory if needed
 // and keeping what the file holds. The file is checked before and after;

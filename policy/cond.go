@@ -257,7 +257,7 @@ func (f *Facts) urls() []string {
 func (f *Facts) hosts() []string {
 	hosts := []string{}
 	for _, u := range f.urls() {
-		if h, err := hostOf(u); err == nil {
+		if h, err := netguard.Hostname(u); err == nil {
 			hosts = append(hosts, h)
 		}
 	}
@@ -270,5 +270,3 @@ func (f *Facts) hosts() []string {
 	}
 	return hosts
 }
-
-func hostOf(u string) (string, error) { return netguard.Hostname(u) }

@@ -113,9 +113,9 @@ type MCPSettings struct {
 // Trusts reports whether the annotations of the tool (its full name,
 // mcp__server__tool) are believed.
 func (m MCPSettings) Trusts(toolName string) bool {
-	server, name := "", toolName
+	server := ""
 	if rest, ok := strings.CutPrefix(toolName, "mcp__"); ok {
-		server, name, _ = strings.Cut(rest, "__")
+		server, _, _ = strings.Cut(rest, "__")
 	}
 	for _, t := range m.TrustAnnotations {
 		switch {
@@ -125,7 +125,6 @@ func (m MCPSettings) Trusts(toolName string) bool {
 			return true
 		}
 	}
-	_ = name
 	return false
 }
 

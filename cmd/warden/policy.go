@@ -82,10 +82,7 @@ The file keeps its content and comments; a rule already there is not added twice
 			if err != nil {
 				return err
 			}
-			file := policy.FindSources(dir, "").Project
-			if file == "" {
-				file = filepath.Join(dir, ".warden", "policy.yaml")
-			}
+			file := policy.ProjectFile(dir)
 			if err := policy.AppendAllow(file, args[0]); err != nil {
 				return err
 			}
