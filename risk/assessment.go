@@ -17,6 +17,12 @@ type Finding struct {
 	// url:https://…, table:users.
 	Resource   string `json:"resource,omitempty"`
 	Reversible bool   `json:"reversible"`
+	// Locked marks a finding that no allow rule and no permission mode
+	// may override: guard self-modification, cloud-metadata access,
+	// secrets sent off the machine, critical destruction. Only a person's
+	// approval of that exact action lets it run. Rules set it explicitly;
+	// reversibility does not decide it.
+	Locked bool `json:"locked,omitempty"`
 }
 
 // Assessment is the combined judgement of every analyzer on one action.
@@ -34,7 +40,9 @@ type Assessment struct {
 	Reasons           []string  `json:"reasons"`
 	AffectedResources []string  `json:"affected_resources"`
 	// Reversible is true only if every finding is.
-	Reversible      bool         `json:"reversible"`
+	Reversible bool `json:"reversible"`
+	// Locked is set when some finding is (see Finding.Locked).
+	Locked          bool         `json:"locked,omitempty"`
 	EstimatedImpact string       `json:"estimated_impact"`
 	Recommendations []string     `json:"recommendations"`
 	SecurityRisk    SecurityRisk `json:"security_risk"`
@@ -107,6 +115,9 @@ func Combine(findings []Finding, extraResources ...string) Assessment {
 			}
 			if !f.Reversible {
 				a.Reversible = false
+			}
+			if f.Locked {
+				a.Locked = true
 			}
 		}
 		if f.Reason != "" && !seenReason[f.Reason] {

@@ -96,6 +96,10 @@ type Call struct {
 	// or print them.
 	Secrets        []string
 	SecretsScanned bool
+
+	// Work is the budget the preparers and analyzers charge for the work
+	// they do on this call (nil: unbounded; the engine always sets one).
+	Work *Budget
 }
 
 // Dest is a network destination a command or code connects to.

@@ -1,0 +1,62 @@
+package tool
+
+import "fmt"
+
+// Budget counts the work spent assessing one call, in units of work
+// rather than wall time (bytes expanded, words resolved, nodes walked,
+// analyzer steps), so that no input, however shaped, costs more than a
+// bounded amount. Every preparer and analyzer that does work in
+// proportion to its input charges the call's budget; once it is spent,
+// the charger stops and the engine reports the action as Unknown with
+// the reason. A Budget is used by one goroutine at a time.
+type Budget struct {
+	left  int64
+	total int64
+	out   string // what ran out first
+}
+
+// DefaultWork is the work one call may cost: about 20 ms of analysis on
+// this project's reference machine, far beyond any real tool call.
+const DefaultWork = 16 << 20
+
+// NewBudget returns a budget of n units.
+func NewBudget(n int64) *Budget { return &Budget{left: n, total: n} }
+
+// Charge spends n units on what (a short noun: "shell expansion") and
+// reports whether the budget still holds. A nil Budget never runs out.
+func (b *Budget) Charge(n int, what string) bool {
+	if b == nil {
+		return true
+	}
+	if b.left < 0 {
+		return false
+	}
+	b.left -= int64(n)
+	if b.left < 0 {
+		b.out = what
+		return false
+	}
+	return true
+}
+
+// Spent reports whether the budget ran out.
+func (b *Budget) Spent() bool { return b != nil && b.left < 0 }
+
+// Used returns the units charged so far.
+func (b *Budget) Used() int64 {
+	if b == nil {
+		return 0
+	}
+	if b.left < 0 {
+		return b.total
+	}
+	return b.total - b.left
+}
+
+// Reason says what ran out, for the Unknown finding ("" while it holds).
+func (b *Budget) Reason() string {
+	if !b.Spent() {
+		return ""
+	}
+	return fmt.Sprintf("the work budget of %d units ran out in %s: the rest of the action was not assessed", b.total, b.out)
+}
