@@ -47,7 +47,7 @@ func ExampleEngine_Check() {
 	fmt.Println(d)
 	// Output:
 	// critical 97 HIGH false <nil>
-	// [Recursive file deletion] [file:/home/user/project]
+	// [Recursive deletion of /home/user/project/build removes everything under it for good Recursive file deletion] [file:/home/user/project/build file:/home/user/project]
 	// Potentially severe and irreversible impact
 	// ask (confirm_risky)
 }

@@ -2,6 +2,7 @@ package warden
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -38,4 +39,17 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 			Reason: "Tool " + c.Name + " may modify its environment (MCP annotations)"})
 	}
 	return out, nil
+}
+
+// malformed returns the finding, at Unknown, that the arguments of a
+// known tool do not fit its schema (see tool.Call.Malformed): warden
+// cannot tell what the tool will make of them, so the call is never
+// safe, whatever else its arguments show. It is the engine's own finding,
+// which no analyzer setting turns off.
+func malformed(c *tool.Call) []risk.Finding {
+	if len(c.Malformed) == 0 {
+		return nil
+	}
+	return []risk.Finding{{Analyzer: "tool", Rule: "tool.malformed", Level: risk.Unknown,
+		Reason: "The arguments do not fit the " + c.Action.Tool + " tool (" + strings.Join(c.Malformed, "; ") + "), so what it will do is unknown"}}
 }

@@ -43,32 +43,72 @@ type Preparer interface {
 type Engine struct {
 	preparers []Preparer
 	analyzers []Analyzer
-	defaults  bool // prepend the default analyzers to analyzers
 	policy    *policy.Policy
 	cwd, home string
 	limits    risk.Limits
 	sessions  *session.Store // nil: every action stands alone
 	scanners  []session.Scanner
-	// dropped are the finding rules the policy turns off.
+	// dropped are the finding rules the policy turns off; off are the
+	// analyzers it turns off, whose findings are dropped wherever they
+	// were made (the shell knowledge judges psql -c with the SQL
+	// analysis, whose findings are the sql analyzer's).
 	dropped map[string]bool
+	off     map[string]bool
 
 	// mu guards the approvals remembered for conversations and the
 	// policy's allow list, which project approvals extend.
 	mu        sync.RWMutex
 	approvals map[string][]policy.Entry
+
+	// defaultAnalyzers and defaultPreparers prepend the defaults to
+	// analyzers and preparers (until WithAnalyzers or WithPreparers
+	// replaces them).
+	defaultAnalyzers, defaultPreparers bool
 }
 
 // Option configures an Engine.
 type Option func(*Engine) error
 
-// WithAnalyzers replaces the default analyzers.
+// WithAnalyzers replaces the analyzers: the default ones (see New) and
+// any added before. It never touches the preparers: the default ones
+// (the Python code reader and the shell resolver, which add to the call
+// what its code and scripts really run) still run before as, unless
+// WithPreparers replaces them too.
 func WithAnalyzers(as ...Analyzer) Option {
-	return func(e *Engine) error { e.analyzers, e.defaults = slices.Clone(as), false; return nil }
+	return func(e *Engine) error {
+		if slices.Contains(as, nil) {
+			return fmt.Errorf("warden: nil analyzer")
+		}
+		e.analyzers, e.defaultAnalyzers = slices.Clone(as), false
+		return nil
+	}
 }
 
-// WithAnalyzer adds an analyzer to those already configured.
+// WithAnalyzer adds an analyzer to those already configured (after the
+// default ones, unless WithAnalyzers replaced them).
 func WithAnalyzer(a Analyzer) Option {
-	return func(e *Engine) error { e.analyzers = append(e.analyzers, a); return nil }
+	return func(e *Engine) error {
+		if a == nil {
+			return fmt.Errorf("warden: nil analyzer")
+		}
+		e.analyzers = append(e.analyzers, a)
+		return nil
+	}
+}
+
+// WithPreparers replaces the preparers: the default ones (see New) and
+// any set before; none at all with no argument. Preparers run in the
+// order given. Without the default ones, obfuscated scripts (a command
+// name glued from quoted pieces) and the commands and SQL that Python
+// code runs reach the analyzers only as written: replace them knowingly.
+func WithPreparers(ps ...Preparer) Option {
+	return func(e *Engine) error {
+		if slices.Contains(ps, nil) {
+			return fmt.Errorf("warden: nil preparer")
+		}
+		e.preparers, e.defaultPreparers = slices.Clone(ps), false
+		return nil
+	}
 }
 
 // WithConfirmationPolicy sets the confirmation policy (default: ConfirmRisky
@@ -135,35 +175,37 @@ func WithOutputScanners(s ...session.Scanner) Option {
 // WithLimits sets the input limits (default risk.DefaultLimits).
 func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits = l; return nil } }
 
-// New returns an Engine with the default analyzers (the rule pack and the
-// hints the action carries) and ConfirmRisky. The default rule pack is
-// only loaded when WithAnalyzers does not replace it.
+// New returns an Engine with the default preparers (the Python code
+// reader, then the shell resolver), the default analyzers (the rule
+// pack, SQL, secrets, netguard and the hints the action carries) and
+// ConfirmRisky. WithAnalyzers and WithPreparers replace either list
+// alone; the default rule pack is only loaded when the default analyzers
+// are used. The policy's analyzers.disabled turns analyzers and
+// preparers off by name, and drops their findings wherever they are made.
 func New(opts ...Option) (*Engine, error) {
 	home, _ := os.UserHomeDir()
 	e := &Engine{
-		defaults: true,
 		policy:   policy.Default(),
 		home:     home,
 		limits:   risk.DefaultLimits,
 		sessions: session.NewStore(session.DefaultConfig()),
 		scanners: []session.Scanner{session.PersonalScanner, secretsScanner},
 	}
+	e.defaultAnalyzers, e.defaultPreparers = true, true
 	for _, o := range opts {
 		if err := o(e); err != nil {
 			return nil, err
 		}
 	}
-	if e.defaults {
-		ra, err := rules.New()
+	if e.defaultAnalyzers {
+		as, err := defaultAnalyzers(e.policy)
 		if err != nil {
-			return nil, fmt.Errorf("warden: default rules: %w", err)
+			return nil, err
 		}
-		g, err := netguard.New(e.policy.Netguard)
-		if err != nil {
-			return nil, fmt.Errorf("warden: policy: %w", err)
-		}
-		e.analyzers = append([]Analyzer{ra, sql.Analyzer{}, secrets.Analyzer{}, netguard.Analyzer{Guard: g}, hints{}}, e.analyzers...)
-		e.preparers = append([]Preparer{code.Preparer{}, shell.Preparer{}}, e.preparers...)
+		e.analyzers = append(as, e.analyzers...)
+	}
+	if e.defaultPreparers {
+		e.preparers = append(defaultPreparers(), e.preparers...)
 	}
 	if err := e.disable(e.policy.Analyzers); err != nil {
 		return nil, err
@@ -171,10 +213,42 @@ func New(opts ...Option) (*Engine, error) {
 	return e, nil
 }
 
+// defaultPreparers are the preparers New installs, in the order they run:
+// the code reader adds the commands Python runs to the call's shell
+// scripts, which the shell resolver then reads.
+func defaultPreparers() []Preparer {
+	return []Preparer{code.Preparer{}, shell.Preparer{}}
+}
+
+// defaultAnalyzers are the analyzers New installs, configured by policy p,
+// in the order they run. Add a built-in analyzer here.
+func defaultAnalyzers(p *policy.Policy) ([]Analyzer, error) {
+	ra, err := rules.New()
+	if err != nil {
+		return nil, fmt.Errorf("warden: default rules: %w", err)
+	}
+	g, err := netguard.New(p.Netguard)
+	if err != nil {
+		return nil, fmt.Errorf("warden: policy: %w", err)
+	}
+	return []Analyzer{
+		ra,
+		sql.Analyzer{},
+		secrets.Analyzer{},
+		netguard.Analyzer{Guard: g},
+		hints{},
+	}, nil
+}
+
 // disable drops the analyzers and preparers the policy turns off, and
-// remembers the finding rules it drops.
+// remembers them and the finding rules it drops: the findings of a
+// disabled analyzer are dropped wherever they are made (see drops).
 func (e *Engine) disable(s policy.AnalyzerSettings) error {
 	for _, name := range s.Disabled {
+		if e.off == nil {
+			e.off = make(map[string]bool, len(s.Disabled))
+		}
+		e.off[name] = true
 		found := false
 		e.analyzers = slices.DeleteFunc(e.analyzers, func(a Analyzer) bool { found = found || a.Name() == name; return a.Name() == name })
 		e.preparers = slices.DeleteFunc(e.preparers, func(p Preparer) bool { found = found || p.Name() == name; return p.Name() == name })
@@ -360,9 +434,16 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // when the call belongs to a conversation st, the chains it completes,
 // and combines their findings.
 func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) risk.Assessment {
+	if c.Work == nil {
+		c.Work = tool.NewBudget(tool.DefaultWork)
+	}
 	findings := e.prepare(ctx, c)
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
+	}
+	if c.Work.Spent() {
+		// what was not assessed is unknown, never safe
+		findings = append(findings, risk.Finding{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Reason: c.Work.Reason()})
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session
@@ -371,8 +452,8 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 			return st.Analyze(ctx, c, alone), nil
 		})...)
 	}
-	if e.dropped != nil {
-		findings = slices.DeleteFunc(findings, func(f risk.Finding) bool { return e.dropped[f.Rule] })
+	if e.dropped != nil || e.off != nil {
+		findings = slices.DeleteFunc(findings, e.drops)
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
 	secrets.Collect(c) // whatever the analyzers, nothing shows a raw secret
@@ -381,6 +462,10 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 	}
 	return as
 }
+
+// drops reports a finding the policy turns off: its rule is disabled, or
+// the analyzer that made it is, on whatever route it was made.
+func (e *Engine) drops(f risk.Finding) bool { return e.dropped[f.Rule] || e.off[f.Analyzer] }
 
 // secretsScanner finds secrets in tool outputs for the session.
 func secretsScanner(text string) []session.Sensitive {
@@ -407,9 +492,10 @@ func maskAssessment(as *risk.Assessment, raw []string) {
 	as.EstimatedImpact = secrets.MaskKnown(as.EstimatedImpact, raw)
 }
 
-// prepare runs every preparer on c and returns their findings.
+// prepare runs every preparer on c and returns their findings, after the
+// finding that c's arguments do not fit its tool, if they do not.
 func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
-	var findings []risk.Finding
+	findings := malformed(c)
 	for _, p := range e.preparers {
 		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
 	}

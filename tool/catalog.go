@@ -97,6 +97,13 @@ type Call struct {
 	Secrets        []string
 	SecretsScanned bool
 
+	// Malformed says why the arguments do not fit the schema of the
+	// known tool (a required argument missing or of the wrong type, an
+	// argument the tool does not take carrying text); empty when they fit
+	// or the tool is not known. The engine reports a malformed call as
+	// Unknown (rule tool.malformed) whatever else it finds.
+	Malformed []string
+
 	// Work is the budget the preparers and analyzers charge for the work
 	// they do on this call (nil: unbounded; the engine always sets one).
 	Work *Budget
