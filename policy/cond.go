@@ -36,6 +36,7 @@ import (
 //	assessment.score   int      0–100
 //	assessment.unknown bool     some analyzer could not assess it
 //	assessment.reversible bool
+//	assessment.locked  bool     some finding cannot be allowed away (risk.Finding.Locked)
 //	assessment.rules   list(string)  the rule IDs of its findings
 //	session.id         string   the conversation ("" for a lone action)
 //	session.env        string   the environment label (the policy's environment, e.g. "prod")
@@ -71,6 +72,7 @@ var condEnv = sync.OnceValues(func() (*cel.Env, error) {
 		cel.Variable("action.hosts", list), cel.Variable("action.sql", list),
 		cel.Variable("assessment.level", str), cel.Variable("assessment.rank", i), cel.Variable("assessment.score", i),
 		cel.Variable("assessment.unknown", cel.BoolType), cel.Variable("assessment.reversible", cel.BoolType),
+		cel.Variable("assessment.locked", cel.BoolType),
 		cel.Variable("assessment.rules", list),
 		cel.Variable("session.id", str), cel.Variable("session.env", str), cel.Variable("session.steps", i),
 		cel.Variable("session.tainted", cel.BoolType),
@@ -223,6 +225,8 @@ func (a factsActivation) ResolveName(name string) (any, bool) {
 		return as.Unknown, true
 	case "assessment.reversible":
 		return as.Reversible, true
+	case "assessment.locked":
+		return as.Locked, true
 	case "assessment.rules":
 		ids := make([]string, len(as.Findings))
 		for i, fd := range as.Findings {

@@ -39,17 +39,23 @@ type matrixLevel struct {
 	level      risk.Level
 	unknown    bool
 	reversible bool
+	locked     bool
 }
 
 var matrixLevels = []matrixLevel{
-	{"safe", risk.Safe, false, true},
-	{"low", risk.Low, false, true},
-	{"medium", risk.Medium, false, true},
-	{"high", risk.High, false, true},
-	{"critical reversible", risk.Critical, false, true},
-	{"critical irreversible", risk.Critical, false, false},
-	{"unknown", risk.Unknown, true, false},
-	{"high with an unknown analyzer", risk.High, true, false},
+	{"safe", risk.Safe, false, true, false},
+	{"low", risk.Low, false, true, false},
+	{"medium", risk.Medium, false, true, false},
+	{"high", risk.High, false, true, false},
+	{"critical reversible", risk.Critical, false, true, false},
+	{"critical irreversible", risk.Critical, false, false, false},
+	{"unknown", risk.Unknown, true, false, false},
+	{"high with an unknown analyzer", risk.High, true, false, false},
+	// locked: no allow rule and no mode opens it, whatever the level
+	{"critical locked reversible", risk.Critical, false, true, true},
+	{"critical locked", risk.Critical, false, false, true},
+	{"high locked", risk.High, false, true, true},
+	{"low locked", risk.Low, false, true, true},
 }
 
 type matrixMode struct {
@@ -69,10 +75,22 @@ var matrixModes = []matrixMode{
 
 // expected is DESIGN.md §5 restated, cell by cell, independently of the
 // implementation: deny rules ▸ ask rules ▸ allow rules ▸ mode ▸
-// confirmation policy (ConfirmRisky, threshold high, confirm_unknown).
+// confirmation policy (ConfirmRisky, threshold high, confirm_unknown);
+// a locked assessment is never allowed by an allow rule or a mode: it is
+// asked about, or denied where nobody is asked (dontAsk).
 func expected(m matrixMode, l matrixLevel, callName, list string) risk.Verdict {
+	v := expectedUnlocked(m, l, callName, list)
+	if l.locked && v == risk.Allow {
+		if m.mode == policy.ModeDontAsk {
+			return risk.Deny
+		}
+		return risk.Ask
+	}
+	return v
+}
+
+func expectedUnlocked(m matrixMode, l matrixLevel, callName, list string) risk.Verdict {
 	bypass := m.mode == policy.ModeBypassPermissions && !m.disable
-	critIrreversible := l.level == risk.Critical && !l.reversible
 	switch {
 	case list == "deny":
 		return risk.Deny // a deny rule always wins
@@ -82,8 +100,8 @@ func expected(m matrixMode, l matrixLevel, callName, list string) risk.Verdict {
 		return risk.Deny // nobody to ask
 	case list == "ask":
 		return risk.Ask
-	case list == "allow" && !critIrreversible:
-		return risk.Allow
+	case list == "allow" && !l.locked:
+		return risk.Allow // reversibility does not decide
 	}
 	// the mode over the confirmation policy
 	confirm := l.unknown || l.level == risk.Unknown || l.level == risk.High || l.level == risk.Critical
@@ -121,7 +139,7 @@ func TestDecisionMatrix(t *testing.T) {
 						}
 					}
 					c := mc.call()
-					as := risk.Assessment{Level: l.level, Unknown: l.unknown, Reversible: l.reversible}
+					as := risk.Assessment{Level: l.level, Unknown: l.unknown, Reversible: l.reversible, Locked: l.locked}
 					d := p.Decide(&as, c)
 					want := expected(m, l, mc.name, list)
 					if d.Verdict != want {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -17,8 +16,10 @@ import (
 	"github.com/agentwarden/warden/risk"
 )
 
-// File is one layer's policy file, as written in YAML. Unknown keys are
-// errors. The README documents it with an annotated example.
+// File is one layer's policy file, as written in YAML. Unknown keys, in
+// every section and nested mapping, are errors ("file:line:col: unknown
+// key "judge""): a key warden does not act on must not look as if it
+// did. The README documents it with an annotated example.
 type File struct {
 	Mode          string            `yaml:"mode"`
 	DisableBypass *bool             `yaml:"disable_bypass"`
@@ -30,7 +31,6 @@ type File struct {
 	Analyzers     *AnalyzerSettings `yaml:"analyzers"`
 	Netguard      *NetguardFile     `yaml:"netguard"`
 	Secrets       *SecretsSettings  `yaml:"secrets"`
-	Judge         *JudgeSettings    `yaml:"judge"`
 	MCP           *MCPSettings      `yaml:"mcp"`
 }
 
@@ -117,13 +117,17 @@ type Sources struct {
 	Org, User, Project, Explicit string
 }
 
+// DefaultOrgFile is the organization layer's file when $WARDEN_ORG_POLICY
+// names none. It is the one organization file that may be missing.
+const DefaultOrgFile = "/etc/warden/policy.yaml"
+
 // FindSources returns the layers' files for an agent working in cwd:
 // the organization's ($WARDEN_ORG_POLICY, else /etc/warden/policy.yaml),
 // the user's ($XDG_CONFIG_HOME/warden/policy.yaml, else
 // home/.config/warden/policy.yaml), and the project's: .warden/policy.yaml
 // in cwd or its nearest parent that has one.
 func FindSources(cwd, home string) Sources {
-	s := Sources{Org: "/etc/warden/policy.yaml"}
+	s := Sources{Org: DefaultOrgFile}
 	if v := os.Getenv("WARDEN_ORG_POLICY"); v != "" {
 		s.Org = v
 	}
@@ -152,8 +156,14 @@ func FindSources(cwd, home string) Sources {
 // organization, user, project and explicit layers, each later one
 // overriding the settings it sets and adding its rules to the lists.
 // The organization's deny rules and disable_bypass cannot be weakened by
-// any other layer. A layer file that does not exist is skipped, except
-// the explicit one; an invalid file is an error naming its position.
+// any other layer.
+//
+// A file that cannot be read is an error naming it, so that no layer
+// vanishes unnoticed; only a file at a layer's default place that does
+// not exist is skipped: DefaultOrgFile, the user's file, the project's.
+// An organization file named otherwise ($WARDEN_ORG_POLICY) and the
+// explicit file must exist. An invalid file is an error naming its
+// position.
 func Load(src Sources) (*Policy, error) {
 	p := Default()
 	layers := []Layer{
@@ -167,11 +177,11 @@ func Load(src Sources) (*Policy, error) {
 			continue
 		}
 		data, err := os.ReadFile(l.Path)
-		if errors.Is(err, os.ErrNotExist) && l.Name != "explicit" {
+		if errors.Is(err, os.ErrNotExist) && optional(l) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("policy: the %s layer %s cannot be read: %w", l.Name, l.Path, err)
 		}
 		if err := p.apply(l, data); err != nil {
 			return nil, err
@@ -179,6 +189,18 @@ func Load(src Sources) (*Policy, error) {
 	}
 	p.Compile()
 	return p, nil
+}
+
+// optional reports whether layer l may have no file: the organization's
+// at its default place, the user's, the project's.
+func optional(l Layer) bool {
+	switch l.Name {
+	case "organization":
+		return l.Path == DefaultOrgFile
+	case "user", "project":
+		return true
+	}
+	return false
 }
 
 // apply reads one layer's file over p.
@@ -285,13 +307,6 @@ func (p *Policy) apply(l Layer, data []byte) error {
 		p.Secrets = *s
 		set("secrets", at("secrets"))
 	}
-	if j := f.Judge; j != nil {
-		if err := j.check(); err != nil {
-			return fmt.Errorf("%s: %w", at("judge"), err)
-		}
-		p.Judge = *j
-		set("judge", at("judge"))
-	}
 	if m := f.MCP; m != nil {
 		p.MCP.TrustAnnotations = appendNew(p.MCP.TrustAnnotations, m.TrustAnnotations...)
 		set("mcp", at("mcp"))
@@ -334,20 +349,6 @@ func appendNew(list []string, xs ...string) []string {
 		}
 	}
 	return list
-}
-
-func (j *JudgeSettings) check() error {
-	switch j.Provider {
-	case "", "openai", "anthropic", "ollama":
-	default:
-		return fmt.Errorf("judge provider %q: want openai, anthropic or ollama", j.Provider)
-	}
-	if j.Timeout != "" {
-		if _, err := time.ParseDuration(j.Timeout); err != nil {
-			return fmt.Errorf("judge timeout %q: %w", j.Timeout, err)
-		}
-	}
-	return nil
 }
 
 // build makes the confirmation policy c describes, over the current one

@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,12 +104,29 @@ netguard: {allow_private: [db.internal]}
 
 func TestLoadMissingLayers(t *testing.T) {
 	dir := t.TempDir()
-	p, err := policy.Load(policy.Sources{Org: filepath.Join(dir, "none.yaml"), User: filepath.Join(dir, "no.yaml")})
+	// the user's and the project's files are looked for; the default
+	// organization file may be missing (it is on this machine, or it loads)
+	p, err := policy.Load(policy.Sources{User: filepath.Join(dir, "no.yaml"), Project: filepath.Join(dir, "nop/.warden/policy.yaml")})
 	if err != nil || p.Mode != policy.ModeDefault || len(p.Layers) != 0 {
 		t.Errorf("missing layer files: %+v %v", p, err)
 	}
-	if _, err := policy.Load(policy.Sources{Explicit: filepath.Join(dir, "none.yaml")}); err == nil {
-		t.Error("a missing explicit file is not an error")
+	if _, err := os.Stat(policy.DefaultOrgFile); errors.Is(err, os.ErrNotExist) {
+		if _, err := policy.Load(policy.Sources{Org: policy.DefaultOrgFile}); err != nil {
+			t.Errorf("a missing default organization file: %v", err)
+		}
+	}
+	// a named file that cannot be read stops: the organization's
+	// ($WARDEN_ORG_POLICY), the explicit one (--policy), a directory
+	for _, src := range []policy.Sources{
+		{Org: filepath.Join(dir, "none.yaml")},
+		{Explicit: filepath.Join(dir, "none.yaml")},
+		{Org: dir},
+	} {
+		_, err := policy.Load(src)
+		name := src.Org + src.Explicit
+		if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "cannot be read") {
+			t.Errorf("%+v: %v, want an error naming the file", src, err)
+		}
 	}
 	bad := write(t, filepath.Join(dir, "bad.yaml"), "allow:\n  - 'Bash(npm test'\n")
 	if _, err := policy.Load(policy.Sources{Project: bad}); err == nil || !strings.HasPrefix(err.Error(), bad+":2:5: ") {

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -37,8 +38,37 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // modeDecision is the decision of the permission mode over the
-// confirmation policy, for a call no rule decided.
+// confirmation policy, for a call no rule decided. No mode and no
+// confirmation policy allows a locked assessment: it is asked about, or
+// denied where nobody is asked (dontAsk).
 func (p *Policy) modeDecision(a *risk.Assessment, c *tool.Call) risk.Decision {
+	d := p.unlockedModeDecision(a, c)
+	if !a.Locked || d.Verdict != risk.Allow {
+		return d
+	}
+	why := "a person must approve this exact action: " + lockedBy(a) + "; no allow rule or permission mode opens it"
+	if p.Mode == ModeDontAsk {
+		return risk.Decision{Verdict: risk.Deny, Rule: "locked",
+			Reasons: []string{why, "dontAsk mode: nobody is asked, so it is denied"}}
+	}
+	return risk.Decision{Verdict: risk.Ask, Rule: "locked", Reasons: []string{why}}
+}
+
+// lockedBy names the locked findings of a.
+func lockedBy(a *risk.Assessment) string {
+	var ids []string
+	for _, f := range a.Findings {
+		if f.Locked && !slices.Contains(ids, f.Rule) {
+			ids = append(ids, f.Rule)
+		}
+	}
+	if len(ids) == 0 {
+		return "the assessment is locked"
+	}
+	return strings.Join(ids, ", ") + " cannot be allowed away"
+}
+
+func (p *Policy) unlockedModeDecision(a *risk.Assessment, c *tool.Call) risk.Decision {
 	confirm := p.Confirm
 	if confirm == nil {
 		confirm = DefaultConfirmRisky()

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/netguard"
@@ -17,10 +19,20 @@ import (
 //   - An ask rule asks, except in bypassPermissions (which allows
 //     everything but deny rules) and in dontAsk, where nobody is asked:
 //     the rule's action is denied.
-//   - An allow rule allows, unless the assessment is critical and
-//     irreversible: then the mode and the confirmation policy decide, as
-//     if no rule had matched.
-//   - The mode and the confirmation policy decide everything else.
+//   - An allow rule allows, unless the assessment is locked
+//     (risk.Assessment.Locked: guard self-modification, cloud-metadata
+//     access, secrets sent off the machine, critical destruction): then
+//     only a person's approval of that exact action (an Entry with
+//     Exact, see ActionKey) allows it.
+//   - The mode and the confirmation policy decide everything else; no
+//     mode and no confirmation policy allows a locked assessment: it is
+//     asked about, or denied in dontAsk, where nobody can be asked.
+//
+// A Policy is a value: the rule lists are read when it decides. Compile
+// prepares them for fast matching; a list changed after Compile (an
+// entry appended, removed or replaced in place) is still decided as it
+// now reads, only more slowly, until Compile is called again. A Policy
+// must not be changed while it decides; Clone gives an independent copy.
 type Policy struct {
 	Mode    Mode
 	Confirm ConfirmationPolicy
@@ -36,7 +48,6 @@ type Policy struct {
 	Netguard  netguard.Config
 	Analyzers AnalyzerSettings
 	Secrets   SecretsSettings
-	Judge     JudgeSettings
 	MCP       MCPSettings
 
 	// Origins says where each setting a file set comes from
@@ -57,6 +68,11 @@ type Entry struct {
 	Reason string // shown with the decision; "" for the default
 	Origin string // "file:line:col", "built-in", "approved for session s1"
 	Org    bool   // from the organization layer: no lower layer weakens it
+	// Exact, when set, makes the entry a person's approval of one exact
+	// action: it matches only the call whose ActionKey it is, and is the
+	// only kind of allow entry that opens a locked assessment. Rule and If
+	// are then unused.
+	Exact string
 }
 
 // Text is the entry as a person reads it.
@@ -68,6 +84,8 @@ func (e *Entry) Text() string {
 		return e.Rule.Text
 	case e.If != nil:
 		return "if " + e.If.Src
+	case e.Exact != "":
+		return "exact action " + e.Exact[:min(len(e.Exact), 12)]
 	}
 	return ""
 }
@@ -87,18 +105,6 @@ type SecretsSettings struct {
 	// AllowMarker, when set, is a comment that silences warden scan on
 	// its line (none is honoured by default).
 	AllowMarker string `yaml:"allow_marker,omitempty"`
-}
-
-// JudgeSettings configures the guardrail LLM (the judge package reads
-// them; the engine runs without a judge when Provider is "").
-type JudgeSettings struct {
-	Provider string `yaml:"provider,omitempty"` // openai, anthropic, ollama
-	Model    string `yaml:"model,omitempty"`
-	BaseURL  string `yaml:"base_url,omitempty"`
-	// APIKeyEnv names the environment variable that holds the key; the
-	// key itself never goes in a policy file.
-	APIKeyEnv string `yaml:"api_key_env,omitempty"`
-	Timeout   string `yaml:"timeout,omitempty"` // a Go duration
 }
 
 // MCPSettings says whose MCP annotations are believed.
@@ -166,12 +172,38 @@ func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
 		}
 		return ruleDecision(risk.Ask, "ask", e, "the policy rule asks for a person")
 	}
-	if !(a.Level == risk.Critical && !a.Reversible) {
+	if e := x.allow.exactly(c, approved); e != nil {
+		return ruleDecision(risk.Allow, "allow", e, "a person approved this exact action")
+	}
+	if !a.Locked {
 		if e := x.allow.all(s, f, approved); e != nil {
 			return ruleDecision(risk.Allow, "allow", e, "allowed by the policy rule")
 		}
 	}
 	return p.modeDecision(a, c)
+}
+
+// exactly returns the entry of l or of approved that approves exactly
+// call c (Entry.Exact).
+func (l *ruleList) exactly(c *tool.Call, approved []Entry) *Entry {
+	key := ""
+	for i := range approved {
+		if e := &approved[i]; e.Exact != "" {
+			if key == "" {
+				key = ActionKey(c)
+			}
+			if e.Exact == key {
+				return e
+			}
+		}
+	}
+	if len(l.exact) == 0 {
+		return nil
+	}
+	if key == "" {
+		key = ActionKey(c)
+	}
+	return l.exact[key]
 }
 
 func ruleDecision(v risk.Verdict, list string, e *Entry, what string) risk.Decision {
@@ -189,7 +221,8 @@ func ruleDecision(v risk.Verdict, list string, e *Entry, what string) risk.Decis
 // in one indexed RuleSet, its entries with conditions apart (their rules
 // indexed too, used when their conditions hold).
 type ruleList struct {
-	n         int // entries it was built from
+	n         int               // entries it was built from
+	exact     map[string]*Entry // the exact-action entries, by ActionKey
 	plain     *RuleSet
 	owner     map[*Rule]*Entry
 	cond      []*Entry
@@ -203,6 +236,13 @@ func newRuleList(list []Entry) *ruleList {
 	var rules, condRules []*Rule
 	for i := range list {
 		e := &list[i]
+		if e.Exact != "" {
+			if l.exact == nil {
+				l.exact = map[string]*Entry{}
+			}
+			l.exact[e.Exact] = e
+			continue
+		}
 		if e.If != nil {
 			if e.Rule != nil {
 				condRules = append(condRules, e.Rule)
@@ -223,21 +263,46 @@ func newRuleList(list []Entry) *ruleList {
 }
 
 // index holds the prepared rule lists of a policy.
-type index struct{ deny, ask, allow *ruleList }
-
-// Compile prepares the rule lists for matching. Load, Parse and the
-// engine call it; call it again after changing Deny, Ask or Allow by
-// hand (a policy whose lists changed since is still decided correctly,
-// only more slowly).
-func (p *Policy) Compile() {
-	p.idx = &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow)}
+type index struct {
+	deny, ask, allow *ruleList
+	src              [3][]Entry // the lists they were prepared from (Deny, Ask, Allow)
 }
 
+// Compile prepares the rule lists for matching. Load, Parse and the
+// engine call it. The lists are read again at every decision: one
+// changed after Compile (an entry appended, removed or replaced in
+// place) is decided as it now reads, only more slowly, until Compile is
+// called again.
+func (p *Policy) Compile() {
+	p.idx = &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow),
+		src: [3][]Entry{slices.Clone(p.Deny), slices.Clone(p.Ask), slices.Clone(p.Allow)}}
+}
+
+// lists returns the prepared rule lists, prepared anew when the lists
+// are no longer, entry for entry, those Compile prepared.
 func (p *Policy) lists() *index {
-	if x := p.idx; x != nil && x.deny.n == len(p.Deny) && x.ask.n == len(p.Ask) && x.allow.n == len(p.Allow) {
+	if x := p.idx; x != nil && slices.Equal(x.src[0], p.Deny) && slices.Equal(x.src[1], p.Ask) && slices.Equal(x.src[2], p.Allow) {
 		return x
 	}
 	return &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow)}
+}
+
+// Clone returns a copy of p that shares nothing p's owner may change:
+// its rule lists, settings lists and origins are copied.
+func (p *Policy) Clone() *Policy {
+	cp := *p
+	cp.Deny, cp.Ask, cp.Allow = slices.Clone(p.Deny), slices.Clone(p.Ask), slices.Clone(p.Allow)
+	cp.Analyzers.Disabled = slices.Clone(p.Analyzers.Disabled)
+	cp.Analyzers.DisabledRules = slices.Clone(p.Analyzers.DisabledRules)
+	cp.MCP.TrustAnnotations = slices.Clone(p.MCP.TrustAnnotations)
+	cp.Netguard.Schemes = slices.Clone(p.Netguard.Schemes)
+	cp.Netguard.AllowedHosts = slices.Clone(p.Netguard.AllowedHosts)
+	cp.Netguard.AllowPrivate = slices.Clone(p.Netguard.AllowPrivate)
+	cp.Netguard.ExtraBlockedHosts = slices.Clone(p.Netguard.ExtraBlockedHosts)
+	cp.Origins = maps.Clone(p.Origins)
+	cp.Layers = slices.Clone(p.Layers)
+	cp.Compile()
+	return &cp
 }
 
 // any returns an entry of l that matches some part of the call (deny

@@ -35,7 +35,7 @@ func TestREADMEExample(t *testing.T) {
 		t.Errorf("the README's policy lost entries: %+v", p)
 	}
 	for _, key := range []string{"mode:", "disable_bypass:", "environment:", "confirmation:", "deny:", "ask:", "allow:",
-		"analyzers:", "netguard:", "secrets:", "judge:", "mcp:"} {
+		"analyzers:", "netguard:", "secrets:", "mcp:"} {
 		if !strings.Contains(src, "\n"+key) && !strings.HasPrefix(src, key) {
 			t.Errorf("the README's example does not show %s", key)
 		}

@@ -108,9 +108,6 @@ func (p *Policy) Show(w io.Writer) error {
 		"resolve_dns", boolean(ng.ResolveDNS), "block_documentation", boolean(ng.BlockDocumentation)), origin("netguard"))
 	add("analyzers", mapping("disabled", strs(p.Analyzers.Disabled), "disabled_rules", strs(p.Analyzers.DisabledRules)), origin("analyzers"))
 	add("secrets", mapping("allow_marker", str(p.Secrets.AllowMarker)), origin("secrets"))
-	j := p.Judge
-	add("judge", mapping("provider", str(j.Provider), "model", str(j.Model), "base_url", str(j.BaseURL),
-		"api_key_env", str(j.APIKeyEnv), "timeout", str(j.Timeout)), origin("judge"))
 	add("mcp", mapping("trust_annotations", strs(p.MCP.TrustAnnotations)), origin("mcp"))
 
 	var head strings.Builder
