@@ -165,7 +165,7 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 		}
 		if ok {
 			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
-				Reason: r.Reason, Resource: res, Reversible: r.Reversible})
+				Reason: r.Reason, Resource: res, Reversible: r.Reversible, Locked: r.Locked})
 		}
 	}
 	return out, nil

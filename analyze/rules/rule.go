@@ -50,6 +50,10 @@ type Rule struct {
 	Level      risk.Level `yaml:"level"`
 	Reason     string     `yaml:"reason"`
 	Reversible bool       `yaml:"reversible"`
+	// Locked marks the rule's findings as ones no allow rule and no
+	// permission mode overrides, only a person's approval of that exact
+	// action (risk.Finding.Locked).
+	Locked bool `yaml:"locked"`
 	// Keywords prefilter Pattern: it only runs on text containing one of
 	// them (lower-case). Empty means always run.
 	Keywords []string `yaml:"keywords"`

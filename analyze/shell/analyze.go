@@ -85,7 +85,7 @@ func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Fin
 			src = fl.upstream(i, m)
 		}
 		if src >= 0 {
-			out = append(out, risk.Finding{Analyzer: "shell", Rule: "exfil.credential_file", Level: risk.Critical,
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "exfil.credential_file", Level: risk.Critical, Locked: true,
 				Reason: "Secrets read by `" + cut(fl.cmds[src].Line(), 80) + "` are sent over the network by " + name})
 		}
 	}

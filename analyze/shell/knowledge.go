@@ -3,8 +3,10 @@ package shell
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -72,6 +74,11 @@ type Row struct {
 	Reason  string            `yaml:"reason"`
 	// Reversible: the effect can be undone.
 	Reversible bool `yaml:"reversible"`
+	// Locked: the row's critical findings are ones no allow rule and no
+	// permission mode overrides, only a person's approval of that exact
+	// action (risk.Finding.Locked): critical destruction, secrets sent off
+	// the machine, remote shells. Its lower levels are not locked.
+	Locked bool `yaml:"locked"`
 	// Match maps commands that must fire the row to the level they get;
 	// NoMatch lists commands that must not fire it.
 	Match   map[string]string `yaml:"match"`
@@ -161,6 +168,9 @@ func (r *Row) compile() error {
 	}
 	if r.Target == "" && r.Level == "" {
 		return fmt.Errorf("commands: %s: a row without target needs a level", r.Rule)
+	}
+	if r.Locked && r.level != risk.Critical && !slices.Contains(slices.Collect(maps.Values(r.byClass)), risk.Critical) {
+		return fmt.Errorf("commands: %s: locked applies to critical findings, and the row gives none", r.Rule)
 	}
 	return nil
 }
@@ -412,7 +422,8 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 	if !found {
 		return risk.Finding{}, false
 	}
-	f := risk.Finding{Analyzer: "shell", Rule: r.Rule, Level: best, Reversible: r.Reversible, Reason: r.reason(bestPath)}
+	f := risk.Finding{Analyzer: "shell", Rule: r.Rule, Level: best, Reversible: r.Reversible, Reason: r.reason(bestPath),
+		Locked: r.Locked && best == risk.Critical}
 	if bestPath != "" {
 		f.Resource = "file:" + bestPath
 	}
