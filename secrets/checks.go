@@ -112,7 +112,7 @@ func password(c candidate) bool {
 // rule, in Rule.accept).
 func urlPassword(c candidate) bool {
 	v := c.secret
-	return len(v) >= 3 && !commonPassword[strings.ToLower(v)]
+	return len(v) >= 2 && !commonPassword[strings.ToLower(v)] && !cliPlaceholder(v)
 }
 
 // dbURL accepts the password of a URL whose scheme (the candidate's
@@ -262,7 +262,7 @@ func repeated(v string) bool {
 		counts[v[i]]++
 		top = max(top, counts[v[i]])
 	}
-	return len(v) > 0 && top*2 >= len(v)
+	return len(v) > 2 && top*2 >= len(v)
 }
 
 // sequential reports a run of eight characters that follow each other in

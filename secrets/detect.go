@@ -138,6 +138,10 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		// when a rule first needs it
 		lineStart, lineEnd := -1, -1
 		for _, r := range d.byWord[id] {
+			if r.scan != nil {
+				fs = r.scanned(text, end-kw, end, d.allow, fs)
+				continue
+			}
 			if r.name >= 0 && !assignmentAfter(text, end) {
 				continue // a name that is not given a value here
 			}
@@ -283,6 +287,19 @@ func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
 	return fs
 }
 
+// scanned appends the secrets a rule's scanner finds at the keyword
+// text[ks:ke].
+func (r *Rule) scanned(text []byte, ks, ke int, allow string, fs []Finding) []Finding {
+	r.scan(text, ks, ke, func(s, e int) {
+		if allow != "" && bytes.Contains(lineOf(text, s, e), []byte(allow)) {
+			return
+		}
+		fs = append(fs, Finding{Type: r.Type, Severity: r.Severity, Description: r.Description, Suggestion: r.Suggestion,
+			Rule: r.ID, Start: s, End: e, Match: Mask(string(text[s:e]))})
+	})
+	return fs
+}
+
 // closes reports a byte that may follow a quoted value: its closing
 // quote (maybe escaped).
 func closes(b byte) bool { return b == '"' || b == '\'' || b == '`' || b == '\\' }
@@ -324,8 +341,10 @@ func dedupe(fs []Finding) []Finding {
 func prio(f Finding) int {
 	switch f.Type {
 	case "generic_api_key":
-		return 2
+		return 3
 	case "password_in_code":
+		return 2
+	case "command_line_password":
 		return 1
 	}
 	return 0

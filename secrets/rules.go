@@ -46,7 +46,11 @@ type Rule struct {
 	// which must not be inside a word; "keyword" runs it anchored at the
 	// keyword's start, and the word just before the keyword is the
 	// candidate's name.
-	Anchor  string   `yaml:"anchor"`
+	Anchor string `yaml:"anchor"`
+	// Scanner names a Go scanner that reads the text at each keyword
+	// instead of a pattern: "cli" applies the grammar of password-bearing
+	// command-line arguments (cli.yaml), whose names are its keywords.
+	Scanner string   `yaml:"scanner"`
 	Match   []string `yaml:"match"`
 	NoMatch []string `yaml:"no_match"`
 
@@ -55,6 +59,8 @@ type Rule struct {
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
 	check      checkFunc
 	priority   int
+	scan       func(text []byte, ks, ke int, emit func(s, e int))
+	cli        *cliGrammar // the grammar of a cli scanner, for its samples' test
 }
 
 //go:embed rules.yaml
@@ -86,6 +92,18 @@ func ParseRules(data []byte) ([]*Rule, error) {
 }
 
 func (r *Rule) compile() error {
+	if r.Scanner != "" {
+		if r.Scanner != "cli" || r.Pattern != "" {
+			return fmt.Errorf("scanner %q: want cli, without a pattern", r.Scanner)
+		}
+		g, err := parseCLI(cliYAML)
+		if err != nil {
+			return err
+		}
+		r.Keywords = append(r.Keywords, g.keywords()...)
+		r.scan = g.scanCLI
+		r.cli = g
+	}
 	switch {
 	case r.ID == "" || r.Type == "":
 		return fmt.Errorf("id and type are required")

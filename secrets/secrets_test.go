@@ -176,9 +176,88 @@ func TestRedact(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
-	for in, want := range map[string]string{"AKIAYPWWS2K2QQDBI6S7": "AKIA…[redacted]", "abc": "…[redacted]", "héllo wörld": "héll…[redacted]"} {
+	for in, want := range map[string]string{"AKIAYPWWS2K2QQDBI6S7": "AKIA…[redacted]", "abc": "…[redacted]", "héllo wörld": "…[redacted]", "a long sécret of many words": "a lo…[redacted]"} {
 		if got := Mask(in); got != want {
 			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCLIGrammarSamples: every entry of cli.yaml finds a command-line
+// password in each of its match samples, at the password, and nothing in
+// its no_match samples.
+func TestCLIGrammarSamples(t *testing.T) {
+	g, err := parseCLI(cliYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type set struct {
+		what           string
+		match, noMatch []string
+	}
+	sets := []set{{"env", g.Env.Match, g.Env.NoMatch}, {"generic", g.Generic.Match, g.Generic.NoMatch}}
+	for _, c := range g.Commands {
+		sets = append(sets, set{strings.Join(c.Names, ","), c.Match, c.NoMatch})
+	}
+	n := 0
+	for _, s := range sets {
+		for _, m := range s.match {
+			n++
+			found := false
+			for _, f := range Default().ScanString("", m) {
+				found = found || f.Type == "command_line_password"
+			}
+			if !found {
+				t.Errorf("%s: no command-line password in %q (found %v)", s.what, m, types(Default().ScanString("", m)))
+			}
+		}
+		for _, m := range s.noMatch {
+			if fs := Default().ScanString("", m); len(fs) > 0 {
+				t.Errorf("%s: finds %v in %q", s.what, types(fs), m)
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d samples", n)
+	}
+}
+
+// TestCLIPasswordSpan: the span found is the password itself, also when
+// quoted or attached, so that masking it leaves the command readable.
+func TestCLIPasswordSpan(t *testing.T) {
+	for text, want := range map[string]string{
+		"curl -u bob:Tr0ub4dor3 https://x.internal":           "Tr0ub4dor3",
+		"mysql -uroot -pHx82kLm shop":                         "Hx82kLm",
+		`mariadb -p's3cr3t!' -h db`:                           "s3cr3t!",
+		`sshpass -p "Wq8 zR3nP" ssh host`:                     "Wq8 zR3nP",
+		"PGPASSWORD=Zq8pLm2x psql":                            "Zq8pLm2x",
+		"openssl rsa -passin pass:Kx8mZq2p -in k.pem":         "Kx8mZq2p",
+		"smbclient //fs/s -U corp/jane%Winter2024x":           "Winter2024x",
+		"htpasswd -cb .htpasswd admin Zx9mKq2L > /dev/null":   "Zx9mKq2L",
+		"mysql -uroot -pHx82kLm shop; sshpass -p Wq8zR3nPq x": "Hx82kLm",
+		"cd /srv && wget --password=Zx9mKq2L https://f/a.tgz": "Zx9mKq2L",
+	} {
+		fs := Default().ScanString("", text)
+		if len(fs) == 0 || text[fs[0].Start:fs[0].End] != want {
+			t.Errorf("%q: found %v, want the span %q", text, types(fs), want)
+		}
+	}
+}
+
+func TestMaskURLPasswords(t *testing.T) {
+	for in, want := range map[string]string{
+		"url:https://admin:pw@host/x":                        "url:https://admin:…[redacted]@host/x",
+		"fetch postgres://u:Zq8pLm2x@h/db and ftp://a@b/c":   "fetch postgres://u:…[redacted]@h/db and ftp://a@b/c",
+		"https://user:Zq@8pLm2@host.internal/p?mail=a@b":     "https://user:…[redacted]@host.internal/p?mail=a@b",
+		`{"url":"http://a:b@[::1]:80/"}`:                     `{"url":"http://a:…[redacted]@[::1]:80/"}`,
+		"https://host/x@y":                                   "https://host/x@y",
+		"no url here":                                        "no url here",
+		"https://u:…[redacted]@h":                            "https://u:…[redacted]@h",
+		"https://u:aVeryLongPasswordOfManyChars1@h":          "https://u:aVer…[redacted]@h",
+		"git clone https://ci:tok(en)1@git.internal/r.git ;": "git clone https://ci:…[redacted]@git.internal/r.git ;",
+	} {
+		if got := MaskURLPasswords(in); got != want {
+			t.Errorf("MaskURLPasswords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,411 @@
+package secrets
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The grammar of password-bearing command-line arguments (cli.yaml): the
+// flags of known programs, the variables programs read a password from,
+// and the long flags that name a credential whatever the program. The
+// rule whose scanner is "cli" applies it to shell text.
+
+//go:embed cli.yaml
+var cliYAML []byte
+
+// cliFlag is one password-bearing flag of a program.
+type cliFlag struct {
+	Names    []string `yaml:"names"`
+	Attached bool     `yaml:"attached"`
+	Value    string   `yaml:"value"`
+}
+
+// cliCommand is a program and its password-bearing flags.
+type cliCommand struct {
+	Names   []string  `yaml:"names"`
+	Sub     []string  `yaml:"sub"`
+	Flags   []cliFlag `yaml:"flags"`
+	Match   []string  `yaml:"match"`
+	NoMatch []string  `yaml:"no_match"`
+}
+
+// cliNames is a list of names with samples (env, generic).
+type cliNames struct {
+	Names   []string `yaml:"names"`
+	Match   []string `yaml:"match"`
+	NoMatch []string `yaml:"no_match"`
+}
+
+// cliGrammar is cli.yaml, indexed.
+type cliGrammar struct {
+	Commands []*cliCommand `yaml:"commands"`
+	Env      cliNames      `yaml:"env"`
+	Generic  cliNames      `yaml:"generic"`
+
+	byName  map[string]*cliCommand
+	env     map[string]bool
+	generic map[string]bool
+}
+
+var valueForms = map[string]bool{"": true, "userpass": true, "userpct": true, "usercomma": true, "passprefix": true, "last": true}
+
+// parseCLI reads and checks the grammar.
+func parseCLI(data []byte) (*cliGrammar, error) {
+	g := &cliGrammar{byName: map[string]*cliCommand{}, env: map[string]bool{}, generic: map[string]bool{}}
+	if err := yaml.Unmarshal(data, g); err != nil {
+		return nil, fmt.Errorf("secrets: cli.yaml: %w", err)
+	}
+	for _, c := range g.Commands {
+		if len(c.Names) == 0 || len(c.Flags) == 0 || len(c.Match) == 0 {
+			return nil, fmt.Errorf("secrets: cli.yaml: %v: names, flags and match samples are required", c.Names)
+		}
+		for _, n := range c.Names {
+			if n == "" || strings.ToLower(n) != n || g.byName[n] != nil {
+				return nil, fmt.Errorf("secrets: cli.yaml: command %q: empty, not lower case or listed twice", n)
+			}
+			g.byName[n] = c
+		}
+		for _, f := range c.Flags {
+			if !valueForms[f.Value] || len(f.Names) == 0 {
+				return nil, fmt.Errorf("secrets: cli.yaml: %v: flag %v: bad value form %q", c.Names, f.Names, f.Value)
+			}
+			for _, n := range f.Names {
+				if !strings.HasPrefix(n, "-") || len(n) < 2 {
+					return nil, fmt.Errorf("secrets: cli.yaml: %v: flag %q does not start with -", c.Names, n)
+				}
+			}
+		}
+	}
+	for _, n := range g.Env.Names {
+		if n == "" || strings.ToUpper(n) != n {
+			return nil, fmt.Errorf("secrets: cli.yaml: variable %q is not upper case", n)
+		}
+		g.env[n] = true
+	}
+	for _, n := range g.Generic.Names {
+		if !strings.HasPrefix(n, "--") || strings.ToLower(n) != n {
+			return nil, fmt.Errorf("secrets: cli.yaml: generic flag %q is not a lower-case long flag", n)
+		}
+		g.generic[n] = true
+	}
+	if len(g.Env.Match) == 0 || len(g.Generic.Match) == 0 {
+		return nil, fmt.Errorf("secrets: cli.yaml: env and generic need match samples")
+	}
+	return g, nil
+}
+
+// keywords returns the grammar's prefilter words, lower case.
+func (g *cliGrammar) keywords() []string {
+	var out []string
+	for n := range g.byName {
+		out = append(out, n)
+	}
+	for n := range g.env {
+		out = append(out, strings.ToLower(n))
+	}
+	for n := range g.generic {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Bounds of the tokenizer: the words of one command read after a keyword.
+const (
+	cliMaxBytes = 4 << 10
+	cliMaxWords = 64
+)
+
+// cliWord is one word of a command line: its span in the text, its text
+// with quotes and escapes removed, and the text offset of each byte (nil
+// for a plain word, whose text is its span).
+type cliWord struct {
+	s, e   int
+	text   []byte
+	pos    []int
+	dyn    bool // holds an expansion ($, `) outside single quotes
+	quoted bool
+}
+
+// at returns the text offset of byte k of the word's text.
+func (w *cliWord) at(k int) int {
+	if w.pos == nil {
+		return w.s + k
+	}
+	return w.pos[k]
+}
+
+// endsCommand reports a byte that ends a command outside quotes.
+func endsCommand(c byte) bool {
+	return c == '\n' || c == ';' || c == '|' || c == '&' || c == ')' || c == '`'
+}
+
+// readWord reads the word at text[i:] (i within limit) and returns it and
+// where it ends. A plain word (no quotes, no escapes) is not copied.
+func readWord(text []byte, i, limit int) (cliWord, int) {
+	w := cliWord{s: i}
+	plain := true
+	add := func(at int) {
+		if plain {
+			return
+		}
+		w.text = append(w.text, text[at])
+		w.pos = append(w.pos, at)
+	}
+	unplain := func(at int) {
+		if plain {
+			plain = false
+			n := at - w.s
+			w.text = append(make([]byte, 0, n+32), text[w.s:at]...)
+			w.pos = make([]int, n, n+32)
+			for k := range w.pos {
+				w.pos[k] = w.s + k
+			}
+		}
+	}
+	for i < limit {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || endsCommand(c) && c != '`':
+			goto done
+		case c == '\'':
+			unplain(i)
+			w.quoted = true
+			i++
+			for i < limit && text[i] != '\'' {
+				add(i)
+				i++
+			}
+			i++
+		case c == '"':
+			unplain(i)
+			w.quoted = true
+			i++
+			for i < limit && text[i] != '"' {
+				if text[i] == '\\' && i+1 < limit && strings.IndexByte("\"\\$`", text[i+1]) >= 0 {
+					i++
+				} else if text[i] == '$' || text[i] == '`' {
+					w.dyn = true
+				}
+				add(i)
+				i++
+			}
+			i++
+		case c == '\\':
+			unplain(i)
+			if i+1 < limit && text[i+1] != '\n' {
+				add(i + 1)
+			}
+			i += 2
+		default:
+			if c == '$' || c == '`' {
+				w.dyn = true
+			}
+			add(i)
+			i++
+		}
+	}
+done:
+	i = min(i, limit)
+	w.e = i
+	if plain {
+		w.text = text[w.s:i]
+	}
+	return w, i
+}
+
+// readWords reads the words of the command that goes on at text[i:], up
+// to its end (; | & newline), a redirection, limit or cliMaxWords words.
+func readWords(text []byte, i, limit int) []cliWord {
+	var ws []cliWord
+	for len(ws) < cliMaxWords {
+		for i < limit && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\\' && i+1 < limit && text[i+1] == '\n') {
+			if text[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= limit || endsCommand(text[i]) || text[i] == '<' || text[i] == '>' {
+			break
+		}
+		var w cliWord
+		w, i = readWord(text, i, limit)
+		if len(w.text) > 0 && (w.text[0] >= '0' && w.text[0] <= '9') && strings.ContainsAny(string(w.text), "<>") {
+			break // 2>file
+		}
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+// cmdBoundary reports a byte that may come just before a program's or a
+// variable's name: the start of a word or of a path's last part.
+func cmdBoundary(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '|' || c == '&' || c == '(' || c == '`' ||
+		c == '\'' || c == '"' || c == '/' || c == '{'
+}
+
+// scanCLI finds the passwords of the command-line construct whose keyword
+// is text[ks:ke], and calls emit with the span of each.
+func (g *cliGrammar) scanCLI(text []byte, ks, ke int, emit func(s, e int)) {
+	if ks > 0 && !cmdBoundary(text[ks-1]) || ke >= len(text) {
+		return
+	}
+	limit := min(len(text), ke+cliMaxBytes)
+	name := text[ks:ke]
+	next := text[ke]
+	switch {
+	case next == '=' && g.env[string(name)]:
+		// NAME=value
+		w, _ := readWord(text, ke+1, limit)
+		g.value(w, 0, "", cliSecret, emit)
+	case (next == ' ' || next == '\t') && g.byName[string(name)] != nil:
+		if ks > 0 && text[ks-1] == '/' && ks > 1 && text[ks-2] == '/' {
+			return // a URL's host, not a program
+		}
+		g.command(g.byName[string(name)], readWords(text, ke, limit), emit)
+	case (next == '=' || next == ' ' || next == '\t') && g.generic[string(name)]:
+		if ks == 0 || text[ks-1] != ' ' && text[ks-1] != '\t' {
+			return
+		}
+		if next == '=' {
+			w, _ := readWord(text, ke+1, limit)
+			g.value(w, 0, "", genericSecret, emit)
+		} else if ws := readWords(text, ke, limit); len(ws) > 0 {
+			g.value(ws[0], 0, "", genericSecret, emit)
+		}
+	}
+}
+
+// command finds the passwords in the words after a known program's name.
+func (g *cliGrammar) command(c *cliCommand, ws []cliWord, emit func(s, e int)) {
+	sawSub := len(c.Sub) == 0
+	last := false
+	var positional []int
+	for i := 0; i < len(ws); i++ {
+		t := string(ws[i].text)
+		if t == "--" {
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			positional = append(positional, i)
+			if !sawSub && contains(c.Sub, t) {
+				sawSub = true
+			}
+			continue
+		}
+		if !sawSub {
+			continue
+		}
+		for _, f := range c.Flags {
+			for _, n := range f.Names {
+				long := len(n) > 2 // --password, -passin: the value is =attached or the next word
+				switch {
+				case t == n && f.Value == "last":
+					last = true
+				case t == n && !f.Attached:
+					if i+1 < len(ws) && !strings.HasPrefix(string(ws[i+1].text), "-") {
+						g.value(ws[i+1], 0, f.Value, cliSecret, emit)
+						i++
+					}
+				case long && strings.HasPrefix(t, n+"="):
+					g.value(ws[i], len(n)+1, f.Value, cliSecret, emit)
+				case !long && f.Value != "last" && len(t) > len(n) && strings.HasPrefix(t, n) && !strings.HasPrefix(t, "--"):
+					g.value(ws[i], len(n), f.Value, cliSecret, emit)
+				case !long && f.Value == "last" && cluster(t, n[1]):
+					last = true
+				}
+			}
+		}
+	}
+	if last && len(positional) >= 2 {
+		g.value(ws[positional[len(positional)-1]], 0, "", cliSecret, emit)
+	}
+}
+
+// cluster reports a cluster of short flags (-cbB) that holds flag f.
+func cluster(t string, f byte) bool {
+	if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(t); i++ {
+		if !(t[i] >= 'a' && t[i] <= 'z' || t[i] >= 'A' && t[i] <= 'Z') {
+			return false
+		}
+	}
+	return strings.IndexByte(t[1:], f) >= 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// value finds the password in w.text[off:] as form says and emits its span
+// when accept takes it.
+func (g *cliGrammar) value(w cliWord, off int, form string, accept func(v string, quoted bool) bool, emit func(s, e int)) {
+	if w.dyn || off >= len(w.text) {
+		return
+	}
+	v := w.text[off:]
+	sep := byte(0)
+	switch form {
+	case "userpass":
+		sep = ':'
+	case "userpct":
+		sep = '%'
+	case "usercomma":
+		sep = ','
+	case "passprefix":
+		if !strings.HasPrefix(string(v), "pass:") {
+			return
+		}
+		off += len("pass:")
+	}
+	if sep != 0 {
+		i := strings.IndexByte(string(v), sep)
+		if i < 0 {
+			return // a user alone: the program prompts
+		}
+		off += i + 1
+	}
+	if off >= len(w.text) || !accept(string(w.text[off:]), w.quoted) {
+		return
+	}
+	emit(w.at(off), w.at(len(w.text)-1)+1)
+}
+
+// cliSecret accepts the value of a known program's password flag or
+// variable: anything but a placeholder, a reference or a flag.
+func cliSecret(v string, _ bool) bool {
+	return len(v) >= 3 && !strings.HasPrefix(v, "-") && !placeholder(v) && !cliPlaceholder(v)
+}
+
+// genericSecret accepts the value of a generic credential flag of an
+// unknown program: it must read as a password.
+func genericSecret(v string, quoted bool) bool {
+	return !strings.HasPrefix(v, "-") && !cliPlaceholder(v) && password(candidate{secret: v, quoted: quoted})
+}
+
+var cliPlaceholders = words("password passwd pass pwd secret token apikey api_key api-key changeit changeme mypassword yourpassword " +
+	"mytoken yourtoken mysecret key value")
+
+// cliPlaceholder reports a word that names a password rather than being
+// one: a placeholder word, or a name in capitals (PASSWORD, API_TOKEN).
+func cliPlaceholder(v string) bool {
+	if cliPlaceholders[strings.ToLower(v)] {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
