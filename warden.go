@@ -131,9 +131,7 @@ func WithPolicy(p *policy.Policy) Option {
 		if p == nil {
 			return fmt.Errorf("warden: nil policy")
 		}
-		cp := *p
-		cp.Compile()
-		e.policy = &cp
+		e.policy = p.Clone() // the caller's later changes do not reach the engine
 		return nil
 	}
 }
@@ -319,18 +317,44 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 }
 
 // Approve remembers that a person approved action a, so that the same
-// call is not asked about again: the narrowest allow rule that matches
-// it (policy.SuggestRule) is added for the rest of the conversation
-// (ScopeSession) or written to the project's .warden/policy.yaml
-// (ScopeProject, found from the action's working directory upward, or
-// created in it). An allow rule never overrides a deny rule or a
-// critical, irreversible finding. It returns the rule.
+// call is not asked about again.
+//
+// For the rest of the conversation (ScopeSession) it remembers that exact
+// action (policy.ActionKey: its tool, arguments and working directory)
+// and, unless the action's assessment is locked, the narrowest allow rule
+// that matches it (policy.SuggestRule), which also allows the same call
+// again when it is not written byte for byte alike. ScopeProject writes
+// that rule to the project's .warden/policy.yaml (found from the action's
+// working directory upward, or created in it).
+//
+// A locked assessment (risk.Assessment.Locked: guard self-modification,
+// cloud-metadata access, secrets sent off the machine, critical
+// destruction) is opened by nothing but the approval of that exact action
+// for the conversation: no rule is remembered for it, and a project
+// approval is refused, since an agent could write that file itself. No
+// approval overrides a deny rule. It returns the rule remembered, or
+// "exact action …" for a locked action.
 func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope) (string, error) {
 	c := tool.Normalize(&a, e.cwd, e.home)
 	if err := a.Validate(e.limits); err != nil {
 		return "", err
 	}
-	e.prepare(ctx, c)
+	if scope != policy.ScopeSession && scope != policy.ScopeProject {
+		return "", fmt.Errorf("warden: unknown approval scope %q", scope)
+	}
+	as := e.assess(ctx, c, nil)
+	exact := policy.Entry{Exact: policy.ActionKey(c)}
+	if as.Locked {
+		if scope == policy.ScopeProject {
+			return "", fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, lockedRules(&as))
+		}
+		if a.SessionID == "" {
+			return "", fmt.Errorf("warden: a session approval needs the action's session_id")
+		}
+		exact.Origin = "a person approved this exact action in session " + a.SessionID
+		e.remember(a.SessionID, exact)
+		return exact.Text(), nil
+	}
 	text, err := policy.SuggestRule(c)
 	if err != nil {
 		return "", err
@@ -344,12 +368,8 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 		if a.SessionID == "" {
 			return "", fmt.Errorf("warden: a session approval needs the action's session_id")
 		}
-		e.mu.Lock()
-		if e.approvals == nil {
-			e.approvals = map[string][]policy.Entry{}
-		}
-		e.approvals[a.SessionID] = append(e.approvals[a.SessionID], policy.Entry{Rule: rule, Origin: "approved for session " + a.SessionID})
-		e.mu.Unlock()
+		exact.Origin = "a person approved this exact action in session " + a.SessionID
+		e.remember(a.SessionID, exact, policy.Entry{Rule: rule, Origin: "approved for session " + a.SessionID})
 	case policy.ScopeProject:
 		root := c.Env().Root()
 		if root == "" {
@@ -360,15 +380,34 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 			return "", err
 		}
 		e.mu.Lock()
-		cp := *e.policy
-		cp.Allow = append(slices.Clip(cp.Allow), policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
+		cp := e.policy.Clone()
+		cp.Allow = append(cp.Allow, policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
 		cp.Compile()
-		e.policy = &cp
+		e.policy = cp
 		e.mu.Unlock()
-	default:
-		return "", fmt.Errorf("warden: unknown approval scope %q", scope)
 	}
 	return text, nil
+}
+
+// remember adds approvals to the conversation id.
+func (e *Engine) remember(id string, entries ...policy.Entry) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.approvals == nil {
+		e.approvals = map[string][]policy.Entry{}
+	}
+	e.approvals[id] = append(e.approvals[id], entries...)
+}
+
+// lockedRules names the locked findings of as.
+func lockedRules(as *risk.Assessment) string {
+	var ids []string
+	for _, f := range as.Findings {
+		if f.Locked && !slices.Contains(ids, f.Rule) {
+			ids = append(ids, f.Rule)
+		}
+	}
+	return strings.Join(ids, ", ")
 }
 
 // Observe tells the engine what a tool call returned, after it ran (a

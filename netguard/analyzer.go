@@ -15,7 +15,7 @@ const Name = "netguard"
 
 // The analyzer's rule IDs.
 const (
-	RuleMetadata  = "netguard.metadata"            // a cloud metadata endpoint: critical
+	RuleMetadata  = "netguard.metadata"            // a cloud metadata endpoint: critical and locked (no allow rule or mode opens it)
 	RuleBlocked   = "netguard.blocked_destination" // a fetch or browser tool pointed where the guard blocks: high
 	RuleDisguised = "netguard.disguised_destination"
 	RuleScheme    = "netguard.scheme"        // a scheme that smuggles requests to any service: high
@@ -70,7 +70,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 		f := risk.Finding{Analyzer: Name, Rule: RuleBlocked, Level: risk.High, Reversible: true, Resource: resource(u),
 			Reason: "The tool is pointed at a destination the SSRF guard blocks: " + v.Reason}
 		if v.Category == Metadata {
-			f.Rule, f.Level = RuleMetadata, risk.Critical
+			f.Rule, f.Level, f.Locked = RuleMetadata, risk.Critical, true
 			f.Reason = "The tool is pointed at a cloud metadata endpoint, which hands out the machine's credentials: " + v.Reason
 		}
 		out = append(out, f)
@@ -110,7 +110,7 @@ func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, 
 	f := risk.Finding{Analyzer: Name, Reversible: true, Resource: resource(where)}
 	switch {
 	case v.Category == Metadata:
-		f.Rule, f.Level = RuleMetadata, risk.Critical
+		f.Rule, f.Level, f.Locked = RuleMetadata, risk.Critical, true
 		f.Reason = d.Via + " reaches a cloud metadata endpoint, which hands out the machine's credentials: " + v.Reason
 	case v.Disguised || v.Category == NonCanonical || v.Category == Rebinding:
 		f.Rule, f.Level = RuleDisguised, risk.High

@@ -24,7 +24,7 @@ const (
 	RuleRunWritten    = "session.run_written"    // runs a file the conversation wrote, whose text is risky
 	RuleRunDownloaded = "session.run_downloaded" // runs a file the conversation downloaded
 	RuleAutorun       = "session.autorun"        // makes the system run something risky on its own (start-up files, cron, hooks)
-	RuleExfiltration  = "session.exfiltration"   // sends a file that holds sensitive data read earlier
+	RuleExfiltration  = "session.exfiltration"   // sends sensitive data read earlier: critical and locked
 )
 
 // maxChain bounds how many files one call's chains read, and how deep
@@ -258,7 +258,7 @@ func (ch *chain) send(e tool.Effect) {
 		if to == "" {
 			to = "the network"
 		}
-		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical,
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical, Locked: true,
 			Reason:   fmt.Sprintf("This sends %s, which holds %s saved in step %d, to %s", p, f.Sensitive, f.Step, to),
 			Resource: "file:" + p})
 		return

@@ -336,7 +336,7 @@ func (ch *chain) taintedEgress(c *tool.Call) {
 			dest = "the network"
 		}
 		if r := st.carries(eg.text); r >= 0 {
-			worst = &risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical,
+			worst = &risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical, Locked: true,
 				Reason:   fmt.Sprintf("This sends %s, read in step %d, to %s", st.reads[r].What, st.reads[r].Step, redactDest(dest)),
 				Resource: resource(eg.to)}
 			break

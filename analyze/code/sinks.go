@@ -14,9 +14,19 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
+// lockedRules are the rules whose critical findings no allow rule or mode
+// overrides, only a person's approval of that exact action
+// (risk.Finding.Locked): secrets sent off the machine, remote shells,
+// critical destruction.
+var lockedRules = map[string]bool{
+	RuleExfiltration: true, RuleReverseShell: true,
+	RuleFileDelete: true, RuleRawDiskWrite: true, RuleCredentialWrite: true,
+}
+
 // add records a finding of the code analyzer.
 func (a *analysis) add(f risk.Finding) {
 	f.Analyzer = Name
+	f.Locked = f.Locked || f.Level == risk.Critical && lockedRules[f.Rule]
 	f.Reason = strings.ToValidUTF8(f.Reason, "\uFFFD")
 	f.Resource = strings.ToValidUTF8(f.Resource, "\uFFFD")
 	for _, g := range a.findings {

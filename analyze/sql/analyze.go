@@ -176,9 +176,12 @@ func destructiveAny(fs []risk.Finding) bool {
 }
 
 // finding builds a finding. Reasons and resources quote the SQL, which
-// can be anything: they are cut to a readable length.
+// can be anything: they are cut to a readable length. A critical,
+// irreversible finding (DROP DATABASE, COPY … PROGRAM, destruction on
+// production) is locked: no allow rule or mode overrides it.
 func finding(rule string, l risk.Level, reversible bool, resource, reason string) risk.Finding {
-	return risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: cut(reason, 400), Resource: cut(resource, 256), Reversible: reversible}
+	return risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: cut(reason, 400), Resource: cut(resource, 256), Reversible: reversible,
+		Locked: l == risk.Critical && !reversible}
 }
 
 // cut shortens s to at most n bytes, at a rune boundary, marking the cut.
@@ -288,7 +291,7 @@ func escalate(f *risk.Finding, prod string) {
 	}
 	switch f.Rule {
 	case RuleDropTable, RuleTruncate, RuleDeleteWithoutWhere, RuleUpdateWithoutWhere, RuleTautology, RuleAlterDrop:
-		f.Level = risk.Critical
+		f.Level, f.Locked = risk.Critical, true
 		f.Reason += " on production (" + prod + ")"
 	}
 }

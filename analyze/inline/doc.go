@@ -1,0 +1,20 @@
+// Package inline reads the short programs of other languages that a
+// command line carries inline (perl -e, ruby -e, node -e, php -r, awk
+// programs, vim's -c ':!…') and says what they do in terms the shell
+// analyzer already judges.
+//
+// It is a token scanner, not a parser: it knows each language's strings
+// (quotes, escapes, interpolation such as "$x", "#{x}", `${x}`, Perl's
+// q qq qx and Ruby's %q %Q %x), its comments, and a table of the calls
+// that run commands (system, exec, spawn, backticks, qx, popen …), delete
+// files (unlink, rmSync, FileUtils.rm_rf, rmtree …), write files
+// (writeFileSync, File.write, file_put_contents, open(F, ">f"), awk's
+// print > "f") and open connections (fetch, http.request, Net::HTTP, LWP,
+// fsockopen …). The literal arguments of such calls are rendered as the
+// shell command lines they amount to (rm -rf PATH, : > PATH, curl URL, or
+// the command line itself), which the caller hands to shell analysis; a
+// piece of an argument computed at run time reads as "$WARDEN_DYNAMIC", and
+// a command computed entirely at run time is a finding of its own
+// (inline.dynamic_exec, high). Scanning is linear in the program's size
+// and charges the caller's budget.
+package inline

@@ -1,0 +1,586 @@
+package inline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Name is the Analyzer of the package's findings.
+const Name = "inline"
+
+// The rule IDs of the findings. They are stable: audit records and policy
+// files refer to them.
+const (
+	RuleDynamicExec = "inline.dynamic_exec" // high: runs a command computed at run time
+	RuleDynamicEval = "inline.dynamic_eval" // high: evaluates program text computed at run time
+	RuleTooComplex  = "inline.too_complex"  // unknown: the program is too large to read within the budget
+)
+
+// Result is what an inline program does, for shell analysis.
+type Result struct {
+	// Scripts are shell command lines the program runs or amounts to:
+	// the text of system("…"), rm -rf PATH for a recursive delete, : > PATH
+	// for a write, curl URL for a request. Pieces computed at run time
+	// read as "$WARDEN_DYNAMIC".
+	Scripts []string
+	// Findings are what the scan judges itself (commands computed at run
+	// time, an exhausted budget).
+	Findings []risk.Finding
+}
+
+// Lang returns the language a program or interpreter name is read as by
+// Scan ("js" for node, deno and bun; "awk" for gawk, mawk …), or "" when
+// Scan does not read it.
+func Lang(name string) string {
+	switch name {
+	case "perl", "ruby", "php", "awk", "lua", "ex", "js":
+		return name
+	case "node", "nodejs", "deno", "bun", "javascript", "typescript":
+		return "js"
+	case "gawk", "mawk", "nawk", "busybox-awk":
+		return "awk"
+	case "luajit":
+		return "lua"
+	case "vim", "nvim", "vi", "view", "vimdiff", "gvim":
+		return "ex"
+	}
+	if strings.HasPrefix(name, "perl5") {
+		return "perl"
+	}
+	if strings.HasPrefix(name, "ruby") {
+		return "ruby"
+	}
+	if strings.HasPrefix(name, "php") {
+		return "php"
+	}
+	return ""
+}
+
+// MaxProgram bounds the size of a program Scan reads; a larger one is
+// reported as too complex.
+const MaxProgram = 1 << 20
+
+// maxEvalDepth bounds how deeply literal eval("…") text is read in turn.
+const maxEvalDepth = 3
+
+// Scan reads src, a program in lang (see Lang), and returns what it does.
+// It charges work (nil: unbounded) about two units per byte; a program
+// larger than MaxProgram or past the budget yields inline.too_complex.
+func Scan(lang, src string, work *tool.Budget) Result {
+	var res Result
+	s := scanner{lang: lang, res: &res, work: work}
+	s.scan(src, 0)
+	return res
+}
+
+type scanner struct {
+	lang string
+	res  *Result
+	work *tool.Budget
+	stop bool
+}
+
+func (s *scanner) scan(src string, depth int) {
+	if s.stop {
+		return
+	}
+	if len(src) > MaxProgram || !s.work.Charge(2*len(src)+16, "inline program scan") {
+		s.stop = true
+		s.res.Findings = append(s.res.Findings, risk.Finding{Analyzer: Name, Rule: RuleTooComplex, Level: risk.Unknown,
+			Reason: fmt.Sprintf("The %s program is too large to read, so what it runs is unknown", s.lang)})
+		return
+	}
+	if s.lang == "ex" {
+		s.ex(src, depth)
+		return
+	}
+	sx, ok := syntaxes[s.lang]
+	if !ok {
+		return
+	}
+	toks := lex(src, sx)
+	s.calls(toks, depth)
+}
+
+// ex reads Vim's Ex commands: :!cmd, :r !cmd, :w !cmd and a range's
+// filter (%!sort) run the shell; other lines are read for system() and
+// delete() calls.
+func (s *scanner) ex(src string, depth int) {
+	for _, line := range strings.Split(src, "\n") {
+		l := strings.TrimLeft(line, ": \t")
+		for _, pre := range []string{"silent!", "silent", "exe", "execute", "sil!", "sil"} {
+			if rest, ok := strings.CutPrefix(l, pre); ok && (rest == "" || rest[0] == ' ' || rest[0] == '!') {
+				l = strings.TrimLeft(rest, " ")
+				break
+			}
+		}
+		l = strings.TrimLeft(l, "%.,$0123456789'<> ")
+		if strings.HasPrefix(l, "!") {
+			s.run(strings.TrimPrefix(l, "!"))
+			continue
+		}
+		if i := strings.IndexByte(l, '!'); i > 0 {
+			cmd, rest := strings.TrimRight(l[:i], " "), l[i+1:]
+			spaced := l[i-1] == ' '
+			switch {
+			case strings.HasPrefix("read", cmd) && len(cmd) >= 1 && cmd[0] == 'r':
+				s.run(rest)
+				continue
+			case strings.HasPrefix("write", cmd) && len(cmd) >= 1 && cmd[0] == 'w' && spaced:
+				s.run(rest)
+				continue
+			}
+		}
+		s.calls(lex(l, syntax{}), depth)
+	}
+}
+
+func (s *scanner) run(text string) {
+	if strings.TrimSpace(text) != "" {
+		s.res.Scripts = append(s.res.Scripts, text)
+	}
+}
+
+func (s *scanner) finding(rule string, l risk.Level, reason string) {
+	s.res.Findings = append(s.res.Findings, risk.Finding{Analyzer: Name, Rule: rule, Level: l, Reason: reason})
+}
+
+// calls finds the calls of the language's table in toks.
+func (s *scanner) calls(toks []token, depth int) {
+	table := calls[s.lang]
+	printing := false // awk: inside a print statement
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.k {
+		case tExec:
+			s.runExpr(t.parts, "`…`")
+			continue
+		case tPunct:
+			switch t.text {
+			case "\n", ";", "}", "{":
+				printing = false
+			case "$":
+				// zx, Bun: $`rm -rf ~`
+				if s.lang == "js" && i+1 < len(toks) && toks[i+1].k == tStr {
+					s.runExpr(toks[i+1].parts, "$`…`")
+					i++
+				}
+			case "|":
+				if s.lang == "awk" {
+					if i+1 < len(toks) && toks[i+1].k == tIdent && toks[i+1].text == "getline" {
+						if i > 0 && toks[i-1].k == tStr {
+							s.runExpr(toks[i-1].parts, "\"…\" | getline")
+						}
+					} else if i+1 < len(toks) {
+						e, _ := s.awkExpr(toks, i+1)
+						s.runExpr(e, "print | \"…\"")
+					}
+				}
+			case ">", ">>":
+				if s.lang == "awk" && printing && i+1 < len(toks) {
+					e, _ := s.awkExpr(toks, i+1)
+					s.render(Write, e, nil)
+				}
+			}
+			continue
+		case tIdent:
+		default:
+			continue
+		}
+		if s.lang == "awk" && (t.text == "print" || t.text == "printf") {
+			printing = true
+			continue
+		}
+		f, ok := table[t.text]
+		if !ok || !f.receiver(toks, i) || definition(toks, i) {
+			continue
+		}
+		next := i + 1
+		if next < len(toks) && toks[next].k == tPunct && toks[next].text == "=" {
+			continue // an assignment to a name such as exec
+		}
+		if f.kind == Eval && next < len(toks) && toks[next].k == tPunct && toks[next].text == "{" {
+			continue // perl's eval { … } block
+		}
+		exprs, flags, end := args(toks, next)
+		if f.kind == Run || f.kind == Eval {
+			i = max(i, end-1) // their strings are the command, not calls
+		}
+		if end == next && f.kind != Eval {
+			continue // no arguments: a reference, not a call
+		}
+		s.call(f, t.text, exprs, flags, depth)
+		// the arguments are read on: they may hold calls of their own
+	}
+}
+
+// awkExpr reads the awk expression from i to the end of the statement.
+func (s *scanner) awkExpr(toks []token, i int) ([]part, int) {
+	var e []part
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		if t.k == tPunct && (t.text == "\n" || t.text == ";" || t.text == "}" || t.text == ")" || t.text == "|") {
+			break
+		}
+		e = appendValue(e, t)
+	}
+	return e, i
+}
+
+func (s *scanner) call(f fn, name string, exprs [][]part, flags map[string]bool, depth int) {
+	switch f.kind {
+	case Run:
+		if len(exprs) == 0 {
+			return
+		}
+		if len(exprs) == 1 && !f.argv {
+			s.runExpr(exprs[0], name)
+			return
+		}
+		if dynamic(exprs[0]) {
+			s.finding(RuleDynamicExec, risk.High, "The "+s.lang+" program runs a command computed at run time ("+name+")")
+			return
+		}
+		var words []string
+		for _, e := range exprs {
+			words = append(words, word(e))
+		}
+		s.run(strings.Join(words, " "))
+	case Delete, DeleteTree, Rmdir, Write:
+		if len(exprs) > 0 {
+			k := f.kind
+			if k == Delete && flags["recursive"] {
+				k = DeleteTree
+			}
+			s.render(k, exprs[0], flags)
+		}
+	case Open:
+		s.open(exprs)
+	case Connect, Socket:
+		for k, e := range exprs {
+			if dynamic(e) {
+				continue
+			}
+			v := text(e)
+			if f.kind == Connect && urlLike(v) {
+				s.run("curl " + tool.Quote(v))
+			} else if f.kind == Socket && hostLike(v) {
+				h, p, _ := strings.Cut(strings.TrimPrefix(v, "tcp://"), ":")
+				if p == "" && k+1 < len(exprs) && !dynamic(exprs[k+1]) {
+					p = text(exprs[k+1])
+				}
+				line := "nc " + tool.Quote(h)
+				if p != "" {
+					line += " " + tool.Quote(p)
+				}
+				s.run(line)
+				return
+			}
+		}
+	case Eval:
+		if len(exprs) == 0 {
+			return
+		}
+		if dynamic(exprs[0]) || len(exprs[0]) != 1 {
+			s.finding(RuleDynamicEval, risk.High, "The "+s.lang+" program evaluates code computed at run time ("+name+")")
+			return
+		}
+		if depth < maxEvalDepth {
+			s.scan(exprs[0][0].text, depth+1)
+		}
+	}
+}
+
+// open reads the mode of open()/fopen()/io.open(): a pipe runs a command,
+// a write mode writes the file, a URL connects.
+func (s *scanner) open(exprs [][]part) {
+	if len(exprs) == 0 {
+		return
+	}
+	first := strings.TrimSpace(text(exprs[0]))
+	switch {
+	case strings.HasPrefix(first, "|"):
+		s.runExpr(trimParts(exprs[0], "|"), "open")
+		return
+	case !dynamic(exprs[0]) && urlLike(first):
+		s.run("curl " + tool.Quote(first))
+		return
+	}
+	if len(exprs) < 2 || dynamic(exprs[1]) {
+		return
+	}
+	mode := strings.TrimSpace(text(exprs[1]))
+	switch {
+	case s.lang == "perl" && len(exprs) == 2:
+		// open(F, ">file"), open(F, "cmd|"), open(F, "|cmd")
+		switch {
+		case strings.HasPrefix(mode, "|"):
+			s.runExpr(trimParts(exprs[1], "|"), "open")
+		case strings.HasSuffix(mode, "|"):
+			s.runExpr(trimParts(exprs[1], "|"), "open")
+		case strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "+>") || strings.HasPrefix(mode, "+<"):
+			s.render(Write, trimParts(exprs[1], "+>< "), nil)
+		}
+	case s.lang == "perl":
+		switch {
+		case mode == "|-" || mode == "-|":
+			if len(exprs) == 3 {
+				s.runExpr(exprs[2], "open")
+			} else {
+				s.call(fn{kind: Run, argv: true}, "open", exprs[2:], nil, 0)
+			}
+		case strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "+"):
+			if len(exprs) > 2 {
+				s.render(Write, exprs[2], nil)
+			}
+		}
+	default:
+		if strings.ContainsAny(mode, "wax+") {
+			s.render(Write, exprs[0], nil)
+		}
+	}
+}
+
+// render adds the shell command a file operation amounts to.
+func (s *scanner) render(k Kind, e []part, flags map[string]bool) {
+	if len(e) == 0 {
+		return
+	}
+	w := word(e)
+	switch k {
+	case DeleteTree:
+		s.run("rm -rf -- " + w)
+	case Delete:
+		s.run("rm -f -- " + w)
+	case Rmdir:
+		s.run("rmdir -- " + w)
+	case Write:
+		s.run(": > " + w)
+	}
+}
+
+// runExpr adds a command line given as one string.
+func (s *scanner) runExpr(e []part, name string) {
+	if len(e) == 0 {
+		return
+	}
+	if dynamic(e) {
+		s.finding(RuleDynamicExec, risk.High, "The "+s.lang+" program runs a command computed at run time ("+name+")")
+		return
+	}
+	var b strings.Builder
+	for _, p := range e {
+		switch {
+		case !p.dyn:
+			b.WriteString(p.text)
+		case p.env != "":
+			b.WriteString("${" + p.env + "}")
+		default:
+			b.WriteString("$WARDEN_DYNAMIC")
+		}
+	}
+	s.run(b.String())
+}
+
+// word renders an expression as one double-quoted shell word.
+func word(e []part) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, p := range e {
+		switch {
+		case !p.dyn:
+			for i := 0; i < len(p.text); i++ {
+				if strings.IndexByte("\"\\$`", p.text[i]) >= 0 {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(p.text[i])
+			}
+		case p.env != "":
+			b.WriteString("${" + p.env + "}")
+		default:
+			b.WriteString("$WARDEN_DYNAMIC")
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// dynamic reports an expression with no literal text at all.
+func dynamic(e []part) bool {
+	for _, p := range e {
+		if !p.dyn && strings.TrimSpace(p.text) != "" || p.env != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// text is an expression's literal text (run-time pieces dropped).
+func text(e []part) string {
+	var b strings.Builder
+	for _, p := range e {
+		if !p.dyn {
+			b.WriteString(p.text)
+		}
+	}
+	return b.String()
+}
+
+// trimParts trims the characters cut from both ends of an expression's
+// literal text.
+func trimParts(e []part, cut string) []part {
+	out := append([]part(nil), e...)
+	if len(out) > 0 && !out[0].dyn {
+		out[0].text = strings.TrimLeft(out[0].text, cut+" ")
+	}
+	if n := len(out); n > 0 && !out[n-1].dyn {
+		out[n-1].text = strings.TrimRight(out[n-1].text, cut+" ")
+	}
+	return out
+}
+
+func urlLike(s string) bool {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return false
+	}
+	for _, c := range s[:i] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return !strings.ContainsAny(s, " \t\n")
+}
+
+func hostLike(s string) bool {
+	s = strings.TrimPrefix(s, "tcp://")
+	return s != "" && !strings.ContainsAny(s, " \t\n/") && (strings.Contains(s, ".") || strings.Contains(s, ":") || s == "localhost")
+}
+
+// definition reports a name being defined rather than called: def system,
+// function exec, sub unlink.
+func definition(toks []token, i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := toks[i-1]
+	return p.k == tIdent && (p.text == "def" || p.text == "function" || p.text == "sub")
+}
+
+// args reads a call's arguments from i: a parenthesized list, or (Perl,
+// Ruby, PHP statements without parentheses) the words to the end of the
+// statement. Each argument is a list of parts; array elements are
+// arguments of their own; a nested call or an object is one run-time
+// part. flags holds the names written inside the arguments (recursive in
+// {recursive: true}). end is the index after the arguments.
+func args(toks []token, i int) (exprs [][]part, flags map[string]bool, end int) {
+	if i >= len(toks) {
+		return nil, nil, i
+	}
+	paren := toks[i].k == tPunct && toks[i].text == "("
+	if !paren {
+		switch t := toks[i]; {
+		case t.k == tStr || t.k == tExec || t.k == tNum:
+		case t.k == tIdent && (strings.HasPrefix(t.text, "$") || strings.HasPrefix(t.text, "@")):
+		case t.k == tPunct && t.text == "[":
+		default:
+			return nil, nil, i
+		}
+	} else {
+		i++
+	}
+	flags = map[string]bool{}
+	var cur []part
+	var stack []string // open brackets inside the arguments
+	flush := func() {
+		if len(cur) > 0 {
+			exprs = append(exprs, cur)
+			cur = nil
+		}
+	}
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		if t.k == tPunct {
+			switch t.text {
+			case "(", "[", "{":
+				if t.text == "[" && (len(stack) == 0 || stack[len(stack)-1] == "[") {
+					flush()
+					stack = append(stack, t.text)
+					continue
+				}
+				if len(stack) == 0 || stack[len(stack)-1] == "[" {
+					cur = appendValue(cur, token{k: tIdent})
+				}
+				stack = append(stack, t.text)
+				continue
+			case ")", "]", "}":
+				if len(stack) == 0 {
+					if paren && t.text == ")" {
+						i++
+					}
+					flush()
+					return exprs, flags, i
+				}
+				if stack[len(stack)-1] == "[" {
+					flush()
+				}
+				stack = stack[:len(stack)-1]
+				continue
+			case ",", "=>":
+				if len(stack) == 0 || stack[len(stack)-1] == "[" {
+					flush()
+				}
+				continue
+			case "\n", ";":
+				if !paren && len(stack) == 0 {
+					flush()
+					return exprs, flags, i
+				}
+				continue
+			}
+			if len(stack) > 0 && stack[len(stack)-1] != "[" {
+				continue
+			}
+			switch t.text {
+			case "+", ".", "&&", "||":
+				continue // concatenation (or an alternative): keep reading
+			}
+			cur = appendValue(cur, token{k: tIdent})
+			continue
+		}
+		if t.k == tIdent {
+			flags[t.text] = true
+			if !paren && len(stack) == 0 {
+				switch t.text {
+				case "or", "and", "if", "unless", "do", "then":
+					flush()
+					return exprs, flags, i
+				}
+			}
+		}
+		if len(stack) > 0 && stack[len(stack)-1] != "[" {
+			continue // inside a nested call or an object
+		}
+		cur = appendValue(cur, t)
+	}
+	flush()
+	return exprs, flags, i
+}
+
+// appendValue adds a token's value to an expression: a string's parts,
+// or one run-time part for anything else.
+func appendValue(e []part, t token) []part {
+	if t.k == tStr {
+		return append(e, t.parts...)
+	}
+	if t.k == tNum {
+		return append(e, part{text: t.text})
+	}
+	if n := len(e); n > 0 && e[n-1].dyn && e[n-1].env == "" {
+		return e
+	}
+	return append(e, part{dyn: true})
+}
