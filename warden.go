@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentwarden/warden/analyze/code"
+	"github.com/agentwarden/warden/analyze/guard"
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/analyze/sql"
@@ -234,6 +235,7 @@ func defaultAnalyzers(p *policy.Policy) ([]Analyzer, error) {
 		sql.Analyzer{},
 		secrets.Analyzer{},
 		netguard.Analyzer{Guard: g},
+		guard.FromEnvironment(), // warden's own files: the binary's path is read here, once
 		hints{},
 	}, nil
 }

@@ -307,6 +307,7 @@ var classText = map[paths.Class]string{
 	paths.Outside:       "a location outside the workspace",
 	paths.Workspace:     "the workspace",
 	paths.Temp:          "a scratch location",
+	paths.Guard:         "what guards the agent: warden's policy, state or binary, or an agent's hook settings",
 }
 
 // where renders a target for a reason.
@@ -318,13 +319,13 @@ func where(t target, c paths.Class) string {
 var recursiveLevel = map[paths.Class]risk.Level{
 	paths.Root: risk.Critical, paths.Home: risk.Critical, paths.System: risk.Critical, paths.Credential: risk.Critical,
 	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
-	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low,
+	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low, paths.Guard: risk.Critical,
 }
 
 var deleteLevel = map[paths.Class]risk.Level{
 	paths.Root: risk.High, paths.Home: risk.High, paths.System: risk.Critical, paths.Credential: risk.Critical,
 	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
-	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low,
+	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low, paths.Guard: risk.Critical,
 }
 
 // remove records the deletion of v: recursive (shutil.rmtree) or of one

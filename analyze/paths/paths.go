@@ -27,9 +27,14 @@ const (
 	System                     // operating-system directories: /etc, /usr, /bin, /boot, /var
 	Home                       // the home directory itself, or /home, /root
 	Root                       // the filesystem root
+	// Guard is what guards the agent: warden's policy layers, state, audit
+	// and binary, and the agents' hook and permission settings (see
+	// Env.Guarded). It is checked before every other class but Root and
+	// Home: ~/.config/warden is Guard, not Outside.
+	Guard
 )
 
-var names = [...]string{"temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential", "device", "system", "home", "root"}
+var names = [...]string{"temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential", "device", "system", "home", "root", "guard"}
 
 func (c Class) String() string {
 	if int(c) < len(names) {
@@ -148,6 +153,8 @@ func (e Env) ClassifyAbs(p string) Class {
 		return Root
 	case p == "/home" || p == "/root" || p == "/Users" || (home != "" && p == home):
 		return Home
+	case guarded(p, home) != nil:
+		return Guard
 	case credential(p, home):
 		return Credential
 	case startup(p, home):

@@ -1,0 +1,211 @@
+package guard
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// The rule IDs.
+const (
+	RuleSelf        = "guard.self_modification" // critical: warden's policy, state, audit or binary
+	RuleHooks       = "guard.hook_settings"     // critical: an agent's hook or permission settings
+	RuleCommand     = "guard.warden_command"    // critical: a warden command that changes policy, state or hooks; high: one warden does not know
+	RuleEnvironment = "guard.environment"       // high: WARDEN_* variables set or unset
+)
+
+// Analyzer finds the calls that would change what guards the agent.
+// The zero value knows the places of paths.Guard; Files adds those only
+// the running process knows.
+type Analyzer struct {
+	// Files are more absolute paths that guard the agent, files or whole
+	// directories: the running binary, $XDG_CONFIG_HOME/warden,
+	// $XDG_STATE_HOME/warden, the file $WARDEN_ORG_POLICY names.
+	Files []string
+}
+
+// FromEnvironment returns the Analyzer for this process: its Files are
+// the running executable (and the file its path links to), warden's
+// directories under $XDG_CONFIG_HOME and $XDG_STATE_HOME, and the
+// organization policy $WARDEN_ORG_POLICY names. It reads the environment
+// once, when called.
+func FromEnvironment() Analyzer {
+	var files []string
+	add := func(p string) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.ToSlash(filepath.Clean(p))
+		if !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
+	if exe, err := os.Executable(); err == nil && !strings.HasSuffix(exe, ".test") {
+		add(exe)
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			add(real)
+		}
+	}
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		add(filepath.Join(d, "warden"))
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		add(filepath.Join(d, "warden"))
+	}
+	add(os.Getenv("WARDEN_ORG_POLICY"))
+	return Analyzer{Files: files}
+}
+
+// Name returns "guard".
+func (Analyzer) Name() string { return "guard" }
+
+// Analyze reports every route by which c changes what guards the agent.
+func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	ck := &check{a: a, env: c.Env()}
+	ck.edits(c)
+	ck.shell(c)
+	ck.effects(c)
+	ck.code(c)
+	return ck.out, nil
+}
+
+// check collects the findings of one call.
+type check struct {
+	a   Analyzer
+	env paths.Env
+	out []risk.Finding
+}
+
+// guarded reports what the absolute path p is to the guard.
+func (ck *check) guarded(p string) (paths.Guarded, bool) {
+	if g, ok := ck.env.Guarded(p); ok {
+		return g, true
+	}
+	for _, f := range ck.a.Files {
+		if paths.Within(p, f) {
+			return paths.Guarded{What: "warden's own file " + f}, true
+		}
+	}
+	return paths.Guarded{}, false
+}
+
+// holds reports whether the absolute path p is a directory above a place
+// that guards the agent.
+func (ck *check) holds(p string) bool {
+	if ck.env.HoldsGuard(p) {
+		return true
+	}
+	for _, f := range ck.a.Files {
+		if paths.Within(f, p) && f != p {
+			return true
+		}
+	}
+	return false
+}
+
+// touch judges a change (how: "written by Write", "removed by rm") made to
+// the path p as written, resolved in env; whole is set when the change
+// reaches everything below p too (rm -r, mv, chmod -R), so that a
+// directory above the guard counts.
+func (ck *check) touch(env paths.Env, p, how string, whole bool) {
+	if p == "" || strings.ContainsRune(p, 0) {
+		return
+	}
+	abs := env.Abs(paths.Contents(p))
+	g, ok := ck.guarded(abs)
+	switch {
+	case ok:
+		rule := RuleSelf
+		if g.Hook {
+			rule = RuleHooks
+		}
+		ck.add(risk.Finding{Rule: rule, Level: risk.Critical, Resource: "file:" + abs,
+			Reason: "The agent changes " + g.What + " (" + abs + ", " + how + "): the guard it runs under would no longer hold; only a person may do this"})
+	case whole && ck.holds(abs):
+		ck.add(risk.Finding{Rule: RuleSelf, Level: risk.Critical, Resource: "file:" + abs,
+			Reason: "The agent changes " + abs + " as a whole (" + how + "), which holds warden's policy or an agent's hook settings: the guard it runs under would no longer hold; only a person may do this"})
+	}
+}
+
+// add appends f, Locked, once per rule and resource.
+func (ck *check) add(f risk.Finding) {
+	f.Analyzer, f.Locked = "guard", true
+	for _, o := range ck.out {
+		if o.Rule == f.Rule && o.Resource == f.Resource {
+			return
+		}
+	}
+	ck.out = append(ck.out, f)
+}
+
+// edits judges the files an edit tool writes, and the path arguments of a
+// tool whose name says it changes files (an MCP filesystem server's
+// write_file, move_file, delete_entry).
+func (ck *check) edits(c *tool.Call) {
+	switch {
+	case c.Class == tool.Edit:
+		for _, p := range c.Paths {
+			ck.touch(ck.env, p, "written by "+c.Action.Tool, true)
+		}
+		for _, ct := range c.Content {
+			ck.touch(ck.env, ct.Path, "written by "+c.Action.Tool, false)
+		}
+	case changes(c.Name) && c.Class != tool.Read:
+		for _, p := range c.Paths {
+			ck.touch(ck.env, p, "changed by "+c.Action.Tool, true)
+		}
+		for _, t := range c.Text {
+			if len(t) < 4096 && !strings.ContainsAny(t, "\n") {
+				ck.touch(ck.env, t, "changed by "+c.Action.Tool, true)
+			}
+		}
+	}
+}
+
+// changes reports whether a tool's name says it changes files: one of its
+// words (split at _, -, . and lower-to-upper case) is a verb of change.
+func changes(name string) bool {
+	var words []string
+	start := 0
+	for i := 1; i <= len(name); i++ {
+		if i == len(name) || strings.IndexByte("_-.", name[i]) >= 0 ||
+			name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			words = append(words, strings.ToLower(strings.Trim(name[start:i], "_-.")))
+			start = i
+		}
+	}
+	for _, w := range words {
+		if changeVerbs[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var changeVerbs = map[string]bool{
+	"write": true, "move": true, "mv": true, "delete": true, "del": true, "remove": true, "rm": true, "unlink": true,
+	"create": true, "edit": true, "rename": true, "copy": true, "cp": true, "mkdir": true, "put": true, "upload": true,
+	"save": true, "append": true, "chmod": true, "chown": true, "patch": true, "replace": true, "truncate": true,
+	"overwrite": true, "set": true, "update": true, "insert": true,
+}
+
+// effects judges the files the preparers found the call changes (in a
+// session: what a Python cell writes, what xargs -a list rm removes).
+func (ck *check) effects(c *tool.Call) {
+	for _, e := range c.Effects {
+		switch e.Kind {
+		case tool.WriteFile, tool.FetchFile, tool.CopyFile, tool.Symlink:
+			ck.touch(ck.env, e.Path, "written ("+e.Kind.String()+")", false)
+		case tool.MakeExecutable:
+			ck.touch(ck.env, e.Path, "its mode changed", false)
+		case tool.RemoveFile:
+			ck.touch(ck.env, e.Path, "removed", true)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package guard
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+func call(a Analyzer, tl string, args map[string]any) []risk.Finding {
+	c := tool.Normalize(&risk.Action{Tool: tl, Arguments: args}, "/home/user/project", "/home/user")
+	f, _ := a.Analyze(context.Background(), c)
+	return f
+}
+
+// TestFiles: the places only the running process knows (its binary, the
+// XDG directories, the organization policy) are guarded through Files,
+// and a directory above them counts when removed as a whole.
+func TestFiles(t *testing.T) {
+	a := Analyzer{Files: []string{"/opt/acme/warden-1.2", "/srv/org/warden.yaml", "/data/xdg/warden"}}
+	must := []string{"rm /opt/acme/warden-1.2", "cp /tmp/x /srv/org/warden.yaml", "echo x > /data/xdg/warden/policy.yaml",
+		"rm -rf /srv/org", "/opt/acme/warden-1.2 policy allow Bash"}
+	not := []string{"cat /srv/org/warden.yaml", "cp /tmp/x /srv/org/other.yaml", "/opt/acme/warden-1.2 policy show"}
+	for _, cmd := range must {
+		if f := call(a, "Bash", map[string]any{"command": cmd}); len(f) == 0 || f[0].Level != risk.Critical || !f[0].Locked {
+			t.Errorf("%q: %+v, want a critical locked finding", cmd, f)
+		}
+	}
+	for _, cmd := range not {
+		if f := call(a, "Bash", map[string]any{"command": cmd}); len(f) != 0 {
+			t.Errorf("%q: %+v, want none", cmd, f)
+		}
+	}
+	if f := call(Analyzer{}, "Bash", map[string]any{"command": "rm /srv/org/warden.yaml"}); len(f) != 0 {
+		t.Errorf("without Files: %+v", f)
+	}
+}
+
+func TestChanges(t *testing.T) {
+	yes := []string{"write_file", "move_file", "delete_entry", "createDirectory", "edit_file", "fs.rename", "put-object", "removeFile", "setPermissions"}
+	no := []string{"read_text_file", "list_directory", "search_files", "get_file_info", "directory_tree", "reset_view", "readme"}
+	for _, n := range yes {
+		if !changes(n) {
+			t.Errorf("changes(%q) = false", n)
+		}
+	}
+	for _, n := range no {
+		if changes(n) {
+			t.Errorf("changes(%q) = true", n)
+		}
+	}
+}
+
+func TestLiteralPaths(t *testing.T) {
+	got := literalPaths(`open(os.path.join(os.path.expanduser("~"), ".claude", "settings.json"), "w"); print('x' if a else "y")`)
+	for _, want := range []string{"~/.claude/settings.json", "w", "x"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("literalPaths: %q missing from %q", want, got)
+		}
+	}
+	if slices.Contains(got, "x/y") {
+		t.Errorf("literalPaths joined literals apart: %q", got)
+	}
+}

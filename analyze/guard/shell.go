@@ -1,0 +1,406 @@
+package guard
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/analyze/shell"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// shell judges the commands the call's scripts resolve to (those the
+// shell preparer resolved, or resolved again here): a command that names a
+// guard path as an operand (or as the value of --flag=value, of=value)
+// changes it unless the command only reads; a redirection that writes to
+// one changes it; removing, moving or changing the mode of a directory
+// above one changes it as a whole.
+func (ck *check) shell(c *tool.Call) {
+	for _, script := range c.Shell {
+		cmds, ok := shell.Resolved(c, script)
+		if !ok {
+			if !c.Work.Charge(len(script), "guard: shell") {
+				return
+			}
+			var err error
+			if cmds, _, err = shell.ResolveIn(script, ck.env, c.Prior); err != nil {
+				continue // the shell preparer reports it
+			}
+		}
+		ck.environment(script, cmds)
+		for i := range cmds {
+			ck.command(cmds, i)
+		}
+	}
+}
+
+func (ck *check) command(cmds []shell.Command, i int) {
+	cmd := cmds[i]
+	env := ck.env
+	if cmd.Dir != "" {
+		env.Cwd = cmd.Dir
+	}
+	for _, rd := range cmd.Redirs {
+		if rd.Writes() && !rd.Dynamic {
+			ck.touch(env, rd.Target, "written by the redirection "+rd.Op, false)
+		}
+	}
+	if len(cmd.Args) == 0 || cmd.Dynamic[0] || wraps(cmds, i) {
+		return // the wrapped command is judged on its own
+	}
+	name := path.Base(cmd.Args[0])
+	if ck.warden(cmd, env) {
+		return
+	}
+	args := cmd.Args[1:]
+	if lang := interpreterLang(name); lang != "" {
+		// inline programs (python -c, node -e, perl -e): their literals
+		for j, a := range args {
+			if !cmd.Dynamic[j+1] {
+				ck.codeText(env, lang, a)
+			}
+		}
+	}
+	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
+		return
+	}
+	ops := operands(cmd)
+	how := "by " + name
+	switch {
+	case destroyers[name] || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
+		for _, o := range ops {
+			ck.touch(env, o.text, how, true)
+		}
+	case name == "mv":
+		for k, o := range ops {
+			ck.touch(env, o.text, how, k < len(ops)-1 && !o.value)
+		}
+	case copiers[name]:
+		// the sources are read; the destination (the last operand, or
+		// the value of -t) is written
+		dest := -1
+		for k, o := range ops {
+			if o.target {
+				dest = k
+			}
+		}
+		if dest < 0 {
+			dest = len(ops) - 1
+			for dest >= 0 && ops[dest].value {
+				dest--
+			}
+		}
+		for k, o := range ops {
+			if k == dest || o.value || name == "rsync" && slices.Contains(args, "--remove-source-files") {
+				ck.touch(env, o.text, how, false)
+			}
+		}
+	default:
+		for _, o := range ops {
+			ck.touch(env, o.text, how, false)
+		}
+	}
+}
+
+// wraps reports whether command i of cmds is a wrapper or shell whose
+// command the resolver unwrapped as the next one (sudo cat x, bash -c
+// '…'): that command is judged instead.
+func wraps(cmds []shell.Command, i int) bool {
+	if i+1 >= len(cmds) {
+		return false
+	}
+	c, n := cmds[i], cmds[i+1]
+	return len(n.Via) == len(c.Via)+1 && n.Depth > c.Depth
+}
+
+// operand is a word of a command that may name a file.
+type operand struct {
+	text string
+	// value is set for the value of a --flag=value or key=value word;
+	// target for the value of -t DIR / --target-directory=DIR.
+	value, target bool
+}
+
+// operands returns the words of cmd that may name files: its operands,
+// and the values of --flag=value and key=value words (dd of=…).
+func operands(cmd shell.Command) []operand {
+	var out []operand
+	dashdash := false
+	for j := 1; j < len(cmd.Args); j++ {
+		a := cmd.Args[j]
+		if cmd.Dynamic[j] || a == "" {
+			continue
+		}
+		if !dashdash && a == "--" {
+			dashdash = true
+			continue
+		}
+		if !dashdash && strings.HasPrefix(a, "-") && len(a) > 1 {
+			flag, v, ok := strings.Cut(a, "=")
+			switch {
+			case ok:
+				out = append(out, operand{text: v, value: true, target: flag == "--target-directory"})
+			case (a == "-t" || a == "--target-directory") && j+1 < len(cmd.Args) && !cmd.Dynamic[j+1]:
+				j++
+				out = append(out, operand{text: cmd.Args[j], value: true, target: true})
+			}
+			continue
+		}
+		out = append(out, operand{text: a})
+		if _, v, ok := strings.Cut(a, "="); ok && v != "" {
+			out = append(out, operand{text: v, value: true})
+		}
+	}
+	return out
+}
+
+// destroyers remove or change their operands as a whole (recursively, or
+// a directory with what it holds).
+var destroyers = set("rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio", "chmod", "chown", "chgrp", "chattr", "setfacl", "setfattr")
+
+// copiers read their sources and write their destination.
+var copiers = set("cp", "scp", "rsync", "install", "zip", "7z")
+
+func set(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// readOnly are the commands that only read their operands: nil when
+// always, else a function of their arguments that says whether this use
+// only reads (sed without -i, find without -delete, git diff).
+var readOnly = map[string]func(args []string) bool{
+	"cat": nil, "tac": nil, "less": nil, "more": nil, "head": nil, "tail": nil, "grep": nil, "egrep": nil, "fgrep": nil,
+	"rg": nil, "ag": nil, "ack": nil, "diff": nil, "cmp": nil, "comm": nil, "ls": nil, "dir": nil, "stat": nil, "wc": nil,
+	"file": nil, "bat": nil, "batcat": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "sha512sum": nil, "b2sum": nil,
+	"cksum": nil, "readlink": nil, "realpath": nil, "dirname": nil, "basename": nil, "test": nil, "[": nil, "[[": nil,
+	"echo": nil, "printf": nil, "tree": nil, "du": nil, "strings": nil, "xxd": nil, "hexdump": nil, "od": nil, "nl": nil,
+	"cut": nil, "column": nil, "fold": nil, "jq": nil, "cd": nil, "pushd": nil, "type": nil, "which": nil, "view": nil,
+	"sed": func(a []string) bool { return !flagged(a, "i", "--in-place") },
+	"yq":  func(a []string) bool { return !flagged(a, "i", "--inplace") },
+	"sort": func(a []string) bool {
+		return !flagged(a, "o", "--output")
+	},
+	"find": func(a []string) bool {
+		for _, x := range a {
+			switch x {
+			case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		}
+		return true
+	},
+	"git": func(a []string) bool {
+		sub := ""
+		for k := 0; k < len(a); k++ {
+			if a[k] == "-C" || a[k] == "-c" {
+				k++
+				continue
+			}
+			if !strings.HasPrefix(a[k], "-") {
+				sub = a[k]
+				break
+			}
+		}
+		return gitReads[sub]
+	},
+	"tar": func(a []string) bool {
+		// listing or creating an archive reads the files; the archive
+		// written by -c is checked as -f's value
+		if len(a) == 0 {
+			return true
+		}
+		mode := strings.TrimPrefix(a[0], "-")
+		if strings.HasPrefix(a[0], "--") {
+			mode = ""
+		}
+		list := strings.Contains(mode, "t") || slices.Contains(a, "--list")
+		create := strings.Contains(mode, "c") || slices.Contains(a, "--create")
+		return list || create && !archiveGuarded(a)
+	},
+}
+
+// gitReads are the git subcommands that change no file of the work tree.
+var gitReads = set("", "diff", "log", "show", "status", "blame", "annotate", "ls-files", "ls-tree", "grep", "cat-file",
+	"shortlog", "describe", "rev-parse", "check-ignore", "add", "commit", "branch", "tag", "fetch", "remote", "config", "help", "version")
+
+// archiveGuarded reports whether the archive tar -c writes (the value
+// of f in the mode cluster, -f or --file=) names a place of the guard.
+func archiveGuarded(a []string) bool {
+	for k, x := range a {
+		v := ""
+		switch {
+		case strings.HasPrefix(x, "--file="):
+			v = x[len("--file="):]
+		case k == 0 && strings.Contains(strings.TrimPrefix(x, "-"), "f") && len(a) > 1:
+			v = a[1]
+		case x == "-f" && k+1 < len(a):
+			v = a[k+1]
+		}
+		if v != "" && guardText(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// guardText reports whether a word mentions a place of the guard by name;
+// used where the word's position does not say whether it is written.
+func guardText(s string) bool {
+	for _, n := range []string{".warden", "warden/", ".claude", ".codex", ".gemini", ".cursor", ".github/hooks", ".windsurf", ".codeium", ".copilot"} {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagged reports whether args hold the short flag letter (alone, in a
+// cluster such as -ni, or with an attached value such as -i.bak) or the
+// long flag (alone or as --flag=value).
+func flagged(args []string, letter, long string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == long || strings.HasPrefix(a, long+"=") {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], letter) {
+			return true
+		}
+	}
+	return false
+}
+
+// warden judges a command that runs warden itself, and reports whether
+// cmd is one. Subcommands that change policy, state or hooks are
+// critical; those warden does not know to be read-only are high.
+func (ck *check) warden(cmd shell.Command, env paths.Env) bool {
+	name := cmd.Args[0]
+	isWarden := path.Base(name) == "warden"
+	if !isWarden && strings.Contains(name, "/") {
+		abs := env.Abs(name)
+		for _, f := range ck.a.Files {
+			if abs == f {
+				isWarden = true
+			}
+		}
+	}
+	if !isWarden {
+		return false
+	}
+	var words []string // subcommands, flags skipped
+	store, help := false, false
+	for j := 1; j < len(cmd.Args); j++ {
+		a := cmd.Args[j]
+		switch {
+		case a == "-h" || a == "--help":
+			help = true
+		case a == "--store" || strings.HasPrefix(a, "--store="):
+			store = true
+			if a == "--store" {
+				j++
+			}
+		case wardenValueFlags[a]:
+			j++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if len(words) < 2 {
+				words = append(words, a)
+			}
+		}
+	}
+	words = append(words, "", "")
+	sub, sub2 := words[0], words[1]
+	line := strings.Join(cmd.Args, " ")
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	critical := func(what string) {
+		ck.add(risk.Finding{Rule: RuleCommand, Level: risk.Critical, Resource: "command:warden " + sub,
+			Reason: "The agent runs `" + line + "`, which " + what + ": the guard it runs under would no longer hold; only a person may do this"})
+	}
+	high := func(what string) {
+		ck.add(risk.Finding{Rule: RuleCommand, Level: risk.High, Resource: "command:warden " + sub, Reversible: true,
+			Reason: "The agent runs `" + line + "`, which " + what})
+	}
+	switch {
+	case help:
+	case sub == "policy" && !policyReads[sub2]:
+		critical("changes warden's policy")
+	case sub == "audit" && !auditReads[sub2]:
+		critical("changes warden's audit trail")
+	case sub == "install" || sub == "uninstall":
+		critical("rewrites the agents' hook settings")
+	case sub == "approve" || sub == "reject":
+		critical("answers warden's approval requests in a person's place")
+	case sub == "policy" || sub == "audit" || wardenReads[sub]:
+		if store {
+			high("writes conversations and audit events into a store of warden's (--store)")
+		}
+	default:
+		high("is not a warden command known to leave its guard unchanged")
+	}
+	return true
+}
+
+var (
+	wardenValueFlags = set("--policy", "--home", "--cwd", "--mode", "--format", "--config", "--org-policy")
+	wardenReads      = set("", "help", "version", "assess", "scan", "check-url", "eval", "explain", "doctor", "completion")
+	policyReads      = set("", "show", "check", "help")
+	auditReads       = set("", "list", "show", "verify", "export", "help")
+)
+
+// assignment finds a WARDEN_ variable assigned where a command starts
+// (WARDEN_POLICY=x cmd, a; WARDEN_MODE=…, export WARDEN_X=…).
+var assignment = regexp.MustCompile(`(?:^|[;&|(){}\n]|\bthen|\bdo|\belse)\s*(?:(?:export|declare|typeset|readonly|local)(?:\s+-\w+)*\s+)?(?:[A-Za-z_]\w*=\S*\s+)*(WARDEN_\w*)\+?=`)
+
+// environment judges the setting of warden's environment variables: they
+// steer the guard if the agent's environment reaches a hook process.
+func (ck *check) environment(script string, cmds []shell.Command) {
+	var names []string
+	for _, m := range assignment.FindAllStringSubmatch(script, 8) {
+		names = append(names, m[1])
+	}
+	for _, cmd := range cmds {
+		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !envSetters[path.Base(cmd.Args[0])] {
+			continue
+		}
+		for j, a := range cmd.Args[1:] {
+			a = strings.TrimPrefix(a, "--unset=")
+			if strings.HasPrefix(a, "WARDEN_") && !cmd.Dynamic[j+1] {
+				n, _, _ := strings.Cut(a, "=")
+				names = append(names, n)
+			}
+		}
+	}
+	for _, n := range names {
+		ck.add(risk.Finding{Rule: RuleEnvironment, Level: risk.High, Resource: "env:" + n, Reversible: true,
+			Reason: "The agent sets or unsets " + n + ", which steers warden if the agent's environment reaches its hook"})
+	}
+}
+
+var envSetters = set("export", "declare", "typeset", "readonly", "local", "env", "unset", "sudo", "doas", "set", "setenv")
+
+// interpreterLang returns the language of an interpreter that runs
+// programs given inline, "" for other commands.
+func interpreterLang(name string) string {
+	switch {
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		return "python"
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun":
+		return "javascript"
+	case name == "perl" || name == "ruby" || name == "php" || name == "lua" || name == "osascript" || name == "pwsh" || name == "powershell":
+		return name
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+		return "awk"
+	}
+	return ""
+}

@@ -1,0 +1,231 @@
+package paths
+
+import (
+	"path"
+	"strings"
+)
+
+// Guarded is what a guard path is (see Env.Guarded).
+type Guarded struct {
+	// What names the file for a reason: "warden's policy", "Claude Code's
+	// settings".
+	What string
+	// Hook is set for an agent's hook or permission settings, clear for
+	// warden's own files.
+	Hook bool
+}
+
+// guardRow is one place that guards the agent. Pattern is a path of
+// slash-separated components, each matched with path.Match; where it is
+// anchored says what it is relative to.
+type guardRow struct {
+	at      anchor
+	pattern string
+	// tree is set when everything below the pattern belongs to the guard
+	// too (a whole directory); otherwise only the path itself does.
+	tree bool
+	Guarded
+}
+
+type anchor uint8
+
+const (
+	anyDir anchor = iota // in any directory: a project's .warden/
+	inHome               // below a home directory
+	atRoot               // an absolute path
+)
+
+// guardRows are the places that guard the agent: warden's policy layers
+// (a project's .warden/, the user's and the system's), its state and
+// audit store, and the hook and permission settings of the agents warden
+// is installed in. Their samples are in guard_test.go.
+var guardRows = []guardRow{
+	{anyDir, ".warden", true, Guarded{"warden's project policy", false}},
+	{inHome, ".config/warden", true, Guarded{"warden's user policy", false}},
+	{atRoot, "/etc/warden", true, Guarded{"warden's system policy", false}},
+	{inHome, ".local/state/warden", true, Guarded{"warden's state and audit store", false}},
+	{inHome, ".local/share/warden", true, Guarded{"warden's data", false}},
+	{atRoot, "/var/lib/warden", true, Guarded{"warden's state and audit store", false}},
+	// the binary, in any bin directory: /usr/local/bin/warden, ~/go/bin/warden
+	{anyDir, "bin/warden", false, Guarded{"warden's binary", false}},
+	{anyDir, "sbin/warden", false, Guarded{"warden's binary", false}},
+
+	// Claude Code: settings hold hooks and permission rules; ~/.claude.json
+	// holds per-project allowed tools and MCP servers.
+	{anyDir, ".claude/settings.json", false, Guarded{"Claude Code's settings", true}},
+	{anyDir, ".claude/settings.local.json", false, Guarded{"Claude Code's settings", true}},
+	{inHome, ".claude.json", false, Guarded{"Claude Code's configuration", true}},
+	{atRoot, "/etc/claude-code", true, Guarded{"Claude Code's managed settings", true}},
+	{atRoot, "/Library/Application Support/ClaudeCode", true, Guarded{"Claude Code's managed settings", true}},
+	// Codex: config.toml (approval policy, sandbox) and hooks.json.
+	{anyDir, ".codex", true, Guarded{"Codex's configuration", true}},
+	{atRoot, "/etc/codex", true, Guarded{"Codex's managed configuration", true}},
+	// Gemini CLI.
+	{anyDir, ".gemini/settings.json", false, Guarded{"Gemini CLI's settings", true}},
+	{atRoot, "/etc/gemini-cli", true, Guarded{"Gemini CLI's system settings", true}},
+	// Cursor.
+	{anyDir, ".cursor/hooks.json", false, Guarded{"Cursor's hooks", true}},
+	{anyDir, ".cursor/cli.json", false, Guarded{"Cursor's CLI permissions", true}},
+	{inHome, ".cursor/cli-config.json", false, Guarded{"Cursor's CLI permissions", true}},
+	{atRoot, "/etc/cursor", true, Guarded{"Cursor's managed hooks", true}},
+	// GitHub Copilot CLI: every .github/hooks/*.json of the repository.
+	{anyDir, ".github/hooks/*.json", false, Guarded{"Copilot's hooks", true}},
+	{inHome, ".copilot", true, Guarded{"Copilot's configuration", true}},
+	// Windsurf (Cascade hooks): workspace, user (IDE and JetBrains), system.
+	{anyDir, ".windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},
+	{inHome, ".codeium/windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},
+	{inHome, ".codeium/hooks.json", false, Guarded{"Windsurf's hooks", true}},
+	{atRoot, "/etc/windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},
+	{atRoot, "/Library/Application Support/Windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},
+}
+
+// Guarded reports whether the absolute, cleaned path p guards the agent
+// (class Guard): it is, or lies in, a policy layer of warden (a project's
+// .warden/, ~/.config/warden/, /etc/warden/), warden's state and audit
+// store, warden's binary in a bin directory, or the hook and permission
+// settings of an agent (.claude/settings*.json, ~/.claude.json, .codex/,
+// .gemini/settings.json, .cursor/hooks.json, .github/hooks/*.json,
+// .windsurf/hooks.json and their user and system counterparts). Places
+// that only the running process knows (the binary's own path,
+// $XDG_CONFIG_HOME, $WARDEN_ORG_POLICY) are the caller's to add.
+func (e Env) Guarded(p string) (Guarded, bool) {
+	if g := guarded(p, strings.TrimSuffix(e.Home, "/")); g != nil {
+		return g.Guarded, true
+	}
+	return Guarded{}, false
+}
+
+// HoldsGuard reports whether the absolute, cleaned path p is a directory
+// above a place that guards the agent, so that removing, moving or
+// changing the permissions of it as a whole reaches the guard: ~/.config,
+// the home directory, a project's .claude/ (which holds its settings),
+// /etc. A directory that merely could hold a project's .warden/ (any
+// directory) does not count; the .warden/ itself is Guarded.
+func (e Env) HoldsGuard(p string) bool {
+	home := strings.TrimSuffix(e.Home, "/")
+	if p == "/" {
+		return true
+	}
+	pc := split(p)
+	for i := range guardRows {
+		r := &guardRows[i]
+		rc := split(r.pattern)
+		switch r.at {
+		case atRoot:
+			if len(pc) < len(rc) && matchAt(rc[:len(pc)], pc, 0) {
+				return true
+			}
+		case inHome:
+			for _, h := range homesOf(p, home) {
+				if Within(h, p) && h != p {
+					return true // an ancestor of a home
+				}
+				if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+					if c := split(rest); len(c) < len(rc) && matchAt(rc[:len(c)], c, 0) {
+						return true
+					}
+				} else if p == h {
+					return true
+				}
+			}
+		case anyDir:
+			// the trailing components of p are a proper prefix of the
+			// pattern: .claude, .github/hooks (not a project's bin/, which
+			// holds warden's binary only once it is installed there)
+			if !strings.HasPrefix(rc[0], ".") {
+				continue
+			}
+			for n := 1; n < len(rc); n++ {
+				if n <= len(pc) && matchAt(rc[:n], pc[len(pc)-n:], 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// guarded returns the row p falls under, or nil.
+func guarded(p, home string) *guardRow {
+	if p == "" || p[0] != '/' {
+		return nil
+	}
+	pc := split(p)
+	for i := range guardRows {
+		r := &guardRows[i]
+		rc := split(r.pattern)
+		switch r.at {
+		case atRoot:
+			if fits(r, rc, pc, 0) {
+				return r
+			}
+		case inHome:
+			for _, h := range homesOf(p, home) {
+				if rest, ok := strings.CutPrefix(p, h+"/"); ok && fits(r, rc, split(rest), 0) {
+					return r
+				}
+			}
+		case anyDir:
+			for at := 0; at+len(rc) <= len(pc); at++ {
+				if fits(r, rc, pc, at) {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fits reports whether the pattern rc of r matches pc at component at:
+// exactly, or with more below it for a tree.
+func fits(r *guardRow, rc, pc []string, at int) bool {
+	if at+len(rc) > len(pc) || (!r.tree && at+len(rc) != len(pc)) {
+		return false
+	}
+	return matchAt(rc, pc, at)
+}
+
+// matchAt reports whether pattern components rc match pc from at on (pc
+// may be longer).
+func matchAt(rc, pc []string, at int) bool {
+	if at+len(rc) > len(pc) {
+		return false
+	}
+	for i, pat := range rc {
+		if ok, err := path.Match(pat, pc[at+i]); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// split returns the components of a slash-separated path.
+func split(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// homesOf returns the home directories p may lie in: the user's own and
+// the one of /home/x, /Users/x or /root it is below.
+func homesOf(p, home string) []string {
+	var hs []string
+	if home != "" && home != "/" {
+		hs = append(hs, home)
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, h); ok {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				hs = append(hs, h+rest[:i])
+			} else if rest != "" {
+				hs = append(hs, h+rest)
+			}
+		}
+	}
+	if Within(p, "/root") {
+		hs = append(hs, "/root")
+	}
+	return hs
+}

@@ -1,0 +1,86 @@
+package paths
+
+import "testing"
+
+// TestGuard checks the samples that must and must not be in class Guard,
+// and that every guard row is reached by at least one of them.
+func TestGuard(t *testing.T) {
+	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
+	in := []string{
+		".warden/policy.yaml", ".warden", ".warden/", "sub/.warden/approvals.yaml", "/srv/app/.warden/policy.yml",
+		"~/.config/warden/policy.yaml", "~/.config/warden", "/etc/warden/policy.yaml", "/etc/warden",
+		"~/.local/state/warden/warden.db", "~/.local/share/warden/x", "/var/lib/warden/audit.db",
+		"/usr/local/bin/warden", "~/go/bin/warden", "/opt/tools/bin/warden", "/usr/sbin/warden",
+		".claude/settings.json", ".claude/settings.local.json", "~/.claude/settings.json", "~/.claude.json",
+		"/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json",
+		".codex", ".codex/config.toml", "~/.codex/hooks.json", "/etc/codex/config.toml",
+		".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json",
+		".cursor/hooks.json", "~/.cursor/hooks.json", ".cursor/cli.json", "~/.cursor/cli-config.json", "/etc/cursor/hooks.json",
+		".github/hooks/warden.json", "~/.copilot/config.json",
+		".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json", "~/.codeium/hooks.json", "/etc/windsurf/hooks.json",
+		"/Library/Application Support/Windsurf/hooks.json",
+		// normalized: .. and a ./ prefix, another user's home
+		"docs/../.warden/policy.yaml", "./.claude/settings.json", "/home/other/.claude/settings.json", "/root/.config/warden/policy.yaml",
+		".warden/*",
+	}
+	out := []string{
+		"docs/warden/policy.md", "docs/warden.md", "warden.go", "cmd/warden/main.go", "bin/wardenx", "warden",
+		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".github/hooks/README.md",
+		".gemini/GEMINI.md", ".cursor/rules/a.mdc", ".windsurf/rules/a.md", "settings.json", ".config/warden-notes",
+		"~/.config/wardenx/policy.yaml", "~/.config", "/etc/wardend.conf", "/tmp/warden-test/policy.yaml",
+		"project/.wardenrc", "~/.claude.json.bak",
+	}
+	seen := map[*guardRow]bool{}
+	for _, p := range in {
+		if c := env.Classify(p); c != Guard {
+			t.Errorf("Classify(%q) = %v, want guard", p, c)
+		}
+		if r := guarded(env.Abs(Contents(p)), env.Home); r != nil {
+			seen[r] = true
+		}
+	}
+	for _, p := range out {
+		if c := env.Classify(p); c == Guard {
+			t.Errorf("Classify(%q) = guard, want not", p)
+		}
+	}
+	for i := range guardRows {
+		if !seen[&guardRows[i]] {
+			t.Errorf("guard row %q has no sample", guardRows[i].pattern)
+		}
+	}
+	if g, ok := env.Guarded("/home/user/project/.claude/settings.json"); !ok || !g.Hook || g.What != "Claude Code's settings" {
+		t.Errorf("Guarded(.claude/settings.json) = %+v, %v", g, ok)
+	}
+	if g, ok := env.Guarded("/home/user/project/.warden/policy.yaml"); !ok || g.Hook {
+		t.Errorf("Guarded(.warden/policy.yaml) = %+v, %v", g, ok)
+	}
+}
+
+// TestGuardSymlink: a path through a link the conversation made is
+// classified by its target.
+func TestGuardSymlink(t *testing.T) {
+	env := Env{Home: "/home/user", Cwd: "/home/user/project", Links: map[string]string{"/home/user/project/p": "/home/user/project/.warden"}}
+	if c := env.Classify("p/policy.yaml"); c != Guard {
+		t.Errorf("Classify(p/policy.yaml) through a link = %v, want guard", c)
+	}
+}
+
+func TestHoldsGuard(t *testing.T) {
+	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
+	holds := []string{"/", "/home", "/home/user", "/home/user/.config", "/home/user/.local", "/home/user/.local/state",
+		"/home/user/project/.claude", "/home/user/project/.github", "/home/user/project/.github/hooks", "/etc", "/home/user/.codeium",
+		"/home/other", "/home/user/.cursor"}
+	not := []string{"/home/user/project", "/home/user/project/build", "/home/user/project/bin", "/tmp", "/usr",
+		"/home/user/Documents", "/home/user/.cache", "/home/user/project/.claude/commands", "/home/user/.config/nvim"}
+	for _, p := range holds {
+		if !env.HoldsGuard(p) {
+			t.Errorf("HoldsGuard(%q) = false, want true", p)
+		}
+	}
+	for _, p := range not {
+		if env.HoldsGuard(p) {
+			t.Errorf("HoldsGuard(%q) = true, want false", p)
+		}
+	}
+}
