@@ -60,21 +60,40 @@ func TestApprove(t *testing.T) {
 	}
 
 	// a compound command cannot be remembered
-	if _, err := eng.Approve(ctx, act("s1", cmd+" && rm -rf ~"), policy.ScopeSession); err == nil {
+	if _, err := eng.Approve(ctx, act("s1", cmd+" && rm -f notes.txt"), policy.ScopeSession); err == nil {
 		t.Error("a compound command was remembered")
 	}
-	// a deny rule still wins, a critical irreversible action is still asked
+	// a deny rule still wins
 	if _, err := eng.Approve(ctx, act("s3", "kubectl delete pod prod-db-0"), policy.ScopeSession); err != nil {
 		t.Fatal(err)
 	}
 	if v := verdict(act("s3", "kubectl delete pod prod-db-0")); v != risk.Deny {
 		t.Errorf("an approval overrode a deny rule: %s", v)
 	}
-	if _, err := eng.Approve(ctx, act("s3", "rm -rf /home/user"), policy.ScopeSession); err != nil {
-		t.Fatal(err)
+	// a locked action (critical destruction) is approved exactly, for the
+	// conversation only: no rule is remembered, a variant is still asked
+	// about, and it cannot be approved for the project
+	rule, err = eng.Approve(ctx, act("s3", "rm -rf /home/user"), policy.ScopeSession)
+	if err != nil || !strings.HasPrefix(rule, "exact action ") {
+		t.Fatalf("Approve of a locked action = %q, %v", rule, err)
 	}
-	if v := verdict(act("s3", "rm -rf /home/user")); v == risk.Allow {
-		t.Errorf("an approval allowed a critical, irreversible action")
+	if v := verdict(act("s3", "rm -rf /home/user")); v != risk.Allow {
+		t.Errorf("the exactly approved action is asked again: %s", v)
+	}
+	for _, variant := range []string{"rm -rf /home/user/", "rm -rf  /home/user", "rm -fr /home/user", "rm -rf ~"} {
+		if v := verdict(act("s3", variant)); v == risk.Allow {
+			t.Errorf("the approval of rm -rf /home/user allows %q", variant)
+		}
+	}
+	if v := verdict(act("s4", "rm -rf /home/user")); v == risk.Allow {
+		t.Errorf("the exact approval leaks into another session")
+	}
+	if _, err := eng.Approve(ctx, risk.Action{Tool: "Bash", Cwd: repo, Arguments: map[string]any{"command": "rm -rf /home/user"}}, policy.ScopeProject); err == nil ||
+		!strings.Contains(err.Error(), "cannot be approved for the project") {
+		t.Errorf("a project approval of a locked action: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".warden", "policy.yaml")); err == nil {
+		t.Error("the refused project approval wrote the project's file")
 	}
 
 	// project scope: written to <repo>/.warden/policy.yaml, read by a new engine

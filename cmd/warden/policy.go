@@ -37,7 +37,8 @@ and --policy, and prints the result as a policy file with each value's origin in
 			return p.Show(cmd.OutOrStdout())
 		},
 	}
-	f.register(cmd, ".", "")
+	wd, _ := os.Getwd()
+	f.register(cmd, wd, "")
 	return cmd
 }
 
@@ -78,11 +79,10 @@ func newPolicyAllowCmd() *cobra.Command {
 The file keeps its content and comments; a rule already there is not added twice.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := filepath.Abs(cwd)
-			if err != nil {
-				return err
+			if !filepath.IsAbs(cwd) {
+				return fmt.Errorf("--cwd %q: the directory must be an absolute path", cwd)
 			}
-			file := policy.ProjectFile(dir)
+			file := policy.ProjectFile(filepath.Clean(cwd))
 			if err := policy.AppendAllow(file, args[0]); err != nil {
 				return err
 			}

@@ -73,8 +73,8 @@ type engineFlags struct {
 
 func (f *engineFlags) register(cmd *cobra.Command, defCwd, defHome string) {
 	cmd.Flags().StringVar(&f.policyFile, "policy", "", "policy file (YAML)")
-	cmd.Flags().StringVar(&f.cwd, "cwd", defCwd, "working directory for actions that name none")
-	cmd.Flags().StringVar(&f.home, "home", defHome, "the user's home directory")
+	cmd.Flags().StringVar(&f.cwd, "cwd", defCwd, "working directory for actions that name none (absolute)")
+	cmd.Flags().StringVar(&f.home, "home", defHome, "the user's home directory (absolute; default $HOME)")
 	cmd.Flags().StringVar(&f.mode, "mode", "", "permission mode: default, plan, acceptEdits, dontAsk, bypassPermissions (overrides the policy file)")
 }
 
@@ -94,14 +94,29 @@ func (f *engineFlags) homeDir() string {
 	return home
 }
 
-// load reads the policy layers for --cwd and --home, --policy last, and
-// applies --mode.
-func (f *engineFlags) load() (*policy.Policy, error) {
-	cwd := f.cwd
-	if abs, err := filepath.Abs(cwd); err == nil {
-		cwd = abs
+// check refuses a relative --cwd or --home: a relative home would make ~
+// mean another directory (rm -rf ~ judged as a workspace folder), and a
+// relative working directory another workspace.
+func (f *engineFlags) check() error {
+	for _, fl := range []struct{ name, dir string }{{"--cwd", f.cwd}, {"--home", f.home}} {
+		if fl.dir != "" && !filepath.IsAbs(fl.dir) {
+			return fmt.Errorf("%s %q: the directory must be an absolute path", fl.name, fl.dir)
+		}
 	}
-	src := policy.FindSources(cwd, f.homeDir())
+	if f.home == "" && !filepath.IsAbs(f.homeDir()) {
+		return fmt.Errorf("the home directory %q ($HOME) is not an absolute path; give --home", f.homeDir())
+	}
+	return nil
+}
+
+// load reads the policy layers for --cwd and --home, --policy last, and
+// applies --mode. A policy file that is named (--policy,
+// $WARDEN_ORG_POLICY) and cannot be read, or an invalid one, is an error.
+func (f *engineFlags) load() (*policy.Policy, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	src := policy.FindSources(f.cwd, f.homeDir())
 	src.Explicit = f.policyFile
 	p, err := policy.Load(src)
 	if err != nil {

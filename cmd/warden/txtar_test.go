@@ -76,7 +76,13 @@ func TestPolicyScripts(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			t.Setenv("WARDEN_ORG_POLICY", filepath.Join(dir, "no-org-policy.yaml"))
+			// no organization policy unless the script sets one: an empty
+			// file (a named file that does not exist stops warden)
+			org := filepath.Join(dir, ".org-policy.yaml")
+			if err := os.WriteFile(org, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("WARDEN_ORG_POLICY", org)
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "no-xdg"))
 			for _, kv := range strings.Split(strings.TrimSpace(a.files["env"]), "\n") {
 				if k, v, ok := strings.Cut(kv, "="); ok {
