@@ -498,9 +498,7 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
 	secrets.Collect(c) // whatever the analyzers, nothing shows a raw secret
-	if len(c.Secrets) > 0 {
-		maskAssessment(&as, c.Secrets)
-	}
+	maskAssessment(&as, c.Secrets)
 	return as
 }
 
@@ -519,18 +517,22 @@ func secretsScanner(text string) []session.Sensitive {
 }
 
 // maskAssessment replaces, in every text of as, the secrets the call
-// carries by their masks: an assessment never shows a raw secret.
+// carries by their masks, and the password of every URL's user
+// information whatever it is (structurally: a resource may show a URL
+// re-encoded, where the raw value no longer appears): an assessment never
+// shows a raw secret.
 func maskAssessment(as *risk.Assessment, raw []string) {
+	mask := func(s string) string { return secrets.MaskURLPasswords(secrets.MaskKnown(s, raw)) }
 	for i := range as.Findings {
-		as.Findings[i].Reason = secrets.MaskKnown(as.Findings[i].Reason, raw)
-		as.Findings[i].Resource = secrets.MaskKnown(as.Findings[i].Resource, raw)
+		as.Findings[i].Reason = mask(as.Findings[i].Reason)
+		as.Findings[i].Resource = mask(as.Findings[i].Resource)
 	}
 	for _, list := range [][]string{as.Reasons, as.AffectedResources, as.Recommendations} {
 		for i := range list {
-			list[i] = secrets.MaskKnown(list[i], raw)
+			list[i] = mask(list[i])
 		}
 	}
-	as.EstimatedImpact = secrets.MaskKnown(as.EstimatedImpact, raw)
+	as.EstimatedImpact = mask(as.EstimatedImpact)
 }
 
 // prepare runs every preparer on c and returns their findings, after the

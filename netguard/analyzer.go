@@ -139,10 +139,29 @@ func resource(dest string) string {
 	}
 	u, err := url.Parse(dest)
 	if err != nil {
-		if i := strings.IndexAny(dest, "?#@"); i >= 0 {
+		dest = dropUserinfo(dest)
+		if i := strings.IndexAny(dest, "?#"); i >= 0 {
 			dest = dest[:i]
 		}
 		return "url:" + dest
 	}
 	return "url:" + redactURL(u)
+}
+
+// dropUserinfo removes the user information (up to the last @ of the
+// authority) of a URL that does not parse: a password may hold an @.
+func dropUserinfo(dest string) string {
+	i := strings.Index(dest, "://")
+	if i < 0 {
+		return dest
+	}
+	auth := i + 3
+	end := auth + strings.IndexAny(dest[auth:], "/?#")
+	if end < auth {
+		end = len(dest)
+	}
+	if at := strings.LastIndexByte(dest[auth:end], '@'); at >= 0 {
+		return dest[:auth] + dest[auth+at+1:]
+	}
+	return dest
 }

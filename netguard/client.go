@@ -75,7 +75,7 @@ func (e *BlockedError) Error() string {
 	if host == "" {
 		host = e.Verdict.URL
 	}
-	return "netguard: blocked " + host + ": " + e.Verdict.Reason
+	return secrets.MaskURLPasswords("netguard: blocked " + host + ": " + e.Verdict.Reason)
 }
 
 // defaultStrip are the headers every redirect to another origin loses.

@@ -134,6 +134,13 @@ func blocked(raw string, cat Category, reason string) Verdict {
 // when ResolveDNS is set, every address the name resolves to. Anything
 // it cannot parse is blocked.
 func (g *Guard) Check(ctx context.Context, raw string) Verdict {
+	v := g.check(ctx, raw)
+	// what it shows of the URL never holds its password
+	v.URL, v.Reason = secrets.MaskURLPasswords(v.URL), secrets.MaskURLPasswords(v.Reason)
+	return v
+}
+
+func (g *Guard) check(ctx context.Context, raw string) Verdict {
 	t, err := parseURL(raw)
 	if err != nil && t.scheme == "" {
 		return blocked(raw, Invalid, "cannot be parsed unambiguously: "+err.Error())

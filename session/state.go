@@ -165,7 +165,7 @@ func summary(c *tool.Call) string {
 	case len(c.Paths) > 0:
 		s = c.Paths[0]
 	}
-	s = secrets.MaskKnown(s, c.Secrets)
+	s = secrets.MaskURLPasswords(secrets.MaskKnown(s, c.Secrets))
 	if len(s) > maxSummary {
 		s = s[:maxSummary] + "…"
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/secrets"
 )
 
 func newCheckURLCmd() *cobra.Command {
@@ -31,7 +33,7 @@ that does not resolve is blocked. Without it no request of any kind is made.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := netguard.New(cfg)
 			if err != nil {
-				return err
+				return errors.New(shown(err.Error())) // it may quote a host list's URL
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			enc := json.NewEncoder(out)
@@ -45,7 +47,7 @@ that does not resolve is blocked. Without it no request of any kind is made.`,
 					Allowed  bool              `json:"allowed"`
 					Reason   string            `json:"reason"`
 					Category netguard.Category `json:"category,omitempty"`
-				}{u, v.Allowed, v.Reason, v.Category}
+				}{shown(u), v.Allowed, shown(v.Reason), v.Category}
 				if err := enc.Encode(line); err != nil {
 					return err
 				}
@@ -77,6 +79,11 @@ that does not resolve is blocked. Without it no request of any kind is made.`,
 	f.BoolVar(&cfg.BlockDocumentation, "block-documentation", false, "also block the documentation ranges (192.0.2/24, 2001:db8::/32 …)")
 	return cmd
 }
+
+// shown is text of a URL as check-url prints it: the password of its user
+// information and any secret the detector finds (a token in the query)
+// masked.
+func shown(s string) string { return secrets.MaskURLPasswords(secrets.Redact(s)) }
 
 // eachLine calls fn with each non-blank line of r, trimmed.
 func eachLine(r io.Reader, fn func(string) error) error {

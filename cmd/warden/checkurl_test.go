@@ -95,3 +95,29 @@ func TestCheckURLErrors(t *testing.T) {
 		}
 	}
 }
+
+// check-url never prints a URL's password back: not in the URL it
+// echoes, not in the reason, not in an error, whatever the password's
+// length or the URL's shape.
+func TestCheckURLMasksPasswords(t *testing.T) {
+	urls := map[string]string{
+		"https://admin:S3cr3tPw@169.254.169.254/latest/": "S3cr3tPw",
+		"http://admin:pw@[::1":                           ":pw@",
+		"https://ops:Zq@8pLm2@10.0.0.1/x":                "Zq@8pLm2",
+		"ftp://u:Kx8mZq2pWq8zR3nPtZ@files.internal/":     "8mZq2pWq8zR3nPtZ",
+		"https://docs.example.com:Kx8mZq2p@10.0.0.1/":    "Kx8mZq2p",
+	}
+	for u, secret := range urls {
+		_, stdout, stderr := runCLI(t, "", "check-url", u)
+		if strings.Contains(stdout+stderr, secret) {
+			t.Errorf("%s: the password shows: %s%s", u, stdout, stderr)
+		}
+		if !strings.Contains(stdout, "[redacted]") && !strings.Contains(stdout, `"url"`) {
+			t.Errorf("%s: no line: %s%s", u, stdout, stderr)
+		}
+	}
+	_, stdout, stderr := runCLI(t, "", "check-url", "--allow-host", "https://u:Kx8mZq2p@h/", "https://example.com/")
+	if strings.Contains(stdout+stderr, "Kx8mZq2p") {
+		t.Errorf("an error shows the password: %s%s", stdout, stderr)
+	}
+}
