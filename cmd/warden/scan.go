@@ -2,15 +2,21 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -26,12 +32,21 @@ func newScanCmd() *cobra.Command {
 		Use:   "scan [--format text|json|sarif] PATH...",
 		Short: "Find secrets in files and folders (- reads stdin); exit 1 when any is found",
 		Long: `scan looks for secrets (cloud keys, tokens, private keys, passwords, connection
-strings …) in the files given and in the folders given, walked with their .gitignore
-files respected and binary files skipped. "-" reads standard input.
+strings, passwords in URLs and on command lines …) in the files given and in the folders
+given, walked with their .gitignore files respected and binary files skipped. "-" reads
+standard input. UTF-16 text (with a byte order mark, or without one when its NUL bytes
+make it plain) and UTF-8 with a byte order mark are decoded first; text with a stray NUL
+byte is scanned as it is; a file larger than --max-file-bytes is scanned in overlapping
+chunks of that size.
 
-Each finding shows where it is, its type and severity, and the match redacted to its
-first four characters: the secret itself is never printed. The exit status is 1 when
-anything is found, 0 when nothing is, 2 on an error.
+Each finding shows where it is, its type and severity, and the match redacted (to its
+first four characters when it is long): the secret itself is never printed.
+
+Nothing is skipped silently. A path named that does not exist or could not be scanned
+(binary, unreadable) is reported on stderr with why, and the other paths are still
+scanned and their findings printed. Files skipped while walking a folder are counted in
+a summary on stderr. The exit status is 2 when a path named could not be scanned or on
+an error (it wins over findings), else 1 when anything is found, 0 when nothing is.
 
 --format json prints {"findings":[…]}; --format sarif prints SARIF 2.1.0 for GitHub
 code scanning. No comment silences a finding unless --allow-marker (or the policy's
@@ -61,7 +76,7 @@ secrets.allow_marker) names one.`,
 			if err != nil {
 				return err
 			}
-			fs, err := scanPaths(cmd, det, args, maxBytes)
+			fs, failed, err := scanPaths(cmd, det, args, maxBytes)
 			if err != nil {
 				return err
 			}
@@ -80,6 +95,9 @@ secrets.allow_marker) names one.`,
 			if err != nil {
 				return err
 			}
+			if failed {
+				return exitError{2} // a path named was not scanned: wins over findings
+			}
 			if len(fs) > 0 {
 				return exitError{1}
 			}
@@ -88,39 +106,328 @@ secrets.allow_marker) names one.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	cmd.Flags().StringVar(&allow, "allow-marker", "", "skip lines that carry this text (none by default)")
-	cmd.Flags().Int64Var(&maxBytes, "max-file-bytes", 32<<20, "skip files larger than this")
+	cmd.Flags().Int64Var(&maxBytes, "max-file-bytes", 32<<20, "read files up to this size whole; larger ones are scanned in chunks of this size")
 	return cmd
 }
 
-// scanPaths scans stdin for "-" and walks the other paths. Files skipped
-// (binary, too large, unreadable) are reported on stderr.
-func scanPaths(cmd *cobra.Command, det *secrets.Detector, args []string, maxBytes int64) ([]secrets.Finding, error) {
-	var fs []secrets.Finding
-	var roots []string
+// scanPaths scans stdin for "-", the files named and the folders named,
+// walked. It never skips silently: a path named that does not exist or
+// could not be scanned (binary, unreadable, UTF-16 too large to decode) is
+// reported on stderr and makes failed true, while the other paths are
+// still scanned; the files skipped while walking a folder are counted and
+// summed up on stderr. Files larger than maxBytes are scanned in
+// overlapping chunks rather than refused.
+func scanPaths(cmd *cobra.Command, det *secrets.Detector, args []string, maxBytes int64) (fs []secrets.Finding, failed bool, err error) {
+	stderr := cmd.ErrOrStderr()
+	notScanned := func(path, why string) {
+		failed = true
+		fmt.Fprintf(stderr, "warden scan: %s: not scanned: %s\n", path, why)
+	}
+	skipped := map[string]int{}
 	for _, a := range args {
-		if a != "-" {
-			roots = append(roots, a)
+		if a == "-" {
+			data, err := io.ReadAll(cmd.InOrStdin())
+			if err != nil {
+				return nil, failed, fmt.Errorf("stdin: %w", err)
+			}
+			text, why := decodeText(data)
+			if why != "" {
+				notScanned("- (stdin)", why)
+				continue
+			}
+			fs = append(fs, det.Scan("-", text)...)
 			continue
 		}
-		data, err := io.ReadAll(cmd.InOrStdin())
+		info, err := os.Stat(a)
 		if err != nil {
-			return nil, fmt.Errorf("stdin: %w", err)
+			notScanned(a, reasonOf(err))
+			continue
 		}
-		fs = append(fs, det.Scan("-", data)...)
-	}
-	if len(roots) == 0 {
-		return fs, nil
-	}
-	opts := walk.Options{MaxFileBytes: maxBytes, Skip: func(path, reason string) {
-		if !strings.HasPrefix(reason, "binary") {
-			fmt.Fprintf(cmd.ErrOrStderr(), "warden scan: skipped %s: %s\n", path, reason)
+		if !info.IsDir() {
+			found, why := scanFile(det, a, info, maxBytes)
+			if why != "" {
+				notScanned(a, why)
+			}
+			fs = append(fs, found...)
+			continue
 		}
-	}}
-	err := walk.Walk(roots, opts, func(f walk.File) error {
-		fs = append(fs, det.Scan(filepath.ToSlash(f.Path), f.Data)...)
-		return nil
-	})
-	return fs, err
+		opts := walk.Options{MaxFileBytes: maxBytes, Skip: func(path, reason string) {
+			if reason != "binary" && reason != "too large" {
+				skipped[reason]++ // unreadable: named, as it may hide anything
+				fmt.Fprintf(stderr, "warden scan: skipped %s: %s\n", path, reason)
+				return
+			}
+			// walk's reasons are a first sniff: UTF-16 text, a stray NUL
+			// byte and a large file are scanned here
+			info, err := os.Stat(path)
+			if err != nil {
+				skipped[reasonOf(err)]++
+				return
+			}
+			if reason == "binary" && !mayBeText(path) {
+				skipped["binary"]++ // read no further than its first bytes
+				return
+			}
+			found, why := scanFile(det, path, info, maxBytes)
+			fs = append(fs, found...)
+			if why != "" {
+				skipped[why]++
+			}
+		}}
+		err = walk.Walk([]string{a}, opts, func(f walk.File) error {
+			text, why := decodeText(f.Data)
+			if why != "" {
+				text = f.Data // text by walk's sniff of its head: scanned as it is
+			}
+			fs = append(fs, det.Scan(filepath.ToSlash(f.Path), text)...)
+			return nil
+		})
+		if err != nil {
+			return nil, failed, err
+		}
+	}
+	if n := sum(skipped); n > 0 {
+		var parts []string
+		for _, why := range sortedKeys(skipped) {
+			parts = append(parts, fmt.Sprintf("%d %s", skipped[why], why))
+		}
+		fmt.Fprintf(stderr, "warden scan: %d file(s) met while walking were not scanned: %s\n", n, strings.Join(parts, ", "))
+	}
+	return fs, failed, nil
+}
+
+func reasonOf(err error) string {
+	var pe *iofs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, iofs.ErrNotExist) {
+		return "no such file or directory"
+	}
+	return "unreadable: " + err.Error()
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Chunks of a file larger than --max-file-bytes: each is read with a
+// margin before it (the name an assignment's value follows) and an
+// overlap after it (the longest text a rule reads from a keyword, a key
+// block, an encoded blob), and keeps the findings that start inside it.
+const (
+	chunkBefore  = 4 << 10
+	chunkOverlap = 64 << 10
+)
+
+// scanFile scans a file that is not a folder: whole when it is at most
+// maxBytes, else in chunks. why says why it was not scanned.
+func scanFile(det *secrets.Detector, path string, info iofs.FileInfo, maxBytes int64) (fs []secrets.Finding, why string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, reasonOf(err)
+	}
+	defer f.Close()
+	name := filepath.ToSlash(path)
+	if !info.Mode().IsRegular() || info.Size() <= maxBytes {
+		// a pipe or a device given by name is read up to the limit
+		data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+		if err != nil {
+			return nil, reasonOf(err)
+		}
+		if int64(len(data)) <= maxBytes {
+			text, why := decodeText(data)
+			if why != "" {
+				return nil, why
+			}
+			return det.Scan(name, text), ""
+		}
+		if !info.Mode().IsRegular() {
+			return nil, fmt.Sprintf("larger than --max-file-bytes (%d) and not a regular file", maxBytes)
+		}
+	}
+	return scanChunks(det, name, f, info.Size(), maxBytes)
+}
+
+// scanChunks scans a large file chunk by chunk, never holding more than
+// one chunk (and its margins) in memory.
+func scanChunks(det *secrets.Detector, name string, f io.ReaderAt, size, chunk int64) (fs []secrets.Finding, why string) {
+	chunk = max(chunk, 1<<20)
+	buf := make([]byte, chunk+chunkBefore+chunkOverlap)
+	lines := 0 // the newlines before start
+	tail := 0  // the characters between the last of them and start
+	for start := int64(0); start < size; start += chunk {
+		from := max(0, start-chunkBefore)
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-from)], from)
+		if err != nil && err != io.EOF {
+			return fs, reasonOf(err)
+		}
+		data := buf[:n]
+		if start == 0 {
+			if _, why := decodeText(data[:min(len(data), sniffLen)]); why != "" || isUTF16(data) {
+				if why == "" {
+					why = "UTF-16 text larger than --max-file-bytes"
+				}
+				return nil, why
+			}
+		}
+		// from the start of the line the margin ends in, when it has one
+		if i := bytes.LastIndexByte(data[:start-from], '\n'); i >= 0 {
+			data, from = data[i+1:], from+int64(i+1)
+		}
+		head := int(start - from) // data[:head] is before the chunk
+		before := lines - bytes.Count(data[:head], []byte{'\n'})
+		// data starts a line, or (a line longer than the margin) the
+		// characters of its line before it shift the columns of its first
+		lead := 0
+		if from > 0 && buf[0] != '\n' && &data[0] == &buf[0] {
+			lead = tail - utf8.RuneCount(data[:head])
+		}
+		for _, fd := range det.Scan(name, data) {
+			abs := from + int64(fd.Start)
+			if abs < start || abs >= start+chunk {
+				continue // the previous or the next chunk's
+			}
+			if fd.Line == 1 {
+				fd.Column += lead
+			}
+			fd.Line += before
+			fs = append(fs, fd)
+		}
+		body := data[head:min(len(data), head+int(chunk))]
+		lines += bytes.Count(body, []byte{'\n'})
+		if i := bytes.LastIndexByte(body, '\n'); i >= 0 {
+			tail = utf8.RuneCount(body[i+1:])
+		} else {
+			tail += utf8.RuneCount(body)
+		}
+	}
+	return fs, ""
+}
+
+// sniffLen is how much of a file is read to tell text from binary.
+const sniffLen = 8000
+
+// decodeText returns the text of a file to scan: UTF-8 without its byte
+// order mark, UTF-16 (with a byte order mark, or without one when its NUL
+// bytes make the encoding plain) decoded to UTF-8. A file with stray NUL
+// bytes (at most one byte in a hundred) in text is scanned as it is. why
+// says why data is not text.
+func decodeText(data []byte) (text []byte, why string) {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return data[3:], ""
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return utf16Text(data[2:], binary.LittleEndian), ""
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return utf16Text(data[2:], binary.BigEndian), ""
+	}
+	if bytes.IndexByte(data, 0) < 0 {
+		if binaryHead(data) {
+			return nil, "binary"
+		}
+		return data, ""
+	}
+	switch utf16Order(data) {
+	case 'l':
+		return utf16Text(data, binary.LittleEndian), ""
+	case 'b':
+		return utf16Text(data, binary.BigEndian), ""
+	}
+	if nul := bytes.Count(data, []byte{0}); nul*100 <= len(data) && !binaryHead(data) {
+		return data, ""
+	}
+	return nil, "binary"
+}
+
+// mayBeText reports a file whose first bytes decodeText takes for text
+// (UTF-16, or text with stray NUL bytes).
+func mayBeText(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // scanFile reports why
+	}
+	defer f.Close()
+	head := make([]byte, sniffLen)
+	n, _ := io.ReadFull(f, head)
+	_, why := decodeText(head[:n])
+	return why == ""
+}
+
+// isUTF16 reports data that starts as UTF-16 text.
+func isUTF16(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || utf16Order(data) != 0
+}
+
+// utf16Order tells UTF-16 text without a byte order mark by its NUL
+// bytes: text in the Latin script has one in every other byte, on the
+// odd bytes (little-endian, 'l') or the even ones (big-endian, 'b').
+func utf16Order(data []byte) byte {
+	head := data[:min(len(data), sniffLen)&^1]
+	if len(head) < 4 {
+		return 0
+	}
+	var even, odd int
+	for i := 0; i < len(head); i += 2 {
+		if head[i] == 0 {
+			even++
+		}
+		if head[i+1] == 0 {
+			odd++
+		}
+	}
+	pairs := len(head) / 2
+	switch {
+	case odd*10 >= pairs*7 && even*20 <= pairs:
+		return 'l'
+	case even*10 >= pairs*7 && odd*20 <= pairs:
+		return 'b'
+	}
+	return 0
+}
+
+// utf16Text decodes UTF-16 to UTF-8 (an odd last byte is dropped,
+// unpaired surrogates become U+FFFD).
+func utf16Text(data []byte, order binary.ByteOrder) []byte {
+	units := make([]uint16, len(data)/2)
+	for i := range units {
+		units[i] = order.Uint16(data[2*i:])
+	}
+	out := make([]byte, 0, len(units)+len(units)/8)
+	for _, r := range utf16.Decode(units) {
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+// binaryHead reports data whose first sniffLen bytes, NUL bytes left
+// aside, are not valid UTF-8 and more than 30% control bytes (walk's test
+// for binary files).
+func binaryHead(data []byte) bool {
+	head := data[:min(len(data), sniffLen)]
+	if utf8.Valid(head) || len(data) > sniffLen && utf8.Valid(head[:max(0, len(head)-utf8.UTFMax)]) {
+		return false
+	}
+	control := 0
+	for _, b := range head {
+		if b != 0 && b < 0x20 && (b < '\t' || b > '\r') || b == 0x7f {
+			control++
+		}
+	}
+	return control*10 > len(head)*3
 }
 
 func writeText(w io.Writer, fs []secrets.Finding) error {

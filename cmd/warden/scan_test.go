@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 const (
@@ -234,4 +236,168 @@ func TestAssessMasksSecrets(t *testing.T) {
 		t.Errorf("the secrets are not flagged: %s", stdout)
 	}
 	noRawSecret(t, stdout+stderr)
+}
+
+func utf16Bytes(s string, big, bom bool) []byte {
+	var out []byte
+	if bom {
+		if big {
+			out = append(out, 0xFE, 0xFF)
+		} else {
+			out = append(out, 0xFF, 0xFE)
+		}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if big {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}
+
+// TestScanEncodings: UTF-16 (both orders, with and without a byte order
+// mark), UTF-8 with a byte order mark and text with a stray NUL byte are
+// decoded and scanned, named or met while walking; the secret is found
+// at its line and column.
+func TestScanEncodings(t *testing.T) {
+	text := "x = 1\nname: é\ntoken: " + ghToken + "\n"
+	files := map[string][]byte{
+		"le.txt":     utf16Bytes(text, false, true),
+		"be.txt":     utf16Bytes(text, true, true),
+		"le-nobom.c": utf16Bytes(text, false, false),
+		"be-nobom.c": utf16Bytes(text, true, false),
+		"bom8.txt":   append([]byte{0xEF, 0xBB, 0xBF}, text...),
+		"nul.txt":    append([]byte(strings.Repeat("filler line\n", 20)+"\x00\n"), text...),
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range files {
+		code, stdout, stderr := runCLI(t, "", "scan", "--format", "json", filepath.Join(dir, name))
+		var got scanJSON
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%s: %v: %s", name, err, stdout)
+		}
+		wantLine := 3
+		if name == "nul.txt" {
+			wantLine = 24
+		}
+		if code != 1 || len(got.Findings) != 1 || got.Findings[0].Type != "github_token" || got.Findings[0].Line != wantLine || got.Findings[0].Column != 8 {
+			t.Errorf("%s: exit %d, findings %+v, stderr %s", name, code, got.Findings, stderr)
+		}
+		noRawSecret(t, stdout+stderr)
+	}
+	code, stdout, stderr := runCLI(t, "", "scan", dir)
+	if code != 1 || strings.Count(stdout, "github_token") != len(files) || stderr != "" {
+		t.Errorf("walked: exit %d, stdout %s, stderr %s", code, stdout, stderr)
+	}
+}
+
+// TestScanNeverSilent: a file named that is not scanned (binary) is
+// reported on stderr with why, and the exit status is 2 even when other
+// paths have findings, which are still printed; a missing path among good
+// ones likewise; binary files met while walking are counted in a summary
+// without failing.
+func TestScanNeverSilent(t *testing.T) {
+	dir := t.TempDir()
+	bin := append([]byte{0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, make([]byte, 4000)...)
+	bin = append(bin, "token: "+ghToken+"\n"...)
+	for name, data := range map[string][]byte{"app.bin": bin, "sub/app.bin": bin, "sub/conf.yaml": []byte("url: " + pgURL + "\n")} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	code, stdout, stderr := runCLI(t, "", "scan", filepath.Join(dir, "app.bin"), missing, filepath.Join(dir, "sub"))
+	if code != 2 {
+		t.Errorf("exit %d, want 2 (a named path was not scanned)", code)
+	}
+	if !strings.Contains(stdout, "conf.yaml:1:") {
+		t.Errorf("the other paths' findings are not printed: %s", stdout)
+	}
+	for _, want := range []string{"app.bin: not scanned: binary", "missing.txt: not scanned: no such file", "1 file(s) met while walking were not scanned: 1 binary"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	// walking only: the skipped binary is summed up, findings decide
+	code, _, stderr = runCLI(t, "", "scan", filepath.Join(dir, "sub"))
+	if code != 1 || !strings.Contains(stderr, "1 binary") {
+		t.Errorf("walked binary: exit %d, stderr %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "scan", missing)
+	if code != 2 || !strings.Contains(stderr, "missing.txt") {
+		t.Errorf("missing alone: exit %d, stderr %s", code, stderr)
+	}
+	// a file named, clean, and a missing one: 2, not 0
+	clean := filepath.Join(dir, "clean.txt")
+	os.WriteFile(clean, []byte("nothing\n"), 0o644)
+	if code, _, _ := runCLI(t, "", "scan", clean, missing); code != 2 {
+		t.Errorf("clean + missing: exit %d, want 2", code)
+	}
+}
+
+// TestScanLargeFile: a file larger than --max-file-bytes is scanned in
+// overlapping chunks: secrets on either side of a chunk's edge, and across
+// it, are found once each, at their line and column.
+func TestScanLargeFile(t *testing.T) {
+	const chunk = 1 << 20
+	var b strings.Builder
+	line := strings.Repeat("a", 63) + "\n"
+	for b.Len() < chunk-30 {
+		b.WriteString(line)
+	}
+	lines := strings.Count(b.String(), "\n")
+	b.WriteString("token: " + ghToken + "\n") // across the first chunk's edge
+	for b.Len() < 2*chunk+chunk/2 {
+		b.WriteString(line)
+	}
+	lines2 := strings.Count(b.String(), "\n")
+	b.WriteString(strings.Repeat("y", 3*chunk) + " token: " + ghToken + "\n") // a line longer than a chunk
+	path := filepath.Join(t.TempDir(), "big.log")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "scan", "--format", "json", "--max-file-bytes", fmt.Sprint(chunk), path)
+	var got scanJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %s %s", err, stdout, stderr)
+	}
+	if code != 1 || len(got.Findings) != 2 {
+		t.Fatalf("exit %d, findings %+v, stderr %s", code, got.Findings, stderr)
+	}
+	if f := got.Findings[0]; f.Line != lines+1 || f.Column != 8 {
+		t.Errorf("first: line %d col %d, want %d:8", f.Line, f.Column, lines+1)
+	}
+	if f := got.Findings[1]; f.Line != lines2+1 || f.Column != 3*chunk+9 {
+		t.Errorf("second: line %d col %d, want %d:%d", f.Line, f.Column, lines2+1, 3*chunk+9)
+	}
+}
+
+func TestDecodeText(t *testing.T) {
+	for _, c := range []struct {
+		in   []byte
+		want string
+		why  string
+	}{
+		{[]byte("plain"), "plain", ""},
+		{utf16Bytes("hé\nllo", false, true), "hé\nllo", ""},
+		{utf16Bytes("hé\nllo", true, true), "hé\nllo", ""},
+		{utf16Bytes("hello world", false, false), "hello world", ""},
+		{utf16Bytes("hello world", true, false), "hello world", ""},
+		{[]byte("\xEF\xBB\xBFbom"), "bom", ""},
+		{append([]byte(strings.Repeat("text ", 40)), 0), strings.Repeat("text ", 40) + "\x00", ""},
+		{[]byte{0x89, 'P', 'N', 'G', 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0}, "", "binary"},
+	} {
+		got, why := decodeText(c.in)
+		if string(got) != c.want || why != c.why {
+			t.Errorf("decodeText(%q) = %q, %q; want %q, %q", c.in, got, why, c.want, c.why)
+		}
+	}
 }
