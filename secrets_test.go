@@ -155,3 +155,86 @@ func TestMaskingWithoutSecretsAnalyzer(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPasswordSurvives: URL passwords (any scheme, any length) and
+// passwords given to programs on the command line are found and masked
+// in every place an action carries them: a command line, a fetched URL,
+// a file written, an MCP tool's arguments. No assessment, decision or
+// session history shows them, and each is flagged as a hard-coded secret.
+func TestNoPasswordSurvives(t *testing.T) {
+	type pw struct{ text, secret string }
+	urls := []pw{
+		{"https://admin:S3cr3tPw@example.com/x", "S3cr3tPw"},
+		{"postgres://u:pw@h/db", ":pw@"},
+		{"ftp://backup:Zq8p!Lm2@files.internal/dump.tgz", "Zq8p!Lm2"},
+		{"https://ci:Zq@8pLm2@git.internal/org/repo.git", "8pLm2"},
+		{"mongodb+srv://svc:Hk3mW9qL2z@cluster0.mongodb.net/app", "Hk3mW9qL2z"},
+		{"http://admin:Kx8mZq2p@169.254.169.254/latest/meta-data/", "Kx8mZq2p"},
+		{"https://deploy:aVeryLongPassw0rdOfManyChars@example.com/", "Passw0rdOfManyChars"},
+	}
+	commands := []pw{
+		{"curl -u bob:Tr0ub4dor3 https://api.example.org/v1", "Tr0ub4dor3"},
+		{"curl --user 'ops:p@ss w0rd' https://x.internal", "p@ss w0rd"},
+		{"mysql -uroot -pHx82kLm shop", "Hx82kLm"},
+		{"mysqldump --user=app --password=Q7v9xLm2 shop > dump.sql", "Q7v9xLm2"},
+		{"sshpass -p Wq8zR3nP ssh deploy@10.0.0.5", "Wq8zR3nP"},
+		{"PGPASSWORD=Zq8pLm2x psql -h db -U app", "Zq8pLm2x"},
+		{"export MYSQL_PWD=s3cr3t!; mysql -uroot", "s3cr3t!"},
+		{"redis-cli -h cache -a Kp2mX9qz GET k", "Kp2mX9qz"},
+		{"smbclient //fs/share -U corp/jane%Winter2024x", "Winter2024x"},
+		{"docker login -u ci -p Zx9mKq2L registry.internal", "Zx9mKq2L"},
+		{"openssl rsa -in k.pem -passin pass:Kx8mZq2p -out plain.pem", "Kx8mZq2p"},
+		{"htpasswd -cb .htpasswd admin Zx9mKq2L", "Zx9mKq2L"},
+		{"wget --user=ci --password=Zx9mKq2L https://files.internal/a.tgz", "Zx9mKq2L"},
+		{"deploytool push --api-key=Zx9mKq2LwP4t build/", "Zx9mKq2LwP4t"},
+	}
+	eng := corpusEngine(t)
+	ctx := context.Background()
+	check := func(id string, a risk.Action, secret string) {
+		t.Helper()
+		a.SessionID = id
+		as, d, err := eng.Check(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := json.Marshal(struct {
+			A risk.Assessment
+			D risk.Decision
+		}{as, d})
+		if strings.Contains(string(out), secret) {
+			t.Errorf("%s %v: the assessment shows the password %q:\n%s", a.Tool, a.Arguments, secret, out)
+		}
+		if !hasPrefix(as, "secrets.") {
+			t.Errorf("%s %v: not flagged as a hard-coded secret: %v", a.Tool, a.Arguments, as.Findings)
+		}
+		st := eng.Session(id)
+		st.Lock()
+		hist, _ := json.Marshal(st.History())
+		st.Unlock()
+		if strings.Contains(string(hist), secret) {
+			t.Errorf("%s %v: the session's history shows the password %q: %s", a.Tool, a.Arguments, secret, hist)
+		}
+	}
+	for i, u := range urls {
+		id := fmt.Sprintf("u%d", i)
+		for _, a := range []risk.Action{
+			{Tool: "Bash", Arguments: map[string]any{"command": "curl -fsSL " + shellQuote(u.text) + " -o out"}},
+			{Tool: "WebFetch", Arguments: map[string]any{"url": u.text, "prompt": "summarize"}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/.env", "content": "REMOTE=" + u.text + "\n"}},
+			{Tool: "mcp__fetch__fetch", Arguments: map[string]any{"url": u.text}},
+		} {
+			check(id, a, u.secret)
+		}
+	}
+	for i, c := range commands {
+		id := fmt.Sprintf("c%d", i)
+		for _, a := range []risk.Action{
+			{Tool: "Bash", Arguments: map[string]any{"command": c.text}},
+			{Tool: "Bash", Arguments: map[string]any{"command": "cd /srv && " + c.text}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/deploy.sh", "content": "#!/bin/sh\nset -e\n" + c.text + "\n"}},
+			{Tool: "mcp__shell__run", Arguments: map[string]any{"command": c.text}},
+		} {
+			check(id, a, c.secret)
+		}
+	}
+}

@@ -121,3 +121,26 @@ func TestCheckURLMasksPasswords(t *testing.T) {
 		t.Errorf("an error shows the password: %s%s", stdout, stderr)
 	}
 }
+
+// TestAssessMasksPasswords: warden assess flags URL passwords and
+// command-line passwords and never prints them, in any field.
+func TestAssessMasksPasswords(t *testing.T) {
+	cases := map[string]string{
+		`{"tool":"Bash","arguments":{"command":"curl https://admin:S3cr3tPw@example.com/x"}}`:      "S3cr3tPw",
+		`{"tool":"Bash","arguments":{"command":"psql postgres://u:pw@h/db -c 'select 1'"}}`:        ":pw@",
+		`{"tool":"WebFetch","arguments":{"url":"https://ci:Zq@8pLm2@10.0.0.1/x","prompt":"read"}}`: "8pLm2",
+		`{"tool":"Bash","arguments":{"command":"curl -u bob:Tr0ub4dor3 https://api.example.org"}}`: "Tr0ub4dor3",
+		`{"tool":"Bash","arguments":{"command":"mysql -uroot -pHx82kLm shop"}}`:                    "Hx82kLm",
+		`{"tool":"Bash","arguments":{"command":"PGPASSWORD=Zq8pLm2x psql -h db"}}`:                 "Zq8pLm2x",
+		`{"tool":"Bash","arguments":{"command":"sshpass -p Wq8zR3nP ssh deploy@10.0.0.5"}}`:        "Wq8zR3nP",
+	}
+	for in, secret := range cases {
+		_, stdout, stderr := runCLI(t, in+"\n", "assess", "--cwd", "/home/user/project", "--home", "/home/user")
+		if strings.Contains(stdout+stderr, secret) {
+			t.Errorf("%s: the password shows: %s%s", in, stdout, stderr)
+		}
+		if !strings.Contains(stdout, `"secrets.`) {
+			t.Errorf("%s: not flagged: %s%s", in, stdout, stderr)
+		}
+	}
+}
