@@ -67,7 +67,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
 		return
 	}
-	ops := operands(cmd)
+	ops := append(operands(cmd), fed(cmds, i)...)
 	how := "by " + name
 	switch {
 	case destroyers[name] || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
@@ -114,6 +114,43 @@ func wraps(cmds []shell.Command, i int) bool {
 	}
 	c, n := cmds[i], cmds[i+1]
 	return len(n.Via) == len(c.Via)+1 && n.Depth > c.Depth
+}
+
+// fed returns the words xargs or parallel (around command i, through any
+// wrappers) feed it from stdin, when an echo or printf of static words, a
+// here-string or a heredoc gives them: echo .warden | xargs rm -rf.
+func fed(cmds []shell.Command, i int) []operand {
+	var out []operand
+	for k := i - 1; k >= 0 && wraps(cmds, k); k-- {
+		w := cmds[k]
+		if n := path.Base(w.Args[0]); n != "xargs" && n != "parallel" {
+			continue
+		}
+		for _, rd := range w.Redirs {
+			if rd.Stdin() && !rd.Dynamic {
+				for _, f := range strings.Fields(rd.Target) {
+					out = append(out, operand{text: f})
+				}
+			}
+		}
+		for _, j := range w.Inputs {
+			in := cmds[j]
+			if len(in.Args) == 0 || in.Dynamic[0] {
+				continue
+			}
+			if n := path.Base(in.Args[0]); n != "echo" && n != "printf" {
+				continue
+			}
+			for x, a := range in.Args[1:] {
+				if !in.Dynamic[x+1] && !strings.HasPrefix(a, "-") {
+					for _, f := range strings.Fields(strings.ReplaceAll(a, `\n`, " ")) {
+						out = append(out, operand{text: f})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // operand is a word of a command that may name a file.

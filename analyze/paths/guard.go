@@ -186,13 +186,22 @@ func fits(r *guardRow, rc, pc []string, at int) bool {
 }
 
 // matchAt reports whether pattern components rc match pc from at on (pc
-// may be longer).
+// may be longer). A component of pc that is itself a glob (rm -rf .w?rden,
+// ~/.c*) matches the names it would expand to, as bash expands it: a
+// leading dot only by a leading dot.
 func matchAt(rc, pc []string, at int) bool {
 	if at+len(rc) > len(pc) {
 		return false
 	}
 	for i, pat := range rc {
-		if ok, err := path.Match(pat, pc[at+i]); err != nil || !ok {
+		c := pc[at+i]
+		if ok, err := path.Match(pat, c); err == nil && ok {
+			continue
+		}
+		if !strings.ContainsAny(c, "*?[") || strings.ContainsAny(pat, "*?[") || pat[0] == '.' && c[0] != '.' {
+			return false
+		}
+		if ok, err := path.Match(c, pat); err != nil || !ok {
 			return false
 		}
 	}

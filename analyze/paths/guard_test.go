@@ -21,14 +21,14 @@ func TestGuard(t *testing.T) {
 		"/Library/Application Support/Windsurf/hooks.json",
 		// normalized: .. and a ./ prefix, another user's home
 		"docs/../.warden/policy.yaml", "./.claude/settings.json", "/home/other/.claude/settings.json", "/root/.config/warden/policy.yaml",
-		".warden/*",
+		".warden/*", ".w?rden", ".wa*/policy.yaml", "~/.config/w*", ".claude/settings*.json", ".c*",
 	}
 	out := []string{
 		"docs/warden/policy.md", "docs/warden.md", "warden.go", "cmd/warden/main.go", "bin/wardenx", "warden",
 		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".github/hooks/README.md",
 		".gemini/GEMINI.md", ".cursor/rules/a.mdc", ".windsurf/rules/a.md", "settings.json", ".config/warden-notes",
 		"~/.config/wardenx/policy.yaml", "~/.config", "/etc/wardend.conf", "/tmp/warden-test/policy.yaml",
-		"project/.wardenrc", "~/.claude.json.bak",
+		"project/.wardenrc", "~/.claude.json.bak", "*", "w*", "*/policy.yaml", ".claude/*.md",
 	}
 	seen := map[*guardRow]bool{}
 	for _, p := range in {
@@ -70,9 +70,9 @@ func TestHoldsGuard(t *testing.T) {
 	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
 	holds := []string{"/", "/home", "/home/user", "/home/user/.config", "/home/user/.local", "/home/user/.local/state",
 		"/home/user/project/.claude", "/home/user/project/.github", "/home/user/project/.github/hooks", "/etc", "/home/user/.codeium",
-		"/home/other", "/home/user/.cursor"}
+		"/home/other", "/home/user/.cursor", "/home/user/.c*", "/home/user/.*"}
 	not := []string{"/home/user/project", "/home/user/project/build", "/home/user/project/bin", "/tmp", "/usr",
-		"/home/user/Documents", "/home/user/.cache", "/home/user/project/.claude/commands", "/home/user/.config/nvim"}
+		"/home/user/Documents", "/home/user/.cache", "/home/user/project/.claude/commands", "/home/user/.config/nvim", "/home/user/project/*", "/home/user/project/src*"}
 	for _, p := range holds {
 		if !env.HoldsGuard(p) {
 			t.Errorf("HoldsGuard(%q) = false, want true", p)
