@@ -82,7 +82,9 @@ func (ConfirmRisky) Name() string { return "confirm_risky" }
 
 // Decide maps an assessment to a decision under p: ask when p wants
 // confirmation for the assessment's level, or for Unknown when some analyzer
-// could not assess; allow otherwise.
+// could not assess; allow otherwise. A locked assessment (risk.Assessment.
+// Locked) is always asked about, whatever p: no confirmation policy lets it
+// run without a person (NeverConfirm included).
 func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 	if p.ShouldConfirm(a.Level) {
 		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
@@ -91,6 +93,10 @@ func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 	if a.Unknown && p.ShouldConfirm(risk.Unknown) {
 		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
 			Reasons: []string{"part of the action could not be assessed"}}
+	}
+	if a.Locked {
+		return risk.Decision{Verdict: risk.Ask, Rule: "locked",
+			Reasons: []string{"a person must approve this exact action: " + lockedBy(a) + "; no confirmation policy lets it run unasked"}}
 	}
 	return risk.Decision{Verdict: risk.Allow, Rule: p.Name(),
 		Reasons: []string{fmt.Sprintf("%s does not ask about %s actions", p.Name(), a.Level)}}

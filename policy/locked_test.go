@@ -157,3 +157,19 @@ func TestCompiledPolicyFollowsItsLists(t *testing.T) {
 		t.Error("the clone follows the original's lists")
 	}
 }
+
+// TestConfirmationPoliciesAskAboutLocked: policy.Decide never allows a
+// locked assessment, whatever the confirmation policy.
+func TestConfirmationPoliciesAskAboutLocked(t *testing.T) {
+	risky, _ := policy.NewConfirmRisky(risk.Critical, false)
+	for _, cp := range []policy.ConfirmationPolicy{policy.NeverConfirm{}, policy.AlwaysConfirm{}, policy.DefaultConfirmRisky(), risky} {
+		for _, l := range []risk.Level{risk.Safe, risk.Low, risk.High, risk.Critical} {
+			if d := policy.Decide(locked(l), cp); d.Verdict != risk.Ask {
+				t.Errorf("%s, %s locked: %+v", cp.Name(), l, d)
+			}
+			if d := policy.Decide(&risk.Assessment{Level: l}, policy.NeverConfirm{}); d.Verdict != risk.Allow {
+				t.Errorf("never_confirm, %s not locked: %+v", l, d)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
@@ -142,7 +143,9 @@ func Default() *Policy {
 	return p
 }
 
-// Decide decides on call c assessed as a, alone (no conversation).
+// Decide decides on call c assessed as a, alone (no conversation), in
+// the order of the Policy type's documentation: a locked assessment is
+// allowed by no allow rule and no mode, only by an exact approval.
 func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
 	return p.DecideFacts(&Facts{Assessment: a, Call: c, Session: SessionFacts{ID: c.Action.SessionID, Env: p.Environment}})
 }
@@ -281,10 +284,33 @@ func (p *Policy) Compile() {
 // lists returns the prepared rule lists, prepared anew when the lists
 // are no longer, entry for entry, those Compile prepared.
 func (p *Policy) lists() *index {
-	if x := p.idx; x != nil && slices.Equal(x.src[0], p.Deny) && slices.Equal(x.src[1], p.Ask) && slices.Equal(x.src[2], p.Allow) {
+	if x := p.idx; x != nil && same(x.src[0], p.Deny) && same(x.src[1], p.Ask) && same(x.src[2], p.Allow) {
 		return x
 	}
 	return &index{deny: newRuleList(p.Deny), ask: newRuleList(p.Ask), allow: newRuleList(p.Allow)}
+}
+
+// same reports whether list still holds, entry for entry, what was
+// prepared from it. It compares identities, not text: a string or rule
+// replaced by an equal one counts as a change (the lists are then
+// prepared anew, which is correct, only slower). Comparing every string's
+// bytes would cost as much as a decision.
+func same(prepared, list []Entry) bool {
+	if len(prepared) != len(list) {
+		return false
+	}
+	for i := range list {
+		a, b := &prepared[i], &list[i]
+		if a.Rule != b.Rule || a.If != b.If || a.Org != b.Org || !sameString(a.Exact, b.Exact) ||
+			!sameString(a.Reason, b.Reason) || !sameString(a.Origin, b.Origin) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // Clone returns a copy of p that shares nothing p's owner may change:
