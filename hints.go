@@ -27,6 +27,9 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	}
 	ann := c.Action.Annotations
 	switch {
+	case ann == nil && c.Like != "":
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.unknown_tool", Level: risk.Low, Reversible: true,
+			Reason: "Tool " + c.Name + " of MCP server " + c.Server + " is not in warden's catalog (a known server's tool has its name, not its trust); assessed from its arguments"})
 	case ann == nil:
 		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.unknown_tool", Level: risk.Low, Reversible: true,
 			Reason: "Tool " + c.Name + " is not in warden's catalog; assessed from its arguments"})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -220,7 +221,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 		out.Arguments = map[string]any{}
 	}
 	if strings.TrimSpace(out.Tool) == "" {
-		return inputErrorf("missing \"tool\"")
+		return missingTool(raw)
 	}
 	if out.SecurityRisk == "" {
 		if s, ok := out.Arguments["security_risk"].(string); ok {
@@ -229,6 +230,31 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	}
 	*a = out
 	return nil
+}
+
+// missingTool is the error for an action that names no tool: what it
+// holds instead, so that whoever reads the reason sees what was sent.
+func missingTool(raw map[string]json.RawMessage) error {
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		if len(k) > 40 {
+			cut := 40
+			for cut > 0 && !utf8.RuneStart(k[cut]) {
+				cut--
+			}
+			k = k[:cut] + "…"
+		}
+		keys = append(keys, fmt.Sprintf("%q", k))
+	}
+	slices.Sort(keys)
+	if len(keys) > 8 {
+		keys = append(keys[:8], "…")
+	}
+	has := "it is empty"
+	if len(keys) > 0 {
+		has = "it has " + strings.Join(keys, ", ")
+	}
+	return inputErrorf("missing \"tool\": the action names no tool (%s), so what it would run cannot be judged; a tool call is {\"tool\": NAME, \"arguments\": {…}}", has)
 }
 
 func decodeArguments(raw json.RawMessage) (map[string]any, error) {

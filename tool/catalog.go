@@ -1,8 +1,12 @@
 package tool
 
 import (
+	"encoding/json"
+	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,6 +53,12 @@ type Call struct {
 	Server string
 	Class  Class
 	Known  bool // the tool is in the catalog
+	// Like is, for a tool the catalog does not know that shares a known
+	// tool's name (another MCP server's write_file), the class of that
+	// tool: analyzers may judge the call as they judge that class as
+	// well, since it may do what its name says, but nothing may trust it
+	// (modes and allow rules read Class, which stays Other).
+	Like Class
 
 	Shell []string // shell scripts that will run
 	// OwnShell counts the scripts of Shell that the tool runs in the
@@ -139,7 +149,8 @@ func (c *Call) Abs(p string) string {
 	return c.Env().Abs(p)
 }
 
-// spec says where a tool keeps what the analyzers need.
+// spec says where a tool keeps what the analyzers need, and which
+// arguments it takes.
 type spec struct {
 	class Class
 	shell []string // keys holding a shell script (string) or argv (list)
@@ -153,88 +164,159 @@ type spec struct {
 	content []string
 	text    []string
 	cwd     []string
-	// refine adjusts a call whose class depends on its arguments.
+
+	// need are the arguments the tool requires: each entry names one, or
+	// alternatives separated by "|" of which one must be given. opt are
+	// the other arguments it takes besides those named above (the keys of
+	// every role are taken). An argument outside both that carries text
+	// makes the call malformed, unless the tool is open (its schema varies
+	// between versions and integrations). emptyShell allows an empty
+	// command (OpenHands sends one to read more output).
+	need       []string
+	opt        []string
+	open       bool
+	emptyShell bool
+
+	// refine adds what a tool keeps in its own format (a patch, browser
+	// code, a prompt); narrow adjusts the class of a call whose class
+	// depends on its arguments, and only runs for a tool known for sure.
 	refine func(c *Call, args map[string]any)
+	narrow func(c *Call, args map[string]any)
 }
 
 var (
 	pathKeys = []string{"file_path", "path", "absolute_path", "notebook_path", "paths", "source", "destination", "directory", "dir_path"}
 	urlKeys  = []string{"url", "uri", "urls"}
+	// codexApproval are the arguments Codex adds to its shell tools to
+	// ask for more permissions.
+	codexApproval = []string{"timeout_ms", "timeout", "with_escalated_permissions", "justification", "sandbox_permissions", "prefix_rule", "additional_permissions"}
 )
+
+// listArgs are the arguments whose value is a list: of strings (paths,
+// urls) or of objects (edits, todos, fields).
+var listArgs = map[string]bool{"paths": true, "urls": true, "edits": true, "todos": true, "fields": true}
+
+// anyArgs are the arguments every tool may carry: the risk label
+// OpenHands asks its model to add to every call.
+var anyArgs = []string{"security_risk", "safety_risk"}
 
 // catalog maps lower-case tool names to their spec.
 var catalog = map[string]spec{
-	// Claude Code
-	"bash":         {class: Execute, shell: []string{"command"}},
-	"read":         {class: Read, path: []string{"file_path"}},
-	"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}},
-	"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}},
-	"multiedit":    {class: Edit, path: []string{"file_path"}, content: []string{"edits.new_string"}},
-	"notebookedit": {class: Edit, path: []string{"notebook_path"}, content: []string{"new_source"}},
-	"notebookread": {class: Read, path: []string{"notebook_path"}},
-	"glob":         {class: Read, path: []string{"path"}, text: []string{"pattern"}},
-	"grep":         {class: Read, path: []string{"path"}, text: []string{"pattern", "glob"}},
-	"ls":           {class: Read, path: []string{"path"}},
-	"webfetch":     {class: Network, url: []string{"url"}, text: []string{"prompt"}},
-	"websearch":    {class: Network, text: []string{"query"}},
-	"todowrite":    {class: Other},
-	"task":         {class: Other, text: []string{"prompt"}},
+	// Claude Code (the Anthropic API's bash tool takes restart instead of a command)
+	"bash":         {class: Execute, shell: []string{"command"}, need: []string{"command|restart"}, opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart"}},
+	"read":         {class: Read, path: []string{"file_path"}, need: []string{"file_path"}, opt: []string{"offset", "limit", "pages"}},
+	"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}, need: []string{"file_path", "content"}},
+	"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}, need: []string{"file_path", "old_string", "new_string"}, opt: []string{"replace_all"}},
+	"multiedit":    {class: Edit, path: []string{"file_path"}, content: []string{"edits.new_string"}, need: []string{"file_path", "edits"}},
+	"notebookedit": {class: Edit, path: []string{"notebook_path"}, content: []string{"new_source"}, need: []string{"notebook_path"}, opt: []string{"cell_id", "cell_type", "edit_mode"}},
+	"notebookread": {class: Read, path: []string{"notebook_path"}, need: []string{"notebook_path"}, opt: []string{"cell_id"}},
+	// Claude Code and Gemini CLI
+	"glob": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"},
+		opt: []string{"case_sensitive", "respect_git_ignore", "respect_gemini_ignore"}},
+	"grep": {class: Read, path: []string{"path"}, text: []string{"pattern", "glob"}, need: []string{"pattern"},
+		opt: []string{"output_mode", "-A", "-B", "-C", "-n", "-i", "type", "head_limit", "offset", "multiline"}},
+	"ls":        {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"ignore"}},
+	"webfetch":  {class: Network, url: []string{"url"}, text: []string{"prompt"}, need: []string{"url", "prompt"}},
+	"websearch": {class: Network, text: []string{"query"}, need: []string{"query"}, opt: []string{"allowed_domains", "blocked_domains"}},
+	"todowrite": {class: Other, need: []string{"todos"}, open: true},
+	"task":      {class: Other, text: []string{"prompt"}, need: []string{"prompt"}, open: true},
 
 	// OpenHands
-	"execute_bash":         {class: Execute, shell: []string{"command"}},
-	"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python"},
-	"str_replace_editor":   {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, refine: refineEditor},
-	"browser":              {class: Browser, code: []string{"code"}, lang: "browsergym", refine: refineBrowserGym},
-	"web_read":             {class: Network, url: []string{"url"}},
+	"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
+	"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}},
+	"str_replace_editor": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, need: []string{"command", "path"},
+		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
+	"browser":  {class: Browser, code: []string{"code"}, lang: "browsergym", need: []string{"code"}, refine: refineBrowserGym},
+	"web_read": {class: Network, url: []string{"url"}, need: []string{"url"}},
 
 	// Codex
-	"shell":       {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}},
-	"local_shell": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir", "working_directory"}},
-	"apply_patch": {class: Edit, refine: refinePatch},
+	"shell":         {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: codexApproval},
+	"shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: append([]string{"login"}, codexApproval...)},
+	"exec_command": {class: Execute, shell: []string{"cmd"}, cwd: []string{"workdir"}, need: []string{"cmd"},
+		opt: append([]string{"shell", "login", "tty", "yield_time_ms", "max_output_tokens"}, codexApproval...)},
+	"local_shell": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir", "working_directory"}, need: []string{"command"},
+		opt: append([]string{"type", "env", "user"}, codexApproval...)},
+	"apply_patch": {class: Edit, need: []string{"input|patch|command"}, opt: []string{"command"}, refine: refinePatch},
 
 	// Gemini CLI
-	"run_shell_command":   {class: Execute, shell: []string{"command"}, cwd: []string{"directory", "dir_path"}},
-	"read_file":           {class: Read, path: pathKeys},
-	"read_many_files":     {class: Read, path: []string{"paths"}},
-	"write_file":          {class: Edit, path: pathKeys, content: []string{"content"}},
-	"replace":             {class: Edit, path: pathKeys, content: []string{"new_string"}},
-	"web_fetch":           {class: Network, url: urlKeys, text: []string{"prompt"}, refine: refinePromptURLs},
-	"google_web_search":   {class: Network, text: []string{"query"}},
-	"list_directory":      {class: Read, path: pathKeys},
-	"search_file_content": {class: Read, path: pathKeys, text: []string{"pattern"}},
-	"save_memory":         {class: Edit, content: []string{"fact"}},
+	"run_shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"directory", "dir_path"}, need: []string{"command"}, opt: []string{"description", "is_background"}},
+	"read_file":         {class: Read, path: []string{"file_path", "absolute_path", "path"}, need: []string{"file_path|absolute_path|path"}, opt: []string{"offset", "limit", "head", "tail"}},
+	"read_many_files": {class: Read, path: []string{"paths"}, need: []string{"paths"},
+		opt: []string{"include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "respect_git_ignore"}},
+	"write_file": {class: Edit, path: []string{"file_path", "path"}, content: []string{"content"}, need: []string{"file_path|path", "content"},
+		opt: []string{"modified_by_user", "ai_proposed_content"}},
+	"replace": {class: Edit, path: []string{"file_path", "path"}, content: []string{"new_string"}, need: []string{"file_path|path", "old_string", "new_string"},
+		opt: []string{"expected_replacements", "instruction", "modified_by_user", "ai_proposed_content"}},
+	"web_fetch":         {class: Network, url: urlKeys, text: []string{"prompt"}, need: []string{"prompt|url"}, refine: refinePromptURLs},
+	"google_web_search": {class: Network, text: []string{"query"}, need: []string{"query"}},
+	"list_directory": {class: Read, path: []string{"path", "dir_path"}, need: []string{"path|dir_path"},
+		opt: []string{"ignore", "file_filtering_options", "respect_git_ignore"}},
+	"search_file_content": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"}, opt: []string{"include"}},
+	"save_memory":         {class: Edit, content: []string{"fact"}, need: []string{"fact"}},
 
-	// MCP reference servers: filesystem
-	"read_text_file":            {class: Read, path: pathKeys},
-	"read_media_file":           {class: Read, path: pathKeys},
-	"read_multiple_files":       {class: Read, path: []string{"paths"}},
-	"edit_file":                 {class: Edit, path: pathKeys, content: []string{"edits.newText"}},
-	"create_directory":          {class: Edit, path: pathKeys},
-	"list_directory_with_sizes": {class: Read, path: pathKeys},
-	"directory_tree":            {class: Read, path: pathKeys},
-	"move_file":                 {class: Edit, path: []string{"source", "destination"}},
-	"search_files":              {class: Read, path: pathKeys, text: []string{"pattern"}},
-	"get_file_info":             {class: Read, path: pathKeys},
-	"list_allowed_directories":  {class: Read},
-	// postgres, sqlite
-	"query":       {class: Database, sql: []string{"sql", "query"}},
-	"read_query":  {class: Database, sql: []string{"query", "sql"}},
-	"write_query": {class: Database, sql: []string{"query", "sql"}},
-	// fetch
-	"fetch": {class: Network, url: urlKeys},
-	// playwright
-	"browser_navigate":    {class: Browser, url: []string{"url"}},
-	"browser_evaluate":    {class: Browser, code: []string{"function", "script", "expression"}, lang: "javascript"},
-	"browser_run_code":    {class: Browser, code: []string{"code"}, lang: "javascript"},
-	"browser_file_upload": {class: Browser, path: []string{"paths"}},
-	"browser_type":        {class: Browser, text: []string{"text"}},
-	"browser_fill_form":   {class: Browser},
+	// Python code actions (seed 004 and plain agents: their other fields vary)
+	"code":        {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+	"python":      {class: Execute, code: []string{"code", "script"}, lang: "python", need: []string{"code|script"}, open: true},
+	"python_exec": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+	"ipython":     {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+}
 
-	// Python code actions (seed 004 and plain agents)
-	"code":        {class: Execute, code: []string{"code"}, lang: "python"},
-	"python":      {class: Execute, code: []string{"code", "script"}, lang: "python"},
-	"python_exec": {class: Execute, code: []string{"code"}, lang: "python"},
-	"ipython":     {class: Execute, code: []string{"code"}, lang: "python"},
+// servers maps the MCP servers warden knows (by the name their
+// package gives them) to their tools. A tool mcp__S__T is looked up in
+// the tools of server S only (see serverName): another server's tool
+// that happens to share a name is not that tool.
+var servers = map[string]map[string]spec{
+	"filesystem": {
+		"read_file":                 {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
+		"read_text_file":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
+		"read_media_file":           {class: Read, path: []string{"path"}, need: []string{"path"}},
+		"read_multiple_files":       {class: Read, path: []string{"paths"}, need: []string{"paths"}},
+		"write_file":                {class: Edit, path: []string{"path"}, content: []string{"content"}, need: []string{"path", "content"}},
+		"edit_file":                 {class: Edit, path: []string{"path"}, content: []string{"edits.newText"}, need: []string{"path", "edits"}, opt: []string{"dryRun"}},
+		"create_directory":          {class: Edit, path: []string{"path"}, need: []string{"path"}},
+		"list_directory":            {class: Read, path: []string{"path"}, need: []string{"path"}},
+		"list_directory_with_sizes": {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"sortBy"}},
+		"directory_tree":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"excludePatterns"}},
+		"move_file":                 {class: Edit, path: []string{"source", "destination"}, need: []string{"source", "destination"}},
+		"search_files":              {class: Read, path: []string{"path"}, text: []string{"pattern"}, need: []string{"path", "pattern"}, opt: []string{"excludePatterns"}},
+		"get_file_info":             {class: Read, path: []string{"path"}, need: []string{"path"}},
+		"list_allowed_directories":  {class: Read},
+	},
+	"postgres": {
+		"query": {class: Database, sql: []string{"sql"}, need: []string{"sql"}},
+	},
+	"sqlite": {
+		"read_query":     {class: Database, sql: []string{"query"}, need: []string{"query"}},
+		"write_query":    {class: Database, sql: []string{"query"}, need: []string{"query"}},
+		"create_table":   {class: Database, sql: []string{"query"}, need: []string{"query"}},
+		"list_tables":    {class: Read},
+		"describe_table": {class: Read, need: []string{"table_name"}},
+		"append_insight": {class: Other, text: []string{"insight"}, need: []string{"insight"}},
+	},
+	"fetch": {
+		"fetch": {class: Network, url: []string{"url"}, need: []string{"url"}, opt: []string{"max_length", "start_index", "raw"}},
+	},
+	"playwright": playwright,
+	"puppeteer": {
+		"puppeteer_navigate":   {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
+		"puppeteer_evaluate":   {class: Browser, code: []string{"script"}, lang: "javascript", need: []string{"script"}, open: true},
+		"puppeteer_fill":       {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
+		"puppeteer_select":     {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
+		"puppeteer_screenshot": {class: Browser, open: true},
+		"puppeteer_click":      {class: Browser, need: []string{"selector"}, open: true},
+		"puppeteer_hover":      {class: Browser, need: []string{"selector"}, open: true},
+	},
+}
+
+// playwright's tools; their element descriptions and references vary
+// between versions, so they are open.
+var playwright = map[string]spec{
+	"browser_navigate":    {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
+	"browser_evaluate":    {class: Browser, code: []string{"function", "script", "expression"}, lang: "javascript", need: []string{"function|script|expression"}, open: true},
+	"browser_run_code":    {class: Browser, code: []string{"code"}, lang: "javascript", need: []string{"code"}, open: true},
+	"browser_file_upload": {class: Browser, path: []string{"paths"}, open: true},
+	"browser_type":        {class: Browser, text: []string{"text"}, need: []string{"text"}, open: true},
+	"browser_fill_form":   {class: Browser, need: []string{"fields"}, open: true},
 }
 
 // playwright's read-only browser tools.
@@ -242,12 +324,72 @@ var browserReads = []string{"browser_snapshot", "browser_take_screenshot", "brow
 	"browser_network_requests", "browser_tabs", "browser_wait_for", "browser_hover", "browser_resize", "browser_close",
 	"browser_navigate_back", "browser_click", "browser_press_key", "browser_select_option", "browser_drag", "browser_handle_dialog"}
 
+// serverAliases are other names users give the known servers in their
+// agents' settings.
+var serverAliases = map[string]string{
+	"fs": "filesystem", "file-system": "filesystem", "file_system": "filesystem", "files": "filesystem",
+	"postgresql": "postgres", "pg": "postgres",
+	"sqlite3":            "sqlite",
+	"playwright-browser": "playwright",
+}
+
 func init() {
 	for _, n := range browserReads {
-		if _, ok := catalog[n]; !ok {
-			catalog[n] = spec{class: Browser}
+		if _, ok := playwright[n]; !ok {
+			playwright[n] = spec{class: Browser, open: true}
 		}
 	}
+	// The reference servers' tools are known by their bare names too (a
+	// client that passes them on without the mcp__ prefix), where no
+	// agent's own tool has the name.
+	for _, srv := range []string{"filesystem", "postgres", "sqlite", "fetch", "playwright"} {
+		for n, sp := range servers[srv] {
+			if _, ok := catalog[n]; !ok {
+				catalog[n] = bare(sp)
+			}
+		}
+	}
+}
+
+// bare loosens a server tool's spec for its bare name, which any client
+// may use: the SQL and URL it reads may be under either usual key.
+func bare(sp spec) spec {
+	switch {
+	case len(sp.sql) > 0:
+		sp.sql = []string{"sql", "query"}
+		sp.need = []string{"sql|query"}
+	case len(sp.url) > 0 && sp.class == Network:
+		sp.url = urlKeys
+		sp.need = []string{"url|uri|urls"}
+	case slices.Equal(sp.path, []string{"path"}):
+		sp.path = pathKeys
+		sp.need = slices.Clone(sp.need)
+		for i, k := range sp.need {
+			if k == "path" {
+				sp.need[i] = strings.Join(pathKeys, "|")
+			}
+		}
+	}
+	return sp
+}
+
+// serverName returns the known server an MCP server name stands for
+// ("filesystem" for "server-filesystem" or "fs"), or "" when it is none.
+func serverName(name string) string {
+	n := strings.ToLower(name)
+	for _, p := range []string{"mcp-server-", "mcp_server_", "server-", "server_", "mcp-", "mcp_"} {
+		n = strings.TrimPrefix(n, p)
+	}
+	for _, s := range []string{"-mcp-server", "_mcp_server", "-server", "_server", "-mcp", "_mcp"} {
+		n = strings.TrimSuffix(n, s)
+	}
+	if a, ok := serverAliases[n]; ok {
+		n = a
+	}
+	if _, ok := servers[n]; ok {
+		return n
+	}
+	return ""
 }
 
 // Names lists the tool names the catalog knows, sorted.
@@ -262,32 +404,75 @@ func Names() []string {
 
 // Normalize turns an action into a Call. cwd and home are the defaults for
 // an action that names no working directory; they may be empty.
+//
+// A tool named mcp__S__T is looked up among the tools of server S when
+// warden knows S, and is otherwise not known: a tool of an unknown server
+// that shares a known tool's name gets the generic reading of every
+// argument, and that tool's reading of them besides, but none of its
+// trust. The arguments of a known tool are checked against what it takes
+// (see Call.Malformed).
 func Normalize(a *risk.Action, cwd, home string) *Call {
 	c := &Call{Action: a, Name: a.Tool, Cwd: cwd, Home: home}
 	if a.Cwd != "" {
 		c.Cwd = a.Cwd
 	}
 	name := a.Tool
+	mcp := false
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		if srv, tool, ok := strings.Cut(rest, "__"); ok {
-			c.Server, name = srv, tool
+			c.Server, name, mcp = srv, tool, true
 		}
 	}
 	c.Name = name
-	sp, ok := catalog[strings.ToLower(name)]
-	args := a.Arguments
-	if ok {
-		c.Known = true
-		c.apply(sp, args)
+	var sp spec
+	var ok bool
+	if mcp {
+		sp, ok = servers[serverName(c.Server)][strings.ToLower(name)]
 	} else {
+		sp, ok = catalog[strings.ToLower(name)]
+	}
+	args := a.Arguments
+	switch {
+	case ok:
+		c.Known = true
+		c.Class = sp.class
+		c.read(sp, args)
+		if sp.narrow != nil {
+			sp.narrow(c, args)
+		}
+		c.check(sp, args)
+	case mcp:
+		c.generic(args)
+		if like, ok := lookalike(name); ok {
+			// what the tool of that name would do with them, as well
+			c.Like = like.class
+			c.read(like, args)
+			c.dedupe()
+		}
+	default:
 		c.generic(args)
 	}
 	c.OwnShell = len(c.Shell)
 	return c
 }
 
-func (c *Call) apply(sp spec, args map[string]any) {
-	c.Class = sp.class
+// lookalike returns the spec of a known tool named name (any server's, or
+// an agent's own), for reading an unknown server's tool of that name.
+func lookalike(name string) (spec, bool) {
+	n := strings.ToLower(name)
+	if sp, ok := catalog[n]; ok {
+		return sp, true
+	}
+	for _, srv := range slices.Sorted(maps.Keys(servers)) {
+		if sp, ok := servers[srv][n]; ok {
+			return sp, true
+		}
+	}
+	return spec{}, false
+}
+
+// read takes from args what spec sp says they hold.
+func (c *Call) read(sp spec, args map[string]any) {
 	for _, k := range sp.cwd {
 		if s, ok := args[k].(string); ok && s != "" {
 			c.Cwd = c.Abs(s)
@@ -342,6 +527,279 @@ func (c *Call) apply(sp spec, args map[string]any) {
 	if sp.refine != nil {
 		sp.refine(c, args)
 	}
+}
+
+// argKind is the type an argument of a known tool must have.
+type argKind uint8
+
+const (
+	kindString  argKind = iota + 1 // a string
+	kindNamed                      // a non-empty string: a path, a URL
+	kindScript                     // a non-empty string or a non-empty list of strings (an argv)
+	kindStrings                    // a string or a list of strings
+	kindObjects                    // a list of objects
+	kindAny                        // anything (numbers, flags, options of their own)
+)
+
+// kinds returns the kind of each argument spec sp names.
+func (sp spec) kinds() map[string]argKind {
+	m := map[string]argKind{}
+	set := func(keys []string, k argKind) {
+		for _, key := range keys {
+			if _, ok := m[key]; !ok {
+				m[key] = k
+			}
+		}
+	}
+	for _, k := range sp.content {
+		if list, _, nested := strings.Cut(k, "."); nested {
+			m[list] = kindObjects
+		}
+	}
+	for _, k := range append(slices.Clone(sp.path), sp.url...) {
+		if listArgs[k] {
+			m[k] = kindStrings
+		}
+	}
+	if sp.emptyShell {
+		set(sp.shell, kindString)
+	}
+	set(sp.shell, kindScript)
+	set(sp.path, kindNamed)
+	set(sp.url, kindNamed)
+	set(sp.cwd, kindString)
+	set(sp.code, kindString)
+	set(sp.sql, kindString)
+	set(sp.content, kindString)
+	set(sp.text, kindString)
+	set(sp.opt, kindAny)
+	set(anyArgs, kindAny)
+	for _, n := range sp.need {
+		for _, k := range strings.Split(n, "|") {
+			if listArgs[k] {
+				set([]string{k}, kindObjects)
+			}
+			set([]string{k}, kindString)
+		}
+	}
+	return m
+}
+
+// check records in c.Malformed how args do not fit known tool sp: a
+// required argument missing, one of the wrong type, an argument the tool
+// does not take that carries text. The text of arguments it cannot take
+// as they are goes to c.Text, where it is judged as a tool the catalog
+// does not know is (as possible commands).
+func (c *Call) check(sp spec, args map[string]any) {
+	kinds := sp.kinds()
+	for _, n := range sp.need {
+		given := false
+		for _, k := range strings.Split(n, "|") {
+			if v, ok := args[k]; ok && v != nil {
+				given = true
+			}
+		}
+		if !given {
+			c.Malformed = append(c.Malformed, "missing "+quoteAlternatives(n))
+		}
+	}
+	keys := slices.Sorted(maps.Keys(args))
+	for _, k := range keys {
+		v := args[k]
+		if v == nil {
+			continue
+		}
+		kind, ok := kinds[k]
+		if !ok {
+			if carriesText(v, 0) {
+				c.Text = appendText(c.Text, v, 0)
+				if !sp.open {
+					c.Malformed = append(c.Malformed, fmt.Sprintf("%q is not an argument it takes", k))
+				}
+			}
+			continue
+		}
+		if why := misfit(kind, v); why != "" {
+			c.Malformed = append(c.Malformed, fmt.Sprintf("%q %s", k, why))
+			c.Text = appendText(c.Text, v, 0)
+		}
+	}
+	if len(c.Malformed) > 0 {
+		c.dedupe()
+	}
+}
+
+// quoteAlternatives quotes "a|b" as "a" or "b".
+func quoteAlternatives(n string) string {
+	alts := strings.Split(n, "|")
+	for i, a := range alts {
+		alts[i] = fmt.Sprintf("%q", a)
+	}
+	if len(alts) == 1 {
+		return alts[0]
+	}
+	return strings.Join(alts[:len(alts)-1], ", ") + " or " + alts[len(alts)-1]
+}
+
+// misfit says how v is not of kind k, "" when it is.
+func misfit(k argKind, v any) string {
+	switch k {
+	case kindString:
+		if _, ok := v.(string); !ok {
+			return "must be a string, not " + jsonKind(v)
+		}
+	case kindNamed:
+		switch x := v.(type) {
+		case string:
+			if strings.TrimSpace(x) == "" {
+				return "is empty"
+			}
+		default:
+			return "must be a string, not " + jsonKind(v)
+		}
+	case kindScript:
+		switch x := v.(type) {
+		case string:
+			if strings.TrimSpace(x) == "" {
+				return "is an empty command"
+			}
+		case []any:
+			if len(x) == 0 {
+				return "is an empty command"
+			}
+			for _, e := range x {
+				if _, ok := e.(string); !ok {
+					return "must be a string or a list of strings, not a list holding " + jsonKind(e)
+				}
+			}
+		default:
+			return "must be a string or a list of strings, not " + jsonKind(v)
+		}
+	case kindStrings:
+		switch x := v.(type) {
+		case string:
+		case []any:
+			for _, e := range x {
+				if _, ok := e.(string); !ok {
+					return "must be a list of strings, not a list holding " + jsonKind(e)
+				}
+			}
+		default:
+			return "must be a list of strings, not " + jsonKind(v)
+		}
+	case kindObjects:
+		x, ok := v.([]any)
+		if !ok {
+			return "must be a list, not " + jsonKind(v)
+		}
+		for _, e := range x {
+			if _, ok := e.(map[string]any); !ok {
+				return "must be a list of objects, not a list holding " + jsonKind(e)
+			}
+		}
+	}
+	return ""
+}
+
+// jsonKind names the JSON type of a decoded value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int, int64, json.Number:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// carriesText reports whether v holds a non-empty string, at any depth.
+func carriesText(v any, depth int) bool {
+	if depth > maxWalk {
+		return false
+	}
+	switch x := v.(type) {
+	case string:
+		return x != ""
+	case []any:
+		for _, e := range x {
+			if carriesText(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if carriesText(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendText adds to dst every non-empty string of v, in a deterministic
+// order.
+func appendText(dst []string, v any, depth int) []string {
+	if depth > maxWalk {
+		return dst
+	}
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			dst = append(dst, x)
+		}
+	case []any:
+		for _, e := range x {
+			dst = appendText(dst, e, depth+1)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			dst = appendText(dst, x[k], depth+1)
+		}
+	}
+	return dst
+}
+
+// maxWalk bounds the nesting read in arguments.
+const maxWalk = 32
+
+// dedupe drops the repeats that two readings of the same arguments leave,
+// and content with no path whose text a content with a path holds.
+func (c *Call) dedupe() {
+	uniq := func(list []string) []string {
+		out := list[:0]
+		for i, s := range list {
+			if !slices.Contains(list[:i], s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	c.Shell, c.SQL, c.URLs, c.Paths, c.Text = uniq(c.Shell), uniq(c.SQL), uniq(c.URLs), uniq(c.Paths), uniq(c.Text)
+	code := c.Code[:0]
+	for i, x := range c.Code {
+		if !slices.ContainsFunc(c.Code[:i], func(y Code) bool { return y.Text == x.Text }) {
+			code = append(code, x)
+		}
+	}
+	c.Code = code
+	all := slices.Clone(c.Content)
+	content := c.Content[:0]
+	for i, x := range all {
+		same := func(y Content) bool { return y.Text == x.Text && (y.Path == x.Path || x.Path == "") }
+		if slices.ContainsFunc(all[:i], same) || x.Path == "" && slices.ContainsFunc(all[i+1:], func(y Content) bool { return y.Text == x.Text }) {
+			continue
+		}
+		content = append(content, x)
+	}
+	c.Content = content
 }
 
 // editOld returns, for a content key that holds an edit's new text, the
@@ -473,9 +931,9 @@ func appendStrings(dst []string, v any) []string {
 	return dst
 }
 
-// refineEditor handles OpenHands' str_replace_editor, whose "view" command
+// narrowEditor handles OpenHands' str_replace_editor, whose "view" command
 // only reads.
-func refineEditor(c *Call, args map[string]any) {
+func narrowEditor(c *Call, args map[string]any) {
 	if cmd, _ := args["command"].(string); cmd == "view" {
 		c.Class = Read
 		c.Content = nil

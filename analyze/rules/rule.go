@@ -188,7 +188,7 @@ func texts(c *tool.Call, t Target) []string {
 // pattern named, if any. st shares the keyword prefilter's work between
 // rules.
 func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
-	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) {
+	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) && (c.Like == "" || !slices.Contains(r.Classes, c.Like)) {
 		return false, "", nil
 	}
 	resource := ""

@@ -81,7 +81,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 	}
 	c.Shell = append(c.Shell, added...)
-	if !c.Known {
+	if !c.Known || len(c.Malformed) > 0 { // a malformed call may run its text as well
 		out = append(out, textCommands(c, k, env)...)
 	}
 	return out, nil
