@@ -6,4 +6,10 @@
 // Tools it does not know are never skipped: every string in their arguments
 // is kept for generic analysis, and well-known argument names (command, url,
 // path, sql, code) are still recognised.
+//
+// It knows what each known tool requires and takes: a call that lacks a
+// required argument, gives one of the wrong type or carries text under an
+// argument the tool does not take is malformed (Call.Malformed), and that
+// text is kept for analysis. MCP tools are known per server: mcp__S__T is
+// looked up among the tools of server S only.
 package tool
