@@ -28,32 +28,71 @@ func (ck *check) code(c *tool.Call) {
 
 // codeText judges one program text in lang (see code).
 func (ck *check) codeText(env paths.Env, lang, text string) {
-	changer := codeChanges.FindString(text)
+	changer, whole := calls(text)
 	if changer == "" && !writeMode.MatchString(text) {
 		return
 	}
 	how := "by " + lang + " code"
 	if changer != "" {
-		how += " calling " + strings.TrimRight(changer, " (")
+		how += " calling " + changer
 	}
 	// removing, moving or changing the mode of a literal directory above
 	// the guard reaches it; writing into one does not
-	whole := wholeChanges.MatchString(text)
 	for _, p := range literalPaths(text) {
 		ck.touch(env, p, how, whole)
 	}
 }
 
-// codeChanges finds calls that change files or run commands, in Python,
-// JavaScript, Ruby, Perl and PHP spelling.
-var codeChanges = regexp.MustCompile(`\b(?:write|writelines|write_text|write_bytes|writeFile|writeFileSync|appendFile|appendFileSync|` +
-	`remove|removedirs|unlink|unlinkSync|rmtree|rmdir|rmSync|rm|rename|renames|renameSync|replace|move|copy|copyfile|copy2|copytree|copyFile|copyFileSync|cpSync|` +
-	`chmod|chown|lchown|chmodSync|truncate|symlink|symlinkSync|link|touch|mkdir|makedirs|system|popen|Popen|run|call|check_call|check_output|` +
-	`exec|execSync|spawn|spawnSync|execFile|execl|execv|execvp|spawnl|put_contents|file_put_contents|fputs|fwrite|syswrite|File\.write|IO\.write)\s*\(`)
+// calls returns the first function the code calls (a name followed by
+// "(") that changes files or runs a command, and whether any it calls
+// removes, moves or changes the mode of whole directories (or runs a
+// command, which may).
+func calls(text string) (first string, whole bool) {
+	for i := 0; i < len(text); {
+		if !identByte(text[i], false) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && identByte(text[j], true) {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+			k++
+		}
+		if k < len(text) && text[k] == '(' {
+			if w, ok := codeCalls[text[i:j]]; ok {
+				if first == "" {
+					first = text[i:j]
+				}
+				whole = whole || w
+			}
+		}
+		i = j
+	}
+	return first, whole
+}
 
-// wholeChanges finds calls that remove, move or change the mode of a
-// whole directory.
-var wholeChanges = regexp.MustCompile(`\b(?:rmtree|removedirs|rmdir|rmSync|rm|rename|renames|renameSync|move|chmod|chown|lchown|chmodSync|system|popen|Popen|run|call|check_call|check_output|exec|execSync|spawn|spawnSync)\s*\(`)
+func identByte(c byte, digit bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || digit && c >= '0' && c <= '9'
+}
+
+// codeCalls are the functions, in Python, JavaScript, Ruby, Perl and PHP
+// spelling, that change files or run commands; true for those that reach
+// a whole directory (remove, move, chmod a tree, or run a command).
+var codeCalls = map[string]bool{
+	"write": false, "writelines": false, "write_text": false, "write_bytes": false, "writeFile": false, "writeFileSync": false,
+	"appendFile": false, "appendFileSync": false, "copy": false, "copyfile": false, "copy2": false, "copytree": false,
+	"copyFile": false, "copyFileSync": false, "cpSync": false, "truncate": false, "symlink": false, "symlinkSync": false,
+	"link": false, "touch": false, "mkdir": false, "makedirs": false, "put_contents": false, "file_put_contents": false,
+	"fputs": false, "fwrite": false, "syswrite": false, "replace": false, "remove": false, "unlink": false, "unlinkSync": false,
+	"rmtree": true, "removedirs": true, "rmdir": true, "rmSync": true, "rm": true, "rename": true, "renames": true,
+	"renameSync": true, "move": true, "chmod": true, "chown": true, "lchown": true, "chmodSync": true,
+	"system": true, "popen": true, "Popen": true, "run": true, "call": true, "check_call": true, "check_output": true,
+	"exec": true, "execSync": true, "spawn": true, "spawnSync": true, "execFile": true, "execl": true, "execv": true,
+	"execvp": true, "spawnl": true,
+}
 
 // writeMode finds a file mode that writes: 'w', "a+", 'rb+', "x".
 var writeMode = regexp.MustCompile(`["'][rbt]*[wax+][rbt+]*["']`)

@@ -64,3 +64,21 @@ func TestLiteralPaths(t *testing.T) {
 		t.Errorf("literalPaths joined literals apart: %q", got)
 	}
 }
+
+// BenchmarkAnalyze measures the guard on typical calls: a plain command
+// (resolved again here), a pipeline, an edit and a Python cell.
+func BenchmarkAnalyze(b *testing.B) {
+	calls := []*tool.Call{
+		tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "go test ./..."}}, "/home/user/project", "/home/user"),
+		tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": `find . -name '*.go' | xargs grep -n "TODO" > /tmp/todo.txt`}}, "/home/user/project", "/home/user"),
+		tool.Normalize(&risk.Action{Tool: "Edit", Arguments: map[string]any{"file_path": "/home/user/project/main.go", "old_string": "a", "new_string": "b"}}, "/home/user/project", "/home/user"),
+		tool.Normalize(&risk.Action{Tool: "execute_ipython_cell", Arguments: map[string]any{"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.to_csv('out.csv')\n"}}, "/home/user/project", "/home/user"),
+	}
+	a := Analyzer{Files: []string{"/usr/local/bin/warden"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range calls {
+			a.Analyze(context.Background(), c)
+		}
+	}
+}

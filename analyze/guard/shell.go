@@ -74,13 +74,11 @@ func (ck *check) command(cmds []shell.Command, i int) {
 		for _, o := range ops {
 			ck.touch(env, o.text, how, true)
 		}
-	case name == "mv":
-		for k, o := range ops {
-			ck.touch(env, o.text, how, k < len(ops)-1 && !o.value)
-		}
-	case copiers[name]:
-		// the sources are read; the destination (the last operand, or
-		// the value of -t) is written
+	case name == "mv" || copiers[name]:
+		// mv removes its sources; copiers read theirs. The destination
+		// (the last operand, or the value of -t) is written, and so is,
+		// when it is a directory, each source's name inside it: cp -r
+		// /tmp/warden ~/.config/ writes ~/.config/warden.
 		dest := -1
 		for k, o := range ops {
 			if o.target {
@@ -93,9 +91,18 @@ func (ck *check) command(cmds []shell.Command, i int) {
 				dest--
 			}
 		}
+		removes := name == "mv" || name == "rsync" && slices.Contains(args, "--remove-source-files")
 		for k, o := range ops {
-			if k == dest || o.value || name == "rsync" && slices.Contains(args, "--remove-source-files") {
+			switch {
+			case k == dest || o.value:
 				ck.touch(env, o.text, how, false)
+			case removes:
+				ck.touch(env, o.text, how, true)
+			}
+			if dest >= 0 && k != dest && !o.value {
+				if b := path.Base(strings.TrimRight(o.text, "/")); b != "." && b != ".." && b != "/" {
+					ck.touch(env, strings.TrimRight(ops[dest].text, "/")+"/"+b, how, false)
+				}
 			}
 		}
 	default:
@@ -113,7 +120,9 @@ func wraps(cmds []shell.Command, i int) bool {
 		return false
 	}
 	c, n := cmds[i], cmds[i+1]
-	return len(n.Via) == len(c.Via)+1 && n.Depth > c.Depth
+	// a program only guessed to run its arguments (the resolver's "may
+	// run") is judged itself as well
+	return len(n.Via) == len(c.Via)+1 && n.Depth > c.Depth && !strings.HasSuffix(n.Via[len(n.Via)-1], "(may run)")
 }
 
 // fed returns the words xargs or parallel (around command i, through any
@@ -403,8 +412,10 @@ var assignment = regexp.MustCompile(`(?:^|[;&|(){}\n]|\bthen|\bdo|\belse)\s*(?:(
 // steer the guard if the agent's environment reaches a hook process.
 func (ck *check) environment(script string, cmds []shell.Command) {
 	var names []string
-	for _, m := range assignment.FindAllStringSubmatch(script, 8) {
-		names = append(names, m[1])
+	if strings.Contains(script, "WARDEN_") {
+		for _, m := range assignment.FindAllStringSubmatch(script, 8) {
+			names = append(names, m[1])
+		}
 	}
 	for _, cmd := range cmds {
 		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !envSetters[path.Base(cmd.Args[0])] {

@@ -108,8 +108,7 @@ func (e Env) HoldsGuard(p string) bool {
 	}
 	pc := split(p)
 	for i := range guardRows {
-		r := &guardRows[i]
-		rc := split(r.pattern)
+		r, rc := &guardRows[i], guardParts[i]
 		switch r.at {
 		case atRoot:
 			if len(pc) < len(rc) && matchAt(rc[:len(pc)], pc, 0) {
@@ -145,15 +144,37 @@ func (e Env) HoldsGuard(p string) bool {
 	return false
 }
 
+// guardParts are the components of each guard row's pattern, and keys
+// the longest literal component of each: a path that holds none of the
+// keys (and no glob) is not guarded, which a substring test tells.
+var guardParts, guardKeys = func() ([][]string, []string) {
+	parts, keys := make([][]string, len(guardRows)), make([]string, len(guardRows))
+	for i, r := range guardRows {
+		parts[i] = split(r.pattern)
+		for _, c := range parts[i] {
+			if !strings.ContainsAny(c, "*?[") && len(c) > len(keys[i]) {
+				keys[i] = c
+			}
+		}
+	}
+	return parts, keys
+}()
+
 // guarded returns the row p falls under, or nil.
 func guarded(p, home string) *guardRow {
 	if p == "" || p[0] != '/' {
 		return nil
 	}
-	pc := split(p)
+	glob := strings.ContainsAny(p, "*?[")
+	var pc []string
 	for i := range guardRows {
-		r := &guardRows[i]
-		rc := split(r.pattern)
+		if !glob && !strings.Contains(p, guardKeys[i]) {
+			continue
+		}
+		if pc == nil {
+			pc = split(p)
+		}
+		r, rc := &guardRows[i], guardParts[i]
 		switch r.at {
 		case atRoot:
 			if fits(r, rc, pc, 0) {
