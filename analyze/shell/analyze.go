@@ -18,6 +18,7 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 	cred := make([]bool, len(cmds)) // the command reads a credential file
 	fl := &flows{cmds: cmds}
 	for i, c := range cmds {
+		out = append(out, c.Findings...)
 		out = k.redirects(out, c, env)
 		cred[i] = readsCredential(c, env)
 		if len(c.Args) == 0 || c.Dynamic[0] {
@@ -93,45 +94,82 @@ func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Fin
 }
 
 // fedOperands returns, for a command run by xargs without operands of
-// its own, the operands xargs will give it: the files an upstream find
-// lists, each a path below find's starting points (find ~ | xargs rm -rf
-// deletes what is in home).
+// its own, the operands xargs will give it: the words echo or printf
+// print (echo ~ | xargs rm -rf deletes the home), the files an upstream
+// find lists, each a path below find's starting points (find ~ | xargs
+// rm -rf deletes what is in home), and otherwise (another producer, or
+// none in the script: xargs then reads the agent's stdin) an operand
+// computed at run time.
 func fedOperands(cmds []Command, i int, c Command) (Command, []int) {
 	if !slices.Contains(c.Via, "xargs") {
 		return c, nil
 	}
-	var starts []string
+	var fed []string
+	var dyn []bool
+	add := func(s string, d bool) {
+		if len(fed) < maxFeeds*4 {
+			fed, dyn = append(fed, s), append(dyn, d)
+		}
+	}
 	for _, j := range cmds[i].Inputs {
 		in := cmds[j]
-		if len(in.Args) == 0 || in.Dynamic[0] || commandName(in.Args[0]) != "find" {
+		if len(in.Args) == 0 || in.Dynamic[0] {
+			add(xargsInput, true)
 			continue
 		}
-		for k := 1; k < len(in.Args); k++ {
-			a := in.Args[k]
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-				break
+		switch commandName(in.Args[0]) {
+		case "find":
+			n := len(fed)
+			for k := 1; k < len(in.Args); k++ {
+				a := in.Args[k]
+				if !in.Dynamic[k] && (strings.HasPrefix(a, "-") || a == "(" || a == "!") {
+					break
+				}
+				if in.Dynamic[k] {
+					add(a, true)
+				} else {
+					add(strings.TrimSuffix(a, "/")+"/{}", false)
+				}
 			}
-			if in.Dynamic[k] {
-				starts = append(starts, a)
-			} else {
-				starts = append(starts, strings.TrimSuffix(a, "/")+"/{}")
+			if len(fed) == n {
+				add("./{}", false)
 			}
-		}
-		if len(starts) == 0 {
-			starts = append(starts, "./{}")
+		case "echo", "printf":
+			args := in.Args[1:]
+			d := in.Dynamic[1:]
+			if commandName(in.Args[0]) == "printf" && len(args) > 1 {
+				args, d = args[1:], d[1:] // the format's arguments
+			}
+			for k, a := range args {
+				if k == 0 && !d[k] && commandName(in.Args[0]) == "echo" && (a == "-n" || a == "-e" || a == "-E" || a == "-ne" || a == "-en") {
+					continue
+				}
+				if d[k] {
+					add(a, true)
+					continue
+				}
+				for _, f := range strings.Fields(strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(a)) {
+					add(f, false)
+				}
+			}
+		default:
+			add(xargsInput, true)
 		}
 	}
-	if len(starts) == 0 {
-		return c, nil
+	if len(fed) == 0 {
+		add(xargsInput, true)
 	}
-	fed := Command{Args: append(slices.Clone(c.Args), starts...), Dynamic: slices.Clone(c.Dynamic)}
+	out := Command{Args: append(slices.Clone(c.Args), fed...), Dynamic: append(slices.Clone(c.Dynamic), dyn...)}
 	var t []int
-	for _, s := range starts {
-		t = append(t, len(fed.Dynamic))
-		fed.Dynamic = append(fed.Dynamic, strings.Contains(s, "$"))
+	for k := range fed {
+		t = append(t, len(c.Args)+k)
 	}
-	return fed, t
+	return out, t
 }
+
+// xargsInput stands for the words xargs reads from an input warden does
+// not see.
+const xargsInput = "$(xargs input)"
 
 // redirects judges the files a command's redirections write.
 func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []risk.Finding {

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -37,6 +38,10 @@ type Command struct {
 	// when that directory is computed at run time.
 	Dir        string
 	DirDynamic bool
+	// Findings are what the analyzer of an inline program the command
+	// carries found in it (perl -e, python -c, awk programs): the shell
+	// lines the program runs are resolved as commands of their own.
+	Findings []risk.Finding
 }
 
 // Redirect is one redirection.
@@ -633,96 +638,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		return nil
 	}
-	switch {
-	case name == "ssh":
-		// ssh [options] host command…: the remote shell runs the words
-		// joined by blanks.
-		if i := afterOperands(cmd.Args, sshValueFlags, 1); i < len(cmd.Args) && static(cmd, i) {
-			return r.nested(name, strings.Join(cmd.Args[i:], " "), depth+1)
-		}
-	case (name == "docker" || name == "podman" || name == "kubectl" || name == "oc") && len(cmd.Args) > 2 && cmd.Args[1] == "exec":
-		// docker exec [options] container command…; kubectl exec pod -- command…
-		i := afterOperands(cmd.Args[1:], execValueFlags, 1) + 1
-		if name == "kubectl" || name == "oc" {
-			if j := slices.Index(cmd.Args, "--"); j > 0 {
-				i = j + 1
-			}
-		}
-		if i < len(cmd.Args) {
-			inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-			return r.emitVia(name+" exec", inner, id, off)
-		}
-	case name == "find":
-		// -exec/-execdir/-ok/-okdir CMD … ; or +: the command runs once
-		// per match, {} standing for the match, a path below the first
-		// starting point.
-		start := "."
-		if len(cmd.Args) > 1 && !strings.HasPrefix(cmd.Args[1], "-") && !cmd.Dynamic[1] {
-			start = strings.TrimSuffix(cmd.Args[1], "/")
-		}
-		for i := 1; i < len(cmd.Args)-1; i++ {
-			switch cmd.Args[i] {
-			case "-exec", "-execdir", "-ok", "-okdir":
-				j := i + 1
-				for j < len(cmd.Args) && cmd.Args[j] != ";" && cmd.Args[j] != "+" {
-					j++
-				}
-				if j > i+1 {
-					inner := Command{Args: slices.Clone(cmd.Args[i+1 : j]), Dynamic: cmd.Dynamic[i+1 : j], Depth: depth + 1}
-					for k, a := range inner.Args {
-						inner.Args[k] = strings.ReplaceAll(a, "{}", start+"/{}")
-					}
-					if err := r.emitVia(name, inner, id, off); err != nil {
-						return err
-					}
-				}
-				i = j
-			}
-		}
-	case name == "parallel":
-		// parallel [options] command … ::: arguments…: the command runs
-		// once per argument, given as its last word.
-		i := afterOperands(cmd.Args, parallelValueFlags, 0)
-		j := slices.Index(cmd.Args, ":::")
-		if j < 0 {
-			j = len(cmd.Args)
-		}
-		if i >= j {
-			return nil
-		}
-		extra := cmd.Args[min(j+1, len(cmd.Args)):]
-		if len(extra) == 0 {
-			extra = []string{""} // arguments come from stdin
-		}
-		for k, a := range extra {
-			if k == maxFeeds {
-				break
-			}
-			inner := Command{Args: slices.Clone(cmd.Args[i:j]), Dynamic: slices.Clone(cmd.Dynamic[i:j]), Depth: depth + 1}
-			if a != "" {
-				inner.Args = append(inner.Args, a)
-				inner.Dynamic = append(inner.Dynamic, cmd.Dynamic[j+1+k])
-			}
-			if err := r.emitVia(name, inner, id, off); err != nil {
-				return err
-			}
-		}
-	case name == "eval":
-		if static(cmd, 1) {
-			return r.nested(name, strings.Join(cmd.Args[1:], " "), depth+1)
-		}
-	default:
-		if skip, ok := wrappers[name]; ok {
-			if i := skip(cmd.Args); i > 0 && i < len(cmd.Args) {
-				inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-				if name == "xargs" {
-					inner = r.listed(cmd, inner)
-				}
-				return r.emitVia(name, inner, id, off)
-			}
-		}
-	}
-	return nil
+	return r.unwrap(cmd, depth, id, off)
 }
 
 // emitVia records inner, the command the wrapper name runs (its Depth
@@ -780,79 +696,4 @@ func readsStdin(c Command) bool {
 		}
 	}
 	return true
-}
-
-var parallelValueFlags = map[string]bool{"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-a": true, "--arg-file": true, "--delay": true, "--timeout": true, "-d": true, "--delimiter": true}
-
-var sshValueFlags = map[string]bool{"-p": true, "-i": true, "-l": true, "-o": true, "-F": true, "-J": true, "-L": true, "-R": true, "-D": true, "-b": true, "-c": true, "-E": true, "-e": true, "-m": true, "-O": true, "-Q": true, "-S": true, "-W": true, "-w": true, "-B": true}
-
-var execValueFlags = map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "--env-file": true, "--detach-keys": true, "-c": true, "--container": true, "-n": true, "--namespace": true, "--context": true}
-
-// wrappers return the index of the wrapped command's name in args, or 0.
-var wrappers = map[string]func([]string) int{
-	"sudo":  flagsThen(map[string]bool{"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true, "-t": true, "-U": true}),
-	"doas":  flagsThen(map[string]bool{"-u": true, "-C": true}),
-	"env":   envSkip,
-	"nice":  flagsThen(map[string]bool{"-n": true}),
-	"nohup": flagsThen(nil),
-	"time":  flagsThen(map[string]bool{"-f": true, "-o": true}),
-	"timeout": func(a []string) int {
-		return afterOperands(a, map[string]bool{"-s": true, "-k": true, "--signal": true, "--kill-after": true}, 1)
-	},
-	"xargs":   flagsThen(map[string]bool{"-I": true, "-n": true, "-P": true, "-d": true, "-E": true, "-L": true, "-s": true, "-a": true}),
-	"stdbuf":  flagsThen(nil),
-	"ionice":  flagsThen(map[string]bool{"-c": true, "-n": true, "-p": true}),
-	"setsid":  flagsThen(nil),
-	"command": flagsThen(nil),
-	"builtin": flagsThen(nil),
-	"exec":    flagsThen(map[string]bool{"-a": true}),
-	"busybox": flagsThen(nil),
-	"watch":   flagsThen(map[string]bool{"-n": true, "-d": false}),
-	"strace":  flagsThen(map[string]bool{"-o": true, "-e": true, "-p": true}),
-	"chroot":  func(a []string) int { return afterOperands(a, nil, 1) },
-}
-
-// flagsThen skips flags (and the values of those that take one) and
-// returns the index of the first operand.
-func flagsThen(withValue map[string]bool) func([]string) int {
-	return func(a []string) int { return afterOperands(a, withValue, 0) }
-}
-
-// afterOperands skips flags, then n operands, and returns the next index.
-func afterOperands(a []string, withValue map[string]bool, n int) int {
-	i := 1
-	for i < len(a) {
-		s := a[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(s, "-") || s == "-" {
-			break
-		}
-		i++
-		if withValue[s] {
-			i++
-		}
-	}
-	return i + n
-}
-
-// envSkip skips env's flags and NAME=value words.
-func envSkip(a []string) int {
-	i := 1
-	for i < len(a) {
-		s := a[i]
-		switch {
-		case s == "-u" || s == "-C" || s == "-S":
-			i += 2
-		case strings.HasPrefix(s, "-"):
-			i++
-		case strings.Contains(s, "=") && !strings.HasPrefix(s, "="):
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }

@@ -1,0 +1,682 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentwarden/warden/analyze/code"
+	"github.com/agentwarden/warden/analyze/inline"
+	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Wrapper is one row of wrappers.yaml: a program that runs other programs
+// and the grammar of its options (see the file's header).
+type Wrapper struct {
+	Cmd      []string          `yaml:"cmd"`
+	Sub      []string          `yaml:"sub"`
+	Value    []string          `yaml:"value"`
+	Value2   []string          `yaml:"value2"`
+	Attached []string          `yaml:"attached"`
+	Operands int               `yaml:"operands"`
+	Anywhere bool              `yaml:"anywhere"`
+	Assigns  bool              `yaml:"assigns"`
+	After    []string          `yaml:"after"`
+	Run      string            `yaml:"run"`
+	Script   []string          `yaml:"script"`
+	JoinIf   []string          `yaml:"join_if"`
+	Stdin    bool              `yaml:"stdin"`
+	Files    []string          `yaml:"files"`
+	NotIf    []string          `yaml:"not_if"`
+	Lang     string            `yaml:"lang"`
+	Match    map[string]string `yaml:"match"`
+	NoMatch  []string          `yaml:"no_match"`
+
+	value map[string]int // words a flag takes: 1, 2, or -1 (the rest of its cluster)
+}
+
+//go:embed wrappers.yaml
+var wrappersYAML []byte
+
+// loadWrappers parses wrappers.yaml into rows by program name.
+func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
+	var rows []*Wrapper
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&rows); err != nil {
+		return nil, fmt.Errorf("wrappers: %w", err)
+	}
+	out := map[string][]*Wrapper{}
+	for _, w := range rows {
+		switch w.Run {
+		case "":
+			w.Run = "argv"
+			if w.Lang != "" {
+				w.Run = "none"
+			}
+		case "argv", "join", "program", "each", "stdin", "none":
+		default:
+			return nil, fmt.Errorf("wrappers: %v: unknown run %q", w.Cmd, w.Run)
+		}
+		w.value = map[string]int{}
+		for _, f := range w.Value {
+			w.value[f] = 1
+		}
+		for _, f := range w.Value2 {
+			w.value[f] = 2
+		}
+		for _, f := range w.Attached {
+			w.value[f] = -1
+		}
+		for _, s := range w.Script {
+			f, _, _ := strings.Cut(s, "=")
+			if w.value[f] == 0 {
+				w.value[f] = 1
+			}
+		}
+		for _, f := range w.Files {
+			if w.value[f] == 0 {
+				w.value[f] = 1
+			}
+		}
+		for _, name := range w.Cmd {
+			out[name] = append(out[name], w)
+		}
+	}
+	return out, nil
+}
+
+var wrapperRows = sync.OnceValue(func() map[string][]*Wrapper {
+	m, err := loadWrappers(wrappersYAML)
+	if err != nil {
+		panic(err) // the embedded file is checked by the tests
+	}
+	return m
+})
+
+// pieceKind is what a wrapper runs.
+type pieceKind uint8
+
+const (
+	pArgv    pieceKind = iota // the command at args[at:]
+	pScript                   // a script (shell, or the row's language)
+	pStdin                    // a script read from stdin
+	pDynamic                  // a script computed at run time
+)
+
+type piece struct {
+	kind pieceKind
+	at   int
+	text string
+}
+
+// read returns what the wrapper w runs, given the words of its command
+// (nil: nothing).
+func (w *Wrapper) read(args []string, dyn []bool) []piece {
+	i := 1
+	if len(w.Sub) > 0 {
+		for i < len(args) && !dyn[i] && isOpt(args[i]) {
+			_, _, _, next := w.option(args, dyn, i)
+			i = next
+		}
+		if i >= len(args) || dyn[i] || !slices.Contains(w.Sub, args[i]) {
+			return nil
+		}
+		i++
+	}
+	var pieces []piece
+	operands, join, noProgram, flagsDone := 0, false, false, false
+	for i < len(args) {
+		a := args[i]
+		if dyn[i] {
+			if w.Anywhere || operands < w.Operands {
+				operands++
+				i++
+				continue
+			}
+			break
+		}
+		if !flagsDone && slices.Contains(w.After, a) {
+			if i+1 < len(args) {
+				pieces = append(pieces, piece{kind: pArgv, at: i + 1})
+			}
+			return pieces
+		}
+		if !flagsDone && a == "--" {
+			i++
+			if operands < w.Operands {
+				flagsDone = true
+				continue
+			}
+			break
+		}
+		if !flagsDone && isOpt(a) {
+			seen, val, valDyn, next := w.option(args, dyn, i)
+			for _, f := range seen {
+				if slices.Contains(w.NotIf, f) {
+					return nil
+				}
+				join = join || slices.Contains(w.JoinIf, f)
+				noProgram = noProgram || slices.Contains(w.Files, f)
+			}
+			if len(seen) > 0 && val != nil {
+				if text, ok := w.script(seen[len(seen)-1], *val); ok {
+					if valDyn {
+						pieces = append(pieces, piece{kind: pDynamic})
+					} else {
+						pieces = append(pieces, piece{kind: pScript, text: text})
+					}
+				}
+			}
+			i = next
+			continue
+		}
+		if w.Assigns && !flagsDone && strings.Contains(a, "=") && !strings.HasPrefix(a, "=") {
+			i++
+			continue
+		}
+		if w.Lang == "ex" && len(a) > 1 && a[0] == '+' {
+			if t := a[1:]; strings.Trim(t, "0123456789") != "" {
+				pieces = append(pieces, piece{kind: pScript, text: t})
+			}
+			i++
+			continue
+		}
+		if w.Anywhere || operands < w.Operands {
+			operands++
+			i++
+			continue
+		}
+		break
+	}
+	rest := i
+	switch w.Run {
+	case "argv":
+		if rest < len(args) {
+			if join {
+				pieces = append(pieces, joined(args, dyn, rest))
+			} else {
+				pieces = append(pieces, piece{kind: pArgv, at: rest})
+			}
+		}
+	case "join":
+		if rest < len(args) {
+			pieces = append(pieces, joined(args, dyn, rest))
+		}
+	case "program":
+		if !noProgram && rest < len(args) {
+			if dyn[rest] {
+				pieces = append(pieces, piece{kind: pDynamic})
+			} else {
+				pieces = append(pieces, piece{kind: pScript, text: args[rest]})
+			}
+		}
+	case "each":
+		for k := rest; k < len(args); k++ {
+			if dyn[k] {
+				pieces = append(pieces, piece{kind: pDynamic})
+			} else {
+				pieces = append(pieces, piece{kind: pScript, text: args[k]})
+			}
+		}
+	case "stdin":
+		pieces = append(pieces, piece{kind: pStdin})
+	}
+	if w.Stdin && len(pieces) == 0 && !noProgram && (rest >= len(args) || args[rest] == "-" && !dyn[rest]) {
+		pieces = append(pieces, piece{kind: pStdin})
+	}
+	return pieces
+}
+
+// joined is the script made of args[from:] joined by blanks (ssh host cmd…).
+func joined(args []string, dyn []bool, from int) piece {
+	if slices.Contains(dyn[from:], true) {
+		return piece{kind: pDynamic}
+	}
+	return piece{kind: pScript, text: strings.Join(args[from:], " ")}
+}
+
+// isOpt reports a word that reads as an option.
+func isOpt(a string) bool { return len(a) > 1 && a[0] == '-' }
+
+// option reads the option at args[i]: the flags it names (a cluster names
+// several), the value of its last flag (nil: none), whether that value is
+// computed at run time, and the index after it.
+func (w *Wrapper) option(args []string, dyn []bool, i int) (seen []string, val *string, valDyn bool, next int) {
+	a := args[i]
+	take := func(f string, n int, attached string, hasAttached bool) {
+		seen = append(seen, f)
+		switch {
+		case n == -1 || hasAttached && n != 0:
+			val, next = &attached, i+1
+		case n >= 1 && i+1 < len(args):
+			val, valDyn, next = &args[i+1], dyn[i+1], i+1+n
+		default:
+			next = i + 1
+		}
+		next = min(next, len(args))
+	}
+	if strings.HasPrefix(a, "--") || w.value[a] != 0 {
+		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
+			v := a[k+1:]
+			return []string{a[:k]}, &v, false, i + 1
+		}
+		take(a, w.value[a], "", false)
+		return seen, val, valDyn, next
+	}
+	for k := 1; k < len(a); k++ {
+		f := "-" + a[k:k+1]
+		if n := w.value[f]; n != 0 {
+			take(f, n, a[k+1:], k+1 < len(a))
+			return seen, val, valDyn, next
+		}
+		seen = append(seen, f)
+	}
+	if len(a) > 2 {
+		seen = append(seen, a) // -ls, -list: a long option with one dash
+	}
+	return seen, nil, false, i + 1
+}
+
+// script returns the script the flag's value carries, if the flag is one
+// of the row's script flags (FLAG, or FLAG=PREFIX with a value starting
+// with PREFIX).
+func (w *Wrapper) script(flag, val string) (string, bool) {
+	for _, s := range w.Script {
+		f, pre, hasPre := strings.Cut(s, "=")
+		if f != flag {
+			continue
+		}
+		if !hasPre {
+			return val, true
+		}
+		if rest, ok := cutPattern(val, pre); ok {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// cutPattern matches the start of v against pat, case-insensitively, a
+// "*" in pat matching any run of characters other than "=", and returns
+// the rest of v.
+func cutPattern(v, pat string) (string, bool) {
+	for {
+		star := strings.IndexByte(pat, '*')
+		lit := pat
+		if star >= 0 {
+			lit = pat[:star]
+		}
+		if len(v) < len(lit) || !strings.EqualFold(v[:len(lit)], lit) {
+			return "", false
+		}
+		v = v[len(lit):]
+		if star < 0 {
+			return v, true
+		}
+		pat = pat[star+1:]
+		// the star: as few characters as let the next literal match
+		next := pat
+		if k := strings.IndexByte(next, '*'); k >= 0 {
+			next = next[:k]
+		}
+		j := 0
+		for j <= len(v) && !(len(v)-j >= len(next) && strings.EqualFold(v[j:j+len(next)], next)) {
+			if j < len(v) && v[j] == '=' {
+				return "", false
+			}
+			j++
+		}
+		if j > len(v) {
+			return "", false
+		}
+		v = v[j:]
+	}
+}
+
+// unwrap records what cmd (already added, at r.out[len(r.out)-1]) runs in
+// turn: the command behind a wrapper, the script of a wrapper that takes
+// one, the program text of an interpreter, find's -exec and -delete,
+// parallel's and eval's commands; and, for a program warden does not
+// know, the command its arguments start with.
+func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
+	self := len(r.out) - 1
+	name := path.Base(cmd.Args[0])
+	switch name {
+	case "find":
+		return r.find(cmd, depth, id, off)
+	case "parallel", "sem":
+		return r.parallel(name, cmd, depth, id, off)
+	case "eval":
+		if static(cmd, 1) {
+			return r.nested(name, strings.Join(cmd.Args[1:], " "), depth+1)
+		}
+		return nil
+	}
+	rows := wrapperRows()[name]
+	if rows == nil {
+		rows = wrapperRows()[interpreterName(name)]
+	}
+	for _, w := range rows {
+		pieces := w.read(cmd.Args, cmd.Dynamic)
+		if len(pieces) == 0 {
+			continue
+		}
+		for _, p := range pieces {
+			if err := r.runPiece(self, name, w, p, cmd, depth, id, off); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if rows == nil {
+		return r.mayRun(name, cmd, depth, id, off)
+	}
+	return nil
+}
+
+// runPiece records what one piece of a wrapper runs.
+func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd Command, depth, id int, off uint) error {
+	switch p.kind {
+	case pArgv:
+		inner := Command{Args: cmd.Args[p.at:], Dynamic: cmd.Dynamic[p.at:], Depth: depth + 1}
+		if name == "xargs" {
+			inner = r.listed(cmd, replaced(cmd, inner))
+		}
+		return r.emitVia(name, inner, id, off)
+	case pScript:
+		return r.program(self, name, w.Lang, p.text, depth)
+	case pStdin:
+		found := false
+		for _, rd := range cmd.Redirs {
+			if rd.Stdin() && !rd.Dynamic {
+				found = true
+				if err := r.program(self, name, w.Lang, rd.Target, depth); err != nil {
+					return err
+				}
+			}
+		}
+		if found || w.Run != "stdin" {
+			return nil
+		}
+		fallthrough // at now, fed from a pipe: a script warden does not see
+	case pDynamic:
+		label := "$(script of " + name + ")"
+		return r.emitVia(name, Command{Args: []string{label}, Dynamic: []bool{true}, Depth: depth + 1}, id, off)
+	}
+	return nil
+}
+
+// replaced marks the words of an xargs -I command that hold the
+// replacement string as computed at run time: they are the input's lines.
+func replaced(xargs, inner Command) Command {
+	repl := ""
+	for i := 1; i < len(xargs.Args); i++ {
+		a := xargs.Args[i]
+		switch {
+		case a == "-I" && i+1 < len(xargs.Args):
+			repl = xargs.Args[i+1]
+		case strings.HasPrefix(a, "-I") && len(a) > 2:
+			repl = a[2:]
+		case a == "-i" || a == "--replace":
+			repl = "{}"
+		case strings.HasPrefix(a, "--replace="):
+			repl = a[len("--replace="):]
+		}
+	}
+	if repl == "" {
+		return inner
+	}
+	out := Command{Args: inner.Args, Dynamic: slices.Clone(inner.Dynamic), Depth: inner.Depth}
+	for i, a := range out.Args {
+		if strings.Contains(a, repl) {
+			out.Dynamic[i] = true
+		}
+	}
+	return out
+}
+
+// program records what a script given to name runs: a shell script is
+// resolved in turn; a program of another language is read by its analyzer
+// (Python by package code, the others by package inline) and what it runs
+// or amounts to is resolved as shell lines, its findings kept on the
+// command at r.out[self].
+func (r *resolver) program(self int, name, lang, text string, depth int) error {
+	switch lang {
+	case "":
+		return r.nested(name, text, depth+1)
+	case "python":
+		return r.python(self, name, text, depth)
+	}
+	res := inline.Scan(lang, text, nil)
+	r.out[self].Findings = append(r.out[self].Findings, res.Findings...)
+	return r.lines(self, name, res.Scripts, depth)
+}
+
+// lines resolves the shell lines an inline program amounts to; a line
+// that does not parse is an unknown, not an error of the whole script.
+func (r *resolver) lines(self int, name string, scripts []string, depth int) error {
+	for _, s := range scripts {
+		if err := r.nested(name, s, depth+1); err != nil {
+			r.out[self].Findings = append(r.out[self].Findings, risk.Finding{Analyzer: "shell", Rule: "shell.unparsable", Level: risk.Unknown,
+				Reason: "A command the " + name + " program runs could not be parsed, so what it runs is unknown: " + parseMessage(err)})
+		}
+	}
+	return nil
+}
+
+// python reads Python program text with the code analyzer.
+func (r *resolver) python(self int, name, text string, depth int) error {
+	c := &tool.Call{Code: []tool.Code{{Lang: "python", Text: text}}, Cwd: r.vars["PWD"], Home: r.vars["HOME"]}
+	if r.dir != "" && !r.dirDyn {
+		c.Cwd = r.dir
+	}
+	fs, _ := code.Preparer{}.Prepare(context.Background(), c)
+	for _, q := range c.SQL {
+		fs = append(fs, sql.Analyze(q)...)
+	}
+	r.out[self].Findings = append(r.out[self].Findings, fs...)
+	lines := slices.Clone(c.Shell)
+	for _, u := range c.URLs {
+		lines = append(lines, "curl "+tool.Quote(u))
+	}
+	for _, d := range c.Dests {
+		if d.URL != "" {
+			lines = append(lines, "curl "+tool.Quote(d.URL))
+		}
+	}
+	return r.lines(self, name, lines, depth)
+}
+
+// find records what find runs: -exec/-execdir/-ok/-okdir CMD … ; or +
+// runs CMD on every match, {} standing for it. A match can be anything
+// under the start points, so {} is judged as the start point itself, and
+// a deleting command as deleting it recursively; -delete deletes every
+// match, which is judged as rm -rf of each start point.
+func (r *resolver) find(cmd Command, depth, id int, off uint) error {
+	var starts []string
+	var startDyn []bool
+	i := 1
+	for ; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		if !cmd.Dynamic[i] && (strings.HasPrefix(a, "-") || a == "(" || a == "!") {
+			break
+		}
+		starts = append(starts, a)
+		startDyn = append(startDyn, cmd.Dynamic[i])
+	}
+	if len(starts) == 0 {
+		starts, startDyn = []string{"."}, []bool{false}
+	}
+	for ; i < len(cmd.Args); i++ {
+		switch cmd.Args[i] {
+		case "-delete":
+			for k, s := range starts {
+				inner := Command{Args: []string{"rm", "-rf", s}, Dynamic: []bool{false, false, startDyn[k]}, Depth: depth + 1}
+				if err := r.emitVia("find", inner, id, off); err != nil {
+					return err
+				}
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(cmd.Args) && cmd.Args[j] != ";" && cmd.Args[j] != "+" {
+				j++
+			}
+			if j > i+1 {
+				for k, s := range starts {
+					inner := matchCommand(cmd, i+1, j, s, startDyn[k], depth+1)
+					if err := r.emitVia("find", inner, id, off); err != nil {
+						return err
+					}
+					if k+1 == maxFeeds {
+						break
+					}
+				}
+			}
+			i = j
+		}
+	}
+	return nil
+}
+
+// deleters are the commands that, run on every file under a directory,
+// delete the directory's content.
+var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "rmdir": true, "srm": true, "wipe": true}
+
+// matchCommand is the command find runs (args[from:to] of cmd) with {}
+// standing for the start point start.
+func matchCommand(cmd Command, from, to int, start string, startDyn bool, depth int) Command {
+	inner := Command{Args: slices.Clone(cmd.Args[from:to]), Dynamic: slices.Clone(cmd.Dynamic[from:to]), Depth: depth}
+	hasMatch := false
+	for k, a := range inner.Args {
+		if strings.Contains(a, "{}") {
+			hasMatch = true
+			inner.Args[k] = strings.ReplaceAll(a, "{}", start)
+			inner.Dynamic[k] = inner.Dynamic[k] || startDyn
+		}
+	}
+	if hasMatch && !inner.Dynamic[0] && deleters[path.Base(inner.Args[0])] {
+		inner.Args = append([]string{"rm", "-rf"}, inner.Args[1:]...)
+		inner.Dynamic = append([]bool{false, false}, inner.Dynamic[1:]...)
+	}
+	return inner
+}
+
+var parallelValueFlags = map[string]bool{"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-a": true, "--arg-file": true, "--delay": true, "--timeout": true, "-d": true, "--delimiter": true, "-I": true, "--id": true, "--joblog": true, "--results": true, "--tmpdir": true}
+
+// parallel records what GNU parallel runs: parallel [options] command …
+// ::: arguments… runs the command once per argument, given as its last
+// word; without ::: the arguments come from stdin (computed at run time).
+func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) error {
+	i := 1
+	for i < len(cmd.Args) {
+		a := cmd.Args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if cmd.Dynamic[i] || !isOpt(a) {
+			break
+		}
+		i++
+		if parallelValueFlags[a] {
+			i++
+		}
+	}
+	j := slices.Index(cmd.Args, ":::")
+	if j < 0 {
+		j = len(cmd.Args)
+	}
+	if i >= j {
+		return nil
+	}
+	extra := cmd.Args[min(j+1, len(cmd.Args)):]
+	fromStdin := len(extra) == 0
+	if fromStdin {
+		extra = []string{"$(stdin of parallel)"}
+	}
+	for k, a := range extra {
+		if k == maxFeeds {
+			break
+		}
+		inner := Command{Args: slices.Clone(cmd.Args[i:j]), Dynamic: slices.Clone(cmd.Dynamic[i:j]), Depth: depth + 1}
+		dyn := fromStdin || cmd.Dynamic[j+1+k]
+		placed := false
+		for m, w := range inner.Args {
+			if strings.Contains(w, "{}") {
+				inner.Args[m] = strings.ReplaceAll(w, "{}", a)
+				inner.Dynamic[m] = inner.Dynamic[m] || dyn
+				placed = true
+			}
+		}
+		if !placed {
+			inner.Args = append(inner.Args, a)
+			inner.Dynamic = append(inner.Dynamic, dyn)
+		}
+		if len(inner.Args) == 1 && !inner.Dynamic[0] && strings.ContainsAny(inner.Args[0], " ;|&") {
+			// parallel 'rm -rf {}' ::: …: the command is a shell line
+			if err := r.nested(name, inner.Args[0], depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.emitVia(name, inner, id, off); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mayRun is the conservative fallback for a program warden knows neither
+// as a command nor as a wrapper: when its first operand names a program
+// warden knows (a command of the knowledge, a wrapper, a shell or an
+// interpreter), the program may well run it with the words after it, so
+// that command is judged too (via "NAME (may run)").
+func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) error {
+	k := DefaultKnowledge()
+	if k.byName[commandName(name)] != nil || k.interp[interpreterName(name)] || notRunners[name] {
+		return nil
+	}
+	i := 1
+	for i < len(cmd.Args) && !cmd.Dynamic[i] && isOpt(cmd.Args[i]) {
+		i++
+	}
+	if i >= len(cmd.Args) || i+1 >= len(cmd.Args) || cmd.Dynamic[i] {
+		return nil // a lone word: `man rm` runs nothing
+	}
+	next := cmd.Args[i]
+	if strings.Contains(next, "/") && !strings.HasPrefix(next, "/") {
+		return nil
+	}
+	base := path.Base(next)
+	if k.byName[commandName(base)] == nil && wrapperRows()[base] == nil && !shells[base] && !k.interp[interpreterName(base)] {
+		return nil
+	}
+	inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
+	return r.emitVia(name+" (may run)", inner, id, off)
+}
+
+// notRunners are programs that take a command's name and words as data,
+// never running them: documentation, lookup, printing and packaging.
+var notRunners = map[string]bool{
+	"echo": true, "printf": true, "man": true, "info": true, "help": true, "which": true, "whereis": true, "type": true,
+	"whatis": true, "apropos": true, "tldr": true, "cheat": true, "grep": true, "egrep": true, "fgrep": true, "rg": true,
+	"ag": true, "ack": true, "apt": true, "apt-get": true, "apt-cache": true, "dnf": true, "yum": true, "brew": true,
+	"pacman": true, "apk": true, "snap": true, "pip": true, "pip3": true, "cargo": true, "go": true, "gem": true,
+	"complete": true, "compgen": true, "hash": true, "alias": true, "unalias": true, "declare": true, "export": true,
+	"local": true, "readonly": true, "set": true, "unset": true, "read": true, "test": true, "[": true, "[[": true,
+	"history": true, "fc": true, "jobs": true, "kill": true, "pkill": true, "pgrep": true, "killall": true, "ps": true,
+	"ls": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true, "file": true,
+	"stat": true, "touch": true, "mkdir": true, "dpkg": true, "rpm": true, "update-alternatives": true, "git": true,
+	"make": true, "cmake": true, "say": true, "figlet": true, "cowsay": true, "logger": true, "notify-send": true,
+	"sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "diff": true, "comm": true, "tee": true, "jq": true,
+	"yq": true, "journalctl": true, "systemctl": true, "service": true, "port": true,
+}
