@@ -269,8 +269,8 @@ func TestAnalyzerOptions(t *testing.T) {
 		opts []Option
 		want []string
 	}{
-		{nil, []string{"rules", "sql", "secrets", "netguard", "hints"}},
-		{[]Option{WithAnalyzer(finds("x"))}, []string{"rules", "sql", "secrets", "netguard", "hints", "x"}},
+		{nil, []string{"rules", "sql", "secrets", "netguard", "guard", "hints"}},
+		{[]Option{WithAnalyzer(finds("x"))}, []string{"rules", "sql", "secrets", "netguard", "guard", "hints", "x"}},
 		{[]Option{WithAnalyzers(finds("x"), finds("y"))}, []string{"x", "y"}},
 		{[]Option{WithAnalyzers(finds("x")), WithAnalyzer(finds("y"))}, []string{"x", "y"}},
 		{[]Option{WithAnalyzer(finds("y")), WithAnalyzers(finds("x"))}, []string{"x"}},

@@ -194,7 +194,7 @@ var (
 
 // listArgs are the arguments whose value is a list: of strings (paths,
 // urls) or of objects (edits, todos, fields).
-var listArgs = map[string]bool{"paths": true, "urls": true, "edits": true, "todos": true, "fields": true}
+var listArgs = map[string]bool{"paths": true, "urls": true, "include": true, "edits": true, "todos": true, "fields": true}
 
 // anyArgs are the arguments every tool may carry: the risk label
 // OpenHands asks its model to add to every call.
@@ -241,8 +241,9 @@ var catalog = map[string]spec{
 	// Gemini CLI
 	"run_shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"directory", "dir_path"}, need: []string{"command"}, opt: []string{"description", "is_background"}},
 	"read_file":         {class: Read, path: []string{"file_path", "absolute_path", "path"}, need: []string{"file_path|absolute_path|path"}, opt: []string{"offset", "limit", "head", "tail"}},
-	"read_many_files": {class: Read, path: []string{"paths"}, need: []string{"paths"},
-		opt: []string{"include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "respect_git_ignore"}},
+	// (newer versions take include, the globs of the files read, without paths)
+	"read_many_files": {class: Read, path: []string{"paths", "include"}, need: []string{"paths|include"},
+		opt: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "respect_git_ignore"}},
 	"write_file": {class: Edit, path: []string{"file_path", "path"}, content: []string{"content"}, need: []string{"file_path|path", "content"},
 		opt: []string{"modified_by_user", "ai_proposed_content"}},
 	"replace": {class: Edit, path: []string{"file_path", "path"}, content: []string{"new_string"}, need: []string{"file_path|path", "old_string", "new_string"},
