@@ -37,7 +37,7 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 						c, t = fedOperands(cmds, i, c)
 					}
 					if f, ok := r.judge(c, t, env); ok {
-						out = append(out, f)
+						out = append(out, mayRun(f, c))
 						if f.Rule == credentialRead {
 							cred[i] = true
 						}
@@ -165,6 +165,18 @@ func fedOperands(cmds []Command, i int, c Command) (Command, []int) {
 		t = append(t, len(c.Args)+k)
 	}
 	return out, t
+}
+
+// mayRun says, in the reason of a finding on a command that a program
+// warden does not know may run (see resolver.mayRun), that it is a guess.
+func mayRun(f risk.Finding, c Command) risk.Finding {
+	for _, v := range c.Via {
+		if name, ok := strings.CutSuffix(v, mayRunVia); ok {
+			f.Reason = name + " may run `" + cut(c.Line(), 80) + "`: " + f.Reason
+			break
+		}
+	}
+	return f
 }
 
 // xargsInput stands for the words xargs reads from an input warden does

@@ -661,8 +661,11 @@ func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) err
 		return nil
 	}
 	inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-	return r.emitVia(name+" (may run)", inner, id, off)
+	return r.emitVia(name+mayRunVia, inner, id, off)
 }
+
+// mayRunVia marks, in a command's Via, the program that may run it.
+const mayRunVia = " (may run)"
 
 // notRunners are programs that take a command's name and words as data,
 // never running them: documentation, lookup, printing and packaging.
