@@ -197,8 +197,9 @@ var (
 var listArgs = map[string]bool{"paths": true, "urls": true, "include": true, "edits": true, "todos": true, "fields": true}
 
 // anyArgs are the arguments every tool may carry: the risk label
-// OpenHands asks its model to add to every call.
-var anyArgs = []string{"security_risk", "safety_risk"}
+// OpenHands asks its model to add to every call, and the fields of seed
+// 004's {"action": …} form that become arguments.
+var anyArgs = []string{"security_risk", "safety_risk", "thought", "summary"}
 
 // catalog maps lower-case tool names to their spec.
 var catalog = map[string]spec{
@@ -225,6 +226,9 @@ var catalog = map[string]spec{
 	"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
 	"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}},
 	"str_replace_editor": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, need: []string{"command", "path"},
+		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
+	// the Anthropic API's text editor tool, the same commands
+	"str_replace_based_edit_tool": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str", "insert_text"}, need: []string{"command", "path"},
 		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
 	"browser":  {class: Browser, code: []string{"code"}, lang: "browsergym", need: []string{"code"}, refine: refineBrowserGym},
 	"web_read": {class: Network, url: []string{"url"}, need: []string{"url"}},
@@ -807,7 +811,7 @@ func (c *Call) dedupe() {
 // text it replaces and that the content is a fragment of the file.
 func editOld(key string, args map[string]any) (string, bool) {
 	switch key {
-	case "new_string", "new_str", "new_text", "newText", "replacement":
+	case "new_string", "new_str", "new_text", "newText", "replacement", "insert_text":
 		for _, k := range []string{"old_string", "old_str", "old_text", "oldText", "search"} {
 			if s, ok := args[k].(string); ok {
 				return s, true
