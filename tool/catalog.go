@@ -182,6 +182,8 @@ type spec struct {
 	// depends on its arguments, and only runs for a tool known for sure.
 	refine func(c *Call, args map[string]any)
 	narrow func(c *Call, args map[string]any)
+
+	kind map[string]argKind // the kinds of its arguments (see kinds), set once
 }
 
 var (
@@ -352,6 +354,12 @@ func init() {
 			if _, ok := catalog[n]; !ok {
 				catalog[n] = bare(sp)
 			}
+		}
+	}
+	for _, tools := range append([]map[string]spec{catalog}, slices.Collect(maps.Values(servers))...) {
+		for n, sp := range tools {
+			sp.kind = sp.kinds()
+			tools[n] = sp
 		}
 	}
 }
@@ -596,10 +604,15 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp spec, args map[string]any) {
-	kinds := sp.kinds()
+	kinds := sp.kind
+	if kinds == nil {
+		kinds = sp.kinds()
+	}
 	for _, n := range sp.need {
 		given := false
-		for _, k := range strings.Split(n, "|") {
+		for rest := n; rest != "" && !given; {
+			var k string
+			k, rest, _ = strings.Cut(rest, "|")
 			if v, ok := args[k]; ok && v != nil {
 				given = true
 			}
@@ -608,8 +621,20 @@ func (c *Call) check(sp spec, args map[string]any) {
 			c.Malformed = append(c.Malformed, "missing "+quoteAlternatives(n))
 		}
 	}
-	keys := slices.Sorted(maps.Keys(args))
-	for _, k := range keys {
+	clean := true // the common case, checked without sorting the keys
+	for k, v := range args {
+		if kind, ok := kinds[k]; v != nil && (!ok && carriesText(v, 0) || ok && misfit(kind, v) != "") {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		if len(c.Malformed) > 0 {
+			c.dedupe()
+		}
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		v := args[k]
 		if v == nil {
 			continue
