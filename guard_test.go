@@ -7,6 +7,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
 )
 
 // guardAct builds an action for the self-protection tables.
@@ -217,4 +218,35 @@ func guardFinding(as risk.Assessment, min risk.Level) bool {
 		}
 	}
 	return false
+}
+
+// TestGuardSession: a change split across the calls of a conversation (a
+// variable set in one, used in the next; a symbolic link made earlier) is
+// seen at the call that makes it.
+func TestGuardSession(t *testing.T) {
+	e := guardEngine(t, warden.WithSessions(session.DefaultConfig()))
+	steps := []struct {
+		session  string
+		act      risk.Action
+		critical bool
+	}{
+		{"s1", bash("P='.warden/policy.yaml'"), false},
+		{"s4", bash("P=.warden/policy.yaml"), false},
+		{"s4", bash("rm $P"), true},
+		{"s1", bash("rm $P"), true},
+		{"s2", python(`p = "/home/user/project/.warden" + "/policy.yaml"`), false},
+		{"s2", python(`f = open(p, "w")`), true},
+		{"s3", bash("ln -s .warden w"), true},
+		{"s3", bash("echo 'allow: [Bash]' > w/policy.yaml"), true},
+	}
+	for i, s := range steps {
+		s.act.SessionID = s.session
+		as, _, err := e.Check(context.Background(), s.act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := guardFinding(as, risk.Critical); got != s.critical {
+			t.Errorf("step %d %v: guard finding %v, want %v (%v)", i, s.act.Arguments, got, s.critical, as.Reasons)
+		}
+	}
 }

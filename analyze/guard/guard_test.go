@@ -82,3 +82,21 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	}
 }
+
+// TestFromEnvironment: the process's own places are read once, from the
+// environment and the executable's path.
+func TestFromEnvironment(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/data/cfg")
+	t.Setenv("XDG_STATE_HOME", "/data/state")
+	t.Setenv("WARDEN_ORG_POLICY", "/srv/org/policy.yaml")
+	a := FromEnvironment()
+	for _, want := range []string{"/data/cfg/warden", "/data/state/warden", "/srv/org/policy.yaml"} {
+		if !slices.Contains(a.Files, want) {
+			t.Errorf("Files = %q, want %q in it", a.Files, want)
+		}
+	}
+	t.Setenv("WARDEN_ORG_POLICY", "relative.yaml") // not a place warden would read
+	if a := FromEnvironment(); slices.Contains(a.Files, "relative.yaml") {
+		t.Errorf("a relative path is kept: %q", a.Files)
+	}
+}

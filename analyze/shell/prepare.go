@@ -168,6 +168,9 @@ func novel(script string, cmd Command) bool {
 // no command name, so resolving it could add nothing; and if it does not
 // parse (a stray "fi"), bash refuses to run it too.
 func plain(s string) bool {
+	if f, _, _ := strings.Cut(strings.TrimLeft(s, " \t"), " "); strings.Contains(f, "=") {
+		return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
