@@ -178,12 +178,15 @@ func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
 	if e := x.allow.exactly(c, approved); e != nil {
 		return ruleDecision(risk.Allow, "allow", e, "a person approved this exact action")
 	}
-	if !a.Locked {
-		if e := x.allow.all(s, f, approved); e != nil {
-			return ruleDecision(risk.Allow, "allow", e, "allowed by the policy rule")
-		}
+	e := x.allow.all(s, f, approved)
+	if e != nil && !a.Locked {
+		return ruleDecision(risk.Allow, "allow", e, "allowed by the policy rule")
 	}
-	return p.modeDecision(a, c)
+	d := p.modeDecision(a, c)
+	if e != nil { // locked: say why the rule did not allow it
+		d.Reasons = append(d.Reasons, fmt.Sprintf("the allow rule %s does not open it: %s; only a person's approval of this exact action does", e.Text(), lockedBy(a)))
+	}
+	return d
 }
 
 // exactly returns the entry of l or of approved that approves exactly
