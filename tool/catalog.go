@@ -72,7 +72,8 @@ type Call struct {
 	Paths    []string  // files read or written (as given; see Abs)
 	Content  []Content // text written to files
 	// Text holds every string argument of a tool the catalog does not know,
-	// and free-text arguments (patterns, queries) of known ones.
+	// free-text arguments (patterns, queries) of known ones, and the text
+	// a known tool's malformed arguments carry (see Malformed).
 	Text []string
 
 	Cwd  string // working directory the call runs in
@@ -182,6 +183,8 @@ type spec struct {
 	// depends on its arguments, and only runs for a tool known for sure.
 	refine func(c *Call, args map[string]any)
 	narrow func(c *Call, args map[string]any)
+
+	kind map[string]argKind // the kinds of its arguments (see kinds), set once
 }
 
 var (
@@ -197,8 +200,9 @@ var (
 var listArgs = map[string]bool{"paths": true, "urls": true, "include": true, "edits": true, "todos": true, "fields": true}
 
 // anyArgs are the arguments every tool may carry: the risk label
-// OpenHands asks its model to add to every call.
-var anyArgs = []string{"security_risk", "safety_risk"}
+// OpenHands asks its model to add to every call, and the fields of seed
+// 004's {"action": …} form that become arguments.
+var anyArgs = []string{"security_risk", "safety_risk", "thought", "summary"}
 
 // catalog maps lower-case tool names to their spec.
 var catalog = map[string]spec{
@@ -225,6 +229,9 @@ var catalog = map[string]spec{
 	"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
 	"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}},
 	"str_replace_editor": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, need: []string{"command", "path"},
+		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
+	// the Anthropic API's text editor tool, the same commands
+	"str_replace_based_edit_tool": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str", "insert_text"}, need: []string{"command", "path"},
 		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
 	"browser":  {class: Browser, code: []string{"code"}, lang: "browsergym", need: []string{"code"}, refine: refineBrowserGym},
 	"web_read": {class: Network, url: []string{"url"}, need: []string{"url"}},
@@ -348,6 +355,12 @@ func init() {
 			if _, ok := catalog[n]; !ok {
 				catalog[n] = bare(sp)
 			}
+		}
+	}
+	for _, tools := range append([]map[string]spec{catalog}, slices.Collect(maps.Values(servers))...) {
+		for n, sp := range tools {
+			sp.kind = sp.kinds()
+			tools[n] = sp
 		}
 	}
 }
@@ -592,10 +605,15 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp spec, args map[string]any) {
-	kinds := sp.kinds()
+	kinds := sp.kind
+	if kinds == nil {
+		kinds = sp.kinds()
+	}
 	for _, n := range sp.need {
 		given := false
-		for _, k := range strings.Split(n, "|") {
+		for rest := n; rest != "" && !given; {
+			var k string
+			k, rest, _ = strings.Cut(rest, "|")
 			if v, ok := args[k]; ok && v != nil {
 				given = true
 			}
@@ -604,8 +622,20 @@ func (c *Call) check(sp spec, args map[string]any) {
 			c.Malformed = append(c.Malformed, "missing "+quoteAlternatives(n))
 		}
 	}
-	keys := slices.Sorted(maps.Keys(args))
-	for _, k := range keys {
+	clean := true // the common case, checked without sorting the keys
+	for k, v := range args {
+		if kind, ok := kinds[k]; v != nil && (!ok && carriesText(v, 0) || ok && misfit(kind, v) != "") {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		if len(c.Malformed) > 0 {
+			c.dedupe()
+		}
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		v := args[k]
 		if v == nil {
 			continue
@@ -807,7 +837,7 @@ func (c *Call) dedupe() {
 // text it replaces and that the content is a fragment of the file.
 func editOld(key string, args map[string]any) (string, bool) {
 	switch key {
-	case "new_string", "new_str", "new_text", "newText", "replacement":
+	case "new_string", "new_str", "new_text", "newText", "replacement", "insert_text":
 		for _, k := range []string{"old_string", "old_str", "old_text", "oldText", "search"} {
 			if s, ok := args[k].(string); ok {
 				return s, true

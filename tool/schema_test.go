@@ -139,3 +139,20 @@ func TestServerName(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNormalize measures normalizing (and checking) a well-formed
+// and a malformed call of a known tool.
+func BenchmarkNormalize(b *testing.B) {
+	ok := &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "git status && ls -la", "description": "status", "timeout": 1.0}}
+	bad := &risk.Action{Tool: "Bash", Arguments: map[string]any{"cmd": "rm -rf /", "timeout": 1.0}}
+	b.Run("well-formed", func(b *testing.B) {
+		for b.Loop() {
+			Normalize(ok, "/home/user/project", "/home/user")
+		}
+	})
+	b.Run("malformed", func(b *testing.B) {
+		for b.Loop() {
+			Normalize(bad, "/home/user/project", "/home/user")
+		}
+	})
+}
