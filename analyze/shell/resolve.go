@@ -623,7 +623,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 	name := path.Base(cmd.Args[0])
 	if i := tool.ShellScriptIndex(cmd.Args); i > 0 {
 		if cmd.Dynamic[i] {
-			return nil // the script is computed at run time
+			return r.dynamicScript(name, depth, id, off) // the script is computed at run time
 		}
 		return r.nested(name, cmd.Args[i], depth+1)
 	}

@@ -409,10 +409,17 @@ func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd Comm
 		}
 		fallthrough // at now, fed from a pipe: a script warden does not see
 	case pDynamic:
-		label := "$(script of " + name + ")"
-		return r.emitVia(name, Command{Args: []string{label}, Dynamic: []bool{true}, Depth: depth + 1}, id, off)
+		return r.dynamicScript(name, depth, id, off)
 	}
 	return nil
+}
+
+// dynamicScript records that name runs a script computed at run time
+// (sh -c "$X", su -c "$X", an xargs -I{} sh -c '{}'): a command whose
+// name is dynamic, which no reader takes as safe.
+func (r *resolver) dynamicScript(name string, depth, id int, off uint) error {
+	label := "$(script of " + name + ")"
+	return r.emitVia(name, Command{Args: []string{label}, Dynamic: []bool{true}, Depth: depth + 1}, id, off)
 }
 
 // replaced marks the words of an xargs -I command that hold the
