@@ -57,3 +57,18 @@ func TestPackLocked(t *testing.T) {
 		t.Errorf("only %d locked rules", locked)
 	}
 }
+
+// TestPackUnknownKeys: a misspelt key of a rule is an error with its
+// position, not a rule that silently lacks what it says.
+func TestPackUnknownKeys(t *testing.T) {
+	_, err := Load("p.yaml", []byte("rules:\n  - name: x.y\n    level: critical\n    reason: r\n    pattern: 'x'\n    loked: true\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), `p.yaml:6:5: unknown key "loked"`) {
+		t.Errorf("a misspelt key: %v", err)
+	}
+	if _, err := Load("p.yaml", []byte("rule:\n  - name: x.y\n")); err == nil || !strings.HasPrefix(err.Error(), `p.yaml:1:1: unknown key "rule"`) {
+		t.Errorf("a misspelt top-level key: %v", err)
+	}
+	if _, err := Load("p.yaml", []byte("rules:\n  - name: x.y\n    level: critical\n    reason: r\n    pattern: 'x'\n    locked: true\n")); err != nil {
+		t.Errorf("locked: %v", err)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -131,6 +133,14 @@ func Load(name string, data []byte) ([]Rule, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		top := doc.Content[0].Content
+		for i := 0; i+1 < len(top); i += 2 {
+			if k := top[i]; k.Value != "vars" && k.Value != "rules" {
+				return nil, fmt.Errorf("%s:%d:%d: unknown key %q (want vars, rules)", name, k.Line, k.Column, k.Value)
+			}
+		}
+	}
 	var pf packFile
 	if err := doc.Decode(&pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -154,6 +164,9 @@ func Load(name string, data []byte) ([]Rule, error) {
 	out := make([]Rule, 0, len(pf.Rules))
 	for i := range pf.Rules {
 		n := &pf.Rules[i]
+		if err := knownKeys(n); err != nil {
+			return nil, fmt.Errorf("%s:%w", name, err)
+		}
 		var r Rule
 		var err error
 		if err = n.Decode(&r); err != nil {
@@ -168,6 +181,32 @@ func Load(name string, data []byte) ([]Rule, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// ruleKeys are the keys a rule mapping may have: Rule's yaml tags.
+var ruleKeys = sync.OnceValue(func() map[string]bool {
+	keys := map[string]bool{}
+	for f := range reflect.TypeFor[Rule]().Fields() {
+		if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag != "" && tag != "-" {
+			keys[tag] = true
+		}
+	}
+	return keys
+})
+
+// knownKeys reports the first key of rule mapping n that a Rule does not
+// have, as "line:col: unknown key": a misspelt key (loked: true) must
+// not pass for a rule that does what it says.
+func knownKeys(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return nil // a wrong type is reported when decoding
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !ruleKeys()[k.Value] {
+			return fmt.Errorf("%d:%d: unknown key %q", k.Line, k.Column, k.Value)
+		}
+	}
+	return nil
 }
 
 var loadDefault = sync.OnceValues(func() ([]Rule, error) { return Load("default.yaml", defaultPack) })
