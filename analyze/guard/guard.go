@@ -117,7 +117,8 @@ func (ck *check) touch(env paths.Env, p, how string, whole bool) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return
 	}
-	abs := env.Abs(paths.Contents(p))
+	// find's {} stands for every entry below its starting point
+	abs := env.Abs(paths.Contents(strings.ReplaceAll(p, "{}", "*")))
 	g, ok := ck.guarded(abs)
 	switch {
 	case ok:

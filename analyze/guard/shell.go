@@ -330,7 +330,17 @@ func flagged(args []string, letter, long string) bool {
 // critical; those warden does not know to be read-only are high.
 func (ck *check) warden(cmd shell.Command, env paths.Env) bool {
 	name := cmd.Args[0]
-	isWarden := path.Base(name) == "warden"
+	isWarden := wardenName(path.Base(name))
+	if path.Base(name) == "go" && len(cmd.Args) > 2 && cmd.Args[1] == "run" {
+		// go run ./cmd/warden …, go run github.com/agentwarden/warden/cmd/warden@v1 …
+		for j := 2; j < len(cmd.Args); j++ {
+			if pkg, _, _ := strings.Cut(cmd.Args[j], "@"); !strings.HasPrefix(pkg, "-") && wardenName(path.Base(pkg)) {
+				cmd = shell.Command{Args: cmd.Args[j:], Dynamic: cmd.Dynamic[j:]}
+				name, isWarden = cmd.Args[0], true
+				break
+			}
+		}
+	}
 	if !isWarden && strings.Contains(name, "/") {
 		abs := env.Abs(name)
 		for _, f := range ck.a.Files {
@@ -451,4 +461,11 @@ func interpreterLang(name string) string {
 		return "awk"
 	}
 	return ""
+}
+
+// wardenName reports a program name that is warden's: warden, or warden
+// with a version or platform suffix (warden-linux-amd64, warden.exe).
+func wardenName(base string) bool {
+	rest, ok := strings.CutPrefix(strings.ToLower(base), "warden")
+	return ok && (rest == "" || rest[0] == '-' || rest[0] == '_' || rest[0] == '.')
 }

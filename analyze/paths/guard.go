@@ -80,7 +80,8 @@ var guardRows = []guardRow{
 }
 
 // Guarded reports whether the absolute, cleaned path p guards the agent
-// (class Guard): it is, or lies in, a policy layer of warden (a project's
+// (class Guard; names compared without regard to case, as macOS compares
+// them): it is, or lies in, a policy layer of warden (a project's
 // .warden/, ~/.config/warden/, /etc/warden/), warden's state and audit
 // store, warden's binary in a bin directory, or the hook and permission
 // settings of an agent (.claude/settings*.json, ~/.claude.json, .codex/,
@@ -102,10 +103,11 @@ func (e Env) Guarded(p string) (Guarded, bool) {
 // /etc. A directory that merely could hold a project's .warden/ (any
 // directory) does not count; the .warden/ itself is Guarded.
 func (e Env) HoldsGuard(p string) bool {
-	home := strings.TrimSuffix(e.Home, "/")
+	home := strings.ToLower(strings.TrimSuffix(e.Home, "/"))
 	if p == "/" {
 		return true
 	}
+	p = strings.ToLower(p)
 	pc := split(p)
 	for i := range guardRows {
 		r, rc := &guardRows[i], guardParts[i]
@@ -150,7 +152,7 @@ func (e Env) HoldsGuard(p string) bool {
 var guardParts, guardKeys = func() ([][]string, []string) {
 	parts, keys := make([][]string, len(guardRows)), make([]string, len(guardRows))
 	for i, r := range guardRows {
-		parts[i] = split(r.pattern)
+		parts[i] = split(strings.ToLower(r.pattern))
 		for _, c := range parts[i] {
 			if !strings.ContainsAny(c, "*?[") && len(c) > len(keys[i]) {
 				keys[i] = c
@@ -165,6 +167,7 @@ func guarded(p, home string) *guardRow {
 	if p == "" || p[0] != '/' {
 		return nil
 	}
+	p, home = strings.ToLower(p), strings.ToLower(home) // case-insensitive file systems (macOS)
 	glob := strings.ContainsAny(p, "*?[")
 	var pc []string
 	for i := range guardRows {
@@ -245,7 +248,7 @@ func homesOf(p, home string) []string {
 	if home != "" && home != "/" {
 		hs = append(hs, home)
 	}
-	for _, h := range []string{"/home/", "/Users/"} {
+	for _, h := range []string{"/home/", "/Users/", "/users/"} {
 		if rest, ok := strings.CutPrefix(p, h); ok {
 			if i := strings.IndexByte(rest, '/'); i > 0 {
 				hs = append(hs, h+rest[:i])

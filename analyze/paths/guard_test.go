@@ -21,6 +21,7 @@ func TestGuard(t *testing.T) {
 		"/Library/Application Support/Windsurf/hooks.json",
 		// normalized: .. and a ./ prefix, another user's home
 		"docs/../.warden/policy.yaml", "./.claude/settings.json", "/home/other/.claude/settings.json", "/root/.config/warden/policy.yaml",
+		".Warden/policy.yaml", "/Users/Alice/.CLAUDE/settings.json", "/users/alice/.config/warden",
 		".warden/*", ".w?rden", ".wa*/policy.yaml", "~/.config/w*", ".claude/settings*.json", ".c*",
 	}
 	out := []string{
