@@ -116,9 +116,9 @@ func Combine(findings []Finding, extraResources ...string) Assessment {
 			if !f.Reversible {
 				a.Reversible = false
 			}
-			if f.Locked {
-				a.Locked = true
-			}
+		}
+		if f.Locked { // whatever its level: a finding that says so locks the action
+			a.Locked = true
 		}
 		if f.Reason != "" && !seenReason[f.Reason] {
 			seenReason[f.Reason] = true
