@@ -31,7 +31,6 @@ func TestProgramsThatRunPrograms(t *testing.T) {
 		{`firejail --net=none rm -rf ~`, risk.Critical},
 		{`unbuffer rm -rf ~`, risk.Critical},
 		{`at now <<< 'rm -rf ~'`, risk.Critical},
-		{`echo 'rm -rf ~' | at now`, risk.High},
 		{`su -c 'rm -rf /'`, risk.Critical},
 		{`sudo -s 'rm -rf /'`, risk.Critical},
 		{`env -S 'rm -rf ~'`, risk.Critical},
@@ -54,6 +53,9 @@ func TestProgramsThatRunPrograms(t *testing.T) {
 		{`python3 -c 'import shutil; shutil.rmtree("/")'`, risk.Critical},
 		{"python3 <<'EOF'\nimport os\nos.system('rm -rf ~')\nEOF", risk.Critical},
 		{"perl <<'EOF'\nsystem('rm -rf ~');\nEOF", risk.Critical},
+		{`echo 'system("rm -rf ~")' | perl`, risk.Critical},
+		{`echo 'import shutil; shutil.rmtree("/")' | python3`, risk.Critical},
+		{`echo 'rm -rf ~' | at now`, risk.Critical},
 		// find and xargs
 		{`find . -exec rm -f {} \;`, risk.High},
 		{`find / -delete`, risk.Critical},

@@ -167,3 +167,19 @@ func TestDisabledDropsByAnalyzerName(t *testing.T) {
 		t.Errorf("findings %q, want only v's own", got)
 	}
 }
+
+// An analysis nested in a step (inline, in the shell preparer) can be
+// disabled by its name: its findings are dropped, the step still runs.
+func TestDisabledNestedAnalysis(t *testing.T) {
+	p, err := policy.Parse("p.yaml", []byte("analyzers: {disabled: [inline]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, WithPolicy(p))
+	if !e.off["inline"] || !slices.Contains(preparerNames(e), "shell") {
+		t.Errorf("off %v, preparers %q", e.off, preparerNames(e))
+	}
+	if _, err := New(WithPolicy(p), WithPreparers()); err == nil {
+		t.Error("inline disabled without the shell preparer it runs in")
+	}
+}

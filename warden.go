@@ -240,6 +240,13 @@ func defaultAnalyzers(p *policy.Policy) ([]Analyzer, error) {
 	}, nil
 }
 
+// nestedAnalyses are analyses that run inside a step (a preparer), whose
+// findings carry their own name: disabling one drops its findings while
+// its step still runs. Each maps to the step it runs in.
+var nestedAnalyses = map[string]string{
+	"inline": "shell", // the scanner of inline programs (perl -e, node -e, awk …)
+}
+
 // disable drops the analyzers and preparers the policy turns off, and
 // remembers them and the finding rules it drops: the findings of a
 // disabled analyzer are dropped wherever they are made (see drops).
@@ -252,8 +259,16 @@ func (e *Engine) disable(s policy.AnalyzerSettings) error {
 		found := false
 		e.analyzers = slices.DeleteFunc(e.analyzers, func(a Analyzer) bool { found = found || a.Name() == name; return a.Name() == name })
 		e.preparers = slices.DeleteFunc(e.preparers, func(p Preparer) bool { found = found || p.Name() == name; return p.Name() == name })
+		if step, ok := nestedAnalyses[name]; ok {
+			found = found || slices.ContainsFunc(e.preparers, func(p Preparer) bool { return p.Name() == step })
+		}
 		if !found {
 			var have []string
+			for n, step := range nestedAnalyses {
+				if slices.ContainsFunc(e.preparers, func(p Preparer) bool { return p.Name() == step }) {
+					have = append(have, n)
+				}
+			}
 			for _, a := range e.analyzers {
 				have = append(have, a.Name())
 			}

@@ -564,6 +564,11 @@ func args(toks []token, i int) (exprs [][]part, flags map[string]bool, end int) 
 		if len(stack) > 0 && stack[len(stack)-1] != "[" {
 			continue // inside a nested call or an object
 		}
+		if name, next := envAt(toks, i); next > i {
+			cur = append(cur, part{dyn: true, env: name})
+			i = next - 1
+			continue
+		}
 		cur = appendValue(cur, t)
 	}
 	flush()
@@ -583,4 +588,55 @@ func appendValue(e []part, t token) []part {
 		return e
 	}
 	return append(e, part{dyn: true})
+}
+
+// envReads are the expressions that read an environment variable (N: its
+// name, an identifier or a string) or the home directory (no N), as token
+// texts.
+var envReads = [][]string{
+	{"Dir", ".", "home", "(", ")"}, {"Dir", ".", "home"},
+	{"os", ".", "homedir", "(", ")"}, {"require", "(", "S", ")", ".", "homedir", "(", ")"}, {"homedir", "(", ")"},
+	{"process", ".", "env", ".", "N"}, {"process", ".", "env", "[", "N", "]"},
+	{"$ENV", "{", "N", "}"}, {"ENV", "[", "N", "]"}, {"ENV", ".", "fetch", "(", "N", ")"},
+	{"os", ".", "getenv", "(", "N", ")"}, {"getenv", "(", "N", ")"}, {"Deno", ".", "env", ".", "get", "(", "N", ")"},
+	{"$_SERVER", "[", "N", "]"}, {"$_ENV", "[", "N", "]"}, {"ENVIRON", "[", "N", "]"},
+}
+
+// envAt reads an environment read at toks[i] and returns the variable's
+// name and the index after it (i when there is none).
+func envAt(toks []token, i int) (string, int) {
+	if toks[i].k != tIdent {
+		return "", i
+	}
+next:
+	for _, pat := range envReads {
+		if i+len(pat) > len(toks) {
+			continue
+		}
+		name := "HOME"
+		for k, want := range pat {
+			t := toks[i+k]
+			switch want {
+			case "N":
+				switch {
+				case t.k == tIdent:
+					name = t.text
+				case t.k == tStr && len(t.parts) == 1 && !t.parts[0].dyn:
+					name = t.parts[0].text
+				default:
+					continue next
+				}
+			case "S":
+				if t.k != tStr {
+					continue next
+				}
+			default:
+				if t.text != want || t.k == tStr {
+					continue next
+				}
+			}
+		}
+		return name, i + len(pat)
+	}
+	return "", i
 }

@@ -46,6 +46,9 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 			}
 		}
 		out = k.flow(out, fl, i, name)
+		if len(c.Inputs) > 0 {
+			out = k.fedProgram(out, cmds, i, env)
+		}
 		out = k.sqlClient(out, cmds, i, name)
 	}
 	return k.exfil(out, fl, cred)

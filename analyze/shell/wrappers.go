@@ -690,3 +690,57 @@ var notRunners = map[string]bool{
 	"sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "diff": true, "comm": true, "tee": true, "jq": true,
 	"yq": true, "journalctl": true, "systemctl": true, "service": true, "port": true,
 }
+
+// fedProgram judges the program text echo or printf pipes into an
+// interpreter or a wrapper that reads its script from stdin (echo
+// 'system("rm -rf ~")' | perl, echo 'rm -rf ~' | at now): the command is
+// read again with that text as its heredoc. (Shells fed so are read by
+// the resolver itself.)
+func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env Env) []risk.Finding {
+	c := cmds[i]
+	name := path.Base(c.Args[0])
+	if shells[name] || slices.ContainsFunc(c.Redirs, Redirect.Stdin) {
+		return out
+	}
+	rows := wrapperRows()[name]
+	if rows == nil {
+		rows = wrapperRows()[interpreterName(name)]
+	}
+	reads := false
+	for _, w := range rows {
+		for _, p := range w.read(c.Args, c.Dynamic) {
+			reads = reads || p.kind == pStdin
+		}
+	}
+	if !reads {
+		return out
+	}
+	const delim = "WARDEN_STDIN"
+	for _, j := range c.Inputs {
+		in := cmds[j]
+		if len(in.Args) < 2 || in.Dynamic[0] || !static(in, 1) {
+			continue
+		}
+		var text string
+		switch commandName(in.Args[0]) {
+		case "echo":
+			args := in.Args[1:]
+			for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
+				args = args[1:]
+			}
+			text = strings.Join(args, " ")
+		case "printf":
+			text = strings.Join(in.Args[1:], " ")
+		default:
+			continue
+		}
+		if strings.Contains(text, delim) {
+			continue
+		}
+		script := c.Line() + " <<'" + delim + "'\n" + text + "\n" + delim + "\n"
+		if fed, err := Resolve(script, env); err == nil {
+			out = append(out, k.Analyze(fed, env)...)
+		}
+	}
+	return out
+}
