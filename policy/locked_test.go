@@ -175,3 +175,18 @@ func TestConfirmationPoliciesAskAboutLocked(t *testing.T) {
 		}
 	}
 }
+
+// TestLockedCondition: conditions read assessment.locked.
+func TestLockedCondition(t *testing.T) {
+	p, err := policy.Parse("p.yaml", []byte("mode: dontAsk\ndeny: [{if: 'assessment.locked', reason: locked actions never run here}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := normalize(`{"tool":"Bash","arguments":{"command":"rm -rf ~"}}`)
+	if d := p.Decide(locked(risk.High), c); d.Verdict != risk.Deny || !strings.HasPrefix(d.Rule, "deny: ") {
+		t.Errorf("locked: %+v", d)
+	}
+	if d := p.Decide(&risk.Assessment{Level: risk.High, Reversible: true}, c); d.Verdict != risk.Allow {
+		t.Errorf("not locked: %+v", d)
+	}
+}
