@@ -99,6 +99,9 @@ var guardRoutes = []struct {
 	{"case", bash("rm .Warden/policy.yaml")},
 	{"brace", bash("mv .warden/policy.yaml{,.bak}")},
 	{"cd home", bash("cd ~ && rm -rf .config")},
+	{"claude config set", bash("claude config set -g allowedTools 'Bash(*)'")},
+	{"claude mcp add", bash("claude mcp add evil -- npx evil-server")},
+	{"codex mcp add", bash("codex mcp add evil -- evil")},
 	{"python open w", python(`open(".warden/policy.yaml", "w").write("allow: [Bash]")`)},
 	{"python os.remove", python(`import os; os.remove("/home/user/project/.warden/policy.yaml")`)},
 	{"python shutil.move", python(`import shutil; shutil.move(".warden/policy.yaml", "/tmp/p")`)},
@@ -125,6 +128,10 @@ var guardReads = []risk.Action{
 	bash("warden policy check .warden/policy.yaml"),
 	bash("warden explain rm -rf /"),
 	bash("go run ./cmd/warden policy show"),
+	bash("claude mcp list"),
+	bash("claude config get -g theme"),
+	bash("claude -p 'summarize README.md'"),
+	bash("codex exec 'explain main.go'"),
 	bash("find . -name '*.go' -exec gofmt -l {} +"),
 	bash("echo $WARDEN_ORG_POLICY"),
 	bash("rm -rf build && mkdir -p .claude/commands"),
@@ -172,8 +179,9 @@ func TestSelfProtection(t *testing.T) {
 	}
 }
 
-// TestGuardEnvironment: warden's environment variables and the warden
-// subcommands warden does not know are at least high.
+// TestGuardEnvironment: warden's environment variables, the warden
+// subcommands warden does not know and an agent started without its
+// permission checks are at least high.
 func TestGuardEnvironment(t *testing.T) {
 	e := guardEngine(t)
 	for _, cmd := range []string{
@@ -185,6 +193,13 @@ func TestGuardEnvironment(t *testing.T) {
 		"warden frobnicate",
 		"warden serve --addr :8080",
 		"warden assess --store /tmp/w.db",
+		"claude -p 'fix it' --dangerously-skip-permissions",
+		"claude --permission-mode bypassPermissions -p x",
+		"codex exec --yolo 'rm stuff'",
+		"codex -c approval_policy=never exec x",
+		"gemini --yolo -p hi",
+		"gemini --approval-mode=yolo",
+		"copilot -p x --allow-all-tools",
 	} {
 		as, _, err := e.Check(context.Background(), bash(cmd))
 		if err != nil {

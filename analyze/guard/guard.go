@@ -18,6 +18,7 @@ const (
 	RuleHooks       = "guard.hook_settings"     // critical: an agent's hook or permission settings
 	RuleCommand     = "guard.warden_command"    // critical: a warden command that changes policy, state or hooks; high: one warden does not know
 	RuleEnvironment = "guard.environment"       // high: WARDEN_* variables set or unset
+	RuleUnguarded   = "guard.unguarded_agent"   // high: an agent started without its permission checks
 )
 
 // Analyzer finds the calls that would change what guards the agent.

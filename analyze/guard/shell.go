@@ -55,6 +55,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ck.warden(cmd, env) {
 		return
 	}
+	ck.agent(cmd)
 	args := cmd.Args[1:]
 	if lang := interpreterLang(name); lang != "" {
 		// inline programs (python -c, node -e, perl -e): their literals
@@ -468,4 +469,63 @@ func interpreterLang(name string) string {
 func wardenName(base string) bool {
 	rest, ok := strings.CutPrefix(strings.ToLower(base), "warden")
 	return ok && (rest == "" || rest[0] == '-' || rest[0] == '_' || rest[0] == '.')
+}
+
+// agentCLI is what an agent's own command line can do to its guard.
+type agentCLI struct {
+	what string
+	// writes are the subcommands that change the agent's settings (its
+	// permissions, its MCP servers), unless followed by a word of reads.
+	writes map[string]bool
+	// loosen are the flags that start the agent without its permission
+	// checks; modes are the values of mode flags that do.
+	loosen, modeFlags, modes map[string]bool
+}
+
+// agentCLIs are the agents' command lines. An agent that starts another
+// one without its checks, or changes its own settings through its CLI,
+// loosens its guard as surely as by writing the file.
+var agentCLIs = map[string]agentCLI{
+	"claude": {"Claude Code", set("config", "mcp"),
+		set("--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"),
+		set("--permission-mode"), set("bypassPermissions", "dontAsk", "acceptEdits")},
+	"codex": {"Codex", set("mcp", "features"),
+		set("--dangerously-bypass-approvals-and-sandbox", "--yolo", "--full-auto"),
+		set("-a", "--ask-for-approval", "-s", "--sandbox", "-c", "--config"),
+		set("never", "danger-full-access", "approval_policy=never", `approval_policy="never"`, "sandbox_mode=danger-full-access", `sandbox_mode="danger-full-access"`)},
+	"gemini": {"Gemini CLI", set("mcp", "extensions"),
+		set("--yolo", "-y"), set("--approval-mode"), set("yolo", "auto_edit")},
+	"cursor-agent": {"Cursor", set("mcp"), set("--force", "-f"), nil, nil},
+	"copilot":      {"Copilot", set("mcp", "config"), set("--allow-all-tools", "--allow-all", "--yolo", "--allow-all-paths"), nil, nil},
+}
+
+var agentReads = set("get", "list", "ls", "show", "help", "--help", "-h", "status")
+
+// agent judges a command that runs an agent's CLI.
+func (ck *check) agent(cmd shell.Command) {
+	cli, ok := agentCLIs[path.Base(cmd.Args[0])]
+	if !ok {
+		return
+	}
+	line := strings.Join(cmd.Args, " ")
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	args := cmd.Args[1:]
+	if len(args) > 0 && cli.writes[args[0]] && (len(args) < 2 || !agentReads[args[1]]) {
+		ck.add(risk.Finding{Rule: RuleHooks, Level: risk.Critical, Resource: "command:" + path.Base(cmd.Args[0]) + " " + args[0],
+			Reason: "The agent runs `" + line + "`, which changes " + cli.what + "'s settings: the guard it runs under would no longer hold; only a person may do this"})
+		return
+	}
+	for j, a := range args {
+		flag, v, hasV := strings.Cut(a, "=")
+		if !hasV && cli.modeFlags[a] && j+1 < len(args) {
+			v, hasV = args[j+1], true
+		}
+		if cli.loosen[a] || hasV && cli.modeFlags[flag] && cli.modes[v] {
+			ck.add(risk.Finding{Rule: RuleUnguarded, Level: risk.High, Resource: "command:" + path.Base(cmd.Args[0]), Reversible: true,
+				Reason: "The agent starts " + cli.what + " with `" + a + "`, without the permission checks that guard it"})
+			return
+		}
+	}
 }

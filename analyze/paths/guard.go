@@ -68,9 +68,14 @@ var guardRows = []guardRow{
 	{anyDir, ".cursor/cli.json", false, Guarded{"Cursor's CLI permissions", true}},
 	{inHome, ".cursor/cli-config.json", false, Guarded{"Cursor's CLI permissions", true}},
 	{atRoot, "/etc/cursor", true, Guarded{"Cursor's managed hooks", true}},
-	// GitHub Copilot CLI: every .github/hooks/*.json of the repository.
+	// GitHub Copilot CLI: every .github/hooks/*.json of the repository;
+	// the user's hooks, settings, saved permissions and MCP servers.
 	{anyDir, ".github/hooks/*.json", false, Guarded{"Copilot's hooks", true}},
-	{inHome, ".copilot", true, Guarded{"Copilot's configuration", true}},
+	{inHome, ".copilot/hooks", true, Guarded{"Copilot's hooks", true}},
+	{inHome, ".copilot/settings.json", false, Guarded{"Copilot's settings", true}},
+	{inHome, ".copilot/config.json", false, Guarded{"Copilot's configuration", true}},
+	{inHome, ".copilot/permissions-config.json", false, Guarded{"Copilot's saved permissions", true}},
+	{inHome, ".copilot/mcp-config.json", false, Guarded{"Copilot's MCP servers", true}},
 	// Windsurf (Cascade hooks): workspace, user (IDE and JetBrains), system.
 	{anyDir, ".windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},
 	{inHome, ".codeium/windsurf/hooks.json", false, Guarded{"Windsurf's hooks", true}},

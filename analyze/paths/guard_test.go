@@ -16,7 +16,8 @@ func TestGuard(t *testing.T) {
 		".codex", ".codex/config.toml", "~/.codex/hooks.json", "/etc/codex/config.toml",
 		".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json",
 		".cursor/hooks.json", "~/.cursor/hooks.json", ".cursor/cli.json", "~/.cursor/cli-config.json", "/etc/cursor/hooks.json",
-		".github/hooks/warden.json", "~/.copilot/config.json",
+		".github/hooks/warden.json", "~/.copilot/config.json", "~/.copilot/hooks/a.json", "~/.copilot/settings.json",
+		"~/.copilot/permissions-config.json", "~/.copilot/mcp-config.json",
 		".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json", "~/.codeium/hooks.json", "/etc/windsurf/hooks.json",
 		"/Library/Application Support/Windsurf/hooks.json",
 		// normalized: .. and a ./ prefix, another user's home
@@ -29,7 +30,7 @@ func TestGuard(t *testing.T) {
 		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".github/hooks/README.md",
 		".gemini/GEMINI.md", ".cursor/rules/a.mdc", ".windsurf/rules/a.md", "settings.json", ".config/warden-notes",
 		"~/.config/wardenx/policy.yaml", "~/.config", "/etc/wardend.conf", "/tmp/warden-test/policy.yaml",
-		"project/.wardenrc", "~/.claude.json.bak", "*", "w*", "*/policy.yaml", ".claude/*.md",
+		"project/.wardenrc", "~/.claude.json.bak", "~/.copilot/copilot-instructions.md", "~/.copilot/logs/x.log", "*", "w*", "*/policy.yaml", ".claude/*.md",
 	}
 	seen := map[*guardRow]bool{}
 	for _, p := range in {
