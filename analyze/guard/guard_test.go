@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/risk"
@@ -98,5 +99,50 @@ func TestFromEnvironment(t *testing.T) {
 	t.Setenv("WARDEN_ORG_POLICY", "relative.yaml") // not a place warden would read
 	if a := FromEnvironment(); slices.Contains(a.Files, "relative.yaml") {
 		t.Errorf("a relative path is kept: %q", a.Files)
+	}
+}
+
+// TestTables: every read-only command, every agent CLI and every warden
+// subcommand has samples that must and must not be findings; every row
+// of the tables is reached by one.
+func TestTables(t *testing.T) {
+	must := []string{
+		"sed -i s/a/b/ .warden/policy.yaml", "sed -Ei s/a/b/ .warden/policy.yaml", "sed --in-place=.bak s/a/b/ .warden/policy.yaml",
+		"yq -i '.allow += [\"Bash\"]' .warden/policy.yaml", "sort -o .warden/policy.yaml x", "find .warden -delete",
+		"find .warden -fprint .warden/x", "git checkout .warden/policy.yaml", "git -C . restore .warden/policy.yaml",
+		"tar -xf x.tar -C .warden", "tar -cf .warden/x.tar src", "cp x .warden/", "scp host:x .warden/policy.yaml",
+		"rsync -a src/ .warden/", "install x .warden/policy.yaml", "zip .warden/x.zip src", "7z x a.7z -o.warden",
+		"mv a .warden", "rm .warden/x", "shred .warden/policy.yaml", "chgrp -R x .warden",
+		"claude mcp add x -- y", "claude config set a b", "codex mcp add x", "gemini extensions install x", "gemini mcp add x y",
+		"cursor-agent mcp login x", "copilot config set x", "warden policy allow Bash", "warden audit prune", "warden install codex",
+		"warden uninstall", "warden approve 1", "warden reject 1",
+	}
+	not := []string{"sed -n p .warden/policy.yaml", "yq .allow .warden/policy.yaml", "sort .warden/policy.yaml", "find .warden -name x",
+		"git log .warden/policy.yaml", "git show HEAD:.warden/policy.yaml", "tar -tf x.tar .warden", "tar -cf /tmp/x.tar .warden",
+		"cp .warden/policy.yaml /tmp/x", "claude mcp list", "codex mcp list", "gemini mcp list", "copilot config get x",
+		"warden policy show", "warden audit verify", "warden version", "warden --help", "warden policy allow --help"}
+	for name := range readOnly {
+		if name != "git" { // git with no subcommand it knows: not read-only
+			not = append(not, name+" .warden/policy.yaml")
+		}
+	}
+	for _, cmd := range must {
+		if f := call(Analyzer{}, "Bash", map[string]any{"command": cmd}); len(f) == 0 || f[0].Level != risk.Critical {
+			t.Errorf("%q: %+v, want a critical finding", cmd, f)
+		}
+	}
+	for _, cmd := range not {
+		if f := call(Analyzer{}, "Bash", map[string]any{"command": cmd}); len(f) != 0 {
+			t.Errorf("%q: %+v, want none", cmd, f)
+		}
+	}
+	for name := range agentCLIs {
+		found := false
+		for _, cmd := range must {
+			found = found || strings.HasPrefix(cmd, name+" ")
+		}
+		if !found {
+			t.Errorf("agent CLI %s has no sample", name)
+		}
 	}
 }

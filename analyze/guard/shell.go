@@ -86,6 +86,9 @@ func (ck *check) command(cmds []shell.Command, i int) {
 				dest = k
 			}
 		}
+		if dest < 0 && name == "zip" && len(ops) > 0 {
+			dest = 0 // zip ARCHIVE FILES…
+		}
 		if dest < 0 {
 			dest = len(ops) - 1
 			for dest >= 0 && ops[dest].value {
@@ -193,6 +196,9 @@ func operands(cmd shell.Command) []operand {
 			case (a == "-t" || a == "--target-directory") && j+1 < len(cmd.Args) && !cmd.Dynamic[j+1]:
 				j++
 				out = append(out, operand{text: cmd.Args[j], value: true, target: true})
+			case len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[2:], "./~"):
+				// a value attached to a short flag: 7z x a.7z -o.warden
+				out = append(out, operand{text: a[2:], value: true})
 			}
 			continue
 		}
@@ -209,7 +215,7 @@ func operands(cmd shell.Command) []operand {
 var destroyers = set("rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio", "chmod", "chown", "chgrp", "chattr", "setfacl", "setfattr")
 
 // copiers read their sources and write their destination.
-var copiers = set("cp", "scp", "rsync", "install", "zip", "7z")
+var copiers = set("cp", "scp", "rsync", "install", "zip")
 
 func set(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))

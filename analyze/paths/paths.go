@@ -1,6 +1,7 @@
 // Package paths classifies the files an action touches: the filesystem
 // root, system directories, the home directory itself, credential stores,
-// shell start-up files, devices, the workspace and scratch space. Every
+// shell start-up files, devices, the workspace and scratch space, and what
+// guards the agent (warden's own files, the agents' hook settings). Every
 // analyzer that judges a path (shell, code, edits) asks this package, so a
 // path means the same thing wherever it appears.
 package paths
