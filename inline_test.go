@@ -56,6 +56,8 @@ func TestProgramsThatRunPrograms(t *testing.T) {
 		{`echo 'system("rm -rf ~")' | perl`, risk.Critical},
 		{`echo 'import shutil; shutil.rmtree("/")' | python3`, risk.Critical},
 		{`echo 'rm -rf ~' | at now`, risk.Critical},
+		{"ionice -c 3 bash <<'EOF'\nrm -rf ~\nEOF", risk.Critical},
+		{`node -e 'require("child_process").execSync("bash \u003c\u003c EOF\nrm -rf ~\nEOF")'`, risk.Critical},
 		// find and xargs
 		{`find . -exec rm -f {} \;`, risk.High},
 		{`find / -delete`, risk.Critical},

@@ -1,6 +1,7 @@
 package inline
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -40,14 +41,15 @@ type syntax struct {
 	perl      bool // q qq qw qx literals, $x @x interpolation
 	tick      int  // `…`: 0 none, 1 runs a command, 2 a JS template string
 	dollarVar bool // $name is one identifier (perl, php, awk fields)
+	escapes   bool // every string reads escapes (JavaScript, awk), not only interpolating ones
 }
 
 var syntaxes = map[string]syntax{
 	"perl": {hash: true, dq: true, perl: true, tick: 1, dollarVar: true},
 	"ruby": {hash: true, dq: true, ruby: true, tick: 1},
 	"php":  {hash: true, slash: true, dq: true, tick: 1, dollarVar: true},
-	"js":   {slash: true, tick: 2},
-	"awk":  {hash: true, dollarVar: true},
+	"js":   {slash: true, tick: 2, escapes: true},
+	"awk":  {hash: true, dollarVar: true, escapes: true},
 	"lua":  {dashdash: true},
 	"ex":   {},
 }
@@ -205,20 +207,13 @@ func quoted(src string, i int, q byte, sx syntax, interp bool) (token, int) {
 		switch {
 		case c == '\\' && i+1 < n:
 			e := src[i+1]
-			if !interp && e != q && e != '\\' {
+			if !interp && !sx.escapes && e != q && e != '\\' {
 				b.WriteByte(c) // single quotes keep other backslashes
 				b.WriteByte(e)
-			} else {
-				switch e {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				default:
-					b.WriteByte(e)
-				}
+				i += 2
+				continue
 			}
-			i += 2
+			i = unescape(&b, src, i+1)
 		case open != 0 && c == open:
 			depth++
 			b.WriteByte(c)
@@ -270,6 +265,46 @@ func quoted(src string, i int, q byte, sx syntax, interp bool) (token, int) {
 	}
 	flush()
 	return t, n
+}
+
+// unescape writes the character the escape at src[i] (just past the
+// backslash) stands for and returns the index after it: \n \t \r \0,
+// \xHH, \uHHHH and \u{H…}, and any other character as itself.
+func unescape(b *strings.Builder, src string, i int) int {
+	e := src[i]
+	switch e {
+	case 'n':
+		b.WriteByte('\n')
+	case 't':
+		b.WriteByte('\t')
+	case 'r':
+		b.WriteByte('\r')
+	case '0':
+		b.WriteByte(0)
+	case 'x', 'u':
+		digits, j := 2, i+1
+		if e == 'u' {
+			digits = 4
+			if j < len(src) && src[j] == '{' {
+				if k := strings.IndexByte(src[j:], '}'); k > 1 && k <= 7 {
+					if v, err := strconv.ParseUint(src[j+1:j+k], 16, 32); err == nil {
+						b.WriteRune(rune(v))
+						return j + k + 1
+					}
+				}
+			}
+		}
+		if j+digits <= len(src) {
+			if v, err := strconv.ParseUint(src[j:j+digits], 16, 32); err == nil {
+				b.WriteRune(rune(v))
+				return j + digits
+			}
+		}
+		b.WriteByte(e)
+	default:
+		b.WriteByte(e)
+	}
+	return i + 1
 }
 
 // envOf names the environment variable an interpolation reads, or "".

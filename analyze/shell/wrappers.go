@@ -387,7 +387,8 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd Command, depth, id int, off uint) error {
 	switch p.kind {
 	case pArgv:
-		inner := Command{Args: cmd.Args[p.at:], Dynamic: cmd.Dynamic[p.at:], Depth: depth + 1}
+		// the command reads the wrapper's stdin: bash's heredoc behind ionice
+		inner := Command{Args: cmd.Args[p.at:], Dynamic: cmd.Dynamic[p.at:], Depth: depth + 1, Redirs: stdinRedirs(cmd.Redirs)}
 		if name == "xargs" {
 			inner = r.listed(cmd, replaced(cmd, inner))
 		}
@@ -740,6 +741,18 @@ func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env En
 		script := c.Line() + " <<'" + delim + "'\n" + text + "\n" + delim + "\n"
 		if fed, err := Resolve(script, env); err == nil {
 			out = append(out, k.Analyze(fed, env)...)
+		}
+	}
+	return out
+}
+
+// stdinRedirs are the redirections that feed a command's stdin (<, a
+// heredoc, a here-string): a wrapped command reads them too.
+func stdinRedirs(rs []Redirect) []Redirect {
+	var out []Redirect
+	for _, rd := range rs {
+		if rd.Stdin() || rd.Op == "<" {
+			out = append(out, rd)
 		}
 	}
 	return out
