@@ -124,6 +124,7 @@ func newAnalysis(c *tool.Call, budget int) *analysis {
 // run analyzes a code text: tokenizes, parses, walks the statements, then
 // the functions no call reached.
 func (a *analysis) run(src string) {
+	a.call.Work.Charge(len(src), "code parsing") // spend() stops the walk once it is out
 	lines, cell, lexErr := tokenize(src)
 	if lexErr != nil {
 		a.forget = true // what it binds is not read
@@ -155,7 +156,7 @@ func (a *analysis) finish() {
 
 func (a *analysis) spend() bool {
 	a.budget--
-	if a.budget < 0 {
+	if a.budget < 0 || !a.call.Work.Charge(1, "code analysis") {
 		a.overrun = true
 		return false
 	}

@@ -29,10 +29,11 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	var out []risk.Finding
 	scripts := c.Shell
 	var added []string
+	var seen map[string]bool // added
 	k := DefaultKnowledge()
 	env := c.Env()
 	for i, script := range scripts {
-		cmds, changes, err := commandsIn(script, env, c.Prior)
+		cmds, changes, err := commandsIn(script, Options{Env: env, Prior: c.Prior, Work: c.Work})
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
@@ -56,6 +57,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			// to add, and bash refuses it too if it does not parse
 			if err == nil {
 				out = append(out, k.Analyze(cmds, env)...)
+				out = append(out, tooDeep(cmds)...)
 			}
 			continue
 		}
@@ -65,18 +67,26 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			continue
 		}
 		out = append(out, k.Analyze(cmds, env)...)
+		out = append(out, tooDeep(cmds)...)
+		dynamic := 0
+		tokens := tokensOf(script)
 		for _, cmd := range cmds {
-			if len(cmd.Args) > 0 && cmd.Dynamic[0] {
+			if len(cmd.Args) > 0 && cmd.Dynamic[0] && dynamic < maxDynamicFindings {
+				dynamic++
 				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,
-					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", cmd.Args[0])})
+					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", clip(cmd.Args[0]))})
 			}
-			if !novel(script, cmd) {
+			if !novel(script, tokens, cmd, c.Work) {
 				continue
 			}
 			line := cmd.Line()
-			if line == "" || strings.Contains(script, line) || slices.Contains(added, line) {
+			if line == "" || seen[line] || !c.Work.Charge(len(script)/2, "shell lines") || strings.Contains(script, line) {
 				continue
 			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[line] = true
 			added = append(added, line)
 		}
 	}
@@ -116,26 +126,41 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 		if len(t) > maxTextScript || slices.Contains(c.Shell, t) {
 			continue
 		}
-		if cmds, err := commands(t, env); err == nil {
+		if cmds, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
 			out = append(out, k.Analyze(cmds, env)...)
+			out = append(out, tooDeep(cmds)...)
 		}
 	}
 	return out
 }
 
-// commands resolves a script; one made only of plain words (see plain) is
-// split on blanks instead of parsed.
-func commands(script string, env Env) ([]Command, error) {
-	cmds, _, err := commandsIn(script, env, nil)
-	return cmds, err
+// commandsIn resolves a script with options o (see ResolveWith); one made
+// only of plain words (see plain) is split on blanks instead of parsed.
+func commandsIn(script string, o Options) ([]Command, []tool.Effect, error) {
+	if plain(script) {
+		if !o.Work.Charge(len(script), "shell words") {
+			return nil, nil, nil
+		}
+		return ResolveFieldsWith(strings.Fields(script), o)
+	}
+	return ResolveWith(script, o)
 }
 
-// commandsIn is commands in the persistent shell prior (see ResolveIn).
-func commandsIn(script string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
-	if plain(script) {
-		return ResolveFieldsIn(strings.Fields(script), env, prior)
+// tooDeep returns a shell.too_deep finding, at High, when resolution
+// stopped following cmds somewhere because they nest too deeply: what
+// runs past that point is unseen, so it is never safe.
+func tooDeep(cmds []Command) []risk.Finding {
+	for _, c := range cmds {
+		if c.TooDeep {
+			what := "the script"
+			if len(c.Args) > 0 {
+				what = clip(c.Line())
+			}
+			return []risk.Finding{{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High,
+				Reason: fmt.Sprintf("The command nests shells, wrappers or blocks deeper than warden follows (%d shells or wrappers, %d levels of text): what %s runs is unknown", MaxDepth, MaxNesting, what)}}
+		}
 	}
-	return ResolveIn(script, env, prior)
+	return nil
 }
 
 // maxTextScript bounds the free text read as a script.
@@ -153,13 +178,61 @@ func parseMessage(err error) string {
 // the script as written: an expanded variable, ~, escape or brace, or a
 // word glued from quoted pieces (r”m). Only such commands are worth a
 // second reading by the analyzers.
-func novel(script string, cmd Command) bool {
+//
+// tokens are the script's words as split by tokensOf: a word among them
+// stands in the script without a search through it; the search for any
+// other is charged to work.
+func novel(script string, tokens *tokens, cmd Command, work *tool.Budget) bool {
 	for i, a := range cmd.Args {
-		if !cmd.Dynamic[i] && !strings.Contains(script, a) {
+		if cmd.Dynamic[i] || tokens.has(a, work) {
+			continue
+		}
+		if !work.Charge(len(script)/2, "shell lines") || !strings.Contains(script, a) {
 			return true
 		}
 	}
 	return false
+}
+
+// tokens are the words of a long script, split on blanks and the
+// characters that end a shell word unquoted; they are only split when a
+// word is looked up in them (a short script is searched instead).
+type tokens struct {
+	script string
+	m      map[string]bool
+}
+
+// tokensOf returns the tokens of script.
+func tokensOf(script string) *tokens { return &tokens{script: script} }
+
+// has reports whether s is one of the tokens, charging work for the
+// split; in a short script, it reports whether s stands in it.
+func (t *tokens) has(s string, work *tool.Budget) bool {
+	if len(t.script) <= 4<<10 {
+		return strings.Contains(t.script, s)
+	}
+	if t.m == nil {
+		t.m = map[string]bool{}
+		if !work.Charge(8*len(t.script), "shell lines") {
+			return false
+		}
+		for _, f := range strings.FieldsFunc(t.script, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>", r) }) {
+			t.m[f] = true
+		}
+	}
+	return t.m[s]
+}
+
+// maxDynamicFindings bounds the shell.dynamic_command findings of one
+// script: past a few, more say nothing new.
+const maxDynamicFindings = 8
+
+// clip shortens a text shown in a finding to a readable length.
+func clip(s string) string {
+	if len(s) <= 120 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:117], "") + "..."
 }
 
 // plain reports a script made only of characters that bash takes

@@ -42,6 +42,12 @@ type Command struct {
 	// carries found in it (perl -e, python -c, awk programs): the shell
 	// lines the program runs are resolved as commands of their own.
 	Findings []risk.Finding
+	// TooDeep is set when the resolver stopped following the script at
+	// this command: it sits MaxDepth shells or wrappers deep, so what it
+	// runs in turn is not read, or (a command without words) the script
+	// text here nests deeper than MaxNesting and was not parsed at all.
+	// Whoever reads the commands must not take such a script as safe.
+	TooDeep bool
 }
 
 // Redirect is one redirection.
@@ -103,8 +109,23 @@ func (c Command) Line() string {
 // directory, as the path classifier reads them.
 type Env = paths.Env
 
-// MaxDepth bounds nested shells, eval and wrappers.
-const MaxDepth = 4
+// MaxDepth bounds nested shells, eval, wrappers, aliases and functions,
+// well past real use; a command that deep is marked TooDeep.
+const MaxDepth = 32
+
+// MaxNesting bounds how deeply the text of one script may nest $( ( {
+// and if/case/loop blocks, as a linear scan sees it, before it is handed
+// to the (recursive) parser; a deeper script is not parsed and reads as
+// one TooDeep command.
+const MaxNesting = 256
+
+// MaxValue bounds a variable's value and a word's expansion, in bytes: a
+// longer one is taken as unknown (dynamic) rather than built.
+const MaxValue = 64 << 10
+
+// maxBraceFields bounds the fields of one word's brace expansion; a word
+// that would expand to more is kept dynamic.
+const maxBraceFields = 4096
 
 // Resolve parses script and returns every simple command it will run, in
 // source order, including the commands of nested shells and wrappers. A
@@ -125,7 +146,26 @@ func Resolve(script string, env Env) ([]Command, error) {
 // nested shell do not persist and are not returned; git aliases, which git
 // writes to its configuration, always are.
 func ResolveIn(script string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
-	r := newResolver(env, prior)
+	return ResolveWith(script, Options{Env: env, Prior: prior})
+}
+
+// Options are what a resolution runs with.
+type Options struct {
+	Env Env
+	// Prior is the persistent shell the script runs in (nil: a fresh one).
+	Prior *tool.Prior
+	// Work is the budget resolution charges: bytes parsed, syntax nodes
+	// walked, words resolved and bytes expanded. Once it is spent the
+	// resolver stops reading (the commands found so far are returned and
+	// Work.Spent reports it, for the caller to take the script as
+	// unknown). Nil: a budget of tool.DefaultWork of the resolver's own,
+	// so that no script is ever resolved without bound.
+	Work *tool.Budget
+}
+
+// ResolveWith is ResolveIn with options.
+func ResolveWith(script string, o Options) ([]Command, []tool.Effect, error) {
+	r := newResolver(o)
 	if err := r.script(script, 0); err != nil {
 		return nil, nil, err
 	}
@@ -144,18 +184,34 @@ func ResolveFields(fields []string, env Env) ([]Command, error) {
 // ResolveFieldsIn is ResolveFields in the persistent shell prior, as
 // ResolveIn.
 func ResolveFieldsIn(fields []string, env Env, prior *tool.Prior) ([]Command, []tool.Effect, error) {
-	r := newResolver(env, prior)
+	return ResolveFieldsWith(fields, Options{Env: env, Prior: prior})
+}
+
+// ResolveFieldsWith is ResolveFieldsIn with options.
+func ResolveFieldsWith(fields []string, o Options) ([]Command, []tool.Effect, error) {
+	r := newResolver(o)
 	r.nextID = 1
+	if !r.work.Charge(fieldCost*len(fields), "shell words") {
+		return nil, nil, nil
+	}
 	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
 		return nil, nil, err
 	}
 	return r.out, r.changes, nil
 }
 
-func newResolver(env Env, prior *tool.Prior) *resolver {
-	r := &resolver{vars: map[string]string{}}
+func newResolver(o Options) *resolver {
+	env, prior := o.Env, o.Prior
+	r := &resolver{vars: map[string]string{}, work: o.Work}
+	if r.work == nil {
+		r.work = tool.NewBudget(tool.DefaultWork)
+	}
 	if prior != nil {
 		for k, v := range prior.Vars {
+			if len(v) > MaxValue {
+				r.vars[k+"\x00dynamic"] = ""
+				continue
+			}
 			r.vars[k] = v
 		}
 		r.aliases, r.funcs, r.gitAliases, r.lists = prior.Aliases, prior.Funcs, prior.GitAliases, prior.Lists
@@ -171,6 +227,8 @@ func newResolver(env Env, prior *tool.Prior) *resolver {
 
 type resolver struct {
 	vars map[string]string
+	work *tool.Budget // what resolution may still cost (never nil)
+	src  string       // the text of the script being walked
 	// dir is the directory set by the script's last cd; dirs the pushd
 	// stack.
 	dir    string
@@ -215,15 +273,46 @@ func (s span) has(o uint) bool { return o >= s.from && o < s.to }
 // parse many scripts one after another.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
+// What resolution charges its work budget, in units of about a
+// nanosecond of this project's reference machine (measured with the
+// hostile inputs, analysis of the commands after resolution included):
+// per script parsed and per byte of it, per syntax node walked, per
+// command recorded (and later judged) and per word of it, per word
+// resolved, and per field and byte a word expands to.
+const (
+	scriptCost  = 2048
+	parseCost   = 64
+	nodeCost    = 32
+	commandCost = 2048
+	argCost     = 64
+	wordCost    = 8
+	fieldCost   = 2048
+)
+
 func (r *resolver) script(src string, depth int) error {
+	if !r.work.Charge(scriptCost+parseCost*len(src), "shell parsing") {
+		return nil
+	}
+	if nesting(src) > MaxNesting {
+		// not handed to the recursive parser: it reads as one command
+		// nested too deep to follow
+		id := r.nextID
+		r.nextID++
+		r.add(Command{Depth: depth, TooDeep: true}, id, 0)
+		return nil
+	}
 	p := parsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(src), "")
 	parsers.Put(p)
 	if err != nil {
 		return err
 	}
+	outerSrc := r.src
+	r.src = src
+	defer func() { r.src = outerSrc }()
 	id := r.nextID
 	r.nextID++
+	first := len(r.out) // the script's commands are at first or after
 	var (
 		walkErr error
 		pipes   [][2]span  // the two sides of each pipe
@@ -236,6 +325,9 @@ func (r *resolver) script(src string, depth int) error {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			return true
+		}
+		if !r.work.Charge(nodeCost, "shell syntax walk") {
+			return false
 		}
 		r.leave(n)
 		defer r.enter(n)
@@ -277,20 +369,24 @@ func (r *resolver) script(src string, depth int) error {
 		}
 		return true
 	})
-	r.link(id, pipes, stmts)
+	r.link(id, first, pipes, stmts)
 	if walkErr == nil {
-		walkErr = r.echoed(id, depth)
+		walkErr = r.echoed(id, first)
 	}
 	return walkErr
 }
 
 // echoed reads in turn the script that echo or printf pipes into a shell
 // of script id: echo 'rm -rf ~' | sh.
-func (r *resolver) echoed(id, depth int) error {
+func (r *resolver) echoed(id, first int) error {
 	n := len(r.out)
-	for i := 0; i < n; i++ {
+	for i := first; i < n; i++ {
 		c := r.out[i]
-		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !shells[path.Base(c.Args[0])] || !readsStdin(c) || c.Depth >= MaxDepth {
+		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !shells[path.Base(c.Args[0])] || !readsStdin(c) {
+			continue
+		}
+		if c.Depth >= MaxDepth {
+			r.out[i].TooDeep = true
 			continue
 		}
 		for _, j := range c.Inputs {
@@ -381,9 +477,9 @@ type stmtSpan struct {
 // of a pipe reads the last commands on its left (earlier ones reach it
 // through them), and a simple command reads the command and process
 // substitutions inside its own statement.
-func (r *resolver) link(id int, pipes [][2]span, stmts []stmtSpan) {
+func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 	var own []int // this script's commands, in source order
-	for i := range r.out {
+	for i := first; i < len(r.out); i++ {
 		if r.owner[i] == id {
 			own = append(own, i)
 		}
@@ -449,7 +545,7 @@ func (r *resolver) redirects(rs []*syntax.Redirect) []Redirect {
 					x.Target = f[0]
 				}
 			} else {
-				x.Target, x.Dynamic = source(rd.Word), true
+				x.Target, x.Dynamic = r.source(rd.Word), true
 			}
 		}
 		out = append(out, x)
@@ -488,16 +584,16 @@ func (r *resolver) assign(as *syntax.Assign) {
 		return
 	}
 	v, ok := r.word(as.Value)
-	if !ok || len(v) != 1 {
+	if ok && len(v) == 1 && as.Append {
+		v[0] = r.vars[name] + v[0]
+	}
+	if !ok || len(v) != 1 || len(v[0]) > MaxValue {
 		delete(r.vars, name)
 		r.vars[name+"\x00dynamic"] = ""
 		r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name})
 		return
 	}
 	val := v[0]
-	if as.Append {
-		val = r.vars[name] + val
-	}
 	r.vars[name] = val
 	delete(r.vars, name+"\x00dynamic")
 	r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
@@ -543,7 +639,15 @@ func (e *env) Each(fn func(string, expand.Variable) bool) {
 }
 
 // word resolves one word to its fields, or reports that it cannot.
+//
+// A word is resolved only within bounds, each charged to the work budget:
+// one whose expansion could exceed MaxValue bytes or maxBraceFields
+// fields is not built but kept dynamic, as is every word once the budget
+// is spent.
 func (r *resolver) word(w *syntax.Word) ([]string, bool) {
+	if !r.work.Charge(wordCost, "shell words") {
+		return nil, false
+	}
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
@@ -561,13 +665,44 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 	if hasSubst(w) {
 		return nil, false // its value is some command's output
 	}
+	size := r.wordSize(w.Parts, MaxValue+1)
+	if size > MaxValue {
+		return nil, false
+	}
+	fields := 1
+	if strings.Contains(r.text(w), "{") {
+		split := *w // SplitBraces replaces the parts of the word it is given
+		if syntax.SplitBraces(&split) {
+			fields = braceFields(split.Parts, maxBraceFields+1)
+		}
+		if fields > maxBraceFields || fields*size > MaxValue*4 {
+			return nil, false
+		}
+	}
+	if !r.work.Charge(fields*(size+fieldCost), "shell expansion") {
+		return nil, false
+	}
 	e := &env{r: r}
 	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
-	fields, err := expand.Fields(cfg, w)
+	out, err := expand.Fields(cfg, w)
 	if err != nil || e.unknown {
 		return nil, false
 	}
-	return fields, true
+	return out, true
+}
+
+// text returns the source text of node n of the script being walked, or,
+// for a node that is not from it, its printed form.
+func (r *resolver) text(n syntax.Node) string {
+	from, to := n.Pos().Offset(), n.End().Offset()
+	if n.Pos().IsValid() && from <= to && to <= uint(len(r.src)) {
+		return r.src[from:to]
+	}
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+		return "$?"
+	}
+	return b.String()
 }
 
 // hasSubst reports whether a word holds a command or process
@@ -596,10 +731,20 @@ func (r *resolver) words(ws []*syntax.Word) Command {
 			}
 			continue
 		}
-		c.Args = append(c.Args, source(w))
+		c.Args = append(c.Args, r.source(w))
 		c.Dynamic = append(c.Dynamic, true)
 	}
 	return c
+}
+
+// source is a dynamic word as written: printed (in bash's normal form)
+// when short, its text in the script as is when long, so that keeping a
+// word nested in many substitutions costs nothing per level.
+func (r *resolver) source(w *syntax.Word) string {
+	if t := r.text(w); len(t) > 1024 {
+		return t
+	}
+	return source(w)
 }
 
 func source(w *syntax.Word) string {
@@ -613,8 +758,11 @@ func source(w *syntax.Word) string {
 // emit records cmd and whatever it runs in turn: the script of a shell's
 // -c, the text of eval, and the command behind a wrapper.
 func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
+	if depth >= MaxDepth {
+		cmd.TooDeep = true // what it runs in turn is not followed
+	}
 	r.add(cmd, id, off)
-	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] {
+	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] || !r.work.Charge(commandCost+argCost*len(cmd.Args), "shell commands") {
 		return nil
 	}
 	if done, err := r.expand(cmd, depth); done {

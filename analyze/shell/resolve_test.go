@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwarden/warden/internal/hostile"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -178,6 +179,11 @@ func FuzzShell(f *testing.F) {
 		`cat <<EOF\n$(x)\nEOF`, `echo {1..100000}`, `x=$x$x$x$x`, `: $(( 1 << 62 ))`} {
 		f.Add(s)
 	}
+	for _, in := range hostile.Inputs() { // the bombs, the short ones (minimizing a long one takes minutes)
+		if len(in.Script) <= 2<<10 {
+			f.Add(in.Script)
+		}
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		start := time.Now()
 		cmds, _ := Resolve(s, testEnv)
@@ -219,7 +225,7 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 		var words []string
 		for _, c := range cmds {
 			words = append(words, c.Args...)
-			if novel(s, c) {
+			if novel(s, tokensOf(s), c, nil) {
 				t.Errorf("%q: resolution produced new text %q", s, c.Args)
 			}
 		}

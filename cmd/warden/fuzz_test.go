@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/hostile"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -62,6 +63,12 @@ func FuzzAssess(f *testing.F) {
 		"\r",
 	} {
 		f.Add([]byte(s))
+	}
+	for _, in := range hostile.Inputs() { // the bombs, the short ones (minimizing a long one that costs milliseconds takes minutes)
+		if len(in.Script) <= 2<<10 {
+			line, _ := json.Marshal(map[string]any{"tool": "Bash", "arguments": map[string]any{"command": in.Script}})
+			f.Add(line)
+		}
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		eng := fuzzEngine(t)

@@ -1,0 +1,111 @@
+package warden_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/hostile"
+	"github.com/agentwarden/warden/policy"
+	"github.com/agentwarden/warden/risk"
+)
+
+func hostileEngine(t testing.TB, opts ...warden.Option) *warden.Engine {
+	t.Helper()
+	eng, err := warden.New(append([]warden.Option{warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"), warden.WithoutSessions()}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+func checkBash(t testing.TB, eng *warden.Engine, script string) (risk.Assessment, risk.Decision) {
+	t.Helper()
+	as, d, err := eng.Check(context.Background(), risk.Action{Tool: "Bash", Arguments: map[string]any{"command": script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return as, d
+}
+
+// TestHostileInputsEngine runs the hostile inputs through the engine:
+// none is safe or allowed, and one that ran out of work says so.
+func TestHostileInputsEngine(t *testing.T) {
+	eng := hostileEngine(t)
+	for _, in := range hostile.Inputs() {
+		as, d := checkBash(t, eng, in.Script)
+		if as.Level != risk.Unknown && as.Level < risk.High {
+			t.Errorf("%s: level %v: the bomb hid the command", in.Name, as.Level)
+		}
+		if d.Verdict == risk.Allow {
+			t.Errorf("%s: allowed", in.Name)
+		}
+		for _, f := range as.Findings {
+			if f.Rule == "engine.work_budget" && !as.Unknown {
+				t.Errorf("%s: work budget spent but the assessment is not marked unknown", in.Name)
+			}
+		}
+	}
+}
+
+// TestWorkBudgetFinding checks that an action that exhausts the budget is
+// Unknown with the reason.
+func TestWorkBudgetFinding(t *testing.T) {
+	eng := hostileEngine(t)
+	as, _ := checkBash(t, eng, strings.Repeat("true; ", 200000)+"rm -rf ~")
+	found := false
+	for _, f := range as.Findings {
+		if f.Rule == "engine.work_budget" {
+			found = true
+			if f.Level != risk.Unknown || !strings.Contains(f.Reason, "work budget") {
+				t.Errorf("finding %+v", f)
+			}
+		}
+	}
+	if !found || !as.Unknown {
+		t.Errorf("level %v, findings %v", as.Level, as.Findings)
+	}
+}
+
+// TestDepthThroughEngine wraps rm -rf ~ in stacks of wrappers: never
+// below High, critical within the resolver's depth, and a deny rule on
+// rm still denies it there.
+func TestDepthThroughEngine(t *testing.T) {
+	p, err := policy.Parse("p.yaml", []byte(`deny: ["Bash(rm:*)"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := hostileEngine(t)
+	deny := hostileEngine(t, warden.WithPolicy(p))
+	for _, kind := range []string{"nice", "env", "nohup", "timeout 5", "exec", "eval", "bash -c", "heredoc"} {
+		for _, n := range []int{5, 10, 33, 100} {
+			if kind == "bash -c" && n > 8 {
+				continue // quoting grows as 4^n
+			}
+			script := hostile.Wrap(kind, "rm -rf ~", n)
+			as, d := checkBash(t, eng, script)
+			want := risk.High
+			if n < 32 {
+				want = risk.Critical
+			}
+			if as.Level == risk.Unknown || as.Level < want || d.Verdict == risk.Allow {
+				t.Errorf("%s×%d: %v/%v, want at least %v", kind, n, as.Level, d.Verdict, want)
+			}
+			if _, d := checkBash(t, deny, script); d.Verdict == risk.Allow || (n < 32 && d.Verdict != risk.Deny) {
+				t.Errorf("%s×%d under deny Bash(rm:*): %v", kind, n, d.Verdict)
+			}
+		}
+	}
+}
+
+func BenchmarkHostileCheck(b *testing.B) {
+	eng := hostileEngine(b)
+	for _, in := range hostile.Inputs() {
+		b.Run(in.Name, func(b *testing.B) {
+			for b.Loop() {
+				checkBash(b, eng, in.Script)
+			}
+		})
+	}
+}
