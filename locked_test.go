@@ -1,11 +1,15 @@
 package warden_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/eval"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
 )
@@ -86,5 +90,78 @@ func TestLockedThroughTheEngine(t *testing.T) {
 	other.Arguments = map[string]any{"url": "http://169.254.169.254/latest/meta-data/iam", "prompt": "p"}
 	if _, d, _ := eng.Check(ctx, other); d.Verdict == risk.Allow {
 		t.Errorf("another metadata fetch is allowed by the approval: %+v", d)
+	}
+}
+
+// TestCriticalIrreversibleIsLocked: over the corpora (every action of
+// testdata/actions.jsonl, every command of testdata/migrated_samples.jsonl,
+// every step of the sequence corpora in its conversation)
+// each critical, irreversible finding of every analyzer is locked, so that
+// no allow rule opens what used to need a person when reversibility
+// decided.
+func TestCriticalIrreversibleIsLocked(t *testing.T) {
+	ctx := context.Background()
+	eng := corpusEngine(t)
+	var actions []risk.Action
+	for _, file := range []string{"testdata/actions.jsonl", "testdata/migrated_samples.jsonl"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var l struct {
+				Command string `json:"command"`
+			}
+			if json.Unmarshal(line, &l) == nil && l.Command != "" {
+				actions = append(actions, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": l.Command}})
+				continue
+			}
+			a, err := risk.ParseAction(line, risk.DefaultLimits)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			actions = append(actions, a)
+		}
+	}
+	// the steps of the sequence corpora, each sequence one conversation
+	for _, file := range []string{"testdata/sequences.jsonl", "testdata/session_chains.jsonl"} {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, _, err := eval.Load(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range items {
+			for _, raw := range it.Steps {
+				a, err := risk.ParseAction(raw, risk.DefaultLimits)
+				if err != nil {
+					t.Fatalf("%s %s: %v", file, it.ID, err)
+				}
+				a.SessionID = file + it.ID
+				actions = append(actions, a)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range actions {
+		as, _, err := eng.Check(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range as.Findings {
+			if f.Level == risk.Critical && !f.Reversible && !f.Locked && !seen[f.Rule] {
+				seen[f.Rule] = true
+				t.Errorf("%s is critical, irreversible and not locked (on %v)", f.Rule, a.Arguments)
+			}
+		}
+	}
+	if len(actions) < 300 {
+		t.Errorf("only %d actions", len(actions))
 	}
 }

@@ -51,8 +51,19 @@ func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) [
 		}
 	}
 	ch.taintedEgress(c)
+	for i := range ch.out {
+		if f := &ch.out[i]; f.Level == risk.Critical && lockedChains[f.Rule] {
+			f.Locked = true
+		}
+	}
 	return ch.out
 }
+
+// lockedChains are the chains whose critical findings no allow rule or
+// mode overrides, only a person's approval of that exact action
+// (risk.Finding.Locked): secrets sent out, and running — now or by
+// itself later — what does critical harm or came unseen from the network.
+var lockedChains = map[string]bool{RuleExfiltration: true, RuleRunWritten: true, RuleRunDownloaded: true, RuleAutorun: true}
 
 type chain struct {
 	st     *State

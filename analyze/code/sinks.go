@@ -20,7 +20,7 @@ import (
 // critical destruction.
 var lockedRules = map[string]bool{
 	RuleExfiltration: true, RuleReverseShell: true,
-	RuleFileDelete: true, RuleRawDiskWrite: true, RuleCredentialWrite: true,
+	RuleFileDelete: true, RuleRecursiveDelete: true, RuleRawDiskWrite: true, RuleCredentialWrite: true,
 }
 
 // add records a finding of the code analyzer.

@@ -197,7 +197,7 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 			if len(c.Args) > 0 && k.interp[commandName(c.Args[0])] {
 				l, why = risk.Critical, "An interpreter wired to "+rd.Target+" is a remote shell"
 			}
-			out = append(out, risk.Finding{Analyzer: "shell", Rule: "net.dev_tcp", Level: l, Reason: why, Resource: "url:tcp://" + strings.TrimPrefix(strings.TrimPrefix(rd.Target, "/dev/tcp/"), "/dev/udp/")})
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "net.dev_tcp", Level: l, Locked: l == risk.Critical, Reason: why, Resource: "url:tcp://" + strings.TrimPrefix(strings.TrimPrefix(rd.Target, "/dev/tcp/"), "/dev/udp/")})
 			continue
 		}
 		if !rd.Writes() {
@@ -229,7 +229,7 @@ func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []ri
 		})
 	}
 	if j := fl.upstream(i, fl.download); j >= 0 {
-		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical,
+		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical, Locked: true,
 			Reason: "Program text downloaded by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + " without being seen"})
 	}
 	if j := fl.upstream(i, fl.decode); j >= 0 {
