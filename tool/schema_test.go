@@ -156,3 +156,44 @@ func BenchmarkNormalize(b *testing.B) {
 		}
 	})
 }
+
+// FuzzNormalize checks, on any arguments to any known tool, that
+// normalizing never panics, and that the text of an argument the tool
+// does not take is never lost: it is kept in Text, and the call is
+// malformed unless the tool's schema is open.
+func FuzzNormalize(f *testing.F) {
+	var names []string
+	each(func(name string, _ spec) { names = append(names, name) })
+	f.Add(uint8(0), `{"command":"ls"}`)
+	f.Add(uint8(1), `{"cmd":"rm -rf /"}`)
+	f.Add(uint8(2), `{"command":{"x":["rm -rf /"]},"path":7}`)
+	f.Add(uint8(3), `{"file_path":["a"],"edits":"x","content":null}`)
+	f.Add(uint8(4), `["bash","-lc","rm -rf ~"]`)
+	f.Fuzz(func(t *testing.T, i uint8, js string) {
+		a, err := risk.ParseAction([]byte(`{"tool":"`+names[int(i)%len(names)]+`","arguments":`+js+`}`), risk.DefaultLimits)
+		if err != nil {
+			return
+		}
+		c := Normalize(&a, "/home/user/project", "/home/user")
+		if !c.Known {
+			t.Fatalf("%s is not known", a.Tool)
+		}
+		sp := catalog[strings.ToLower(a.Tool)]
+		if srv, tool, ok := strings.Cut(strings.TrimPrefix(a.Tool, "mcp__"), "__"); ok && strings.HasPrefix(a.Tool, "mcp__") {
+			sp = servers[srv][tool]
+		}
+		for k, v := range a.Arguments {
+			if _, taken := sp.kind[k]; taken || !carriesText(v, 0) {
+				continue
+			}
+			if !sp.open && !slices.ContainsFunc(c.Malformed, func(m string) bool { return strings.Contains(m, k) }) {
+				t.Errorf("%s: argument %q it does not take is not malformed: %q", a.Tool, k, c.Malformed)
+			}
+			for _, s := range appendText(nil, v, 0) {
+				if !slices.Contains(c.Text, s) {
+					t.Errorf("%s: text %q of argument %q is lost", a.Tool, s, k)
+				}
+			}
+		}
+	})
+}
