@@ -464,7 +464,7 @@ func (r *resolver) program(self int, name, lang, text string, depth int) error {
 	case "python":
 		return r.python(self, name, text, depth)
 	}
-	res := inline.Scan(lang, text, nil)
+	res := inline.Scan(lang, text, r.work)
 	r.out[self].Findings = append(r.out[self].Findings, res.Findings...)
 	return r.lines(self, name, res.Scripts, depth)
 }
@@ -483,7 +483,7 @@ func (r *resolver) lines(self int, name string, scripts []string, depth int) err
 
 // python reads Python program text with the code analyzer.
 func (r *resolver) python(self int, name, text string, depth int) error {
-	c := &tool.Call{Code: []tool.Code{{Lang: "python", Text: text}}, Cwd: r.vars["PWD"], Home: r.vars["HOME"]}
+	c := &tool.Call{Code: []tool.Code{{Lang: "python", Text: text}}, Cwd: r.vars["PWD"], Home: r.vars["HOME"], Work: r.work}
 	if r.dir != "" && !r.dirDyn {
 		c.Cwd = r.dir
 	}
