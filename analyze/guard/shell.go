@@ -26,7 +26,12 @@ func (ck *check) shell(c *tool.Call) {
 				return
 			}
 			var err error
-			if cmds, _, err = shell.ResolveIn(script, ck.env, c.Prior); err != nil {
+			if words, ok := literalWords(script); ok {
+				cmds, _, err = shell.ResolveFieldsIn(words, ck.env, c.Prior)
+			} else {
+				cmds, _, err = shell.ResolveIn(script, ck.env, c.Prior)
+			}
+			if err != nil {
 				continue // the shell preparer reports it
 			}
 		}
@@ -534,4 +539,23 @@ func (ck *check) agent(cmd shell.Command) {
 			return
 		}
 	}
+}
+
+// literalWords returns the words of a script that bash takes literally (the
+// shell preparer's plain scripts, which it does not keep resolved): only
+// letters, digits, blanks and - _ . / : , @ % +, and = outside the first
+// word. Such a script needs no parsing.
+func literalWords(s string) ([]string, bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
+			strings.IndexByte("-_./:=,@%+", c) >= 0) {
+			return nil, false
+		}
+	}
+	w := strings.Fields(s)
+	if len(w) == 0 || strings.Contains(w[0], "=") {
+		return nil, false
+	}
+	return w, true
 }

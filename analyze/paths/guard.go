@@ -114,6 +114,16 @@ func (e Env) HoldsGuard(p string) bool {
 	}
 	p = strings.ToLower(p)
 	pc := split(p)
+	// p below a home: its components there (nil when in none)
+	var rests [][]string
+	for _, h := range homesOf(p, home) {
+		if p == h || Within(h, p) {
+			return true // a home, or a directory above one
+		}
+		if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+			rests = append(rests, split(rest))
+		}
+	}
 	for i := range guardRows {
 		r, rc := &guardRows[i], guardParts[i]
 		switch r.at {
@@ -122,15 +132,8 @@ func (e Env) HoldsGuard(p string) bool {
 				return true
 			}
 		case inHome:
-			for _, h := range homesOf(p, home) {
-				if Within(h, p) && h != p {
-					return true // an ancestor of a home
-				}
-				if rest, ok := strings.CutPrefix(p, h+"/"); ok {
-					if c := split(rest); len(c) < len(rc) && matchAt(rc[:len(c)], c, 0) {
-						return true
-					}
-				} else if p == h {
+			for _, c := range rests {
+				if len(c) < len(rc) && matchAt(rc[:len(c)], c, 0) {
 					return true
 				}
 			}
@@ -175,6 +178,7 @@ func guarded(p, home string) *guardRow {
 	p, home = strings.ToLower(p), strings.ToLower(home) // case-insensitive file systems (macOS)
 	glob := strings.ContainsAny(p, "*?[")
 	var pc []string
+	var rests [][]string // p's components below each home holding it
 	for i := range guardRows {
 		if !glob && !strings.Contains(p, guardKeys[i]) {
 			continue
@@ -189,8 +193,16 @@ func guarded(p, home string) *guardRow {
 				return r
 			}
 		case inHome:
-			for _, h := range homesOf(p, home) {
-				if rest, ok := strings.CutPrefix(p, h+"/"); ok && fits(r, rc, split(rest), 0) {
+			if rests == nil {
+				rests = [][]string{}
+				for _, h := range homesOf(p, home) {
+					if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+						rests = append(rests, split(rest))
+					}
+				}
+			}
+			for _, c := range rests {
+				if fits(r, rc, c, 0) {
 					return r
 				}
 			}
