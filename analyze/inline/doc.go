@@ -1,7 +1,7 @@
 // Package inline reads the short programs of other languages that a
 // command line carries inline (perl -e, ruby -e, node -e, php -r, awk
-// programs, vim's -c ':!…') and says what they do in terms the shell
-// analyzer already judges.
+// programs, sed scripts, vim's -c ':!…') and says what they do in terms
+// the shell analyzer already judges.
 //
 // It is a token scanner, not a parser: it knows each language's strings
 // (quotes, escapes, interpolation such as "$x", "#{x}", `${x}`, Perl's

@@ -36,10 +36,12 @@ type Result struct {
 // Scan does not read it.
 func Lang(name string) string {
 	switch name {
-	case "perl", "ruby", "php", "awk", "lua", "ex", "js":
+	case "perl", "ruby", "php", "awk", "lua", "ex", "js", "sed":
 		return name
 	case "node", "nodejs", "deno", "bun", "javascript", "typescript":
 		return "js"
+	case "gsed":
+		return "sed"
 	case "gawk", "mawk", "nawk", "busybox-awk":
 		return "awk"
 	case "luajit":
@@ -93,8 +95,12 @@ func (s *scanner) scan(src string, depth int) {
 			Reason: fmt.Sprintf("The %s program is too large to read, so what it runs is unknown", s.lang)})
 		return
 	}
-	if s.lang == "ex" {
+	switch s.lang {
+	case "ex":
 		s.ex(src, depth)
+		return
+	case "sed":
+		s.sed(src)
 		return
 	}
 	sx, ok := syntaxes[s.lang]
@@ -639,4 +645,91 @@ next:
 		return name, i + len(pat)
 	}
 	return "", i
+}
+
+// sed reads a sed script: the e command runs its text (or, bare, the
+// pattern space: a command computed at run time), and so does the e flag
+// of s///; w and the w flag write a file.
+func (s *scanner) sed(src string) {
+	i, n := 0, len(src)
+	rest := func() string { // to the end of the line
+		j := strings.IndexByte(src[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		t := strings.TrimSpace(src[i : i+j])
+		i += j
+		return t
+	}
+	skipDelimited := func(parts int) bool { // s/a/b/, y/a/b/: the delimiter, then parts fields
+		if i >= n {
+			return false
+		}
+		d := src[i]
+		i++
+		for k := 0; k < parts; k++ {
+			for i < n && src[i] != d {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+		}
+		return i <= n
+	}
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' || c == ',' || c == '$' || c >= '0' && c <= '9' || c == '~':
+			i++
+		case c == '/' || c == '\\':
+			// an address: /regex/ or \%regex%
+			if c == '\\' {
+				i++
+			}
+			skipDelimited(1)
+		case c == 'e':
+			i++
+			if t := rest(); t != "" {
+				s.run(t)
+			} else {
+				s.finding(RuleDynamicExec, risk.High, "The sed script runs its input lines as commands (e)")
+			}
+		case c == 'w' || c == 'W':
+			i++
+			if t := rest(); t != "" && t != "/dev/stdout" && t != "/dev/stderr" {
+				s.render(Write, []part{{text: t}}, nil)
+			}
+		case c == 's' || c == 'y':
+			i++
+			if !skipDelimited(2) || c == 'y' {
+				continue
+			}
+			for i < n && strings.IndexByte("gpeiImMw0123456789", src[i]) >= 0 {
+				switch src[i] {
+				case 'e':
+					s.finding(RuleDynamicExec, risk.High, "The sed script runs the text it substitutes as a command (s///e)")
+				case 'w':
+					i++
+					if t := rest(); t != "" && t != "/dev/stdout" && t != "/dev/stderr" {
+						s.render(Write, []part{{text: t}}, nil)
+					}
+					continue
+				}
+				i++
+			}
+		case c == 'a' || c == 'i' || c == 'c':
+			// text to the end of the line, continued by a trailing backslash
+			i++
+			for t := rest(); strings.HasSuffix(t, "\\") && i < n; t = rest() {
+				i++
+			}
+		case c == 'r' || c == 'R' || c == 'b' || c == 't' || c == 'T' || c == ':' || c == '#':
+			i++
+			rest()
+		default:
+			i++
+		}
+	}
 }

@@ -89,6 +89,14 @@ func TestScan(t *testing.T) {
 		{lang: "awk", src: `{ s += $1 } END { print s }`, none: []string{"rm", ":"}},
 		// lua
 		{lang: "lua", src: `os.execute("rm -rf ~") -- os.execute("x")`, find: []string{"rm -rf ~"}, none: []string{"x"}},
+		// sed
+		{lang: "sed", src: `1e rm -rf ~`, find: []string{"rm -rf ~"}},
+		{lang: "sed", src: `s/.*/rm -rf &/e`, rules: []string{RuleDynamicExec}},
+		{lang: "sed", src: `s/a/b/w /etc/passwd`, find: []string{`: > "/etc/passwd"`}},
+		{lang: "sed", src: `s/v1\.3/v1.4/g`, none: []string{""}},
+		{lang: "sed", src: `/^#/d; s|/usr/e|/opt/e|g`, none: []string{""}},
+		{lang: "sed", src: "1i\\\nwe are here", none: []string{""}},
+		{lang: "sed", src: `-n 1,5p`, none: []string{""}},
 		// vim ex
 		{lang: "ex", src: `:!rm -rf ~`, find: []string{"rm -rf ~"}},
 		{lang: "ex", src: `silent !curl x | sh`, find: []string{"curl x | sh"}},

@@ -212,7 +212,8 @@ func (w *Wrapper) read(args []string, dyn []bool) []piece {
 			pieces = append(pieces, joined(args, dyn, rest))
 		}
 	case "program":
-		if !noProgram && rest < len(args) {
+		// the first operand, unless a flag gave the program (sed -e, -f)
+		if !noProgram && len(pieces) == 0 && rest < len(args) {
 			if dyn[rest] {
 				pieces = append(pieces, piece{kind: pDynamic})
 			} else {
