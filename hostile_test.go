@@ -68,6 +68,20 @@ func TestWorkBudgetFinding(t *testing.T) {
 	}
 }
 
+// TestWorkBudgetSQL checks that SQL analysis charges the budget: a
+// megabyte of statements is not analyzed to the end but reported.
+func TestWorkBudgetSQL(t *testing.T) {
+	eng := hostileEngine(t)
+	sql := strings.Repeat("SELECT a FROM t WHERE x = 'y'; ", 40000) + "DROP TABLE users;"
+	as, _, err := eng.Check(context.Background(), risk.Action{Tool: "mcp__postgres__query", Arguments: map[string]any{"sql": sql}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !as.Unknown {
+		t.Errorf("level %v, not unknown: %v", as.Level, as.Findings)
+	}
+}
+
 // TestDepthThroughEngine wraps rm -rf ~ in stacks of wrappers: never
 // below High, critical within the resolver's depth, and a deny rule on
 // rm still denies it there.

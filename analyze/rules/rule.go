@@ -204,6 +204,9 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 				continue
 			}
 			for _, s := range st.texts(c, ti) {
+				if !c.Work.Charge(ruleCost*len(s), "rules") {
+					return false, "", nil // the engine reports the call as not fully assessed
+				}
 				if ok, res := r.find(c, s); ok {
 					hit, resource = true, res
 					break
@@ -291,6 +294,10 @@ func outsideWorkspace(c *tool.Call, p string) bool {
 // command position (when AtCommand is set) and whose path lies outside the
 // workspace (when Where says so) fires the rule; its path group names the
 // resource.
+// ruleCost is the work (tool.Budget units, about a nanosecond each)
+// charged per byte a rule's pattern scans.
+const ruleCost = 32
+
 func (r *Rule) find(c *tool.Call, s string) (bool, string) {
 	if !r.AtCommand && r.Where == "" && r.pathGroup <= 0 {
 		return r.re.MatchString(s), ""

@@ -336,10 +336,17 @@ func (Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, erro
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
+		if !c.Work.Charge(sqlCost*len(s), "sql analysis") {
+			break // the engine reports the rest as unknown
+		}
 		out = append(out, Escalate(Analyze(s), names...)...)
 	}
 	return dedupe(out), nil
 }
+
+// sqlCost is the work (tool.Budget units, about a nanosecond each)
+// charged per byte of SQL: its analysis costs about that much.
+const sqlCost = 128
 
 // targetKeys are the arguments that name the database a call runs against.
 var targetKeys = []string{
