@@ -56,3 +56,29 @@ func BenchmarkRedactClean(b *testing.B) {
 		d.Redact(text)
 	}
 }
+
+// BenchmarkScanHostile measures the detector on text built to make it
+// work hard (1 MiB each): keywords over and over, quotes that never
+// close, one long line. Each must stay within a small multiple of the
+// time of ordinary text.
+func BenchmarkScanHostile(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{
+		{"program", "mysql "},
+		{"flag", "curl -u "},
+		{"quotes", "curl '"},
+		{"variable", "PGPASSWORD="},
+		{"generic_flag", " --password "},
+		{"url_userinfo", "https://a:b@"},
+		{"htpasswd", "htpasswd -b a b c "},
+		{"assignment", "password="},
+	} {
+		text := strings.Repeat(c.unit, (1<<20)/len(c.unit))
+		b.Run(c.name, func(b *testing.B) {
+			d := Default()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				d.ScanString("", text)
+			}
+		})
+	}
+}

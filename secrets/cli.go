@@ -1,8 +1,10 @@
 package secrets
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -30,6 +32,15 @@ type cliCommand struct {
 	Flags   []cliFlag `yaml:"flags"`
 	Match   []string  `yaml:"match"`
 	NoMatch []string  `yaml:"no_match"`
+
+	spellings []spelling
+}
+
+// spelling is one name of a flag, compiled.
+type spelling struct {
+	name, eq string // -p; --password and --password=
+	long     bool   // the value is =attached or the next word
+	flag     *cliFlag
 }
 
 // cliNames is a list of names with samples (env, generic).
@@ -78,6 +89,11 @@ func parseCLI(data []byte) (*cliGrammar, error) {
 				}
 			}
 		}
+		for i := range c.Flags {
+			for _, n := range c.Flags[i].Names {
+				c.spellings = append(c.spellings, spelling{name: n, eq: n + "=", long: len(n) > 2, flag: &c.Flags[i]})
+			}
+		}
 	}
 	for _, n := range g.Env.Names {
 		if n == "" || strings.ToUpper(n) != n {
@@ -116,6 +132,7 @@ func (g *cliGrammar) keywords() []string {
 const (
 	cliMaxBytes = 4 << 10
 	cliMaxWords = 64
+	cliMaxValue = 256 // the longest password or token taken
 )
 
 // cliWord is one word of a command line: its span in the text, its text
@@ -216,28 +233,69 @@ done:
 	return w, i
 }
 
-// readWords reads the words of the command that goes on at text[i:], up
-// to its end (; | & newline), a redirection, limit or cliMaxWords words.
-func readWords(text []byte, i, limit int) []cliWord {
-	var ws []cliWord
-	for len(ws) < cliMaxWords {
+// readWords appends to ws the words of the command that goes on at
+// text[i:], up to n of them, and returns them, where reading stopped and
+// whether the command ends there (; | & newline, a redirection or the
+// text's end) rather than at limit or n words.
+func (g *cliGrammar) readWords(ws []cliWord, text []byte, i, limit, n int) ([]cliWord, int, bool) {
+	for ; n > 0; n-- {
 		for i < limit && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\\' && i+1 < limit && text[i+1] == '\n') {
 			if text[i] == '\\' {
 				i++
 			}
 			i++
 		}
-		if i >= limit || endsCommand(text[i]) || text[i] == '<' || text[i] == '>' {
-			break
+		if i >= limit {
+			return ws, i, i >= len(text)
 		}
-		var w cliWord
-		w, i = readWord(text, i, limit)
-		if len(w.text) > 0 && (w.text[0] >= '0' && w.text[0] <= '9') && strings.ContainsAny(string(w.text), "<>") {
-			break // 2>file
+		if endsCommand(text[i]) || text[i] == '<' || text[i] == '>' {
+			return ws, i, true
 		}
-		ws = append(ws, w)
+		w, next := readWord(text, i, limit)
+		if len(w.text) > 0 && (w.text[0] >= '0' && w.text[0] <= '9') && bytes.ContainsAny(w.text, "<>") {
+			return ws, i, true // 2>file
+		}
+		if !w.quoted && w.pos == nil && g.byName[string(w.text)] != nil {
+			// another known program: its own keyword reads its words (and
+			// a program named over and over is read once)
+			return ws, i, true
+		}
+		ws, i = append(ws, w), next
 	}
-	return ws
+	return ws, i, false
+}
+
+// cliState is what the scanner keeps across the keywords of one text: the
+// words of the last command read, so that a keyword met among them (a
+// program named in another's arguments, or many times over) reuses them
+// and each word is read once.
+type cliState struct {
+	words []cliWord
+	end   int  // where reading them stopped
+	done  bool // at the command's end
+}
+
+// wordsAfter returns up to cliMaxWords words of the command after the
+// keyword that ends at ke.
+func (g *cliGrammar) wordsAfter(st *cliState, text []byte, ke, limit int) []cliWord {
+	if n := len(st.words); n > 0 && ke > st.words[0].s && ke <= st.end {
+		j := sort.Search(n, func(k int) bool { return st.words[k].e >= ke })
+		if j < n && st.words[j].e == ke {
+			st.words = st.words[j+1:] // the keyword's word and those before are done with
+			if !st.done && len(st.words) < cliMaxWords {
+				st.words, st.end, st.done = g.readWords(st.words, text, st.end, max(limit, st.end), cliMaxWords-len(st.words))
+			}
+			return st.words[:min(len(st.words), cliMaxWords)]
+		}
+		if j < n && st.words[j].s < ke {
+			// inside a word read (a quoted command: sh -c 'mysql -pPW'):
+			// the command it holds ends with the word
+			ws, _, _ := g.readWords(nil, text, ke, min(limit, st.words[j].e), cliMaxWords)
+			return ws
+		}
+	}
+	st.words, st.end, st.done = g.readWords(st.words[:0:0], text, ke, limit, cliMaxWords)
+	return st.words
 }
 
 // cmdBoundary reports a byte that may come just before a program's or a
@@ -249,7 +307,7 @@ func cmdBoundary(c byte) bool {
 
 // scanCLI finds the passwords of the command-line construct whose keyword
 // is text[ks:ke], and calls emit with the span of each.
-func (g *cliGrammar) scanCLI(text []byte, ks, ke int, emit func(s, e int)) {
+func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int, emit func(s, e int)) {
 	if ks > 0 && !cmdBoundary(text[ks-1]) || ke >= len(text) {
 		return
 	}
@@ -259,21 +317,21 @@ func (g *cliGrammar) scanCLI(text []byte, ks, ke int, emit func(s, e int)) {
 	switch {
 	case next == '=' && g.env[string(name)]:
 		// NAME=value
-		w, _ := readWord(text, ke+1, limit)
+		w, _ := readWord(text, ke+1, min(limit, ke+1+cliMaxValue+1))
 		g.value(w, 0, "", cliSecret, emit)
 	case (next == ' ' || next == '\t') && g.byName[string(name)] != nil:
 		if ks > 0 && text[ks-1] == '/' && ks > 1 && text[ks-2] == '/' {
 			return // a URL's host, not a program
 		}
-		g.command(g.byName[string(name)], readWords(text, ke, limit), emit)
+		g.command(g.byName[string(name)], g.wordsAfter(st, text, ke, limit), emit)
 	case (next == '=' || next == ' ' || next == '\t') && g.generic[string(name)]:
 		if ks == 0 || text[ks-1] != ' ' && text[ks-1] != '\t' {
 			return
 		}
 		if next == '=' {
-			w, _ := readWord(text, ke+1, limit)
+			w, _ := readWord(text, ke+1, min(limit, ke+1+cliMaxValue+1))
 			g.value(w, 0, "", genericSecret, emit)
-		} else if ws := readWords(text, ke, limit); len(ws) > 0 {
+		} else if ws, _, _ := g.readWords(nil, text, ke, min(limit, ke+cliMaxValue+64), 1); len(ws) > 0 {
 			g.value(ws[0], 0, "", genericSecret, emit)
 		}
 	}
@@ -299,24 +357,22 @@ func (g *cliGrammar) command(c *cliCommand, ws []cliWord, emit func(s, e int)) {
 		if !sawSub {
 			continue
 		}
-		for _, f := range c.Flags {
-			for _, n := range f.Names {
-				long := len(n) > 2 // --password, -passin: the value is =attached or the next word
-				switch {
-				case t == n && f.Value == "last":
-					last = true
-				case t == n && !f.Attached:
-					if i+1 < len(ws) && !strings.HasPrefix(string(ws[i+1].text), "-") {
-						g.value(ws[i+1], 0, f.Value, cliSecret, emit)
-						i++
-					}
-				case long && strings.HasPrefix(t, n+"="):
-					g.value(ws[i], len(n)+1, f.Value, cliSecret, emit)
-				case !long && f.Value != "last" && len(t) > len(n) && strings.HasPrefix(t, n) && !strings.HasPrefix(t, "--"):
-					g.value(ws[i], len(n), f.Value, cliSecret, emit)
-				case !long && f.Value == "last" && cluster(t, n[1]):
-					last = true
+		for _, sp := range c.spellings {
+			f, n := sp.flag, sp.name
+			switch {
+			case t == n && f.Value == "last":
+				last = true
+			case t == n && !f.Attached:
+				if i+1 < len(ws) && !bytes.HasPrefix(ws[i+1].text, []byte("-")) {
+					g.value(ws[i+1], 0, f.Value, cliSecret, emit)
+					i++
 				}
+			case sp.long && strings.HasPrefix(t, sp.eq):
+				g.value(ws[i], len(sp.eq), f.Value, cliSecret, emit)
+			case !sp.long && f.Value != "last" && len(t) > len(n) && strings.HasPrefix(t, n) && !strings.HasPrefix(t, "--"):
+				g.value(ws[i], len(n), f.Value, cliSecret, emit)
+			case !sp.long && f.Value == "last" && cluster(t, n[1]):
+				last = true
 			}
 		}
 	}
@@ -350,8 +406,8 @@ func contains(list []string, s string) bool {
 // value finds the password in w.text[off:] as form says and emits its span
 // when accept takes it.
 func (g *cliGrammar) value(w cliWord, off int, form string, accept func(v string, quoted bool) bool, emit func(s, e int)) {
-	if w.dyn || off >= len(w.text) {
-		return
+	if w.dyn || off >= len(w.text) || len(w.text)-off > cliMaxValue {
+		return // a reference, nothing, or text too long to be a password
 	}
 	v := w.text[off:]
 	sep := byte(0)

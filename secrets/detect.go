@@ -132,6 +132,10 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 	} else {
 		last = lastArr[:len(d.rules)]
 	}
+	var cli cliState // the words a scanner read last
+	// the start of the line of the last keyword, and how far the text
+	// was searched for it
+	curLine, searched := 0, 0
 	d.idx.Each(text, func(id, end int) bool {
 		kw := len(d.words[id])
 		// the keyword's line, up to maxValue bytes after it: found once,
@@ -139,7 +143,7 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		lineStart, lineEnd := -1, -1
 		for _, r := range d.byWord[id] {
 			if r.scan != nil {
-				fs = r.scanned(text, end-kw, end, d.allow, fs)
+				fs = r.scanned(&cli, text, end-kw, end, d.allow, fs)
 				continue
 			}
 			if r.name >= 0 && !assignmentAfter(text, end) {
@@ -149,7 +153,13 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 				continue // read with an earlier window
 			}
 			if lineStart < 0 {
-				lineStart = bytes.LastIndexByte(text[:end], '\n') + 1
+				// keywords come in order: the text before the last one
+				// searched is not searched again
+				if n := bytes.LastIndexByte(text[searched:end], '\n'); n >= 0 {
+					curLine = searched + n + 1
+				}
+				searched = max(searched, end)
+				lineStart = curLine
 				lineEnd = min(len(text), end+maxValue)
 				if n := bytes.IndexByte(text[end:lineEnd], '\n'); n >= 0 {
 					lineEnd = end + n
@@ -289,8 +299,8 @@ func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
 
 // scanned appends the secrets a rule's scanner finds at the keyword
 // text[ks:ke].
-func (r *Rule) scanned(text []byte, ks, ke int, allow string, fs []Finding) []Finding {
-	r.scan(text, ks, ke, func(s, e int) {
+func (r *Rule) scanned(st *cliState, text []byte, ks, ke int, allow string, fs []Finding) []Finding {
+	r.scan(st, text, ks, ke, func(s, e int) {
 		if allow != "" && bytes.Contains(lineOf(text, s, e), []byte(allow)) {
 			return
 		}
@@ -544,16 +554,22 @@ func printable(b []byte) bool {
 // ---------------------------------------------------------------- positions
 
 // positions sets the line and column (in characters) of each finding.
+// Findings are in order: the text is read once.
 func positions(text []byte, fs []Finding, path string) {
-	line, at := 1, 0
+	line, at, col := 1, 0, 0 // col: the characters of the line before at
 	for i := range fs {
 		start := min(fs[i].Start, len(text))
 		if start > at {
-			line += bytes.Count(text[at:start], []byte{'\n'})
+			seg := text[at:start]
+			if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+				line += n
+				col = utf8.RuneCount(seg[bytes.LastIndexByte(seg, '\n')+1:])
+			} else {
+				col += utf8.RuneCount(seg)
+			}
 			at = start
 		}
-		ls := bytes.LastIndexByte(text[:start], '\n') + 1
 		fs[i].FilePath, fs[i].Line = path, line
-		fs[i].Column = utf8.RuneCount(text[ls:start]) + 1
+		fs[i].Column = col + 1
 	}
 }

@@ -19,6 +19,20 @@ func FuzzSecrets(f *testing.F) {
 			f.Add(s)
 		}
 	}
+	g, err := parseCLI(cliYAML)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range g.Commands {
+		for _, s := range append(append([]string{}, c.Match...), c.NoMatch...) {
+			f.Add(s)
+		}
+	}
+	for _, s := range append(append(append([]string{}, g.Env.Match...), g.Generic.Match...), g.Generic.NoMatch...) {
+		f.Add(s)
+	}
+	f.Add("mysql -p'unterminated")
+	f.Add("curl -u \\\x00 a:\\")
 	f.Add("cfg=Z2hvX1JuSDdQOXc4QUdIR1Z1eFdMRHF5cTRHRzZzamFOdjFmWUF2Zw==")
 	f.Add("%41%4B%49%41 password=%70%61%73%73")
 	d := Default()

@@ -236,6 +236,8 @@ func TestCLIPasswordSpan(t *testing.T) {
 		"htpasswd -cb .htpasswd admin Zx9mKq2L > /dev/null":   "Zx9mKq2L",
 		"mysql -uroot -pHx82kLm shop; sshpass -p Wq8zR3nPq x": "Hx82kLm",
 		"cd /srv && wget --password=Zx9mKq2L https://f/a.tgz": "Zx9mKq2L",
+		"sh -c 'mysql -pHx82kLm shop' && echo ok":             "Hx82kLm",
+		"mysql mysql mysql -pHx82kLm":                         "Hx82kLm",
 	} {
 		fs := Default().ScanString("", text)
 		if len(fs) == 0 || text[fs[0].Start:fs[0].End] != want {
