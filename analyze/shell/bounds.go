@@ -110,7 +110,16 @@ func nesting(src string) int {
 		case '\\':
 			i++
 		case '\'':
-			if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
+			if i > 0 && src[i-1] == '$' {
+				// $'…': backslash escapes a quote inside
+				i++
+				for i < len(src) && src[i] != '\'' {
+					if src[i] == '\\' {
+						i++
+					}
+					i++
+				}
+			} else if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
 				i += j + 1
 			} else {
 				i = len(src)

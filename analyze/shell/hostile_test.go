@@ -100,6 +100,7 @@ func TestNesting(t *testing.T) {
 		{"# ((((( comment\nx", 0},
 		{"echo ${#a} ${a#b}", 1},
 		{"case x in a) y;; esac", 1},
+		{"echo $'\\'' $(x) '", 1},
 	} {
 		if got := nesting(tc.src); got != tc.want {
 			t.Errorf("nesting(%q) = %d, want %d", tc.src, got, tc.want)
@@ -107,7 +108,7 @@ func TestNesting(t *testing.T) {
 	}
 	for _, in := range hostile.Inputs() {
 		switch in.Name {
-		case "subst20000", "paren20000", "group20000", "if20000", "case5000", "while5000", "func5000", "procsubst5000", "param-deep", "dquote-subst-deep", "hidden-by-quote", "arith-deep":
+		case "subst20000", "paren20000", "group20000", "if20000", "case5000", "while5000", "func5000", "procsubst5000", "param-deep", "dquote-subst-deep", "hidden-by-quote", "hidden-by-ansi-quote", "arith-deep", "pipeline50000":
 			if got := nesting(in.Script); got <= MaxNesting {
 				t.Errorf("%s: nesting %d, want > %d", in.Name, got, MaxNesting)
 			}

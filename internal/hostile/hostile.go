@@ -62,6 +62,7 @@ func Inputs() []Input {
 	add("param-deep", "echo "+r("${a:-", 5000)+"x"+r("}", 5000)+tail)
 	add("dquote-subst-deep", "echo "+r(`"$(`, 5000)+"x"+r(`)"`, 5000)+tail)
 	add("hidden-by-quote", "cat <<E\n'\nE\n"+r("(", 20000)+"x"+r(")", 20000)+tail)
+	add("hidden-by-ansi-quote", "echo $'\\''; "+r("(", 20000)+"x"+r(")", 20000)+"; # '"+tail)
 	// width
 	add("pipeline50000", r("a | ", 50000)+"rm -rf ~")
 	add("commands200000", r("true; ", 200000)+"rm -rf ~")
