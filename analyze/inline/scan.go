@@ -36,12 +36,18 @@ type Result struct {
 // Scan does not read it.
 func Lang(name string) string {
 	switch name {
-	case "perl", "ruby", "php", "awk", "lua", "ex", "js", "sed":
+	case "perl", "ruby", "php", "awk", "lua", "ex", "js", "sed", "psql", "mysql", "sqlite", "applescript":
 		return name
 	case "node", "nodejs", "deno", "bun", "javascript", "typescript":
 		return "js"
 	case "gsed":
 		return "sed"
+	case "mariadb":
+		return "mysql"
+	case "sqlite3":
+		return "sqlite"
+	case "osascript":
+		return "applescript"
 	case "gawk", "mawk", "nawk", "busybox-awk":
 		return "awk"
 	case "luajit":
@@ -101,6 +107,10 @@ func (s *scanner) scan(src string, depth int) {
 		return
 	case "sed":
 		s.sed(src)
+		return
+	}
+	if pre, ok := escapes[s.lang]; ok {
+		s.escapeLines(src, pre)
 		return
 	}
 	sx, ok := syntaxes[s.lang]
@@ -730,6 +740,41 @@ func (s *scanner) sed(src string) {
 			rest()
 		default:
 			i++
+		}
+	}
+}
+
+// escapes are, per language whose statements are not shell, the line
+// prefixes that hand the rest of the line to a shell: psql's \!,
+// mysql's \! and system, sqlite's .shell and .system, AppleScript's
+// do shell script "…".
+var escapes = map[string][]string{
+	"psql":        {`\!`},
+	"mysql":       {`\!`, "system "},
+	"sqlite":      {".shell ", ".system "},
+	"applescript": {"do shell script "},
+}
+
+// escapeLines runs the rest of each line (or statement) that starts with
+// one of the prefixes pre.
+func (s *scanner) escapeLines(src string, pre []string) {
+	for _, line := range strings.FieldsFunc(src, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		l := strings.TrimSpace(line)
+		for _, p := range pre {
+			if i := strings.Index(l, p); i >= 0 && (i == 0 || s.lang == "applescript") {
+				rest := strings.TrimSpace(l[i+len(p):])
+				if s.lang == "applescript" {
+					toks := lex(rest, syntax{escapes: true})
+					if len(toks) > 0 && toks[0].k == tStr {
+						s.runExpr(toks[0].parts, "do shell script")
+					} else {
+						s.finding(RuleDynamicExec, risk.High, "The AppleScript runs a command computed at run time (do shell script)")
+					}
+					break
+				}
+				s.run(rest)
+				break
+			}
 		}
 	}
 }

@@ -97,6 +97,14 @@ func TestScan(t *testing.T) {
 		{lang: "sed", src: `/^#/d; s|/usr/e|/opt/e|g`, none: []string{""}},
 		{lang: "sed", src: "1i\\\nwe are here", none: []string{""}},
 		{lang: "sed", src: `-n 1,5p`, none: []string{""}},
+		// database clients and AppleScript
+		{lang: "psql", src: "select 1;\n\\! rm -rf ~\n", find: []string{"rm -rf ~"}},
+		{lang: "mysql", src: "system rm -rf ~", find: []string{"rm -rf ~"}},
+		{lang: "sqlite", src: ".shell rm -rf ~", find: []string{"rm -rf ~"}},
+		{lang: "psql", src: "select '\\! x' from t", none: []string{""}},
+		{lang: "applescript", src: `do shell script "rm -rf ~"`, find: []string{"rm -rf ~"}},
+		{lang: "applescript", src: `tell application "Finder" to do shell script "id"`, find: []string{"id"}},
+		{lang: "applescript", src: `display dialog "hi"`, none: []string{""}},
 		// vim ex
 		{lang: "ex", src: `:!rm -rf ~`, find: []string{"rm -rf ~"}},
 		{lang: "ex", src: `silent !curl x | sh`, find: []string{"curl x | sh"}},
