@@ -55,6 +55,7 @@ var guardRows = []guardRow{
 	{anyDir, ".claude/settings.json", false, Guarded{"Claude Code's settings", true}},
 	{anyDir, ".claude/settings.local.json", false, Guarded{"Claude Code's settings", true}},
 	{inHome, ".claude.json", false, Guarded{"Claude Code's configuration", true}},
+	{anyDir, ".claude/hooks", true, Guarded{"Claude Code's hook scripts", true}},
 	{atRoot, "/etc/claude-code", true, Guarded{"Claude Code's managed settings", true}},
 	{atRoot, "/Library/Application Support/ClaudeCode", true, Guarded{"Claude Code's managed settings", true}},
 	// Codex: config.toml (approval policy, sandbox) and hooks.json.
@@ -65,12 +66,14 @@ var guardRows = []guardRow{
 	{atRoot, "/etc/gemini-cli", true, Guarded{"Gemini CLI's system settings", true}},
 	// Cursor.
 	{anyDir, ".cursor/hooks.json", false, Guarded{"Cursor's hooks", true}},
+	{anyDir, ".cursor/hooks", true, Guarded{"Cursor's hook scripts", true}},
 	{anyDir, ".cursor/cli.json", false, Guarded{"Cursor's CLI permissions", true}},
 	{inHome, ".cursor/cli-config.json", false, Guarded{"Cursor's CLI permissions", true}},
 	{atRoot, "/etc/cursor", true, Guarded{"Cursor's managed hooks", true}},
-	// GitHub Copilot CLI: every .github/hooks/*.json of the repository;
+	// GitHub Copilot CLI: .github/hooks/*.json of the repository and the
+	// scripts beside them;
 	// the user's hooks, settings, saved permissions and MCP servers.
-	{anyDir, ".github/hooks/*.json", false, Guarded{"Copilot's hooks", true}},
+	{anyDir, ".github/hooks", true, Guarded{"Copilot's hooks", true}},
 	{inHome, ".copilot/hooks", true, Guarded{"Copilot's hooks", true}},
 	{inHome, ".copilot/settings.json", false, Guarded{"Copilot's settings", true}},
 	{inHome, ".copilot/config.json", false, Guarded{"Copilot's configuration", true}},

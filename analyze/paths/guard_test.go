@@ -16,7 +16,7 @@ func TestGuard(t *testing.T) {
 		".codex", ".codex/config.toml", "~/.codex/hooks.json", "/etc/codex/config.toml",
 		".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json",
 		".cursor/hooks.json", "~/.cursor/hooks.json", ".cursor/cli.json", "~/.cursor/cli-config.json", "/etc/cursor/hooks.json",
-		".github/hooks/warden.json", "~/.copilot/config.json", "~/.copilot/hooks/a.json", "~/.copilot/settings.json",
+		".github/hooks/warden.json", ".github/hooks/pre-tool.sh", ".claude/hooks/guard.sh", "~/.claude/hooks", ".cursor/hooks/check.py", "~/.copilot/config.json", "~/.copilot/hooks/a.json", "~/.copilot/settings.json",
 		"~/.copilot/permissions-config.json", "~/.copilot/mcp-config.json",
 		".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json", "~/.codeium/hooks.json", "/etc/windsurf/hooks.json",
 		"/Library/Application Support/Windsurf/hooks.json",
@@ -27,7 +27,7 @@ func TestGuard(t *testing.T) {
 	}
 	out := []string{
 		"docs/warden/policy.md", "docs/warden.md", "warden.go", "cmd/warden/main.go", "bin/wardenx", "warden",
-		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".github/hooks/README.md",
+		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".claude/hooks.md", ".github/hooksx/a.json",
 		".gemini/GEMINI.md", ".cursor/rules/a.mdc", ".windsurf/rules/a.md", "settings.json", ".config/warden-notes",
 		"~/.config/wardenx/policy.yaml", "~/.config", "/etc/wardend.conf", "/tmp/warden-test/policy.yaml",
 		"project/.wardenrc", "~/.claude.json.bak", "~/.copilot/copilot-instructions.md", "~/.copilot/logs/x.log", "*", "w*", "*/policy.yaml", ".claude/*.md",
@@ -71,7 +71,7 @@ func TestGuardSymlink(t *testing.T) {
 func TestHoldsGuard(t *testing.T) {
 	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
 	holds := []string{"/", "/home", "/home/user", "/home/user/.config", "/home/user/.local", "/home/user/.local/state",
-		"/home/user/project/.claude", "/home/user/project/.github", "/home/user/project/.github/hooks", "/etc", "/home/user/.codeium",
+		"/home/user/project/.claude", "/home/user/project/.github", "/etc", "/home/user/.codeium",
 		"/home/other", "/home/user/.cursor", "/home/user/.c*", "/home/user/.*"}
 	not := []string{"/home/user/project", "/home/user/project/build", "/home/user/project/bin", "/tmp", "/usr",
 		"/home/user/Documents", "/home/user/.cache", "/home/user/project/.claude/commands", "/home/user/.config/nvim", "/home/user/project/*", "/home/user/project/src*"}
