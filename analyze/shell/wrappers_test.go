@@ -106,3 +106,29 @@ func TestCutPattern(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWrapperRead: any words after any wrapper's name are read without a
+// panic, and a command found starts inside them, after the name.
+func FuzzWrapperRead(f *testing.F) {
+	for _, s := range []string{"sudo -u", "timeout", "kubectl exec -it pod --", "git -c", "tar -I", "ssh -o", "perl -MFoo -e",
+		"screen -dmS", "xargs -I", "bwrap --bind a", "env -S", "xterm -e", "tmux -L x new", "sed -i -e", "at now", "nice -n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		if len(args) == 0 {
+			return
+		}
+		dyn := make([]bool, len(args))
+		for i := range args {
+			dyn[i] = strings.HasPrefix(args[i], "$")
+		}
+		for _, w := range wrapperRows()[path.Base(args[0])] {
+			for _, p := range w.read(args, dyn) {
+				if p.kind == pArgv && (p.at < 1 || p.at >= len(args)) {
+					t.Fatalf("%q: command at %d of %d words", line, p.at, len(args))
+				}
+			}
+		}
+	})
+}
