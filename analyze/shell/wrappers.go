@@ -690,7 +690,10 @@ var notRunners = map[string]bool{
 	"stat": true, "touch": true, "mkdir": true, "dpkg": true, "rpm": true, "update-alternatives": true, "git": true,
 	"make": true, "cmake": true, "say": true, "figlet": true, "cowsay": true, "logger": true, "notify-send": true,
 	"sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "diff": true, "comm": true, "tee": true, "jq": true,
-	"yq": true, "journalctl": true, "systemctl": true, "service": true, "port": true,
+	"yq": true, "journalctl": true, "systemctl": true, "service": true, "port": true, "yes": true, "locate": true,
+	"du": true, "df": true, "dig": true, "host": true, "nslookup": true, "ping": true, "pydoc": true, "perldoc": true,
+	"ri": true, "nano": true, "code": true, "open": true, "xdg-open": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "command-not-found": true,
 }
 
 // fedProgram judges the program text echo or printf pipes into an
