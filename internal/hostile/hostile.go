@@ -61,6 +61,7 @@ func Inputs() []Input {
 	add("procsubst5000", "cat "+r("<(", 5000)+"x"+r(")", 5000)+tail)
 	add("param-deep", "echo "+r("${a:-", 5000)+"x"+r("}", 5000)+tail)
 	add("dquote-subst-deep", "echo "+r(`"$(`, 5000)+"x"+r(`)"`, 5000)+tail)
+	add("subst250-padded", "echo "+r("$(echo "+r("p", 200)+" ", 250)+"x"+r(")", 250)+tail)
 	add("hidden-by-quote", "cat <<E\n'\nE\n"+r("(", 20000)+"x"+r(")", 20000)+tail)
 	add("hidden-by-ansi-quote", "echo $'\\''; "+r("(", 20000)+"x"+r(")", 20000)+"; # '"+tail)
 	// width
