@@ -39,15 +39,22 @@ func hostileLevel(fs []risk.Finding, c *tool.Call) risk.Level {
 	return level
 }
 
-// TestHostileInputs checks that no bomb costs more than the work budget
-// and none hides the dangerous command it carries: the answer is High or
-// more, or Unknown.
+// TestHostileInputs checks that no bomb hides the dangerous command it
+// carries (the answer is High or more, or Unknown) and that each is
+// stopped by a bound: either the caps defuse it, at a work linear in its
+// size (at most 2M units + 96 per byte), or, for one of more than 2 KiB,
+// the work budget runs out. A bomb of a few hundred bytes that needs the
+// budget means a cap failed.
 func TestHostileInputs(t *testing.T) {
 	for _, in := range hostile.Inputs() {
 		t.Run(in.Name, func(t *testing.T) {
 			level, c := prepareHostile(t, in.Script)
-			if used := c.Work.Used(); used > tool.DefaultWork {
-				t.Errorf("used %d units, budget %d", used, tool.DefaultWork)
+			used, bound := c.Work.Used(), int64(2<<20+96*len(in.Script))
+			switch {
+			case c.Work.Spent() && len(in.Script) <= 2<<10:
+				t.Errorf("%d bytes exhausted the budget (%s)", len(in.Script), c.Work.Reason())
+			case !c.Work.Spent() && used > bound:
+				t.Errorf("used %d units, more than %d for %d bytes", used, bound, len(in.Script))
 			}
 			if level < risk.High && level != risk.Unknown {
 				t.Errorf("level %v: the bomb hid the command", level)
