@@ -138,7 +138,7 @@ func TestAnalyzeFlowAndSQL(t *testing.T) {
 		{`echo "DROP DATABASE shop" | mysql`, "sql.drop_database", risk.Critical},
 		{`psql -c "SELECT 'DROP TABLE x'"`, "sql.drop_table", 0},
 		{`sudo rm -rf /`, "fs.recursive_delete", risk.Critical},
-		{`find / -name x -exec rm -rf {} +`, "fs.recursive_delete", risk.Critical}, // {} is anything under /
+		{`find / -name x -exec rm -rf {} +`, "fs.recursive_delete", risk.High},
 		{`x=~/.ssh; rm -rf "$x"`, "fs.recursive_delete", risk.Critical},
 		{`cd /tmp && rm -rf build`, "fs.recursive_delete", risk.Low},
 		{`cd ~ && rm -rf *`, "fs.recursive_delete", risk.Critical},

@@ -63,7 +63,10 @@ func TestResolve(t *testing.T) {
 		{`kubectl exec -n prod db-0 -- psql -c 'DROP TABLE users'`, []string{"psql -c 'DROP TABLE users'"}},
 		{`parallel -j4 rm -rf ::: ~ /tmp/x`, []string{"rm -rf /home/user", "rm -rf /tmp/x"}},
 		{`ls | parallel rm -rf`, []string{"rm -rf $(stdin of parallel)"}},
-		{`find . -name '*.tmp' -exec rm -f {} \;`, []string{"rm -rf -f ."}}, // {} is anything under .
+		{`find . -name '*.tmp' -exec rm -f {} \;`, []string{"rm -f './{}'"}}, // {} is a file under .
+		{`find . -exec rm -f {} \;`, []string{"rm -rf -f ."}},                // {} is anything under .
+		{`find / -maxdepth 1 -delete`, []string{"rm -rf /"}},
+		{`find ~ -name '*.pyc' -delete`, []string{"rm -f '/home/user/{}'"}},
 	} {
 		got := lines(t, tc.script)
 		for _, w := range tc.want {

@@ -506,10 +506,12 @@ func (r *resolver) python(self int, name, text string, depth int) error {
 }
 
 // find records what find runs: -exec/-execdir/-ok/-okdir CMD … ; or +
-// runs CMD on every match, {} standing for it. A match can be anything
-// under the start points, so {} is judged as the start point itself, and
-// a deleting command as deleting it recursively; -delete deletes every
-// match, which is judged as rm -rf of each start point.
+// runs CMD on every match, {} standing for it, and -delete deletes every
+// match. Without a test that filters the matches (-name, -type, -mtime …)
+// a match can be anything under a start point: {} is judged as the start
+// point itself, a deleting command as deleting it recursively, and
+// -delete as rm -rf of each start point. With one, {} is a path below the
+// start point (START/{}).
 func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 	var starts []string
 	var startDyn []bool
@@ -517,6 +519,9 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 	for ; i < len(cmd.Args); i++ {
 		a := cmd.Args[i]
 		if !cmd.Dynamic[i] && (strings.HasPrefix(a, "-") || a == "(" || a == "!") {
+			if len(starts) == 0 && (a == "-L" || a == "-H" || a == "-P") {
+				continue // options before the start points
+			}
 			break
 		}
 		starts = append(starts, a)
@@ -525,11 +530,15 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 	if len(starts) == 0 {
 		starts, startDyn = []string{"."}, []bool{false}
 	}
+	filtered := findFiltered(cmd.Args[i:])
 	for ; i < len(cmd.Args); i++ {
 		switch cmd.Args[i] {
 		case "-delete":
 			for k, s := range starts {
 				inner := Command{Args: []string{"rm", "-rf", s}, Dynamic: []bool{false, false, startDyn[k]}, Depth: depth + 1}
+				if filtered {
+					inner.Args = []string{"rm", "-f", below(s, startDyn[k])}
+				}
 				if err := r.emitVia("find", inner, id, off); err != nil {
 					return err
 				}
@@ -541,12 +550,12 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 			}
 			if j > i+1 {
 				for k, s := range starts {
-					inner := matchCommand(cmd, i+1, j, s, startDyn[k], depth+1)
+					if k == maxFeeds {
+						break
+					}
+					inner := matchCommand(cmd, i+1, j, s, startDyn[k], filtered, depth+1)
 					if err := r.emitVia("find", inner, id, off); err != nil {
 						return err
-					}
-					if k+1 == maxFeeds {
-						break
 					}
 				}
 			}
@@ -556,23 +565,65 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 	return nil
 }
 
+// below is the path standing for a match under the start point s.
+func below(s string, dyn bool) string {
+	if dyn {
+		return s
+	}
+	return strings.TrimSuffix(s, "/") + "/{}"
+}
+
+// findNeutral are the words of find's expression that do not narrow the
+// matches (options, operators, actions), with how many words they take.
+var findNeutral = map[string]int{
+	"-maxdepth": 1, "-mindepth": 1, "-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-noleaf": 0,
+	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-regextype": 1, "-daystart": 0, "-warn": 0, "-nowarn": 0,
+	"-print": 0, "-print0": 0, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fprintf": 2, "-ls": 0, "-fls": 1,
+	"-delete": 0, "-quit": 0, "-true": 0, "(": 0, ")": 0, "!": 0, "-not": 0, "-a": 0, "-and": 0, "-o": 0, "-or": 0, ",": 0,
+}
+
+// findFiltered reports whether find's expression holds a test that
+// narrows the matches.
+func findFiltered(expr []string) bool {
+	for i := 0; i < len(expr); i++ {
+		a := expr[i]
+		switch a {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i < len(expr) && expr[i] != ";" && expr[i] != "+" {
+				i++
+			}
+			continue
+		}
+		n, ok := findNeutral[a]
+		if !ok {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
 // deleters are the commands that, run on every file under a directory,
 // delete the directory's content.
 var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "rmdir": true, "srm": true, "wipe": true}
 
 // matchCommand is the command find runs (args[from:to] of cmd) with {}
-// standing for the start point start.
-func matchCommand(cmd Command, from, to int, start string, startDyn bool, depth int) Command {
+// standing for the matches under the start point start (see find).
+func matchCommand(cmd Command, from, to int, start string, startDyn, filtered bool, depth int) Command {
 	inner := Command{Args: slices.Clone(cmd.Args[from:to]), Dynamic: slices.Clone(cmd.Dynamic[from:to]), Depth: depth}
+	match := start
+	if filtered {
+		match = below(start, startDyn)
+	}
 	hasMatch := false
 	for k, a := range inner.Args {
 		if strings.Contains(a, "{}") {
 			hasMatch = true
-			inner.Args[k] = strings.ReplaceAll(a, "{}", start)
+			inner.Args[k] = strings.ReplaceAll(a, "{}", match)
 			inner.Dynamic[k] = inner.Dynamic[k] || startDyn
 		}
 	}
-	if hasMatch && !inner.Dynamic[0] && deleters[path.Base(inner.Args[0])] {
+	if hasMatch && !filtered && !inner.Dynamic[0] && deleters[path.Base(inner.Args[0])] {
 		inner.Args = append([]string{"rm", "-rf"}, inner.Args[1:]...)
 		inner.Dynamic = append([]bool{false, false}, inner.Dynamic[1:]...)
 	}
