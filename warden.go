@@ -490,10 +490,7 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // when the call belongs to a conversation st, the chains it completes,
 // and combines their findings.
 func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) risk.Assessment {
-	if c.Work == nil {
-		c.Work = tool.NewBudget(tool.DefaultWork)
-	}
-	findings := e.prepare(ctx, c)
+	findings := e.prepare(ctx, c) // sets c.Work
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
@@ -553,6 +550,9 @@ func maskAssessment(as *risk.Assessment, raw []string) {
 // prepare runs every preparer on c and returns their findings, after the
 // finding that c's arguments do not fit its tool, if they do not.
 func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
+	if c.Work == nil { // one budget for all the work on the call (Approve and Observe prepare too)
+		c.Work = tool.NewBudget(tool.DefaultWork)
+	}
 	findings := malformed(c)
 	for _, p := range e.preparers {
 		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)

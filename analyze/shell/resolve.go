@@ -509,7 +509,18 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 		if xlo >= xhi || ylo >= yhi {
 			continue
 		}
-		feed(ylo, yhi, r.offset[own[ylo]], own[max(xlo, xhi-maxFeeds):xhi])
+		// the left side's commands and those they ran in turn (eval, a
+		// nested shell: theirs follow them in r.out), whose output goes
+		// down the pipe too
+		end := len(r.out)
+		if xhi < len(own) {
+			end = own[xhi]
+		}
+		from := make([]int, 0, maxFeeds)
+		for j := max(own[xlo], end-maxFeeds); j < end; j++ {
+			from = append(from, j)
+		}
+		feed(ylo, yhi, r.offset[own[ylo]], from)
 	}
 	for _, st := range stmts {
 		lo, hi := bounds(st.span)
