@@ -19,7 +19,14 @@ import (
 // one changes it; removing, moving or changing the mode of a directory
 // above one changes it as a whole.
 func (ck *check) shell(c *tool.Call) {
+	// the lines the shell preparer adds (a command resolution produced)
+	// were judged where they stand, with what runs them: find's -exec
+	// inside find, not alone
+	var walked map[string]bool
 	for _, script := range c.Shell {
+		if walked[script] {
+			continue
+		}
 		cmds, ok := shell.Resolved(c, script)
 		if !ok {
 			if !c.Work.Charge(len(script), "guard: shell") {
@@ -39,6 +46,16 @@ func (ck *check) shell(c *tool.Call) {
 		for i := range cmds {
 			ck.command(cmds, i)
 		}
+		if len(c.Shell) > 1 {
+			if walked == nil {
+				walked = map[string]bool{}
+			}
+			for _, cmd := range cmds {
+				if cmd.Depth > 0 {
+					walked[cmd.Line()] = true
+				}
+			}
+		}
 	}
 }
 
@@ -53,8 +70,26 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			ck.touch(env, rd.Target, "written by the redirection "+rd.Op, false)
 		}
 	}
+	if len(cmd.Args) > 0 && !cmd.Dynamic[0] && path.Base(cmd.Args[0]) == "find" {
+		ck.targets(cmd, env) // before its -exec is judged on its own
+	}
 	if len(cmd.Args) == 0 || cmd.Dynamic[0] || wraps(cmds, i) {
 		return // the wrapped command is judged on its own
+	}
+	if f := finder(cmds, i); f >= 0 && spares(cmds[f].Args[1:]) {
+		// find … -name '*.pyc' -exec rm {} +: {} (or the start directory
+		// the resolver puts for it) is only what matches
+		start := "."
+		if fa := cmds[f].Args; len(fa) > 1 && !strings.HasPrefix(fa[1], "-") {
+			start = fa[1]
+		}
+		start = env.Abs(start)
+		cmd.Args = slices.Clone(cmd.Args)
+		for j, a := range cmd.Args {
+			if j > 0 && (strings.Contains(a, "{}") || paths.Within(env.Abs(a), start)) {
+				cmd.Args[j] = ""
+			}
+		}
 	}
 	name := path.Base(cmd.Args[0])
 	if ck.warden(cmd, env) {
@@ -75,10 +110,20 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	}
 	ops := append(operands(cmd), fed(cmds, i)...)
 	how := "by " + name
+	// find's {} stands for every entry at any depth below its start
+	inFind := finder(cmds, i) >= 0
+	touch := func(p string, whole bool) { ck.touch(env, p, how, whole || inFind && strings.Contains(p, "{}")) }
 	switch {
 	case destroyers[name] || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
+		// a directory above the guard is reached only by a recursive
+		// change (rm -r, chmod -R), by trash and git mv, and by find
+		// unless its -name filters spare every name of the guard
+		whole := !recursiveOnly[name] || flagged(args, "r", "--recursive") || flagged(args, "R", "--recursive")
+		if name == "find" {
+			whole = !spares(args)
+		}
 		for _, o := range ops {
-			ck.touch(env, o.text, how, true)
+			touch(o.text, whole)
 		}
 	case name == "mv" || copiers[name]:
 		// mv removes its sources; copiers read theirs. The destination
@@ -104,19 +149,19 @@ func (ck *check) command(cmds []shell.Command, i int) {
 		for k, o := range ops {
 			switch {
 			case k == dest || o.value:
-				ck.touch(env, o.text, how, false)
+				touch(o.text, false)
 			case removes:
-				ck.touch(env, o.text, how, true)
+				touch(o.text, true)
 			}
 			if dest >= 0 && k != dest && !o.value {
 				if b := path.Base(strings.TrimRight(o.text, "/")); b != "." && b != ".." && b != "/" {
-					ck.touch(env, strings.TrimRight(ops[dest].text, "/")+"/"+b, how, false)
+					touch(strings.TrimRight(ops[dest].text, "/")+"/"+b, false)
 				}
 			}
 		}
 	default:
 		for _, o := range ops {
-			ck.touch(env, o.text, how, false)
+			touch(o.text, false)
 		}
 	}
 }
@@ -214,6 +259,96 @@ func operands(cmd shell.Command) []operand {
 	}
 	return out
 }
+
+// finder returns the index of the find whose -exec runs command i (through
+// any wrappers), or -1.
+func finder(cmds []shell.Command, i int) int {
+	for k := i - 1; k >= 0 && wraps(cmds, k); k-- {
+		if path.Base(cmds[k].Args[0]) == "find" {
+			return k
+		}
+	}
+	return -1
+}
+
+// spares reports whether find's arguments filter by -name or -iname
+// patterns that match no name of the guard (-name '*.pyc'), so that what
+// it deletes or hands to -exec cannot be the guard.
+func spares(args []string) bool {
+	var pats []string
+	for j := 0; j+1 < len(args); j++ {
+		switch args[j] {
+		case "-name", "-iname":
+			pats = append(pats, strings.ToLower(args[j+1]))
+		case "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
+			return false // a filter on whole paths: not read here
+		}
+	}
+	if len(pats) == 0 {
+		return false
+	}
+	for _, p := range pats {
+		for _, n := range paths.GuardNames() {
+			if m, _ := path.Match(p, n); m {
+				return false
+			}
+			if m, _ := path.Match(n, p); m {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// targets judges a find that deletes, or runs a command that is not
+// read-only on, the files its -name filters pick when a filter names a
+// file of the guard (-name settings.json, -name '*.json'): every project
+// may hold one.
+func (ck *check) targets(cmd shell.Command, env paths.Env) {
+	args := cmd.Args[1:]
+	changes := false
+	for j, a := range args {
+		switch a {
+		case "-delete":
+			changes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if j+1 < len(args) {
+				ro, ok := readOnly[path.Base(args[j+1])]
+				changes = changes || !ok || ro != nil && !ro(args[j+2:])
+			}
+		}
+	}
+	if !changes {
+		return
+	}
+	for j := 0; j+1 < len(args); j++ {
+		if args[j] != "-name" && args[j] != "-iname" {
+			continue
+		}
+		p := strings.ToLower(args[j+1])
+		if strings.Trim(p, "*") == "" {
+			continue // every name: as rm -r of the start, judged by touch
+		}
+		for _, n := range paths.GuardNames() {
+			m1, _ := path.Match(p, n)
+			m2, _ := path.Match(n, p)
+			if (m1 || m2) && strings.Contains(n, ".") && n != "." {
+				start := "."
+				if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+					start = args[0]
+				}
+				abs := env.Abs(start)
+				ck.add(risk.Finding{Rule: RuleSelf, Level: risk.Critical, Resource: "file:" + abs,
+					Reason: "The agent changes every file named " + args[j+1] + " below " + abs + " (by find), which takes in warden's policy or an agent's hook settings there: the guard it runs under would no longer hold; only a person may do this"})
+				return
+			}
+		}
+	}
+}
+
+// recursiveOnly are the destroyers that reach below a directory only with
+// -r or -R (chmod 700 ~ changes the home directory alone).
+var recursiveOnly = set("rm", "shred", "srm", "wipe", "chmod", "chown", "chgrp", "chattr", "setfacl", "setfattr", "rmdir", "unlink")
 
 // destroyers remove or change their operands as a whole (recursively, or
 // a directory with what it holds).

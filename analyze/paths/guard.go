@@ -2,6 +2,7 @@ package paths
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -171,6 +172,28 @@ var guardParts, guardKeys = func() ([][]string, []string) {
 		}
 	}
 	return parts, keys
+}()
+
+// GuardNames returns the names (path components, lower-case, some of them
+// globs such as *.json) that places guarding the agent are made of, and
+// names of the files their directories hold, so that a filter by name
+// (find -name) can tell whether it may reach one. The slice must not be
+// modified.
+func GuardNames() []string { return guardNames }
+
+var guardNames = func() []string {
+	// what the guard's directories hold: policy layers, approvals, the
+	// state and audit store, hook configurations and scripts
+	ns := []string{"policy.yaml", "policy.yml", "approvals.yaml", "config.toml", "hooks.json", "warden.db", "warden.db-wal",
+		"audit.log", "audit.jsonl", "events.jsonl", "hook.sh", "hook.py", "hook.js", "hook.ts", "guard.ps1", "warden"}
+	for _, parts := range guardParts {
+		for _, c := range parts {
+			if !slices.Contains(ns, c) {
+				ns = append(ns, c)
+			}
+		}
+	}
+	return ns
 }()
 
 // guarded returns the row p falls under, or nil.
