@@ -9,4 +9,10 @@
 // the effects the preparers report, and the string literals of code — and
 // applies one check to what they touch. Its findings are Locked: no allow
 // rule and no permission mode opens them.
+//
+// What it does not see: the text of files a command runs or applies
+// (python script.py, git apply x.patch, make), what an archive or a copied
+// directory holds (cp -r x/. ., tar -x into a directory above the
+// guard), symbolic links made outside the conversation, and paths
+// computed at run time (other analyzers flag those as dynamic).
 package guard

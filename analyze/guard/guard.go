@@ -146,9 +146,9 @@ func (ck *check) add(f risk.Finding) {
 	ck.out = append(ck.out, f)
 }
 
-// edits judges the files an edit tool writes, and the path arguments of a
-// tool whose name says it changes files (an MCP filesystem server's
-// write_file, move_file, delete_entry).
+// edits judges the files an edit tool writes, and the path arguments of an
+// MCP or unknown tool whose name says it changes files (write_file,
+// move_file, delete_entry, createDirectory).
 func (ck *check) edits(c *tool.Call) {
 	switch {
 	case c.Class == tool.Edit:
@@ -158,7 +158,7 @@ func (ck *check) edits(c *tool.Call) {
 		for _, ct := range c.Content {
 			ck.touch(ck.env, ct.Path, "written by "+c.Action.Tool, false)
 		}
-	case changes(c.Name) && c.Class != tool.Read:
+	case (c.Server != "" || !c.Known) && c.Class != tool.Read && changes(c.Name):
 		for _, p := range c.Paths {
 			ck.touch(ck.env, p, "changed by "+c.Action.Tool, true)
 		}
