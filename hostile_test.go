@@ -82,6 +82,28 @@ func TestWorkBudgetSQL(t *testing.T) {
 	}
 }
 
+// TestWorkBudgetChain checks that a script the conversation wrote, too
+// big to assess to its end, is not safe to run later.
+func TestWorkBudgetChain(t *testing.T) {
+	eng, err := warden.New(warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := strings.Repeat("true; ", 60000) + "rm -rf ~\n"
+	for _, a := range []risk.Action{
+		{Tool: "Write", SessionID: "s", Arguments: map[string]any{"file_path": "/home/user/project/run.sh", "content": script}},
+		{Tool: "Bash", SessionID: "s", Arguments: map[string]any{"command": "bash run.sh"}},
+	} {
+		as, d, err := eng.Check(context.Background(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Tool == "Bash" && (as.Level < risk.High || d.Verdict == risk.Allow) {
+			t.Errorf("running the written script: %v/%v %v", as.Level, d.Verdict, as.Reasons)
+		}
+	}
+}
+
 // TestDepthThroughEngine wraps rm -rf ~ in stacks of wrappers: never
 // below High, critical within the resolver's depth, and a deny rule on
 // rm still denies it there.

@@ -34,6 +34,7 @@ type cliCommand struct {
 	NoMatch []string  `yaml:"no_match"`
 
 	spellings []spelling
+	needles   [][]byte // text one of which the command's line must hold
 }
 
 // spelling is one name of a flag, compiled.
@@ -92,6 +93,11 @@ func parseCLI(data []byte) (*cliGrammar, error) {
 		for i := range c.Flags {
 			for _, n := range c.Flags[i].Names {
 				c.spellings = append(c.spellings, spelling{name: n, eq: n + "=", long: len(n) > 2, flag: &c.Flags[i]})
+				needle := n
+				if c.Flags[i].Value == "last" {
+					needle = "-" // in a cluster of flags (-cb)
+				}
+				c.needles = append(c.needles, []byte(needle))
 			}
 		}
 	}
@@ -113,17 +119,41 @@ func parseCLI(data []byte) (*cliGrammar, error) {
 	return g, nil
 }
 
-// keywords returns the grammar's prefilter words, lower case.
+// sharedKeywords are words the other rules key on already, which most
+// variables and generic flags hold (PGPASSWORD, --api-key): the cli rule
+// keys on them too, so that its names add no states to the prefilter's
+// automaton, and reads the whole name around a hit.
+var sharedKeywords = []string{"passw", "pwd", "token", "secret", "api-key", "apikey", "api_key"}
+
+// keywords returns the grammar's prefilter words, lower case: the
+// programs' names, and for each variable and generic flag a shared
+// keyword it holds, or its own name.
 func (g *cliGrammar) keywords() []string {
 	var out []string
+	seen := map[string]bool{}
+	names := append(append([]string{}, g.Env.Names...), g.Generic.Names...)
 	for n := range g.byName {
-		out = append(out, n)
+		names = append(names, n)
 	}
-	for n := range g.env {
-		out = append(out, strings.ToLower(n))
-	}
-	for n := range g.generic {
-		out = append(out, n)
+	for _, n := range names {
+		k := strings.ToLower(n)
+		for _, w := range sharedKeywords {
+			if strings.Contains(k, w) {
+				k = w
+				break
+			}
+		}
+		// a program whose name holds another's (mysqldump, unzip) keys
+		// on the shorter name: fewer states for the automaton
+		for m := range g.byName {
+			if len(m) < len(k) && strings.Contains(k, m) {
+				k = m
+			}
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
 	}
 	return out
 }
@@ -157,6 +187,18 @@ func (w *cliWord) at(k int) int {
 // endsCommand reports a byte that ends a command outside quotes.
 func endsCommand(c byte) bool {
 	return c == '\n' || c == ';' || c == '|' || c == '&' || c == ')' || c == '`'
+}
+
+// continuation returns the length of the backslash and line break that
+// b starts with (a command going on on the next line), or 0.
+func continuation(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == '\\' && b[1] == '\n':
+		return 2
+	case len(b) >= 3 && b[0] == '\\' && b[1] == '\r' && b[2] == '\n':
+		return 3
+	}
+	return 0
 }
 
 // readWord reads the word at text[i:] (i within limit) and returns it and
@@ -211,8 +253,11 @@ func readWord(text []byte, i, limit int) (cliWord, int) {
 			}
 			i++
 		case c == '\\':
+			if n := continuation(text[i:limit]); n > 0 {
+				goto done // the word ends where the line goes on
+			}
 			unplain(i)
-			if i+1 < limit && text[i+1] != '\n' {
+			if i+1 < limit {
 				add(i + 1)
 			}
 			i += 2
@@ -239,11 +284,14 @@ done:
 // text's end) rather than at limit or n words.
 func (g *cliGrammar) readWords(ws []cliWord, text []byte, i, limit, n int) ([]cliWord, int, bool) {
 	for ; n > 0; n-- {
-		for i < limit && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\\' && i+1 < limit && text[i+1] == '\n') {
-			if text[i] == '\\' {
+		for i < limit {
+			if text[i] == ' ' || text[i] == '\t' || text[i] == '\r' {
 				i++
+			} else if n := continuation(text[i:limit]); n > 0 {
+				i += n
+			} else {
+				break
 			}
-			i++
 		}
 		if i >= limit {
 			return ws, i, i >= len(text)
@@ -270,6 +318,7 @@ func (g *cliGrammar) readWords(ws []cliWord, text []byte, i, limit, n int) ([]cl
 // program named in another's arguments, or many times over) reuses them
 // and each word is read once.
 type cliState struct {
+	found *[][2]int // the spans of the secrets found
 	words []cliWord
 	end   int  // where reading them stopped
 	done  bool // at the command's end
@@ -306,39 +355,92 @@ func cmdBoundary(c byte) bool {
 }
 
 // scanCLI finds the passwords of the command-line construct whose keyword
-// is text[ks:ke], and calls emit with the span of each.
-func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int, emit func(s, e int)) {
-	if ks > 0 && !cmdBoundary(text[ks-1]) || ke >= len(text) {
+// is text[ks:ke], and adds the span of each to st.found.
+func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int) {
+	emit := st.found
+	if ke >= len(text) {
 		return
 	}
-	limit := min(len(text), ke+cliMaxBytes)
-	name := text[ks:ke]
-	next := text[ke]
-	switch {
-	case next == '=' && g.env[string(name)]:
-		// NAME=value
-		w, _ := readWord(text, ke+1, min(limit, ke+1+cliMaxValue+1))
+	// the program whose name holds the keyword (mysql in mysqldump)
+	ps, pe := ks, ke
+	for ps > 0 && ke-ps < 32 && progByte(text[ps-1]) {
+		ps--
+	}
+	for pe < len(text) && pe-ks < 32 && progByte(text[pe]) {
+		pe++
+	}
+	if c := g.byName[string(text[ps:pe])]; c != nil && pe < len(text) {
+		limit := min(len(text), pe+cliMaxBytes)
+		if (ps == 0 || cmdBoundary(text[ps-1])) && (text[pe] == ' ' || text[pe] == '\t') &&
+			!(ps > 1 && text[ps-1] == '/' && text[ps-2] == '/') && // not a URL's host
+			c.mayHold(text[pe:limit]) {
+			g.command(c, g.wordsAfter(st, text, pe, limit), emit)
+		}
+	}
+	// the variable (NAME=value) or the generic flag (--name value) whose
+	// name holds the keyword
+	is, ie := ks, ke
+	for is > 0 && ke-is < 64 && (isAlnum(text[is-1]) || text[is-1] == '_') {
+		is--
+	}
+	for ie < len(text) && ie-ks < 64 && (isAlnum(text[ie]) || text[ie] == '_') {
+		ie++
+	}
+	if ie < len(text) && text[ie] == '=' && g.env[string(text[is:ie])] && (is == 0 || cmdBoundary(text[is-1]) || text[is-1] == '=') {
+		w, _ := readWord(text, ie+1, min(len(text), ie+1+cliMaxValue+1))
 		g.value(w, 0, "", cliSecret, emit)
-	case (next == ' ' || next == '\t') && g.byName[string(name)] != nil:
-		if ks > 0 && text[ks-1] == '/' && ks > 1 && text[ks-2] == '/' {
-			return // a URL's host, not a program
-		}
-		g.command(g.byName[string(name)], g.wordsAfter(st, text, ke, limit), emit)
-	case (next == '=' || next == ' ' || next == '\t') && g.generic[string(name)]:
-		if ks == 0 || text[ks-1] != ' ' && text[ks-1] != '\t' {
-			return
-		}
-		if next == '=' {
-			w, _ := readWord(text, ke+1, min(limit, ke+1+cliMaxValue+1))
-			g.value(w, 0, "", genericSecret, emit)
-		} else if ws, _, _ := g.readWords(nil, text, ke, min(limit, ke+cliMaxValue+64), 1); len(ws) > 0 {
+		return
+	}
+	fs, fe := ks, ke
+	for fs > 0 && ke-fs < 64 && (isLowerAlnum(text[fs-1]) || text[fs-1] == '-') {
+		fs--
+	}
+	for fe < len(text) && fe-ks < 64 && (isLowerAlnum(text[fe]) || text[fe] == '-') {
+		fe++
+	}
+	if fe >= len(text) || !g.generic[string(text[fs:fe])] || fs == 0 || text[fs-1] != ' ' && text[fs-1] != '\t' {
+		return
+	}
+	switch text[fe] {
+	case '=':
+		w, _ := readWord(text, fe+1, min(len(text), fe+1+cliMaxValue+1))
+		g.value(w, 0, "", genericSecret, emit)
+	case ' ', '\t':
+		if ws, _, _ := g.readWords(nil, text, fe, min(len(text), fe+cliMaxValue+64), 1); len(ws) > 0 {
 			g.value(ws[0], 0, "", genericSecret, emit)
 		}
 	}
 }
 
+// progByte reports a byte of a program's name.
+func progByte(b byte) bool { return isLowerAlnum(b) || b == '-' || b == '_' || b == '.' }
+
+func isLowerAlnum(b byte) bool { return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+
+// mayHold reports whether the rest of the line after the program's name
+// holds one of its flags: the words are read only then (and always when
+// the line goes on, with a backslash or past 512 bytes).
+func (c *cliCommand) mayHold(rest []byte) bool {
+	n := bytes.IndexByte(rest[:min(len(rest), 512)], '\n')
+	if n < 0 && len(rest) > 512 {
+		return true // a long line: read (once) as words
+	}
+	if n >= 0 {
+		rest = bytes.TrimSuffix(rest[:n], []byte{'\r'})
+		if bytes.HasSuffix(rest, []byte{'\\'}) {
+			return true // the command goes on
+		}
+	}
+	for _, nd := range c.needles {
+		if bytes.Contains(rest, nd) {
+			return true
+		}
+	}
+	return false
+}
+
 // command finds the passwords in the words after a known program's name.
-func (g *cliGrammar) command(c *cliCommand, ws []cliWord, emit func(s, e int)) {
+func (g *cliGrammar) command(c *cliCommand, ws []cliWord, emit *[][2]int) {
 	sawSub := len(c.Sub) == 0
 	last := false
 	var positional []int
@@ -405,7 +507,7 @@ func contains(list []string, s string) bool {
 
 // value finds the password in w.text[off:] as form says and emits its span
 // when accept takes it.
-func (g *cliGrammar) value(w cliWord, off int, form string, accept func(v string, quoted bool) bool, emit func(s, e int)) {
+func (g *cliGrammar) value(w cliWord, off int, form string, accept func(v string, quoted bool) bool, emit *[][2]int) {
 	if w.dyn || off >= len(w.text) || len(w.text)-off > cliMaxValue {
 		return // a reference, nothing, or text too long to be a password
 	}
@@ -434,7 +536,7 @@ func (g *cliGrammar) value(w cliWord, off int, form string, accept func(v string
 	if off >= len(w.text) || !accept(string(w.text[off:]), w.quoted) {
 		return
 	}
-	emit(w.at(off), w.at(len(w.text)-1)+1)
+	*emit = append(*emit, [2]int{w.at(off), w.at(len(w.text)-1) + 1})
 }
 
 // cliSecret accepts the value of a known program's password flag or

@@ -300,13 +300,19 @@ func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
 // scanned appends the secrets a rule's scanner finds at the keyword
 // text[ks:ke].
 func (r *Rule) scanned(st *cliState, text []byte, ks, ke int, allow string, fs []Finding) []Finding {
-	r.scan(st, text, ks, ke, func(s, e int) {
+	if st.found == nil {
+		st.found = new([][2]int)
+	}
+	*st.found = (*st.found)[:0]
+	r.scan(st, text, ks, ke)
+	for _, sp := range *st.found {
+		s, e := sp[0], sp[1]
 		if allow != "" && bytes.Contains(lineOf(text, s, e), []byte(allow)) {
-			return
+			continue
 		}
 		fs = append(fs, Finding{Type: r.Type, Severity: r.Severity, Description: r.Description, Suggestion: r.Suggestion,
 			Rule: r.ID, Start: s, End: e, Match: Mask(string(text[s:e]))})
-	})
+	}
 	return fs
 }
 

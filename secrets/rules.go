@@ -59,7 +59,7 @@ type Rule struct {
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
 	check      checkFunc
 	priority   int
-	scan       func(st *cliState, text []byte, ks, ke int, emit func(s, e int))
+	scan       func(st *cliState, text []byte, ks, ke int)
 	cli        *cliGrammar // the grammar of a cli scanner, for its samples' test
 }
 

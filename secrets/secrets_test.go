@@ -263,3 +263,21 @@ func TestMaskURLPasswords(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIContinuedLines: a command continued on the next line (backslash)
+// or in a CRLF file is read whole.
+func TestCLIContinuedLines(t *testing.T) {
+	for _, text := range []string{
+		"curl -sS \\\n  -u bob:Tr0ub4dor3 \\\n  https://x.internal\n",
+		"mysql -uroot -pHx82kLm shop\r\nexit\r\n",
+		"curl https://x.internal \\\r\n -u bob:Tr0ub4dor3\r\n",
+	} {
+		found := false
+		for _, f := range Default().ScanString("", text) {
+			found = found || f.Type == "command_line_password"
+		}
+		if !found {
+			t.Errorf("no command-line password in %q", text)
+		}
+	}
+}

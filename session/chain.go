@@ -210,6 +210,11 @@ func (ch *chain) follow(syn *tool.Call, depth int) (risk.Level, string) {
 	if level == risk.Unknown {
 		level = risk.Safe
 	}
+	if syn.Work.Spent() {
+		// too much to assess to the end: what the rest runs is unseen,
+		// never safe
+		level, why = max(level, risk.High), syn.Work.Reason()
+	}
 	for _, f := range as.Findings {
 		if f.Level != risk.Unknown && f.Level == as.Level && why == "" {
 			why = f.Reason
