@@ -101,22 +101,33 @@ var writeMode = regexp.MustCompile(`["'][rbt]*[wax+][rbt+]*["']`)
 // prefix such as r, b or f is outside the match).
 var literal = regexp.MustCompile("'[^'\\n]{1,512}'|\"[^\"\\n]{1,512}\"|`[^`\\n]{1,512}`")
 
-// literalPaths returns the string literals of text, and each stretch (of
-// up to maxJoined) of a run of literals that only joining punctuation
-// separates (", ", " / ", ") + ") joined with slashes.
-const maxJoined = 6
+// maxJoined bounds the literals joined into one path, maxLiteralPaths the
+// paths one text yields.
+const (
+	maxJoined       = 6
+	maxLiteralPaths = 4096
+)
 
+// literalPaths returns the string literals of text that may name a path
+// (they hold a slash, a dot or a tilde), and each stretch (of up to
+// maxJoined) of a run of literals that only joining punctuation separates
+// (", ", " / ", ") + ") joined with slashes: at most maxLiteralPaths.
 func literalPaths(text string) []string {
-	locs := literal.FindAllStringIndex(text, 4096)
+	locs := literal.FindAllStringIndex(text, maxLiteralPaths)
 	var out []string
 	var run []string
 	prevEnd := -1
+	add := func(p string) {
+		if len(out) < maxLiteralPaths && strings.ContainsAny(p, "./~") {
+			out = append(out, p)
+		}
+	}
 	flush := func() {
 		// every stretch of the run: the mode "w" after a joined path
 		// is no part of it
 		for i := 0; i < len(run); i++ {
 			for j := i + 2; j <= len(run) && j-i <= maxJoined; j++ {
-				out = append(out, path.Join(run[i:j]...))
+				add(path.Join(run[i:j]...))
 			}
 		}
 		run = run[:0]
@@ -126,7 +137,7 @@ func literalPaths(text string) []string {
 		if prevEnd >= 0 && strings.Trim(text[prevEnd:l[0]], " \t,/+)") != "" {
 			flush()
 		}
-		out = append(out, s)
+		add(s)
 		run = append(run, s)
 		prevEnd = l[1]
 	}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,19 +69,31 @@ func (Analyzer) Name() string { return "guard" }
 
 // Analyze reports every route by which c changes what guards the agent.
 func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
-	ck := &check{a: a, env: c.Env()}
+	ck := &check{a: a, env: c.Env(), work: c.Work}
 	ck.edits(c)
 	ck.shell(c)
 	ck.effects(c)
 	ck.code(c)
+	if c.Work.Spent() {
+		// what was not looked at may be a change to the guard
+		return ck.out, errors.New("guard: the work budget ran out before every path was judged")
+	}
 	return ck.out, nil
 }
+
+// pathWork is what judging one path costs the budget: as much as
+// resolving a few hundred bytes.
+const pathWork = 512
 
 // check collects the findings of one call.
 type check struct {
 	a   Analyzer
 	env paths.Env
 	out []risk.Finding
+	// work is the call's budget; seen the paths judged already (a path
+	// named a thousand times is judged once)
+	work *tool.Budget
+	seen map[string]bool
 }
 
 // guarded reports what the absolute path p is to the guard.
@@ -120,6 +133,20 @@ func (ck *check) touch(env paths.Env, p, how string, whole bool) {
 	}
 	// find's {} stands for every entry below its starting point
 	abs := env.Abs(paths.Contents(strings.ReplaceAll(p, "{}", "*")))
+	key := abs + "\x00" + how
+	if whole {
+		key += "\x00whole"
+	}
+	if ck.seen[key] {
+		return
+	}
+	if !ck.work.Charge(pathWork+len(p), "guard: paths") {
+		return
+	}
+	if ck.seen == nil {
+		ck.seen = map[string]bool{}
+	}
+	ck.seen[key] = true
 	g, ok := ck.guarded(abs)
 	switch {
 	case ok:

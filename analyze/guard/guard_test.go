@@ -56,13 +56,13 @@ func TestChanges(t *testing.T) {
 
 func TestLiteralPaths(t *testing.T) {
 	got := literalPaths(`open(os.path.join(os.path.expanduser("~"), ".claude", "settings.json"), "w"); print('x' if a else "y")`)
-	for _, want := range []string{"~/.claude/settings.json", "w", "x"} {
+	for _, want := range []string{"~/.claude/settings.json", "~/.claude", ".claude"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("literalPaths: %q missing from %q", want, got)
 		}
 	}
-	if slices.Contains(got, "x/y") {
-		t.Errorf("literalPaths joined literals apart: %q", got)
+	if slices.Contains(got, "x/y") || slices.Contains(got, "w") {
+		t.Errorf("literalPaths joined literals apart, or kept a word that names no path: %q", got)
 	}
 }
 
@@ -144,5 +144,34 @@ func TestTables(t *testing.T) {
 		if !found {
 			t.Errorf("agent CLI %s has no sample", name)
 		}
+	}
+}
+
+// TestHostile: inputs shaped to make the guard work hard cost it a bounded
+// amount of counted work, and a spent budget is an error (Unknown), never
+// a silent pass.
+func TestHostile(t *testing.T) {
+	for _, tc := range []struct {
+		act  risk.Action
+		most int64
+	}{
+		{risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "rm " + strings.Repeat(".c* ", 50000)}}, 250000 + 4*pathWork},
+		{risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "rm " + strings.Repeat("a ", 50000)}}, 100000 + 50001*(pathWork+2)},
+		{risk.Action{Tool: "execute_ipython_cell", Arguments: map[string]any{"code": "open('x', 'w')\nx = [" + strings.Repeat(`"a.b", `, 200000) + "]"}},
+			1400000 + maxLiteralPaths*(pathWork+64)},
+	} {
+		c := tool.Normalize(&tc.act, "/home/user/project", "/home/user")
+		c.Work = tool.NewBudget(tool.DefaultWork)
+		if _, err := (Analyzer{}).Analyze(context.Background(), c); err != nil {
+			t.Fatalf("%v", err)
+		}
+		if u := c.Work.Used(); u > tc.most {
+			t.Errorf("%.40v: %d units of work, want at most %d", tc.act.Arguments, u, tc.most)
+		}
+	}
+	c := tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "rm a b c"}}, "/home/user/project", "/home/user")
+	c.Work = tool.NewBudget(pathWork)
+	if _, err := (Analyzer{}).Analyze(context.Background(), c); err == nil {
+		t.Error("a spent budget is not an error")
 	}
 }
