@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 const (
@@ -400,4 +402,23 @@ func TestDecodeText(t *testing.T) {
 			t.Errorf("decodeText(%q) = %q, %q; want %q, %q", c.in, got, why, c.want, c.why)
 		}
 	}
+}
+
+// FuzzDecodeText: any bytes decode without a panic; text that is valid
+// UTF-8 without NUL bytes or a byte order mark is scanned as it is.
+func FuzzDecodeText(f *testing.F) {
+	f.Add([]byte("plain text"))
+	f.Add(utf16Bytes("token: x\n", false, true))
+	f.Add(utf16Bytes("token: x\n", true, false))
+	f.Add([]byte{0xFF, 0xFE, 0x00})
+	f.Add([]byte{0xFE, 0xFF, 0xD8, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		text, why := decodeText(data)
+		if why == "" && text == nil && len(data) > 3 {
+			t.Fatalf("no text and no reason for %q", data)
+		}
+		if utf8.Valid(data) && !bytes.ContainsRune(data, 0) && !bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) && (why != "" || !bytes.Equal(text, data)) {
+			t.Fatalf("plain text changed: %q → %q, %q", data, text, why)
+		}
+	})
 }
