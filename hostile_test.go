@@ -49,6 +49,34 @@ func TestHostileInputsEngine(t *testing.T) {
 	}
 }
 
+// TestHiddenNotAllowed checks that what warden cannot see through (too
+// deep, too much work, not parsable) is not opened by an allow rule: it
+// may hide what no allow rule opens (rm -rf ~ is locked).
+func TestHiddenNotAllowed(t *testing.T) {
+	p, err := policy.Parse("p.yaml", []byte(`allow: ["Bash"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := hostileEngine(t, warden.WithPolicy(p))
+	scripts := []string{
+		hostile.Wrap("nice", "rm -rf ~", 40),
+		hostile.Wrap("eval", "rm -rf ~", 40),
+		"rm -rf ~; " + strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300),
+		"rm -rf ~; " + strings.Repeat("true; ", 200000),
+		"rm -rf ~\necho \"", // bash runs the first line, then fails on the second
+		hostile.Wrap("heredoc", "rm -rf ~", 40),
+		"bash -c 'rm -rf ~' " + strings.Repeat("| a ", 300),
+	}
+	for _, s := range scripts {
+		if as, d := checkBash(t, eng, s); d.Verdict == risk.Allow {
+			t.Errorf("%.60q: allowed under allow: [Bash] (%v)", s, as.Level)
+		}
+	}
+	if _, d := checkBash(t, eng, "ls -la"); d.Verdict != risk.Allow {
+		t.Errorf("ls under allow: [Bash]: %v", d.Verdict)
+	}
+}
+
 // TestWorkBudgetFinding checks that an action that exhausts the budget is
 // Unknown with the reason.
 func TestWorkBudgetFinding(t *testing.T) {

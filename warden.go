@@ -494,16 +494,17 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
-	if c.Work.Spent() {
-		// what was not assessed is unknown, never safe
-		findings = append(findings, risk.Finding{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Reason: c.Work.Reason()})
-	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session
 		alone := func(ctx context.Context, c *tool.Call) risk.Assessment { return e.assess(ctx, c, nil) }
 		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
 			return st.Analyze(ctx, c, alone), nil
 		})...)
+	}
+	if c.Work.Spent() {
+		// what was not assessed is unknown, never safe, and no allow rule
+		// opens it: it may hide what none would
+		findings = append(findings, risk.Finding{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()})
 	}
 	if e.dropped != nil || e.off != nil {
 		findings = slices.DeleteFunc(findings, e.drops)

@@ -285,7 +285,8 @@ func (ch *chain) send(e tool.Effect) {
 // at p (the script's own path, for $0), in the environment of c.
 func (ch *chain) call(c *tool.Call, lang, text string, args []string, p string) *tool.Call {
 	syn := &tool.Call{Action: &risk.Action{Tool: "session." + lang}, Name: "session." + lang, Class: tool.Execute, Known: true,
-		Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Prior: &tool.Prior{Lists: ch.st.prior.Lists}}
+		Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Prior: &tool.Prior{Lists: ch.st.prior.Lists},
+		Work: c.Work} // what the chain reads is work on c
 	switch lang {
 	case "sh":
 		var b strings.Builder

@@ -62,7 +62,9 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			continue
 		}
 		if err != nil {
-			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.unparsable", Level: risk.Unknown,
+			// locked: bash runs the lines before the one it cannot parse
+			// (rm -rf ~ then a stray quote), so no allow rule opens it
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.unparsable", Level: risk.Unknown, Locked: true,
 				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
 			continue
 		}
@@ -148,7 +150,8 @@ func commandsIn(script string, o Options) ([]Command, []tool.Effect, error) {
 
 // tooDeep returns a shell.too_deep finding, at High, when resolution
 // stopped following cmds somewhere because they nest too deeply: what
-// runs past that point is unseen, so it is never safe.
+// runs past that point is unseen, so it is never safe, and no allow rule
+// opens it (it may hide what none would: rm -rf ~ behind 40 wrappers).
 func tooDeep(cmds []Command) []risk.Finding {
 	for _, c := range cmds {
 		if c.TooDeep {
@@ -156,7 +159,7 @@ func tooDeep(cmds []Command) []risk.Finding {
 			if len(c.Args) > 0 {
 				what = clip(c.Line())
 			}
-			return []risk.Finding{{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High,
+			return []risk.Finding{{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High, Locked: true,
 				Reason: fmt.Sprintf("The command nests shells, wrappers or blocks deeper than warden follows (%d shells or wrappers, %d levels of text): what %s runs is unknown", MaxDepth, MaxNesting, what)}}
 		}
 	}
