@@ -125,12 +125,12 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 	var fs []Finding
 	// where the window each rule last read ends, so that text is read
 	// once per rule
-	var lastArr [32]int
-	last := lastArr[:0]
+	var lastArr, coveredArr [32]int
+	last, covered := lastArr[:0], coveredArr[:0]
 	if len(d.rules) > len(lastArr) {
-		last = make([]int, len(d.rules))
+		last, covered = make([]int, len(d.rules)), make([]int, len(d.rules))
 	} else {
-		last = lastArr[:len(d.rules)]
+		last, covered = lastArr[:len(d.rules)], coveredArr[:len(d.rules)]
 	}
 	var cli cliState // the words a scanner read last
 	// the start of the line of the last keyword, and how far the text
@@ -151,6 +151,9 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 			}
 			if last[r.priority] >= end {
 				continue // read with an earlier window
+			}
+			if end-kw < covered[r.priority] {
+				continue // inside a secret the rule found: reported with it
 			}
 			if lineStart < 0 {
 				// keywords come in order: the text before the last one
@@ -190,7 +193,11 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 			if d.allow != "" && !r.Multiline && bytes.Contains(lineOf(text, ls, le), []byte(d.allow)) {
 				continue
 			}
+			n := len(fs)
 			fs = r.findIn(text, ls, le, fs)
+			for _, f := range fs[n:] {
+				covered[r.priority] = max(covered[r.priority], f.End)
+			}
 		}
 		return true
 	})
