@@ -510,6 +510,9 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 		findings = slices.DeleteFunc(findings, e.drops)
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
+	if c.Work.Spent() {
+		as.Incomplete()
+	}
 	secrets.Collect(c) // whatever the analyzers, nothing shows a raw secret
 	maskAssessment(&as, c.Secrets)
 	return as

@@ -169,6 +169,18 @@ func (a *Assessment) finish() {
 	}
 }
 
+// Incomplete marks an assessment whose analysis stopped before the end
+// (a work budget ran out): a concrete level below High found on the part
+// that was read says nothing of the rest, so the level becomes Unknown;
+// High and Critical stand, as lower bounds of what the action does.
+func (a *Assessment) Incomplete() {
+	a.Unknown = true
+	if a.Level != Unknown && a.Level < High {
+		a.Level, a.Score, a.Reversible = Unknown, 0, false
+	}
+	a.finish()
+}
+
 // UnknownAssessment is the answer for an action that could not be assessed
 // at all: Unknown, not reversible, with reason.
 func UnknownAssessment(analyzer, rule, reason string) Assessment {

@@ -356,3 +356,15 @@ func TestResourceKind(t *testing.T) {
 		}
 	}
 }
+
+func TestIncomplete(t *testing.T) {
+	for _, tc := range []struct {
+		in, want risk.Level
+	}{{risk.Safe, risk.Unknown}, {risk.Low, risk.Unknown}, {risk.Medium, risk.Unknown}, {risk.High, risk.High}, {risk.Critical, risk.Critical}} {
+		a := risk.Combine([]risk.Finding{{Analyzer: "x", Rule: "x.y", Level: tc.in, Reason: "r"}})
+		a.Incomplete()
+		if a.Level != tc.want || !a.Unknown {
+			t.Errorf("%s: Incomplete gives %s (unknown %v), want %s", tc.in, a.Level, a.Unknown, tc.want)
+		}
+	}
+}

@@ -152,18 +152,31 @@ func commandsIn(script string, o Options) ([]Command, []tool.Effect, error) {
 // stopped following cmds somewhere because they nest too deeply: what
 // runs past that point is unseen, so it is never safe, and no allow rule
 // opens it (it may hide what none would: rm -rf ~ behind 40 wrappers).
+//
+// It also returns a shell.expansion_bound finding, at High, when a word
+// or a variable's value would grow past MaxValue bytes or too many brace
+// fields: warden did not build it, so what it holds is unseen, and
+// building it may exhaust the machine (a=$a$a sixty times).
 func tooDeep(cmds []Command) []risk.Finding {
+	var out []risk.Finding
+	deep, capped := false, false
 	for _, c := range cmds {
-		if c.TooDeep {
+		if c.TooDeep && !deep {
+			deep = true
 			what := "the script"
 			if len(c.Args) > 0 {
 				what = clip(c.Line())
 			}
-			return []risk.Finding{{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High, Locked: true,
-				Reason: fmt.Sprintf("The command nests shells, wrappers or blocks deeper than warden follows (%d shells or wrappers, %d levels of text): what %s runs is unknown", MaxDepth, MaxNesting, what)}}
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High, Locked: true,
+				Reason: fmt.Sprintf("The command nests shells, wrappers or blocks deeper than warden follows (%d shells or wrappers, %d levels of text): what %s runs is unknown", MaxDepth, MaxNesting, what)})
+		}
+		if c.Capped && !capped {
+			capped = true
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.expansion_bound", Level: risk.High, Locked: true,
+				Reason: fmt.Sprintf("A word or variable would expand past %d KiB or %d fields, more than warden builds: its value is unknown, and building it may exhaust memory", MaxValue>>10, maxBraceFields)})
 		}
 	}
-	return nil
+	return out
 }
 
 // maxTextScript bounds the free text read as a script.

@@ -48,6 +48,11 @@ type Command struct {
 	// text here nests deeper than MaxNesting and was not parsed at all.
 	// Whoever reads the commands must not take such a script as safe.
 	TooDeep bool
+	// Capped is set when a word of the command, or an assignment before
+	// it, would expand past MaxValue bytes or maxBraceFields fields:
+	// warden kept it dynamic instead of building it, so its value is
+	// unseen (and building it may exhaust the machine: a=$a$a …).
+	Capped bool
 }
 
 // Redirect is one redirection.
@@ -169,6 +174,10 @@ func ResolveWith(script string, o Options) ([]Command, []tool.Effect, error) {
 	if err := r.script(script, 0); err != nil {
 		return nil, nil, err
 	}
+	if r.capped {
+		// the last statements only assigned a value past the bound
+		r.out = append(r.out, Command{Capped: true})
+	}
 	return r.out, r.changes, nil
 }
 
@@ -229,6 +238,9 @@ type resolver struct {
 	vars map[string]string
 	work *tool.Budget // what resolution may still cost (never nil)
 	src  string       // the text of the script being walked
+	// capped is set when a word or value was left dynamic for growing past
+	// MaxValue; the next command added carries it (Command.Capped).
+	capped bool
 	// dir is the directory set by the script's last cd; dirs the pushd
 	// stack.
 	dir    string
@@ -420,6 +432,9 @@ func (r *resolver) add(c Command, id int, off uint) {
 	}
 	c.Dir, c.DirDynamic = r.dir, r.dirDyn
 	r.persist = r.transient == 0 && !r.inLocal(off)
+	if r.capped {
+		c.Capped, r.capped = true, false
+	}
 	r.chdir(c)
 	r.builtin(c)
 	r.out = append(r.out, c)
@@ -598,6 +613,9 @@ func (r *resolver) assign(as *syntax.Assign) {
 	if ok && len(v) == 1 && as.Append {
 		v[0] = r.vars[name] + v[0]
 	}
+	if ok && len(v) == 1 && len(v[0]) > MaxValue {
+		r.capped = true
+	}
 	if !ok || len(v) != 1 || len(v[0]) > MaxValue {
 		delete(r.vars, name)
 		r.vars[name+"\x00dynamic"] = ""
@@ -677,7 +695,10 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 		return nil, false // its value is some command's output
 	}
 	size := r.wordSize(w.Parts, MaxValue+1)
-	if size > MaxValue {
+	if size > MaxValue && size > len(r.text(w)) {
+		// it grows past the bound from values, not from its own text:
+		// a long literal word costs no more than the script holding it
+		r.capped = true
 		return nil, false
 	}
 	fields := 1
@@ -687,6 +708,7 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 			fields = braceFields(split.Parts, maxBraceFields+1)
 		}
 		if fields > maxBraceFields || fields*size > MaxValue*4 {
+			r.capped = true
 			return nil, false
 		}
 	}
