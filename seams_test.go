@@ -3,6 +3,7 @@ package warden
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/analyze/rules"
@@ -181,5 +182,31 @@ func TestDisabledNestedAnalysis(t *testing.T) {
 	}
 	if _, err := New(WithPolicy(p), WithPreparers()); err == nil {
 		t.Error("inline disabled without the shell preparer it runs in")
+	}
+}
+
+// TestPolicyCannotTurnTheGuardOff: disabling the guard, or the rule of a
+// locked finding, would open what no allow rule may.
+func TestPolicyCannotTurnTheGuardOff(t *testing.T) {
+	p, err := policy.Parse("p.yaml", []byte("analyzers: {disabled: [guard]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(WithPolicy(p)); err == nil || !strings.Contains(err.Error(), "cannot be disabled") {
+		t.Errorf("disabling the guard: %v, want an error", err)
+	}
+	p, err = policy.Parse("p.yaml", []byte("allow: [Bash]\nanalyzers: {disabled_rules: [guard.self_modification, guard.warden_command, fs.recursive_delete, shell.too_deep]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, WithPolicy(p), WithHome("/home/user"), WithCwd("/home/user/project"))
+	for _, cmd := range []string{"rm .warden/policy.yaml", "warden policy allow Bash", "rm -rf ~", strings.Repeat("nice ", 40) + "rm -rf ~"} {
+		as, d, err := e.Check(context.Background(), bash(cmd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict == risk.Allow || as.Level < risk.High {
+			t.Errorf("%.60s with its rules disabled: %s %s %v", cmd, as.Level, d.Verdict, ruleIDs(as))
+		}
 	}
 }

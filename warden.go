@@ -252,6 +252,9 @@ var nestedAnalyses = map[string]string{
 // disabled analyzer are dropped wherever they are made (see drops).
 func (e *Engine) disable(s policy.AnalyzerSettings) error {
 	for _, name := range s.Disabled {
+		if name == (guard.Analyzer{}).Name() {
+			return fmt.Errorf("warden: policy: analyzers.disabled: %q cannot be disabled: it keeps the agent from loosening its own guard", name)
+		}
 		if e.off == nil {
 			e.off = make(map[string]bool, len(s.Disabled))
 		}
@@ -519,8 +522,12 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 }
 
 // drops reports a finding the policy turns off: its rule is disabled, or
-// the analyzer that made it is, on whatever route it was made.
-func (e *Engine) drops(f risk.Finding) bool { return e.dropped[f.Rule] || e.off[f.Analyzer] }
+// the analyzer that made it is, on whatever route it was made. A locked
+// finding is never dropped: turning its rule off would be an allow rule
+// by another name.
+func (e *Engine) drops(f risk.Finding) bool {
+	return !f.Locked && (e.dropped[f.Rule] || e.off[f.Analyzer])
+}
 
 // secretsScanner finds secrets in tool outputs for the session.
 func secretsScanner(text string) []session.Sensitive {
