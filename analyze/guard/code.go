@@ -98,8 +98,12 @@ var codeCalls = map[string]bool{
 var writeMode = regexp.MustCompile(`["'][rbt]*[wax+][rbt+]*["']`)
 
 // literal finds quoted strings: '…', "…", `…` (no escapes followed; a
-// prefix such as r, b or f is outside the match).
-var literal = regexp.MustCompile("'[^'\\n]{1,512}'|\"[^\"\\n]{1,512}\"|`[^`\\n]{1,512}`")
+// prefix such as r, b or f is outside the match). Those longer than
+// maxLiteral are no paths and are skipped (a counted repetition in the
+// pattern would cost milliseconds to compile at every start).
+var literal = regexp.MustCompile("'[^'\\n]+'|\"[^\"\\n]+\"|`[^`\\n]+`")
+
+const maxLiteral = 512
 
 // maxJoined bounds the literals joined into one path, maxLiteralPaths the
 // paths one text yields.
@@ -133,6 +137,11 @@ func literalPaths(text string) []string {
 		run = run[:0]
 	}
 	for _, l := range locs {
+		if l[1]-l[0]-2 > maxLiteral {
+			flush()
+			prevEnd = -1
+			continue
+		}
 		s := text[l[0]+1 : l[1]-1]
 		if prevEnd >= 0 && strings.Trim(text[prevEnd:l[0]], " \t,/+)") != "" {
 			flush()
