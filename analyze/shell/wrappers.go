@@ -46,14 +46,31 @@ type Wrapper struct {
 //go:embed wrappers.yaml
 var wrappersYAML []byte
 
-// loadWrappers parses wrappers.yaml into rows by program name.
-func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
+//go:generate go test -run TestWrappersGenerated . -args -update
+
+// decodeWrappers parses wrappers.yaml into its rows, as written.
+func decodeWrappers(data []byte) ([]*Wrapper, error) {
 	var rows []*Wrapper
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&rows); err != nil {
 		return nil, fmt.Errorf("wrappers: %w", err)
 	}
+	return rows, nil
+}
+
+// loadWrappers parses wrappers.yaml into rows by program name.
+func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
+	rows, err := decodeWrappers(data)
+	if err != nil {
+		return nil, err
+	}
+	return indexWrappers(rows)
+}
+
+// indexWrappers completes rows (defaults, the words each flag takes) and
+// indexes them by program name.
+func indexWrappers(rows []*Wrapper) (map[string][]*Wrapper, error) {
 	out := map[string][]*Wrapper{}
 	for _, w := range rows {
 		switch w.Run {
@@ -94,8 +111,17 @@ func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
 	return out, nil
 }
 
+// wrapperRows indexes the rows of wrappers.yaml, compiled into Go data
+// (wrappers_gen.go) so that a new process does not parse YAML: a hook
+// starts once per tool call. TestWrappersGenerated fails when the
+// generated file is stale; go generate renews it.
 var wrapperRows = sync.OnceValue(func() map[string][]*Wrapper {
-	m, err := loadWrappers(wrappersYAML)
+	rows := make([]*Wrapper, len(wrapperData))
+	for i := range wrapperData {
+		w := wrapperData[i]
+		rows[i] = &w
+	}
+	m, err := indexWrappers(rows)
 	if err != nil {
 		panic(err) // the embedded file is checked by the tests
 	}
