@@ -698,10 +698,8 @@ func misfit(k argKind, v any) string {
 			if len(x) == 0 {
 				return "is an empty command"
 			}
-			for _, e := range x {
-				if _, ok := e.(string); !ok {
-					return "must be a string or a list of strings, not a list holding " + jsonKind(e)
-				}
+			if k := nonString(x); k != "" {
+				return "must be a string or a list of strings, not a list holding " + k
 			}
 		default:
 			return "must be a string or a list of strings, not " + jsonKind(v)
@@ -710,10 +708,8 @@ func misfit(k argKind, v any) string {
 		switch x := v.(type) {
 		case string:
 		case []any:
-			for _, e := range x {
-				if _, ok := e.(string); !ok {
-					return "must be a list of strings, not a list holding " + jsonKind(e)
-				}
+			if k := nonString(x); k != "" {
+				return "must be a list of strings, not a list holding " + k
 			}
 		default:
 			return "must be a list of strings, not " + jsonKind(v)
@@ -733,6 +729,17 @@ func misfit(k argKind, v any) string {
 }
 
 // jsonKind names the JSON type of a decoded value.
+// nonString returns the JSON kind of the first element of list that is
+// not a string, or "".
+func nonString(list []any) string {
+	for _, e := range list {
+		if _, ok := e.(string); !ok {
+			return jsonKind(e)
+		}
+	}
+	return ""
+}
+
 func jsonKind(v any) string {
 	switch v.(type) {
 	case string:

@@ -68,18 +68,11 @@ func TestFailClosedThroughAssess(t *testing.T) {
 		tc{`{"tool":"Bash","arguments":{"command":7}}`, "unknown"},
 		tc{`{"tool":"Write","arguments":{"content":"x"}}`, "unknown"},
 	)
-	var in strings.Builder
-	for _, c := range cases {
-		in.WriteString(c.action + "\n")
+	actions := make([]string, len(cases))
+	for i, c := range cases {
+		actions[i] = c.action
 	}
-	code, stdout, stderr := runCLI(t, in.String(), "assess", "--home", "/home/user", "--cwd", "/home/user/project")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	out := parseOutput(t, stdout)
-	if len(out) != len(cases) {
-		t.Fatalf("%d output lines for %d actions", len(out), len(cases))
-	}
+	out := assessLines(t, actions)
 	rank := map[string]int{"safe": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 	for i, c := range cases {
 		got := out[i].Level

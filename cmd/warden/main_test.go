@@ -25,6 +25,25 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	return code, out.String(), errb.String()
 }
 
+// assessLines runs warden assess on actions, one a line, in the corpus
+// environment, and returns its decoded output lines, one per action.
+func assessLines(t *testing.T, actions []string) []output {
+	t.Helper()
+	var in strings.Builder
+	for _, a := range actions {
+		in.WriteString(a + "\n")
+	}
+	code, stdout, stderr := runCLI(t, in.String(), "assess", "--home", "/home/user", "--cwd", "/home/user/project")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out := parseOutput(t, stdout)
+	if len(out) != len(actions) {
+		t.Fatalf("%d output lines for %d actions", len(out), len(actions))
+	}
+	return out
+}
+
 // output is one line of warden assess, decoded.
 type output struct {
 	Level             string          `json:"level"`

@@ -22,18 +22,11 @@ func TestAssessMalformed(t *testing.T) {
 		{`{"tool":"Edit","arguments":{"file_path":"a.txt","new_string":"b"}}`, `missing "old_string"`},
 		{`{"tool":"mcp__filesystem__write_file","arguments":{"path":7,"content":"x"}}`, `"path" must be a string`},
 	}
-	var in strings.Builder
-	for _, l := range lines {
-		in.WriteString(l.action + "\n")
+	actions := make([]string, len(lines))
+	for i, c := range lines {
+		actions[i] = c.action
 	}
-	code, stdout, stderr := runCLI(t, in.String(), "assess", "--home", "/home/user", "--cwd", "/home/user/project")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	out := parseOutput(t, stdout)
-	if len(out) != len(lines) {
-		t.Fatalf("%d output lines for %d actions", len(out), len(lines))
-	}
+	out := assessLines(t, actions)
 	for i, o := range out {
 		if o.Level == "safe" || o.Unknown == nil || !*o.Unknown || o.Decision != "ask" {
 			t.Errorf("%s: level %s unknown %v decision %s", lines[i].action, o.Level, o.Unknown != nil && *o.Unknown, o.Decision)
