@@ -28,6 +28,7 @@ type Wrapper struct {
 	Attached []string          `yaml:"attached"`
 	Operands int               `yaml:"operands"`
 	Anywhere bool              `yaml:"anywhere"`
+	Whole    bool              `yaml:"whole"`
 	Assigns  bool              `yaml:"assigns"`
 	After    []string          `yaml:"after"`
 	Run      string            `yaml:"run"`
@@ -291,7 +292,7 @@ func (w *Wrapper) option(args []string, dyn []bool, i int) (seen []string, val *
 		}
 		next = min(next, len(args))
 	}
-	if strings.HasPrefix(a, "--") || w.value[a] != 0 {
+	if strings.HasPrefix(a, "--") || w.value[a] != 0 || w.Whole {
 		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
 			v := a[k+1:]
 			return []string{a[:k]}, &v, false, i + 1
