@@ -394,13 +394,18 @@ func (r *resolver) echoed(id, first int) error {
 	n := len(r.out)
 	for i := first; i < n; i++ {
 		c := r.out[i]
-		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !shells[path.Base(c.Args[0])] || !readsStdin(c) {
+		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) {
+			continue
+		}
+		subst := substScript(c)
+		if !subst && (!shells[path.Base(c.Args[0])] || !readsStdin(c)) {
 			continue
 		}
 		if c.Depth >= MaxDepth {
 			r.out[i].TooDeep = true
 			continue
 		}
+		fed := false
 		for _, j := range c.Inputs {
 			in := r.out[j]
 			if len(in.Args) < 2 || in.Dynamic[0] || !static(in, 1) {
@@ -412,17 +417,47 @@ func (r *resolver) echoed(id, first int) error {
 				for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
 					args = args[1:]
 				}
+				fed = true
 				if err := r.nested(path.Base(c.Args[0]), strings.Join(args, " "), c.Depth+1); err != nil {
 					return err
 				}
 			case "printf":
+				fed = true
 				if err := r.nested(path.Base(c.Args[0]), strings.Join(in.Args[1:], " "), c.Depth+1); err != nil {
 					return err
 				}
 			}
 		}
+		if subst && !fed {
+			// sh <(cmd), source <(cmd): the script is cmd's output
+			if err := r.dynamicScript(path.Base(c.Args[0]), c.Depth, id, r.offset[i]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// runsScript reports a command that runs a shell script: a shell,
+// source or its alias ".".
+func runsScript(name string) bool { return shells[name] || name == "source" || name == "." }
+
+// substScript reports a shell or source whose script file is a process
+// substitution, sh <(echo …): the substitution's output is the script.
+func substScript(c Command) bool {
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if c.Dynamic[i] {
+			return strings.HasPrefix(a, "<(")
+		}
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
+			return false
+		}
+		if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+			i++ // the option's name
+		}
+	}
+	return false
 }
 
 // add appends a command found in script id at offset.
@@ -808,7 +843,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		return r.nested(name, cmd.Args[i], depth+1)
 	}
-	if shells[name] && readsStdin(cmd) {
+	if runsScript(name) && readsStdin(cmd) && (shells[name] || len(cmd.Args) > 1) {
 		// bash <<EOF … EOF, sh <<< "…": the heredoc is the script.
 		for _, rd := range cmd.Redirs {
 			if rd.Stdin() && !rd.Dynamic {
@@ -869,7 +904,7 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 func readsStdin(c Command) bool {
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
-		if a == "-s" || a == "-" {
+		if a == "-s" || a == "-" || a == "/dev/stdin" || a == "/dev/fd/0" || a == "/proc/self/fd/0" {
 			return true
 		}
 		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
