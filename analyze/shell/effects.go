@@ -694,6 +694,24 @@ func credentialReads(out []tool.Effect, c Command, w words, env Env, abs func(in
 	return out
 }
 
+// curlCluster reads a cluster of curl's one-letter flags (-sSLo FILE,
+// -fsSLO, -sT FILE) as the one flag of it that matters here: a flag that
+// takes the next word (-o, -T, -d, -F, -u, -H) when it ends the cluster,
+// or -O; any other word is returned as it is.
+func curlCluster(a string) string {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Trim(a[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ#0123456789") != "" {
+		return a
+	}
+	last := a[len(a)-1]
+	if strings.IndexByte("oTdFuHXeKbcrmw", last) >= 0 && !strings.ContainsAny(a[1:len(a)-1], "oTdFuHXeKbcrmw") {
+		return "-" + string(last)
+	}
+	if strings.IndexByte(a, 'O') > 0 && !strings.ContainsAny(a[1:], "oTdFuHXeKbcrmw") {
+		return "-O"
+	}
+	return a
+}
+
 // transfer records what curl or wget download to files and the files they
 // send.
 func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect {
@@ -714,6 +732,9 @@ func transfer(out []tool.Effect, name string, c Command, env Env) []tool.Effect 
 				in.unknown() // a value computed at run time goes along
 			}
 			return "", false
+		}
+		if name == "curl" {
+			a = curlCluster(a)
 		}
 		if v, file, ok := inlineArg(name, a, val); ok {
 			if file {

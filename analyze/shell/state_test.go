@@ -332,3 +332,27 @@ func TestExpansionBounded(t *testing.T) {
 		t.Errorf("%d commands", len(cmds))
 	}
 }
+
+func TestCurlCluster(t *testing.T) {
+	for in, want := range map[string]string{
+		"-sSLo": "-o", "-fsSLO": "-O", "-sT": "-T", "-sSd": "-d", "-o": "-o", "-s": "-s",
+		"-sSL": "-sSL", "-ofile.sh": "-ofile.sh", "--output": "--output", "-d@x": "-d@x", "-oT": "-oT",
+	} {
+		if got := curlCluster(in); got != want {
+			t.Errorf("curlCluster(%q) = %q, want %q", in, got, want)
+		}
+	}
+	k := DefaultKnowledge()
+	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
+	cmds, err := Resolve("curl -fsSLo /tmp/i.sh https://203.0.113.9/i.sh", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range k.Effects(cmds, env) {
+		found = found || e.Kind == tool.FetchFile && e.Path == "/tmp/i.sh"
+	}
+	if !found {
+		t.Errorf("curl -fsSLo FILE: no download into FILE in %v", k.Effects(cmds, env))
+	}
+}
