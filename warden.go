@@ -313,6 +313,14 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		st.Lock()
 		defer st.Unlock()
 		st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
+	} else if compound(c) {
+		// a lone script is a conversation of one step: what it writes
+		// and then runs or sends (echo … > x.sh; bash x.sh) is a chain
+		// within it. The state is dropped with the call.
+		alone := session.NewState(session.DefaultConfig())
+		alone.Enter(c, true)
+		as := e.assess(ctx, c, alone)
+		return as, e.decide(&as, c, nil), nil
 	}
 	as := e.assess(ctx, c, st)
 	d := e.decide(&as, c, st)
@@ -320,6 +328,18 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		st.Record(c, &as, &d)
 	}
 	return as, d, nil
+}
+
+// compound reports a call whose shell script runs more than one command
+// in sequence or in a pipeline, the only kind in which one command can
+// run or send what another wrote.
+func compound(c *tool.Call) bool {
+	for _, s := range c.Shell {
+		if strings.ContainsAny(s, ";&|\n") {
+			return true
+		}
+	}
+	return false
 }
 
 // decide applies the policy to an assessed call, with what the

@@ -42,8 +42,17 @@ const (
 // been prepared (its Effects are known).
 func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) []risk.Finding {
 	ch := &chain{st: st, ctx: ctx, assess: assess, budget: maxChain}
-	for _, e := range c.Effects {
+	for i, e := range c.Effects {
 		ch.effect(c, e, 0)
+		if makesFile(e.Kind) && usesFiles(c.Effects[i+1:]) {
+			// echo … > x.sh && bash x.sh: what the call itself writes is
+			// there for what it runs or sends next, on a view of the
+			// state (the state learns it in Record, if the call runs)
+			if ch.st == st {
+				ch.st = st.fileView()
+			}
+			ch.st.apply(c, e)
+		}
 	}
 	for _, ct := range c.Content {
 		if ct.Path != "" && autorun(c, c.Abs(ct.Path)) {
@@ -57,6 +66,22 @@ func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) [
 		}
 	}
 	return ch.out
+}
+
+// makesFile reports the effects that create or change a file's record.
+func makesFile(k tool.EffectKind) bool {
+	return k == tool.WriteFile || k == tool.FetchFile || k == tool.CopyFile || k == tool.MakeExecutable
+}
+
+// usesFiles reports whether some effect of es reads the records of files:
+// runs, sends or copies one.
+func usesFiles(es []tool.Effect) bool {
+	for _, e := range es {
+		if e.Kind == tool.RunFile || e.Kind == tool.SendData || e.Kind == tool.CopyFile {
+			return true
+		}
+	}
+	return false
 }
 
 // lockedChains are the chains whose critical findings no allow rule or

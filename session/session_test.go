@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
@@ -244,5 +245,31 @@ func TestChainHelpers(t *testing.T) {
 	}
 	if got := childProcess("execSync('curl -s x | sh', {stdio: 'ignore'})"); len(got) != 1 || got[0] != "curl -s x | sh" {
 		t.Errorf("child_process %q", got)
+	}
+}
+
+// TestChainWithinOneCall: a file the call writes is there for what the
+// same call runs next, and the state learns it only when recorded.
+func TestChainWithinOneCall(t *testing.T) {
+	st := NewState(Config{})
+	c := call(
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/x.sh", Text: "rm -rf ~", Known: true},
+		tool.Effect{Kind: tool.RunFile, Path: "/tmp/x.sh", Lang: "sh"},
+	)
+	var ran []string
+	assess := func(_ context.Context, c *tool.Call) risk.Assessment {
+		ran = append(ran, c.Shell...)
+		return risk.Combine([]risk.Finding{{Analyzer: "x", Rule: "x.rm", Level: risk.Critical, Reason: "deletes home"}})
+	}
+	fs := st.Analyze(context.Background(), c, assess)
+	if len(fs) == 0 || fs[0].Rule != RuleRunWritten || fs[0].Level != risk.Critical {
+		t.Fatalf("findings %v, ran %q: want %s", fs, ran, RuleRunWritten)
+	}
+	if len(st.files) != 0 {
+		t.Errorf("Analyze changed the state: %v", st.files)
+	}
+	// without a later use, no view is made and nothing is judged
+	if fs := st.Analyze(context.Background(), call(c.Effects[0]), assess); len(fs) != 0 {
+		t.Errorf("a write alone: %v", fs)
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"hash/maphash"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -228,6 +229,24 @@ func (st *State) forget(p string) {
 		delete(st.byBase, b)
 	}
 	delete(st.prior.Lists, p)
+}
+
+// fileView returns a copy of st's file records (and the listings they
+// hold) that apply may change without changing st: what one call does,
+// seen by the rest of the same call before it is recorded.
+func (st *State) fileView() *State {
+	v := newState(st.id, st.cfg)
+	v.step, v.workspace, v.cwd = st.step, st.workspace, st.cwd
+	v.prior = st.prior
+	v.prior.Lists = maps.Clone(st.prior.Lists)
+	for p, f := range st.files {
+		cp := *f
+		v.files[p] = &cp
+	}
+	for b, ps := range st.byBase {
+		v.byBase[b] = slices.Clone(ps)
+	}
+	return v
 }
 
 // apply replays one effect of c.
