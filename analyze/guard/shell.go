@@ -159,12 +159,22 @@ func (ck *check) command(cmds []shell.Command, i int) {
 				}
 			}
 		}
+	case extractors[name]:
+		// an archive's entries are unknown: extracting into a directory
+		// above the guard (unzip -d .claude, tar -C ~) may write it
+		for _, o := range ops {
+			touch(o.text, true)
+		}
 	default:
 		for _, o := range ops {
 			touch(o.text, false)
 		}
 	}
 }
+
+// extractors write an archive's entries, which the command line does not
+// show, into a directory.
+var extractors = set("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "pax", "ar", "jar")
 
 // wraps reports whether command i of cmds is a wrapper or shell whose
 // command the resolver unwrapped as the next one (sudo cat x, bash -c
