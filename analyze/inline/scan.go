@@ -17,6 +17,7 @@ const (
 	RuleDynamicExec = "inline.dynamic_exec" // high: runs a command computed at run time
 	RuleDynamicEval = "inline.dynamic_eval" // high: evaluates program text computed at run time
 	RuleTooComplex  = "inline.too_complex"  // unknown: the program is too large to read within the budget
+	RuleUnread      = "inline.unread"       // high: a program in a language Scan does not read
 )
 
 // Result is what an inline program does, for shell analysis.
@@ -115,6 +116,10 @@ func (s *scanner) scan(src string, depth int) {
 	}
 	sx, ok := syntaxes[s.lang]
 	if !ok {
+		// a language without a reader: what it runs is unseen, never safe
+		s.stop = true
+		s.res.Findings = append(s.res.Findings, risk.Finding{Analyzer: Name, Rule: RuleUnread, Level: risk.High,
+			Reason: fmt.Sprintf("warden does not read %s programs, so what this one runs is unknown", s.lang)})
 		return
 	}
 	toks := lex(src, sx)

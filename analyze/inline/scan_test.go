@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -176,4 +177,16 @@ func FuzzInline(f *testing.F) {
 		}
 		_ = res
 	})
+}
+
+// TestUnreadLanguage: a program in a language Scan has no reader for is
+// reported, never passed as harmless.
+func TestUnreadLanguage(t *testing.T) {
+	res := Scan("elisp", `(shell-command "rm -rf ~")`, nil)
+	if len(res.Findings) != 1 || res.Findings[0].Rule != RuleUnread || res.Findings[0].Level != risk.High {
+		t.Errorf("elisp: %+v, want one %s finding at high", res.Findings, RuleUnread)
+	}
+	if res := Scan("perl", `print 1`, nil); len(res.Findings) != 0 {
+		t.Errorf("perl print: %+v", res.Findings)
+	}
 }
