@@ -53,3 +53,34 @@ func TestWithinOneScript(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsInTheEnvironment: a variable whose value a program runs
+// as a command line (GIT_SSH_COMMAND, PAGER, EDITOR …) and a trap's
+// action are read as the scripts they are.
+func TestCommandsInTheEnvironment(t *testing.T) {
+	e := newEngine(t, WithHome("/home/user"), WithCwd("/home/user/project"), WithoutSessions())
+	for _, tc := range []struct {
+		cmd     string
+		harmful bool
+	}{
+		{"GIT_SSH_COMMAND='rm -rf ~' git fetch", true},
+		{`PAGER='sh -c "rm -rf ~"' man ls`, true},
+		{"export GIT_EDITOR='rm -rf ~'; git commit", true},
+		{"LESSOPEN='|rm -rf ~ %s' less x", true},
+		{`GIT_SSH_COMMAND="rm -rf $HOME" git fetch`, true},
+		{"trap 'rm -rf ~' EXIT", true},
+		{"EDITOR=vim git commit", false},
+		{"GIT_PAGER=cat git log", false},
+		{`GIT_SSH_COMMAND="ssh -i $KEY" git fetch`, false},
+		{"GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy' git pull", false},
+		{"trap 'echo done' EXIT", false},
+	} {
+		as, _, err := e.Check(context.Background(), bash(tc.cmd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if high := as.Level != risk.Unknown && as.Level >= risk.High; high != tc.harmful {
+			t.Errorf("%q: %s %v, want harmful=%v", tc.cmd, as.Level, ruleIDs(as), tc.harmful)
+		}
+	}
+}

@@ -365,7 +365,13 @@ func (r *resolver) script(src string, depth int) error {
 			for _, as := range x.Args {
 				r.assign(as)
 			}
+			if err := r.envScripts(x.Args, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
+				walkErr = err
+			}
 		case *syntax.CallExpr:
+			if err := r.envScripts(x.Assigns, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
+				walkErr = err
+			}
 			if len(x.Args) == 0 {
 				for _, as := range x.Assigns {
 					r.assign(as)
@@ -386,6 +392,57 @@ func (r *resolver) script(src string, depth int) error {
 		walkErr = r.echoed(id, first)
 	}
 	return walkErr
+}
+
+// commandVars are environment variables whose value a program runs as a
+// command line (GIT_SSH_COMMAND='…' git fetch, PAGER='…' man ls), and
+// sourceVars those that name a script a shell sources at start-up
+// (BASH_ENV=f bash -c …).
+var (
+	commandVars = map[string]bool{"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true, "PAGER": true, "MANPAGER": true,
+		"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "EDITOR": true, "VISUAL": true, "SUDO_EDITOR": true, "KUBE_EDITOR": true,
+		"FCEDIT": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+		"BROWSER": true, "PROMPT_COMMAND": true, "LESSOPEN": true, "LESSCLOSE": true, "RSYNC_RSH": true, "CVS_RSH": true,
+		"SYSTEMD_PAGER": true, "AWS_PAGER": true, "GH_PAGER": true, "GIT_PROXY_COMMAND": true}
+	sourceVars = map[string]bool{"BASH_ENV": true, "ENV": true}
+)
+
+// envScripts reads in turn the command lines that variables assigned in
+// assigns hand to the programs that run them: they may run, so they are
+// judged as if they stood in the script. A value computed at run time
+// is a script computed at run time.
+func (r *resolver) envScripts(assigns []*syntax.Assign, depth, id int, off uint) error {
+	for _, as := range assigns {
+		if as == nil || as.Name == nil || as.Value == nil || !commandVars[as.Name.Value] && !sourceVars[as.Name.Value] {
+			continue
+		}
+		name := "$" + as.Name.Value
+		var src string
+		if v, ok := r.word(as.Value); ok && len(v) == 1 {
+			src = v[0]
+		} else if dq, ok := as.Value.Parts[0].(*syntax.DblQuoted); ok && len(as.Value.Parts) == 1 {
+			// "ssh -i $KEY": the command line as written, its expansions
+			// resolved (or left dynamic) in turn
+			src = hdocSource(&syntax.Word{Parts: dq.Parts})
+		} else {
+			if err := r.dynamicScript(name, depth, id, off); err != nil {
+				return err
+			}
+			continue
+		}
+		src = strings.TrimLeft(src, "|") // LESSOPEN='|cmd %s'
+		if sourceVars[as.Name.Value] {
+			src = ". " + tool.Quote(src)
+		}
+		if depth+1 >= MaxDepth {
+			r.add(Command{Depth: depth + 1, TooDeep: true}, id, off)
+			continue
+		}
+		if err := r.nested(name, src, depth+1); err != nil {
+			return nil // a value that is no script (EDITOR=vim is one) is not an error of the script
+		}
+	}
+	return nil
 }
 
 // echoed reads in turn the script that echo or printf pipes into a shell
