@@ -11,10 +11,10 @@ import (
 
 // Analyze judges resolved commands with the knowledge k: each command
 // against its rows, each redirection by the class of the file it writes,
-// downloads and decoded text flowing into interpreters, and the SQL given
-// to database clients.
+// downloads and decoded text flowing into interpreters, the SQL given to
+// database clients, and where resolution stopped seeing (see unseen).
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
-	var out []risk.Finding
+	out := unseen(cmds)
 	cred := make([]bool, len(cmds)) // the command reads a credential file
 	fl := &flows{cmds: cmds}
 	for i, c := range cmds {
@@ -410,9 +410,11 @@ func (k *Knowledge) sqlOf(cmds []Command, i int, name string) (texts, conn []str
 	return texts, conn
 }
 
+// cut shortens a text shown in a finding to n bytes and a mark, never
+// splitting a character.
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n] + "…"
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }

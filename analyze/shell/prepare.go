@@ -57,7 +57,6 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			// to add, and bash refuses it too if it does not parse
 			if err == nil {
 				out = append(out, k.Analyze(cmds, env)...)
-				out = append(out, tooDeep(cmds)...)
 			}
 			continue
 		}
@@ -69,14 +68,13 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			continue
 		}
 		out = append(out, k.Analyze(cmds, env)...)
-		out = append(out, tooDeep(cmds)...)
 		dynamic := 0
 		tokens := tokensOf(script)
 		for _, cmd := range cmds {
 			if len(cmd.Args) > 0 && cmd.Dynamic[0] && dynamic < maxDynamicFindings {
 				dynamic++
 				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,
-					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", clip(cmd.Args[0]))})
+					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", cut(cmd.Args[0], 120))})
 			}
 			if !novel(script, tokens, cmd, c.Work) {
 				continue
@@ -130,7 +128,6 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 		}
 		if cmds, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
 			out = append(out, k.Analyze(cmds, env)...)
-			out = append(out, tooDeep(cmds)...)
 		}
 	}
 	return out
@@ -148,16 +145,14 @@ func commandsIn(script string, o Options) ([]Command, []tool.Effect, error) {
 	return ResolveWith(script, o)
 }
 
-// tooDeep returns a shell.too_deep finding, at High, when resolution
-// stopped following cmds somewhere because they nest too deeply: what
-// runs past that point is unseen, so it is never safe, and no allow rule
-// opens it (it may hide what none would: rm -rf ~ behind 40 wrappers).
-//
-// It also returns a shell.expansion_bound finding, at High, when a word
-// or a variable's value would grow past MaxValue bytes or too many brace
-// fields: warden did not build it, so what it holds is unseen, and
-// building it may exhaust the machine (a=$a$a sixty times).
-func tooDeep(cmds []Command) []risk.Finding {
+// unseen returns the findings of where resolution stopped seeing, each
+// at High and locked, since what is unseen may hide what no allow rule
+// would open: shell.too_deep when it stopped following cmds somewhere
+// because they nest too deeply (rm -rf ~ behind 40 wrappers), and
+// shell.expansion_bound when a word or a variable's value would grow past
+// MaxValue bytes or too many brace fields, so warden did not build it
+// (and building it may exhaust the machine: a=$a$a sixty times).
+func unseen(cmds []Command) []risk.Finding {
 	var out []risk.Finding
 	deep, capped := false, false
 	for _, c := range cmds {
@@ -165,7 +160,7 @@ func tooDeep(cmds []Command) []risk.Finding {
 			deep = true
 			what := "the script"
 			if len(c.Args) > 0 {
-				what = clip(c.Line())
+				what = cut(c.Line(), 120)
 			}
 			out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.too_deep", Level: risk.High, Locked: true,
 				Reason: fmt.Sprintf("The command nests shells, wrappers or blocks deeper than warden follows (%d shells or wrappers, %d levels of text): what %s runs is unknown", MaxDepth, MaxNesting, what)})
@@ -242,14 +237,6 @@ func (t *tokens) has(s string, work *tool.Budget) bool {
 // maxDynamicFindings bounds the shell.dynamic_command findings of one
 // script: past a few, more say nothing new.
 const maxDynamicFindings = 8
-
-// clip shortens a text shown in a finding to a readable length.
-func clip(s string) string {
-	if len(s) <= 120 {
-		return s
-	}
-	return strings.ToValidUTF8(s[:117], "") + "..."
-}
 
 // plain reports a script made only of characters that bash takes
 // literally: letters, digits, blanks and - _ . / : = , @ % +. Such a script

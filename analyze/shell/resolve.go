@@ -464,25 +464,13 @@ func (r *resolver) echoed(id, first int) error {
 		}
 		fed := false
 		for _, j := range c.Inputs {
-			in := r.out[j]
-			if len(in.Args) < 2 || in.Dynamic[0] || !static(in, 1) {
+			text, ok := shown(r.out[j])
+			if !ok {
 				continue
 			}
-			switch path.Base(in.Args[0]) {
-			case "echo":
-				args := in.Args[1:]
-				for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
-					args = args[1:]
-				}
-				fed = true
-				if err := r.nested(path.Base(c.Args[0]), strings.Join(args, " "), c.Depth+1); err != nil {
-					return err
-				}
-			case "printf":
-				fed = true
-				if err := r.nested(path.Base(c.Args[0]), strings.Join(in.Args[1:], " "), c.Depth+1); err != nil {
-					return err
-				}
+			fed = true
+			if err := r.nested(path.Base(c.Args[0]), text, c.Depth+1); err != nil {
+				return err
 			}
 		}
 		if subst && !fed {

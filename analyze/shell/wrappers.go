@@ -129,6 +129,15 @@ var wrapperRows = sync.OnceValue(func() map[string][]*Wrapper {
 	return m
 })
 
+// wrappersOf returns the rows of the program name, or of its unversioned
+// name (python3.12 is python3).
+func wrappersOf(name string) []*Wrapper {
+	if rows := wrapperRows()[name]; rows != nil {
+		return rows
+	}
+	return wrapperRows()[interpreterName(name)]
+}
+
 // pieceKind is what a wrapper runs.
 type pieceKind uint8
 
@@ -389,10 +398,7 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 		}
 		return nil
 	}
-	rows := wrapperRows()[name]
-	if rows == nil {
-		rows = wrapperRows()[interpreterName(name)]
-	}
+	rows := wrappersOf(name)
 	for _, w := range rows {
 		pieces := w.read(cmd.Args, cmd.Dynamic)
 		if len(pieces) == 0 {
@@ -785,12 +791,8 @@ func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env En
 	if shells[name] || slices.ContainsFunc(c.Redirs, Redirect.Stdin) {
 		return out
 	}
-	rows := wrapperRows()[name]
-	if rows == nil {
-		rows = wrapperRows()[interpreterName(name)]
-	}
 	reads := false
-	for _, w := range rows {
+	for _, w := range wrappersOf(name) {
 		for _, p := range w.read(c.Args, c.Dynamic) {
 			reads = reads || p.kind == pStdin
 		}
@@ -800,24 +802,8 @@ func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env En
 	}
 	const delim = "WARDEN_STDIN"
 	for _, j := range c.Inputs {
-		in := cmds[j]
-		if len(in.Args) < 2 || in.Dynamic[0] || !static(in, 1) {
-			continue
-		}
-		var text string
-		switch commandName(in.Args[0]) {
-		case "echo":
-			args := in.Args[1:]
-			for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
-				args = args[1:]
-			}
-			text = strings.Join(args, " ")
-		case "printf":
-			text = strings.Join(in.Args[1:], " ")
-		default:
-			continue
-		}
-		if strings.Contains(text, delim) {
+		text, ok := shown(cmds[j])
+		if !ok || strings.Contains(text, delim) {
 			continue
 		}
 		script := c.Line() + " <<'" + delim + "'\n" + text + "\n" + delim + "\n"
