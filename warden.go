@@ -308,7 +308,8 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		return as, e.decide(&as, c, nil), err
 	}
 	var st *session.State
-	if a.SessionID != "" && e.sessions != nil {
+	conversation := a.SessionID != "" && e.sessions != nil
+	if conversation {
 		st = e.sessions.Get(a.SessionID)
 		st.Lock()
 		defer st.Unlock()
@@ -317,14 +318,12 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 		// a lone script is a conversation of one step: what it writes
 		// and then runs or sends (echo … > x.sh; bash x.sh) is a chain
 		// within it. The state is dropped with the call.
-		alone := session.NewState(session.DefaultConfig())
-		alone.Enter(c, true)
-		as := e.assess(ctx, c, alone)
-		return as, e.decide(&as, c, nil), nil
+		st = session.NewState(session.DefaultConfig())
+		st.Enter(c, true)
 	}
 	as := e.assess(ctx, c, st)
 	d := e.decide(&as, c, st)
-	if st != nil {
+	if conversation {
 		st.Record(c, &as, &d)
 	}
 	return as, d, nil
