@@ -27,20 +27,9 @@ func (ck *check) shell(c *tool.Call) {
 		if walked[script] {
 			continue
 		}
-		cmds, ok := shell.Resolved(c, script)
-		if !ok {
-			if !c.Work.Charge(len(script), "guard: shell") {
-				return
-			}
-			var err error
-			if words, ok := literalWords(script); ok {
-				cmds, _, err = shell.ResolveFieldsIn(words, ck.env, c.Prior)
-			} else {
-				cmds, _, err = shell.ResolveIn(script, ck.env, c.Prior)
-			}
-			if err != nil {
-				continue // the shell preparer reports it
-			}
+		cmds, err := shell.Commands(c, script)
+		if err != nil {
+			continue // the shell preparer reports it
 		}
 		ck.environment(script, cmds)
 		for i := range cmds {
@@ -684,23 +673,4 @@ func (ck *check) agent(cmd shell.Command) {
 			return
 		}
 	}
-}
-
-// literalWords returns the words of a script that bash takes literally (the
-// shell preparer's plain scripts, which it does not keep resolved): only
-// letters, digits, blanks and - _ . / : , @ % +, and = outside the first
-// word. Such a script needs no parsing.
-func literalWords(s string) ([]string, bool) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
-			strings.IndexByte("-_./:=,@%+", c) >= 0) {
-			return nil, false
-		}
-	}
-	w := strings.Fields(s)
-	if len(w) == 0 || strings.Contains(w[0], "=") {
-		return nil, false
-	}
-	return w, true
 }

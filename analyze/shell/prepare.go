@@ -39,7 +39,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 		if err == nil {
 			c.Dests = appendDests(c.Dests, Dests(cmds))
-			if !plain(script) { // a plain script costs less to resolve again than to keep
+			if !plain(script) || len(script) > maxPlainAgain { // a short plain script costs less to resolve again than to keep
 				if c.Memo == nil {
 					c.Memo = map[string]any{}
 				}
@@ -106,6 +106,23 @@ func Resolved(c *tool.Call, script string) ([]Command, bool) {
 	cmds, ok := c.Memo[memoKey+script].([]Command)
 	return cmds, ok
 }
+
+// Commands returns the commands a script of c runs: those the preparer
+// resolved (see Resolved), or, for a script it did not keep (a plain one,
+// which costs less to resolve again than to keep), resolved now the same
+// way, in the call's persistent shell and charged to its work budget. An
+// error is the script's parse error, which the preparer reports.
+func Commands(c *tool.Call, script string) ([]Command, error) {
+	if cmds, ok := Resolved(c, script); ok {
+		return cmds, nil
+	}
+	cmds, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
+	return cmds, err
+}
+
+// maxPlainAgain is the longest plain script that readers after the
+// preparer resolve again (see Commands) rather than read from the memo.
+const maxPlainAgain = 256
 
 // appendDests adds to list the destinations it does not hold yet.
 func appendDests(list, ds []tool.Dest) []tool.Dest {
