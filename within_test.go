@@ -69,6 +69,7 @@ func TestCommandsInTheEnvironment(t *testing.T) {
 		{"LESSOPEN='|rm -rf ~ %s' less x", true},
 		{`GIT_SSH_COMMAND="rm -rf $HOME" git fetch`, true},
 		{"trap 'rm -rf ~' EXIT", true},
+		{"EDITOR='vim (' GIT_SSH_COMMAND='rm -rf ~' git fetch", true},
 		{"EDITOR=vim git commit", false},
 		{"GIT_PAGER=cat git log", false},
 		{`GIT_SSH_COMMAND="ssh -i $KEY" git fetch`, false},

@@ -439,7 +439,7 @@ func (r *resolver) envScripts(assigns []*syntax.Assign, depth, id int, off uint)
 			continue
 		}
 		if err := r.nested(name, src, depth+1); err != nil {
-			return nil // a value that is no script (EDITOR=vim is one) is not an error of the script
+			continue // a value that does not parse as a script is no error of the script around it
 		}
 	}
 	return nil
