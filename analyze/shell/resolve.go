@@ -490,19 +490,8 @@ func runsScript(name string) bool { return shells[name] || name == "source" || n
 // substScript reports a shell or source whose script file is a process
 // substitution, sh <(echo …): the substitution's output is the script.
 func substScript(c Command) bool {
-	for i := 1; i < len(c.Args); i++ {
-		a := c.Args[i]
-		if c.Dynamic[i] {
-			return strings.HasPrefix(a, "<(")
-		}
-		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
-			return false
-		}
-		if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
-			i++ // the option's name
-		}
-	}
-	return false
+	i, _ := scriptOperand(c)
+	return i < len(c.Args) && c.Dynamic[i] && strings.HasPrefix(c.Args[i], "<(")
 }
 
 // add appends a command found in script id at offset.
@@ -945,16 +934,29 @@ func static(c Command, from int) bool {
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
 
 // readsStdin reports whether a shell takes its script from stdin: no
-// script file operand, or -s.
+// script file operand, -s, or a file that is stdin.
 func readsStdin(c Command) bool {
+	_, stdin := scriptOperand(c)
+	return stdin
+}
+
+// scriptOperand returns the index of the script file operand of a shell
+// or source command (len(c.Args) when there is none), past its options
+// (and the names -o and -O take), and whether the script is read from
+// stdin: no operand, -s, - or a file that is stdin.
+func scriptOperand(c Command) (int, bool) {
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
-		if a == "-s" || a == "-" || a == "/dev/stdin" || a == "/dev/fd/0" || a == "/proc/self/fd/0" {
-			return true
-		}
-		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
-			return false
+		switch {
+		case c.Dynamic[i]:
+			return i, false
+		case a == "-s" || a == "-" || a == "/dev/stdin" || a == "/dev/fd/0" || a == "/proc/self/fd/0":
+			return i, true
+		case !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return i, false
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++ // the option's name
 		}
 	}
-	return true
+	return len(c.Args), true
 }
