@@ -29,6 +29,7 @@ func TestWithinOneScript(t *testing.T) {
 			{". <(printf 'rm -rf ~')", risk.Critical},
 			{"source /dev/stdin <<< 'rm -rf ~'", risk.Critical},
 			{"bash /dev/stdin <<< 'rm -rf ~'", risk.Critical},
+			{"bash -o pipefail <<'EOF'\nrm -rf ~\nEOF", risk.Critical},
 			{"bash <(cat /tmp/unknown)", risk.High},
 			{"vim -es -c '!rm -rf ~' -c q", risk.Critical},
 			{"echo ls > /tmp/x.sh && bash /tmp/x.sh", risk.Safe},
