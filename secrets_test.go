@@ -61,22 +61,7 @@ func TestNoSecretSurvives(t *testing.T) {
 		}
 		for _, a := range actions {
 			a.SessionID = id
-			as, d, err := eng.Check(ctx, a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, _ := json.Marshal(struct {
-				A risk.Assessment
-				D risk.Decision
-			}{as, d})
-			for _, raw := range raws {
-				if strings.Contains(string(out), raw) {
-					t.Errorf("%s: the assessment shows the secret %q:\n%s", a.Tool, raw, out)
-				}
-			}
-			if !hasPrefix(as, "secrets.") {
-				t.Errorf("%s: %q not flagged as a hard-coded secret: %v", a.Tool, c.Text, as.Findings)
-			}
+			checkHidden(t, eng, a, raws...)
 		}
 		fs, err := eng.Observe(ctx, risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "cat config.txt"}}, c.Text)
 		if err != nil {
@@ -101,6 +86,28 @@ func TestNoSecretSurvives(t *testing.T) {
 	}
 	if n < 15 {
 		t.Fatalf("only %d secrets read from the corpus", n)
+	}
+}
+
+// checkHidden checks a through eng: its assessment and decision show none
+// of the raw secrets, and a secrets.* finding flags it.
+func checkHidden(t *testing.T, eng *warden.Engine, a risk.Action, raws ...string) {
+	t.Helper()
+	as, d, err := eng.Check(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(struct {
+		A risk.Assessment
+		D risk.Decision
+	}{as, d})
+	for _, raw := range raws {
+		if strings.Contains(string(out), raw) {
+			t.Errorf("%s %v: the assessment shows the secret %q:\n%s", a.Tool, a.Arguments, raw, out)
+		}
+	}
+	if !hasPrefix(as, "secrets.") {
+		t.Errorf("%s %v: not flagged as a hard-coded secret: %v", a.Tool, a.Arguments, as.Findings)
 	}
 }
 
@@ -189,24 +196,10 @@ func TestNoPasswordSurvives(t *testing.T) {
 		{"deploytool push --api-key=Zx9mKq2LwP4t build/", "Zx9mKq2LwP4t"},
 	}
 	eng := corpusEngine(t)
-	ctx := context.Background()
 	check := func(id string, a risk.Action, secret string) {
 		t.Helper()
 		a.SessionID = id
-		as, d, err := eng.Check(ctx, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := json.Marshal(struct {
-			A risk.Assessment
-			D risk.Decision
-		}{as, d})
-		if strings.Contains(string(out), secret) {
-			t.Errorf("%s %v: the assessment shows the password %q:\n%s", a.Tool, a.Arguments, secret, out)
-		}
-		if !hasPrefix(as, "secrets.") {
-			t.Errorf("%s %v: not flagged as a hard-coded secret: %v", a.Tool, a.Arguments, as.Findings)
-		}
+		checkHidden(t, eng, a, secret)
 		st := eng.Session(id)
 		st.Lock()
 		hist, _ := json.Marshal(st.History())
