@@ -12,9 +12,9 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
 )
 

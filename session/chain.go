@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/secrets"
 	"github.com/agentwarden/warden/tool"

@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )

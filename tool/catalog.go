@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 

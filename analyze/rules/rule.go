@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/internal/keywords"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )

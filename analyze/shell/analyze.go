@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentwarden/warden/analyze/paths"
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
 )
 

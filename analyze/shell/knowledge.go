@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentwarden/warden/analyze/paths"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 
