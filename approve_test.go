@@ -54,7 +54,7 @@ func TestApprove(t *testing.T) {
 	if v := verdict(act("s2", cmd)); v != risk.Ask {
 		t.Errorf("the session approval leaks into s2: %s", v)
 	}
-	eng.EndSession("s1")
+	eng.EndSession(context.Background(), "s1")
 	if v := verdict(act("s1", cmd)); v != risk.Ask {
 		t.Errorf("the approval outlives its session: %s", v)
 	}

@@ -109,7 +109,7 @@ func BenchmarkSessionTracking(b *testing.B) {
 						_, _, _ = eng.Check(ctx, a)
 						per = append(per, time.Since(start))
 					}
-					eng.EndSession(id)
+					eng.EndSession(context.Background(), id)
 				}
 			}
 			slices.Sort(per)

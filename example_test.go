@@ -76,7 +76,7 @@ func ExampleEngine_Check_invalid() {
 func ExampleEngine_Reject() {
 	eng, _ := warden.New(warden.WithAnalyzers(deleteAnalyzer{}))
 	_, err := risk.ParseAction([]byte(`{"tool":"Bash","arguments":42}`), eng.Limits())
-	as, d := eng.Reject(err)
+	as, d := eng.Reject(context.Background(), err)
 	fmt.Println(as.Level, d.Verdict)
 	fmt.Println(as.Reasons[0])
 	// Output:

@@ -101,7 +101,7 @@ func TestObserveAlone(t *testing.T) {
 	if !errors.As(err, &ie) {
 		t.Errorf("an action without a tool: %v", err)
 	}
-	if st := eng.Session("s"); st != nil {
+	if st := mustSession(t, eng, "s"); st != nil {
 		t.Errorf("an invalid observation made a session")
 	}
 }

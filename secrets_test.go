@@ -67,7 +67,7 @@ func TestNoSecretSurvives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := eng.Session(id)
+		st := mustSession(t, eng, id)
 		st.Lock()
 		hist, _ := json.Marshal(st.History())
 		reads := fmt.Sprint(st.Reads())
@@ -148,7 +148,7 @@ func TestMaskingWithoutSecretsAnalyzer(t *testing.T) {
 	if len(as.Findings) == 0 || !strings.HasPrefix(as.Findings[0].Reason, "judged: export STRIPE_KEY=") {
 		t.Fatalf("the echo analyzer's finding is missing: %+v", as.Findings)
 	}
-	st := eng.Session("m")
+	st := mustSession(t, eng, "m")
 	st.Lock()
 	hist, _ := json.Marshal(st.History())
 	st.Unlock()
@@ -200,7 +200,7 @@ func TestNoPasswordSurvives(t *testing.T) {
 		t.Helper()
 		a.SessionID = id
 		checkHidden(t, eng, a, secret)
-		st := eng.Session(id)
+		st := mustSession(t, eng, id)
 		st.Lock()
 		hist, _ := json.Marshal(st.History())
 		st.Unlock()

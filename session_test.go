@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentwarden/warden/session"
 	"net/url"
 	"os"
 	"strings"
@@ -75,14 +76,14 @@ func TestSessionsAreSeparate(t *testing.T) {
 	if as := check(t, eng, "a", "Bash", map[string]any{"command": "rm -rf *"}); as.Level != risk.Critical {
 		t.Errorf("session a: rm -rf * in / is %v", as.Level)
 	}
-	st := eng.Session("a")
+	st := mustSession(t, eng, "a")
 	st.Lock()
 	if st.Cwd() != "/" || st.Steps() != 2 || len(st.History()) != 2 {
 		t.Errorf("state: cwd %q steps %d", st.Cwd(), st.Steps())
 	}
 	st.Unlock()
-	eng.EndSession("a")
-	if eng.Session("a") != nil {
+	eng.EndSession(context.Background(), "a")
+	if mustSession(t, eng, "a") != nil {
 		t.Error("EndSession kept the session")
 	}
 	if as := check(t, eng, "a", "Bash", map[string]any{"command": "rm -rf *"}); as.Level == risk.Critical {
@@ -96,7 +97,7 @@ func TestWithoutSessions(t *testing.T) {
 	if as := check(t, eng, "a", "Bash", map[string]any{"command": `rm -rf "$DIR"`}); as.Level == risk.Critical {
 		t.Error("sessions off, yet $DIR was known")
 	}
-	if eng.Session("a") != nil {
+	if mustSession(t, eng, "a") != nil {
 		t.Error("sessions off, yet a session was kept")
 	}
 }
@@ -186,7 +187,7 @@ func FuzzSession(f *testing.F) {
 		// a script the first step wrote, run by the second
 		eng.Check(context.Background(), risk.Action{Tool: "Write", SessionID: id, Arguments: map[string]any{"file_path": "/tmp/x.sh", "content": a}})
 		eng.Check(context.Background(), risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "sh /tmp/x.sh " + quoted(b)}})
-		eng.EndSession(id)
+		eng.EndSession(context.Background(), id)
 	})
 }
 
@@ -213,4 +214,14 @@ func TestChildShellsDoNotPersist(t *testing.T) {
 			t.Errorf("%s: rm -rf * in the project root after a child's cd is %v", step.Tool, as.Level)
 		}
 	}
+}
+
+// mustSession returns a copy of the state of conversation id, or nil.
+func mustSession(t *testing.T, eng *warden.Engine, id string) *session.State {
+	t.Helper()
+	st, err := eng.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -47,8 +47,13 @@ type Engine struct {
 	policy    *policy.Policy
 	cwd, home string
 	limits    risk.Limits
-	sessions  *session.Store // nil: every action stands alone
+	sessions  sessions // nil: every action stands alone
 	scanners  []session.Scanner
+
+	// the seams of the pipeline (see pipeline.go)
+	judge    Judge
+	reviewer Reviewer
+	recorder Recorder
 	// dropped are the finding rules the policy turns off; off are the
 	// analyzers it turns off, whose findings are dropped wherever they
 	// were made (the shell knowledge judges psql -c with the SQL
@@ -158,7 +163,7 @@ func WithHome(dir string) Option { return func(e *Engine) error { e.home = dir; 
 // (see package session). Sessions are on by default, with
 // session.DefaultConfig.
 func WithSessions(cfg session.Config) Option {
-	return func(e *Engine) error { e.sessions = session.NewStore(cfg); return nil }
+	return func(e *Engine) error { e.sessions = memSessions{session.NewStore(cfg)}; return nil }
 }
 
 // WithoutSessions makes the engine judge every action alone, ignoring
@@ -187,8 +192,11 @@ func New(opts ...Option) (*Engine, error) {
 		policy:   policy.Default(),
 		home:     home,
 		limits:   risk.DefaultLimits,
-		sessions: session.NewStore(session.DefaultConfig()),
+		sessions: memSessions{session.NewStore(session.DefaultConfig())},
 		scanners: []session.Scanner{session.PersonalScanner, secretsScanner},
+		judge:    nop{},
+		reviewer: nop{},
+		recorder: nop{},
 	}
 	e.defaultAnalyzers, e.defaultPreparers = true, true
 	for _, o := range opts {
@@ -296,37 +304,75 @@ func (e *Engine) disable(s policy.AnalyzerSettings) error {
 // large, invalid text) yields an Unknown assessment, the decision the policy
 // makes of Unknown, and an error wrapping a *risk.InputError. Any other
 // analyzer failure or panic becomes an Unknown finding for that analyzer and
-// no error. The decision is always a usable value.
+// no error. The decision is always a usable value; when it could not be
+// recorded (a recorder or the session store failed) it is deny.
 //
 // Actions with the same SessionID are one conversation (see package
 // session): each is judged with what the earlier ones did, and the calls
 // of one session are checked one at a time, in the order Check is called.
 func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, risk.Decision, error) {
-	c := tool.Normalize(&a, e.cwd, e.home)
-	if err := a.Validate(e.limits); err != nil {
-		as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
-		return as, e.decide(&as, c, nil), err
+	s := &Step{Kind: KindCheck, Action: a}
+	e.check(ctx, s)
+	return s.Assessment, s.Decision, s.Err
+}
+
+// check takes a KindCheck step through the pipeline.
+func (e *Engine) check(ctx context.Context, s *Step) {
+	c := tool.Normalize(&s.Action, e.cwd, e.home)
+	s.Call = c
+	if err := s.Action.Validate(e.limits); err != nil {
+		s.Err = err
+		s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
+		s.Decision = e.decide(&s.Assessment, c, nil)
+		e.recordStage(ctx, s, nil)
+		return
+	}
+	if id := s.Action.SessionID; id != "" && e.sessions != nil {
+		given := s.Action.Cwd != "" || c.Cwd != e.cwd
+		ran := false
+		err := e.sessions.Update(ctx, id, func(st *session.State) error {
+			ran = true
+			st.Enter(c, given)
+			s.Session = st
+			defer func() { s.Session = nil }() // the state is the store's once fn returns
+			e.stages(ctx, s, st)
+			e.recordStage(ctx, s, st)
+			return nil
+		})
+		if err != nil {
+			if !ran { // the conversation could not be read: judged alone, then denied
+				e.stages(ctx, s, nil)
+			}
+			denyUnrecorded(s, fmt.Errorf("session store: %w", err))
+		}
+		return
 	}
 	var st *session.State
-	conversation := a.SessionID != "" && e.sessions != nil
-	if conversation {
-		st = e.sessions.Get(a.SessionID)
-		st.Lock()
-		defer st.Unlock()
-		st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
-	} else if compound(c) {
+	if compound(c) {
 		// a lone script is a conversation of one step: what it writes
 		// and then runs or sends (echo … > x.sh; bash x.sh) is a chain
 		// within it. The state is dropped with the call.
 		st = session.NewState(session.DefaultConfig())
 		st.Enter(c, true)
 	}
-	as := e.assess(ctx, c, st)
-	d := e.decide(&as, c, st)
-	if conversation {
-		st.Record(c, &as, &d)
+	e.stages(ctx, s, st)
+	e.recordStage(ctx, s, nil)
+}
+
+// stages assesses a step's call (prepare, analyze, with what the
+// conversation st knows when st is not nil), asks the judge, decides and
+// asks the reviewer.
+func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
+	c := s.Call
+	findings := e.analyze(ctx, c, st)
+	s.Assessment = e.combine(c, findings)
+	if e.judge != Judge(nop{}) {
+		if more := e.judgeStage(ctx, s); len(more) > 0 {
+			s.Assessment = e.combine(c, append(findings, more...))
+		}
 	}
-	return as, d, nil
+	s.Decision = e.decide(&s.Assessment, c, st)
+	e.reviewStage(ctx, s)
 }
 
 // compound reports a call whose shell script runs more than one command
@@ -352,7 +398,9 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 	e.mu.RLock()
 	p, approved := e.policy, e.approvals[c.Action.SessionID]
 	e.mu.RUnlock()
-	return p.DecideFacts(f, approved...)
+	d := p.DecideFacts(f, approved...)
+	d.Stage = risk.StagePolicy
+	return d
 }
 
 // Approve remembers that a person approved action a, so that the same
@@ -372,60 +420,106 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 // for the conversation: no rule is remembered for it, and a project
 // approval is refused, since an agent could write that file itself. No
 // approval overrides a deny rule. It returns the rule remembered, or
-// "exact action …" for a locked action.
+// "exact action …" for a locked action. The approval is recorded (see
+// WithRecorder) before it takes effect; one that cannot be recorded is
+// not made.
 func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope) (string, error) {
-	c := tool.Normalize(&a, e.cwd, e.home)
-	if err := a.Validate(e.limits); err != nil {
+	s := &Step{Kind: KindApprove, Action: a}
+	entries, apply := e.approval(ctx, s, scope)
+	if s.Err != nil {
+		e.recordStage(ctx, s, nil)
+		return "", s.Err
+	}
+	record := func(st *session.State) error {
+		s.Session = st
+		defer func() { s.Session = nil }()
+		if err := guardErr(func() error { return e.recorder.Record(ctx, s) }); err != nil {
+			return fmt.Errorf("warden: the approval could not be recorded, so it is not made: %w", err)
+		}
+		return nil
+	}
+	var err error
+	if scope == policy.ScopeSession {
+		if e.sessions == nil {
+			err = record(nil)
+		} else {
+			err = e.sessions.Update(ctx, a.SessionID, record)
+		}
+		if err == nil {
+			e.remember(a.SessionID, entries...)
+		}
+	} else if err = record(nil); err == nil {
+		err = apply()
+	}
+	if err != nil {
 		return "", err
 	}
-	if scope != policy.ScopeSession && scope != policy.ScopeProject {
-		return "", fmt.Errorf("warden: unknown approval scope %q", scope)
+	return s.Approved, nil
+}
+
+// approval works out what approving step s's action for scope means: the
+// entries a session approval remembers, or the change a project approval
+// makes (apply). It sets s.Err when the action cannot be approved.
+func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (entries []policy.Entry, apply func() error) {
+	a := &s.Action
+	c := tool.Normalize(a, e.cwd, e.home)
+	s.Call = c
+	if err := a.Validate(e.limits); err != nil {
+		s.Err = err
+		return nil, nil
 	}
-	as := e.assess(ctx, c, nil)
+	if scope != policy.ScopeSession && scope != policy.ScopeProject {
+		s.Err = fmt.Errorf("warden: unknown approval scope %q", scope)
+		return nil, nil
+	}
+	s.Assessment = e.combine(c, e.analyze(ctx, c, nil))
+	as := &s.Assessment
 	exact := policy.Entry{Exact: policy.ActionKey(c)}
+	if scope == policy.ScopeSession && a.SessionID == "" {
+		s.Err = fmt.Errorf("warden: a session approval needs the action's session_id")
+		return nil, nil
+	}
+	exact.Origin = "a person approved this exact action in session " + a.SessionID
 	if as.Locked {
 		if scope == policy.ScopeProject {
-			return "", fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, lockedRules(&as))
+			s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, lockedRules(as))
+			return nil, nil
 		}
-		if a.SessionID == "" {
-			return "", fmt.Errorf("warden: a session approval needs the action's session_id")
-		}
-		exact.Origin = "a person approved this exact action in session " + a.SessionID
-		e.remember(a.SessionID, exact)
-		return exact.Text(), nil
+		s.Approved = exact.Text()
+		return []policy.Entry{exact}, nil
 	}
 	text, err := policy.SuggestRule(c)
 	if err != nil {
-		return "", err
+		s.Err = err
+		return nil, nil
 	}
 	rule, err := policy.ParseRule(text)
 	if err != nil {
-		return "", err
+		s.Err = err
+		return nil, nil
 	}
-	switch scope {
-	case policy.ScopeSession:
-		if a.SessionID == "" {
-			return "", fmt.Errorf("warden: a session approval needs the action's session_id")
-		}
-		exact.Origin = "a person approved this exact action in session " + a.SessionID
-		e.remember(a.SessionID, exact, policy.Entry{Rule: rule, Origin: "approved for session " + a.SessionID})
-	case policy.ScopeProject:
-		root := c.Env().Root()
-		if root == "" {
-			return "", fmt.Errorf("warden: a project approval needs a working directory")
-		}
+	s.Approved = text
+	if scope == policy.ScopeSession {
+		return []policy.Entry{exact, {Rule: rule, Origin: "approved for session " + a.SessionID}}, nil
+	}
+	root := c.Env().Root()
+	if root == "" {
+		s.Err = fmt.Errorf("warden: a project approval needs a working directory")
+		return nil, nil
+	}
+	return nil, func() error {
 		file := policy.ProjectFile(root)
 		if err := policy.AppendAllow(file, text); err != nil {
-			return "", err
+			return err
 		}
 		e.mu.Lock()
+		defer e.mu.Unlock()
 		cp := e.policy.Clone()
 		cp.Allow = append(cp.Allow, policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
 		cp.Compile()
 		e.policy = cp
-		e.mu.Unlock()
+		return nil
 	}
-	return text, nil
 }
 
 // remember adds approvals to the conversation id.
@@ -460,65 +554,95 @@ func lockedRules(as *risk.Assessment) string {
 //
 // It returns a finding for each kind of sensitive data the output holds.
 // An action that is not valid yields its *risk.InputError and changes
-// nothing.
+// nothing; so does an observation that could not be recorded.
 func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]risk.Finding, error) {
-	c := tool.Normalize(&a, e.cwd, e.home)
-	if err := a.Validate(e.limits); err != nil {
+	s := &Step{Kind: KindObserve, Action: a}
+	c := tool.Normalize(&s.Action, e.cwd, e.home)
+	s.Call = c
+	if err := s.Action.Validate(e.limits); err != nil {
+		s.Err = err
+		e.recordStage(ctx, s, nil)
 		return nil, err
 	}
-	if a.SessionID == "" || e.sessions == nil {
-		// nothing to remember it in: what the output holds, for the caller
-		return session.NewState(session.DefaultConfig()).Observe(c, output, e.scanners...), nil
-	}
-	st := e.sessions.Get(a.SessionID)
-	st.Lock()
-	defer st.Unlock()
-	st.Enter(c, a.Cwd != "" || c.Cwd != e.cwd)
-	e.prepare(ctx, c)
-	return st.Observe(c, output, e.scanners...), nil
-}
-
-// Session returns the state of the conversation id, or nil when the
-// engine follows none by that id. Lock it while reading it.
-func (e *Engine) Session(id string) *session.State {
-	if e.sessions == nil {
+	// the state keeps what the output brought into the conversation even
+	// when the observation cannot be recorded: knowing more was read only
+	// ever makes later checks stricter
+	var unrecorded error
+	observe := func(st *session.State) error {
+		s.Assessment = risk.Combine(st.Observe(c, output, e.scanners...))
+		s.Session = st
+		defer func() { s.Session = nil }()
+		if err := guardErr(func() error { return e.recorder.Record(ctx, s) }); err != nil {
+			unrecorded = fmt.Errorf("warden: the observation could not be recorded: %w", err)
+		}
 		return nil
 	}
-	return e.sessions.Peek(id)
+	if s.Action.SessionID == "" || e.sessions == nil {
+		// nothing to remember it in: what the output holds, for the caller
+		observe(session.NewState(session.DefaultConfig()))
+	} else {
+		given := s.Action.Cwd != "" || c.Cwd != e.cwd
+		err := e.sessions.Update(ctx, s.Action.SessionID, func(st *session.State) error {
+			st.Enter(c, given)
+			e.prepare(ctx, c)
+			return observe(st)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("warden: session store: %w", err)
+		}
+	}
+	if unrecorded != nil {
+		return nil, unrecorded
+	}
+	return s.Assessment.Findings, nil
+}
+
+// Session returns a copy of the state of the conversation id, or nil when
+// the engine follows none by that id.
+func (e *Engine) Session(ctx context.Context, id string) (*session.State, error) {
+	if e.sessions == nil {
+		return nil, nil
+	}
+	return e.sessions.Get(ctx, id)
 }
 
 // EndSession forgets the conversation id.
-func (e *Engine) EndSession(id string) {
+func (e *Engine) EndSession(ctx context.Context, id string) error {
+	var err error
 	if e.sessions != nil {
-		e.sessions.Delete(id)
+		err = e.sessions.Delete(ctx, id)
 	}
 	e.mu.Lock()
 	delete(e.approvals, id)
 	e.mu.Unlock()
+	return err
 }
 
-// Reject answers an action that could not even be decoded: Unknown with the
-// reason, and the decision the policy makes of Unknown.
-func (e *Engine) Reject(err error) (risk.Assessment, risk.Decision) {
-	as := risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
-	c := &tool.Call{Action: &risk.Action{}, Class: tool.Other}
-	return as, e.decide(&as, c, nil)
+// Reject answers an input that could not even be decoded as an action:
+// Unknown with the reason, and the decision the policy makes of Unknown
+// (deny when it cannot be recorded).
+func (e *Engine) Reject(ctx context.Context, err error) (risk.Assessment, risk.Decision) {
+	s := &Step{Kind: KindReject, Err: err}
+	s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
+	s.Decision = e.decide(&s.Assessment, &tool.Call{Action: &s.Action, Class: tool.Other}, nil)
+	e.recordStage(ctx, s, nil)
+	return s.Assessment, s.Decision
 }
 
 // Limits returns the input limits the engine enforces.
 func (e *Engine) Limits() risk.Limits { return e.limits }
 
-// assess runs every preparer and analyzer on a normalized call, then,
+// analyze runs every preparer and analyzer on a normalized call, then,
 // when the call belongs to a conversation st, the chains it completes,
-// and combines their findings.
-func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) risk.Assessment {
+// and returns their findings.
+func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) []risk.Finding {
 	findings := e.prepare(ctx, c) // sets c.Work
 	for _, an := range e.analyzers {
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session
-		alone := func(ctx context.Context, c *tool.Call) risk.Assessment { return e.assess(ctx, c, nil) }
+		alone := func(ctx context.Context, c *tool.Call) risk.Assessment { return e.combine(c, e.analyze(ctx, c, nil)) }
 		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
 			return st.Analyze(ctx, c, alone), nil
 		})...)
@@ -528,8 +652,14 @@ func (e *Engine) assess(ctx context.Context, c *tool.Call, st *session.State) ri
 		// opens it: it may hide what none would
 		findings = append(findings, risk.Finding{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()})
 	}
+	return findings
+}
+
+// combine makes the assessment of call c from its findings, without those
+// the policy turns off and with every secret the call carries masked.
+func (e *Engine) combine(c *tool.Call, findings []risk.Finding) risk.Assessment {
 	if e.dropped != nil || e.off != nil {
-		findings = slices.DeleteFunc(findings, e.drops)
+		findings = slices.DeleteFunc(slices.Clone(findings), e.drops)
 	}
 	as := risk.Combine(findings, rules.Resources(c)...)
 	if c.Work.Spent() {

@@ -183,7 +183,7 @@ func TestCheckInvalidAction(t *testing.T) {
 
 func TestReject(t *testing.T) {
 	e := newEngine(t, WithAnalyzers())
-	as, d := e.Reject(&risk.InputError{Reason: "not valid JSON"})
+	as, d := e.Reject(context.Background(), &risk.InputError{Reason: "not valid JSON"})
 	if as.Level != risk.Unknown || d.Verdict != risk.Ask || !strings.Contains(strings.Join(as.Reasons, " "), "not valid JSON") {
 		t.Errorf("Reject = %v %q, %v", as.Level, as.Reasons, d)
 	}
@@ -192,7 +192,7 @@ func TestReject(t *testing.T) {
 		want risk.Verdict
 	}{{policy.ModeDontAsk, risk.Deny}, {policy.ModeBypassPermissions, risk.Allow}, {policy.ModePlan, risk.Ask}} {
 		e := newEngine(t, WithAnalyzers(), WithMode(tt.mode))
-		if _, d := e.Reject(errors.New("bad")); d.Verdict != tt.want {
+		if _, d := e.Reject(context.Background(), errors.New("bad")); d.Verdict != tt.want {
 			t.Errorf("%s: Reject decision %v, want %v", tt.mode, d, tt.want)
 		}
 	}

@@ -193,7 +193,7 @@ func (rep *Report) runAction(ctx context.Context, eng *warden.Engine, raw []byte
 	}
 	var as risk.Assessment
 	if err != nil {
-		as, _ = eng.Reject(err)
+		as, _ = eng.Reject(context.Background(), err)
 	} else {
 		as, _, err = eng.Check(ctx, a)
 	}

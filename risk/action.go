@@ -92,30 +92,43 @@ func inputErrorf(format string, args ...any) error {
 // ParseAction decodes one action from JSON, enforcing lim. Every failure is
 // an *InputError with a reason fit to show a user.
 func ParseAction(data []byte, lim Limits) (Action, error) {
+	a, _, err := ParseObject(data, lim)
+	return a, err
+}
+
+// ParseObject is ParseAction that also returns the JSON object the action
+// was read from, decoded, so that a caller that reads fields of its own
+// beside the action's (the "output" of a call that ran) decodes the line
+// once. The object is nil when the data is not a JSON object within lim;
+// it is returned, with the error, when it is one but not a valid action.
+func ParseObject(data []byte, lim Limits) (Action, map[string]any, error) {
 	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
-		return Action{}, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
+		return Action{}, nil, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
 	}
 	if !utf8.Valid(data) {
-		return Action{}, inputErrorf("action is not valid UTF-8")
+		return Action{}, nil, inputErrorf("action is not valid UTF-8")
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return Action{}, inputErrorf("action contains a NUL byte")
+		return Action{}, nil, inputErrorf("action contains a NUL byte")
 	}
 	if d := jsonDepth(data); lim.MaxDepth > 0 && d > lim.MaxDepth {
-		return Action{}, inputErrorf("action nests deeper than %d levels", lim.MaxDepth)
+		return Action{}, nil, inputErrorf("action nests deeper than %d levels", lim.MaxDepth)
 	}
-	var a Action
-	if err := json.Unmarshal(data, &a); err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return Action{}, ie
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			return Action{}, nil, inputErrorf("an action must be a JSON object: %v", err)
 		}
-		return Action{}, inputErrorf("not valid JSON: %v", err)
+		return Action{}, nil, inputErrorf("not valid JSON: %v", err)
+	}
+	a, err := ActionFromObject(obj)
+	if err != nil {
+		return Action{}, obj, err
 	}
 	if err := a.Validate(lim); err != nil {
-		return Action{}, err
+		return Action{}, obj, err
 	}
-	return a, nil
+	return a, obj, nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in data,
@@ -155,17 +168,30 @@ func jsonDepth(data []byte) int {
 // calls, whose arguments may be a JSON-encoded string); arguments as an argv
 // list; and seed-004's {"action":"code","code":…}.
 func (a *Action) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
 		return inputErrorf("an action must be a JSON object: %v", err)
 	}
+	out, err := ActionFromObject(obj)
+	if err != nil {
+		return err
+	}
+	*a = out
+	return nil
+}
+
+// ActionFromObject makes an action of a decoded JSON object, in the forms
+// UnmarshalJSON accepts, so that a caller that decoded a line once (to
+// read fields of its own beside the action's) does not decode it again.
+// It does not check the action against limits (see Validate).
+func ActionFromObject(obj map[string]any) (Action, error) {
 	str := func(key string) (string, error) {
-		v, ok := raw[key]
-		if !ok || string(v) == "null" {
+		v, ok := obj[key]
+		if !ok || v == nil {
 			return "", nil
 		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
+		s, ok := v.(string)
+		if !ok {
 			return "", inputErrorf("%q must be a string", key)
 		}
 		return s, nil
@@ -178,65 +204,88 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	}{{"tool", &out.Tool}, {"session_id", &out.SessionID}, {"cwd", &out.Cwd}, {"agent", &out.Agent},
 		{"security_risk", &out.SecurityRisk}, {"thought", &out.Thought}, {"summary", &out.Summary}} {
 		if *f.dst, err = str(f.key); err != nil {
-			return err
+			return Action{}, err
 		}
 	}
 	if out.Tool == "" {
 		if out.Tool, err = str("name"); err != nil {
-			return err
+			return Action{}, err
 		}
 	}
-	if v, ok := raw["annotations"]; ok && string(v) != "null" {
-		out.Annotations = new(Annotations)
-		if err := json.Unmarshal(v, out.Annotations); err != nil {
-			return inputErrorf("annotations: %v", err)
+	if v, ok := obj["annotations"]; ok && v != nil {
+		if out.Annotations, err = annotationsOf(v); err != nil {
+			return Action{}, err
 		}
 	}
-	argsRaw, hasArgs := raw["arguments"]
+	args, hasArgs := obj["arguments"]
 	if !hasArgs {
-		argsRaw, hasArgs = raw["input"] // Claude Code's tool_input shape
+		args, hasArgs = obj["input"] // Claude Code's tool_input shape
 	}
 	switch {
-	case out.Tool == "" && raw["action"] != nil:
+	case out.Tool == "" && obj["action"] != nil:
 		// Seed 004: {"action": "code", "code": "..."}; every other field is an argument.
 		if out.Tool, err = str("action"); err != nil {
-			return err
+			return Action{}, err
 		}
-		out.Arguments = map[string]any{}
-		for k, v := range raw {
+		out.Arguments = make(map[string]any, len(obj))
+		for k, v := range obj {
 			if k == "action" || k == "session_id" || k == "cwd" || k == "agent" {
 				continue
 			}
-			var x any
-			if err := json.Unmarshal(v, &x); err != nil {
-				return inputErrorf("%q: %v", k, err)
-			}
-			out.Arguments[k] = x
+			out.Arguments[k] = v
 		}
 	case hasArgs:
-		if out.Arguments, err = decodeArguments(argsRaw); err != nil {
-			return err
+		if out.Arguments, err = argumentsOf(args); err != nil {
+			return Action{}, err
 		}
 	default:
 		out.Arguments = map[string]any{}
 	}
 	if strings.TrimSpace(out.Tool) == "" {
-		return missingTool(raw)
+		return Action{}, missingTool(obj)
 	}
 	if out.SecurityRisk == "" {
 		if s, ok := out.Arguments["security_risk"].(string); ok {
 			out.SecurityRisk = s
 		}
 	}
-	*a = out
-	return nil
+	return out, nil
+}
+
+// annotationsOf reads MCP tool annotations from their decoded JSON.
+func annotationsOf(v any) (*Annotations, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, inputErrorf("annotations must be a JSON object, not %s", jsonKind(v))
+	}
+	an := new(Annotations)
+	if t, ok := m["title"]; ok && t != nil {
+		if an.Title, ok = t.(string); !ok {
+			return nil, inputErrorf("annotations: \"title\" must be a string")
+		}
+	}
+	for _, h := range []struct {
+		key string
+		dst **bool
+	}{{"readOnlyHint", &an.ReadOnlyHint}, {"destructiveHint", &an.DestructiveHint}, {"idempotentHint", &an.IdempotentHint}, {"openWorldHint", &an.OpenWorldHint}} {
+		x, ok := m[h.key]
+		if !ok || x == nil {
+			continue
+		}
+		b, ok := x.(bool)
+		if !ok {
+			return nil, inputErrorf("annotations: %q must be a boolean", h.key)
+		}
+		*h.dst = &b
+	}
+	return an, nil
 }
 
 // missingTool is the error for an action that names no tool: what it
 // holds instead, so that whoever reads the reason sees what was sent.
-func missingTool(raw map[string]json.RawMessage) error {
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
+func missingTool(obj map[string]any) error {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
 		if len(k) > 40 {
 			cut := 40
 			for cut > 0 && !utf8.RuneStart(k[cut]) {
@@ -257,11 +306,7 @@ func missingTool(raw map[string]json.RawMessage) error {
 	return inputErrorf("missing \"tool\": the action names no tool (%s), so what it would run cannot be judged; a tool call is {\"tool\": NAME, \"arguments\": {…}}", has)
 }
 
-func decodeArguments(raw json.RawMessage) (map[string]any, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, inputErrorf("arguments: %v", err)
-	}
+func argumentsOf(v any) (map[string]any, error) {
 	switch x := v.(type) {
 	case nil:
 		return map[string]any{}, nil

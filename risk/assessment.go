@@ -205,7 +205,28 @@ type Decision struct {
 	// Rule names what decided: a policy rule, a mode, or the confirmation
 	// policy ("confirm_risky", "always_confirm", "never_confirm").
 	Rule string `json:"rule,omitempty"`
+	// Stage is the stage of the engine's pipeline that made the decision
+	// (policy, review or record); "" for a decision made outside it.
+	Stage Stage `json:"stage,omitempty"`
 }
+
+// Stage names a stage of the engine's pipeline that can decide.
+type Stage string
+
+// The stages that decide.
+const (
+	// StagePolicy: the policy decided on the assessment (rule lists,
+	// mode, confirmation policy), an input that could not be read
+	// included, which it decides as Unknown.
+	StagePolicy Stage = "policy"
+	// StageReview: a reviewer (the Guardian) turned what the policy
+	// would ask about into allow, ask or deny, or failed, which denies.
+	StageReview Stage = "review"
+	// StageRecord: the decision could not be recorded (the audit trail
+	// or the session store failed to write), which denies: nothing runs
+	// unrecorded.
+	StageRecord Stage = "record"
+)
 
 // String returns "allow", "ask" or "deny" with the deciding rule.
 func (d Decision) String() string {

@@ -3,10 +3,14 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"hash/fnv"
 	"io"
 	"os"
+	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -59,93 +63,144 @@ type observedLine struct {
 }
 
 // outputOf returns the result a line reports ("output", or Claude Code's
-// "tool_response"), as text: a JSON string's value, any other JSON value
-// as written. ok is false for a line that reports none.
-func outputOf(line []byte) (text string, ok bool) {
-	if !bytes.Contains(line, []byte(`"output"`)) && !bytes.Contains(line, []byte(`"tool_response"`)) {
+// "tool_response") in its decoded object obj, as text: a JSON string's
+// value, any other JSON value encoded. ok is false for a line that reports
+// none.
+func outputOf(obj map[string]any) (text string, ok bool) {
+	v := obj["output"]
+	if v == nil {
+		v = obj["tool_response"]
+	}
+	switch x := v.(type) {
+	case nil:
+		return "", false
+	case string:
+		return x, true
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
 		return "", false
 	}
-	var l struct {
-		Output       json.RawMessage `json:"output"`
-		ToolResponse json.RawMessage `json:"tool_response"`
-	}
-	if json.Unmarshal(line, &l) != nil {
-		return "", false
-	}
-	raw := l.Output
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = l.ToolResponse
-	}
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", false
-	}
-	if json.Unmarshal(raw, &text) == nil {
-		return text, true
-	}
-	return string(raw), true
+	return strings.TrimSuffix(b.String(), "\n"), true
 }
 
+// assessStream answers the actions of in, one line each, on out, in input
+// order, each line flushed as soon as it and those before it are
+// answered. Lines are assessed on up to GOMAXPROCS workers: the lines of
+// one session on one worker, in order (a conversation is a sequence),
+// lines without a session_id on any.
 func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.Writer) error {
+	ctx := cmd.Context()
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	// one line per input line, flushed at once
-	emit := func(v any) error {
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		return w.Flush()
+
+	workers := max(1, runtime.GOMAXPROCS(0))
+	type job struct {
+		action risk.Action
+		obj    map[string]any
+		perr   error
+		result chan any
 	}
-	limit := eng.Limits().MaxBytes
+	queues := make([]chan job, workers)
+	for i := range queues {
+		queues[i] = make(chan job, 16)
+		go func(q chan job) {
+			for j := range q {
+				j.result <- answer(ctx, eng, j.action, j.obj, j.perr)
+			}
+		}(queues[i])
+	}
+	defer func() {
+		for _, q := range queues {
+			close(q)
+		}
+	}()
+	// the answers, in input order: at most 4 per worker wait to be written
+	pending := make(chan chan any, 4*workers)
+	done := make(chan error, 1)
+	go func() {
+		var werr error
+		for res := range pending {
+			v := <-res
+			if werr != nil {
+				continue // drain: the workers must not block
+			}
+			if werr = enc.Encode(v); werr == nil {
+				werr = w.Flush()
+			}
+		}
+		done <- werr
+	}()
+
+	limit := eng.Limits()
+	next := 0
+	var rerr error
 	for {
-		line, tooLong, err := readLine(r, limit)
+		line, tooLong, err := readLine(r, limit.MaxBytes)
 		if errors.Is(err, io.EOF) && line == nil {
 			break
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return err
+			rerr = err
+			break
 		}
-		var res assessLine
-		var a risk.Action
-		var perr error
+		// decoded here, once: the session it names picks the worker
+		j := job{result: make(chan any, 1)}
 		if tooLong {
-			perr = &risk.InputError{Reason: "action is larger than the limit"}
+			j.perr = &risk.InputError{Reason: "action is larger than the limit"}
 		} else {
-			a, perr = risk.ParseAction(line, eng.Limits())
+			j.action, j.obj, j.perr = risk.ParseObject(line, limit)
 		}
-		if output, ok := outputOf(line); ok && !tooLong {
-			obs := observedLine{Observed: true, Findings: []risk.Finding{}}
-			if perr == nil {
-				fs, oerr := eng.Observe(cmd.Context(), a, output)
-				if fs != nil {
-					obs.Findings = fs
-				}
-				perr = oerr
+		q := next
+		if id := j.action.SessionID; id != "" {
+			h := fnv.New32a()
+			h.Write([]byte(id))
+			q = int(h.Sum32() % uint32(workers))
+		} else {
+			next = (next + 1) % workers
+		}
+		pending <- j.result
+		queues[q] <- j
+	}
+	close(pending)
+	if werr := <-done; werr != nil {
+		return werr
+	}
+	return rerr
+}
+
+// answer answers one input line, decoded: an action to check (a), the
+// output of a call that ran (obj has one), or input that is not an action
+// (perr).
+func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[string]any, perr error) any {
+	if output, ok := outputOf(obj); ok {
+		obs := observedLine{Observed: true, Findings: []risk.Finding{}}
+		if perr == nil {
+			fs, oerr := eng.Observe(ctx, a, output)
+			if fs != nil {
+				obs.Findings = fs
 			}
-			if perr != nil {
-				obs.Error = perr.Error()
-			}
-			if err := emit(&obs); err != nil {
-				return err
-			}
-			continue
+			perr = oerr
 		}
 		if perr != nil {
-			as, d := eng.Reject(perr)
-			res = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, Error: perr.Error()}
-		} else {
-			as, d, cerr := eng.Check(cmd.Context(), a)
-			res = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule}
-			if cerr != nil {
-				res.Error = cerr.Error()
-			}
+			obs.Error = perr.Error()
 		}
-		if err := emit(&res); err != nil {
-			return err
-		}
+		return &obs
 	}
-	return nil
+	if perr != nil {
+		as, d := eng.Reject(ctx, perr)
+		return &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, Error: perr.Error()}
+	}
+	as, d, cerr := eng.Check(ctx, a)
+	res := &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule}
+	if cerr != nil {
+		res.Error = cerr.Error()
+	}
+	return res
 }
 
 // readLine reads one line without its newline (and a trailing CR). At most
