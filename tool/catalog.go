@@ -95,11 +95,15 @@ type Call struct {
 	// in URLs.
 	Dests []Dest
 
-	// Memo keeps what a preparer derived from the call's text for the
-	// readers after it, under keys the preparer documents (the shell
-	// preparer: the commands each script resolves to, see
-	// shell.Resolved).
-	Memo map[string]any
+	// Scripts are what the scripts of Shell resolve to (see Script), as
+	// the shell preparer read them: policy, session and analyzers read
+	// them here rather than parse a script again. Look one up with
+	// Call.Script.
+	Scripts []Script
+	// scriptIndex maps a script's text to its index in Scripts, for the
+	// first indexed of them (see Call.Script).
+	scriptIndex map[string]int
+	indexed     int
 
 	// Secrets are the secrets found in the call's text, raw, so that
 	// whatever shows that text (assessments, the session's history)

@@ -23,7 +23,7 @@ import (
 func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 	var out []tool.Effect
 	for i, c := range cmds {
-		here := c.in(env)
+		here := runsIn(c, env)
 		abs := func(j int) (string, bool) {
 			p := c.Args[j]
 			if c.Dynamic[j] || p == "" || (c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")) {
@@ -204,7 +204,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 	}
 	if printers[name] {
 		c := cmds[i]
-		here := c.in(env)
+		here := runsIn(c, env)
 		for _, j := range k.split(name, c).operands {
 			if c.Dynamic[j] || c.DirDynamic && !strings.HasPrefix(c.Args[j], "/") {
 				continue
@@ -335,7 +335,7 @@ func decodedRuns(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effec
 		}
 		for k := 1; k < len(in.Args); k++ {
 			if a := in.Args[k]; !strings.HasPrefix(a, "-") && !in.Dynamic[k] {
-				out = append(out, tool.Effect{Kind: tool.RunFile, Path: in.in(env).Abs(a), Lang: "sh", Decode: "base64"})
+				out = append(out, tool.Effect{Kind: tool.RunFile, Path: runsIn(in, env).Abs(a), Lang: "sh", Decode: "base64"})
 			}
 		}
 	}
@@ -359,7 +359,7 @@ func init() {
 func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effect {
 	c := cmds[i]
 	for _, rd := range c.Redirs {
-		if !rd.Writes() || rd.Dynamic || rd.Target == "" || isFD(rd.Target) {
+		if !rd.Writes() || rd.Dynamic || rd.Target == "" || rd.FD() {
 			continue
 		}
 		p := env.Abs(rd.Target)
@@ -495,7 +495,7 @@ func decoded(cmds []Command, i int) (string, bool) {
 func listing(cmds []Command, i int, env Env) []string {
 	var out []string
 	upstream(cmds, i, func(_ int, c Command) bool {
-		here := c.in(env)
+		here := runsIn(c, env)
 		if len(c.Args) > 0 && !c.Dynamic[0] {
 			switch name := commandName(c.Args[0]); name {
 			case "find", "ls", "fd", "fdfind", "tree":
@@ -554,9 +554,9 @@ func upstream(cmds []Command, i int, visit func(j int, c Command) bool) {
 	walk(i, 0)
 }
 
-// in returns env with the working directory c runs in (an earlier cd of
-// its script).
-func (c Command) in(env Env) Env {
+// runsIn returns env with the working directory c runs in (an earlier cd
+// of its script).
+func runsIn(c Command, env Env) Env {
 	if c.Dir != "" {
 		env.Cwd = c.Dir
 	}
@@ -602,7 +602,7 @@ func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
 		if len(out) > 32 {
 			return false
 		}
-		here := c.in(env)
+		here := runsIn(c, env)
 		for _, rd := range c.Redirs {
 			if rd.Op == "<" && !rd.Dynamic && rd.Target != "" {
 				out = append(out, here.Abs(rd.Target))

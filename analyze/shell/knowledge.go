@@ -406,7 +406,7 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 		class, abs := "dynamic", p
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
 		if !dyn && !(relative && c.DirDynamic) {
-			here := c.in(env) // relative to where an earlier cd went
+			here := runsIn(c, env) // relative to where an earlier cd went
 			abs = here.Abs(p)
 			class = env.ClassifyAbs(here.Abs(paths.Contents(p))).String()
 		}

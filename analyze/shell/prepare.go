@@ -37,14 +37,9 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
+		record(c, script, cmds, err, c.Work)
 		if err == nil {
 			c.Dests = appendDests(c.Dests, Dests(cmds))
-			if !plain(script) || len(script) > maxPlainAgain { // a short plain script costs less to resolve again than to keep
-				if c.Memo == nil {
-					c.Memo = map[string]any{}
-				}
-				c.Memo[memoKey+script] = cmds
-			}
 		}
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
@@ -91,38 +86,84 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 	}
 	c.Shell = append(c.Shell, added...)
+	if len(added) > 0 {
+		// the facts of the lines added, under a budget of their own: a
+		// line repeats what the script's resolution already charged (the
+		// commands nested in it), so that reading them again would charge
+		// c.Work quadratically for deep wrappers; what this budget does
+		// not cover is recorded as unread (tool.ErrWorkSpent)
+		work := tool.NewBudget(tool.DefaultWork)
+		for _, line := range added {
+			cmds, _, err := commandsIn(line, Options{Env: env, Prior: c.Prior, Work: work})
+			record(c, line, cmds, err, work)
+		}
+	}
 	if !c.Known || len(c.Malformed) > 0 { // a malformed call may run its text as well
 		out = append(out, textCommands(c, k, env)...)
 	}
 	return out, nil
 }
 
-const memoKey = "shell.commands:"
-
-// Resolved returns the commands the preparer resolved a script of c to,
-// when it did (in the call's persistent shell), so that later readers do
-// not parse it again. The commands must not be modified.
-func Resolved(c *tool.Call, script string) ([]Command, bool) {
-	cmds, ok := c.Memo[memoKey+script].([]Command)
-	return cmds, ok
+// Facts makes sure every script of c.Shell has its fact in c.Scripts (see
+// tool.Script): the shell preparer records those it resolves, and Facts
+// resolves the others (the scripts a preparer after it added), the same
+// way, in the call's persistent shell and charged to c.Work. It reports
+// nothing: the shell preparer judges the scripts. The engine calls it
+// after the preparers, so that policy and session only read facts.
+func Facts(c *tool.Call) {
+	for _, script := range c.Shell {
+		if _, ok := c.Script(script); ok {
+			continue
+		}
+		cmds, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
+		record(c, script, cmds, err, c.Work)
+	}
 }
 
-// Commands returns the commands a script of c runs: those the preparer
-// resolved (see Resolved), or, for a script it did not keep (a plain one,
-// which costs less to resolve again than to keep), resolved now the same
-// way, in the call's persistent shell and charged to its work budget. An
-// error is the script's parse error, which the preparer reports.
+// record adds the fact that script of c resolved to cmds, or failed with
+// err, unless c holds one already. A script resolved after the work budget
+// it charged ran out is not known whole: its fact says so.
+func record(c *tool.Call, script string, cmds []Command, err error, work *tool.Budget) {
+	if _, ok := c.Script(script); ok {
+		return
+	}
+	if err == nil && work.Spent() {
+		err = tool.ErrWorkSpent
+	}
+	if c.Scripts == nil {
+		c.Scripts = make([]tool.Script, 0, len(c.Shell))
+	}
+	c.Scripts = append(c.Scripts, tool.Script{Text: script, Commands: cmds, Err: err})
+}
+
+// Resolved returns the commands the preparer resolved a script of c to
+// (its fact, see tool.Script), when it did and could read it whole. The
+// commands must not be modified.
+func Resolved(c *tool.Call, script string) ([]Command, bool) {
+	s, ok := c.Script(script)
+	if !ok || s.Err != nil {
+		return nil, false
+	}
+	return s.Commands, true
+}
+
+// Commands returns the commands a script of c runs: its fact (see
+// tool.Script), or, for a script that has none (no shell preparer ran),
+// the script resolved now the same way, in the call's persistent shell and
+// charged to its work budget, without recording it. An error is the
+// script's parse error, which the preparer reports; a script the work
+// budget stopped yields the commands read before (the engine reports the
+// budget).
 func Commands(c *tool.Call, script string) ([]Command, error) {
-	if cmds, ok := Resolved(c, script); ok {
-		return cmds, nil
+	if s, ok := c.Script(script); ok {
+		if s.Err == tool.ErrWorkSpent {
+			return s.Commands, nil
+		}
+		return s.Commands, s.Err
 	}
 	cmds, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
 	return cmds, err
 }
-
-// maxPlainAgain is the longest plain script that readers after the
-// preparer resolve again (see Commands) rather than read from the memo.
-const maxPlainAgain = 256
 
 // appendDests adds to list the destinations it does not hold yet.
 func appendDests(list, ds []tool.Dest) []tool.Dest {

@@ -11,104 +11,15 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentwarden/warden/paths"
-	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
 
-// Command is one simple command with its words resolved.
-type Command struct {
-	Args []string
-	// Dynamic[i] is set when Args[i] could not be resolved statically; Args[i]
-	// then holds the word as written.
-	Dynamic []bool
-	// Depth is how many shells (-c, eval) or wrappers deep the command sits.
-	Depth int
-	// Redirs are the redirections of the command's statement.
-	Redirs []Redirect
-	// Inputs are the indices, in Resolve's result, of the commands whose
-	// output this command reads: those before it in a pipeline, and those
-	// of the command and process substitutions in its words and
-	// redirections (source <(curl …), eval "$(curl …)").
-	Inputs []int
-	// Via names the wrappers this command was unwrapped from, outermost
-	// first: sudo, xargs, env, a shell's -c or eval.
-	Via []string
-	// Dir is the directory the command runs in when an earlier cd or
-	// pushd of the script changed it ("" when none did); DirDynamic is set
-	// when that directory is computed at run time.
-	Dir        string
-	DirDynamic bool
-	// Findings are what the analyzer of an inline program the command
-	// carries found in it (perl -e, python -c, awk programs): the shell
-	// lines the program runs are resolved as commands of their own.
-	Findings []risk.Finding
-	// TooDeep is set when the resolver stopped following the script at
-	// this command: it sits MaxDepth shells or wrappers deep, so what it
-	// runs in turn is not read, or (a command without words) the script
-	// text here nests deeper than MaxNesting and was not parsed at all.
-	// Whoever reads the commands must not take such a script as safe.
-	TooDeep bool
-	// Capped is set when a word of the command, or an assignment before
-	// it, would expand past MaxValue bytes or maxBraceFields fields:
-	// warden kept it dynamic instead of building it, so its value is
-	// unseen (and building it may exhaust the machine: a=$a$a …).
-	Capped bool
-}
-
-// Redirect is one redirection.
-type Redirect struct {
-	Op string // ">", ">>", "<", "&>", ">&", "<<", "<<<", …
-	// Target is the file (or fd) redirected to or from, resolved when it
-	// can be; for a heredoc or here-string it is the text fed to stdin.
-	Target  string
-	Dynamic bool
-}
-
-// Writes reports whether the redirection writes to its target file.
-func (r Redirect) Writes() bool {
-	switch r.Op {
-	case ">", ">>", ">|", "&>", "&>>", "<>":
-		return true
-	case ">&":
-		// >&file writes to a file; >&2 duplicates a descriptor.
-		return !isFD(r.Target)
-	}
-	return false
-}
-
-// Stdin reports whether the redirection feeds text to the command's stdin
-// (heredoc, here-string).
-func (r Redirect) Stdin() bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
-
-func isFD(s string) bool {
-	if s == "-" {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// Line renders the command as one shell command line, each word quoted so
-// that bash would split it back into the same words. Dynamic words are
-// written as they stood in the script.
-func (c Command) Line() string {
-	var b strings.Builder
-	for i, a := range c.Args {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if c.Dynamic[i] {
-			b.WriteString(a)
-		} else {
-			b.WriteString(tool.Quote(a))
-		}
-	}
-	return b.String()
-}
+// Command is one simple command with its words resolved (see
+// tool.Command); Redirect one redirection of it.
+type (
+	Command  = tool.Command
+	Redirect = tool.Redirect
+)
 
 // Env is what the script runs with: the user's home and the working
 // directory, as the path classifier reads them.

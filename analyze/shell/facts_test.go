@@ -1,0 +1,64 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/agentwarden/warden/tool"
+)
+
+// TestFacts checks that every script of a call has its fact once the
+// preparer ran (the lines it adds included), or once Facts did without
+// it, and that readers get the commands from the facts.
+func TestFacts(t *testing.T) {
+	scripts := []string{"ls ~", "echo hi && rm -rf $HOME/x", "npm test &&", "git status"}
+	for _, prepared := range []bool{true, false} {
+		c := &tool.Call{Shell: append([]string(nil), scripts...), OwnShell: len(scripts), Class: tool.Execute, Known: true,
+			Cwd: testEnv.Cwd, Home: testEnv.Home, Work: tool.NewBudget(tool.DefaultWork)}
+		if prepared {
+			if _, err := (Preparer{}).Prepare(context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Shell) <= len(scripts) {
+				t.Fatalf("the preparer added no line: %q", c.Shell)
+			}
+		}
+		Facts(c)
+		if len(c.Scripts) != len(c.Shell) {
+			t.Fatalf("prepared %v: %d facts for %d scripts", prepared, len(c.Scripts), len(c.Shell))
+		}
+		for _, script := range c.Shell {
+			s, ok := c.Script(script)
+			if !ok {
+				t.Fatalf("prepared %v: no fact for %q", prepared, script)
+			}
+			if (s.Err != nil) != (script == "npm test &&") {
+				t.Errorf("prepared %v: %q: error %v", prepared, script, s.Err)
+			}
+			if s.Err == nil && len(s.Commands) == 0 {
+				t.Errorf("prepared %v: %q: no commands", prepared, script)
+			}
+		}
+		cmds, err := Commands(c, "ls ~")
+		if err != nil || len(cmds) != 1 || cmds[0].Args[1] != testEnv.Home {
+			t.Errorf("prepared %v: Commands(ls ~) = %v, %v", prepared, cmds, err)
+		}
+		if _, ok := Resolved(c, "npm test &&"); ok {
+			t.Errorf("prepared %v: a script that does not parse resolved", prepared)
+		}
+	}
+}
+
+// TestFactsUnreadWhenSpent checks that a script resolved after the work
+// budget ran out is recorded as unread, never as a script without
+// commands.
+func TestFactsUnreadWhenSpent(t *testing.T) {
+	c := &tool.Call{Shell: []string{"rm -rf /"}, OwnShell: 1, Work: tool.NewBudget(1)}
+	c.Work.Charge(10, "test")
+	Facts(c)
+	s, ok := c.Script("rm -rf /")
+	if !ok || !errors.Is(s.Err, tool.ErrWorkSpent) {
+		t.Fatalf("fact %+v, %v: want ErrWorkSpent", s, ok)
+	}
+}
