@@ -1,6 +1,7 @@
 package warden
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -70,6 +71,8 @@ type Engine struct {
 	// analyzers and preparers (until WithAnalyzers or WithPreparers
 	// replaces them).
 	defaultAnalyzers, defaultPreparers bool
+
+	work int64 // the work budget of a call; 0: tool.DefaultWork
 }
 
 // Option configures an Engine.
@@ -711,7 +714,7 @@ func maskAssessment(as *risk.Assessment, raw []string) {
 // finding that c's arguments do not fit its tool, if they do not.
 func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
 	if c.Work == nil { // one budget for all the work on the call (Approve and Observe prepare too)
-		c.Work = tool.NewBudget(tool.DefaultWork)
+		c.Work = tool.NewBudget(cmp.Or(e.work, tool.DefaultWork))
 	}
 	findings := malformed(c)
 	for _, p := range e.preparers {

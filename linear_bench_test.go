@@ -1,0 +1,152 @@
+package warden_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// linearInputs builds realistic inputs of about size bytes for each kind
+// of text warden analyzes whole: a bash script of many lines of ordinary
+// commands, a one-line bash script of ;-separated commands, Python code
+// and SQL. Every unit is numbered, so no two lines are the same.
+var linearInputs = []struct {
+	name string
+	tool string
+	arg  string
+	unit func(i int) string
+}{
+	{"bash-lines", "Bash", "command", bashUnit},
+	{"bash-oneline", "Bash", "command", func(i int) string {
+		return fmt.Sprintf("git status; ls -la src/dir%d; echo \"step %d of the build\" | tee -a build.log; cd sub%d && make -j2 target%d; cd ..; ", i, i, i, i)
+	}},
+	{"python", "python", "code", pythonUnit},
+	{"sql", "query", "sql", func(i int) string {
+		return fmt.Sprintf("SELECT id, name, email FROM users%d WHERE id = %d AND name LIKE 'a%%';\n"+
+			"INSERT INTO audit_log (id, message) VALUES (%d, 'row %d; done');\n"+
+			"UPDATE accounts SET balance = balance + 1 WHERE id = %d;\n"+
+			"WITH t AS (SELECT * FROM orders WHERE total > %d) SELECT count(*) FROM t;\n", i, i, i, i, i, i)
+	}},
+}
+
+func bashUnit(i int) string {
+	return fmt.Sprintf(`git status --short
+ls -la src/pkg%[1]d | grep -v '^total' | sort -k5 -n > /tmp/sizes%[1]d.txt
+echo "building module %[1]d with 'quotes' and $HOME" | tee -a build.log
+NAME%[1]d="value %[1]d"; echo "${NAME%[1]d}" >> names.txt
+build%[1]d() { echo "in build%[1]d"; git log --oneline -n 3 "$@"; }
+cat <<EOF > conf%[1]d.ini
+[section%[1]d]
+key = %[1]d
+EOF
+for f in a%[1]d b%[1]d c%[1]d; do test -f "$f" && cp "$f" "backup/$f"; done
+if [ -d build%[1]d ]; then make -C build%[1]d all; else mkdir -p build%[1]d; fi
+`, i)
+}
+
+func pythonUnit(i int) string {
+	return fmt.Sprintf(`import os
+import json
+
+def load_%[1]d(path):
+    """Load record %[1]d."""
+    with open(os.path.join("data", path)) as f:
+        data = json.load(f)
+    total = sum(x["n"] for x in data if x.get("ok"))
+    print(f"record %[1]d: {total} items")
+    return {"id": %[1]d, "total": total, "name": 'r%[1]d'}
+
+results_%[1]d = [load_%[1]d(p) for p in ["a.json", "b.json"]]
+`, i)
+}
+
+// build repeats unit until the text holds about size bytes.
+func build(unit func(int) string, size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(unit(i))
+	}
+	return b.String()
+}
+
+// workProbe is an analyzer that only notes the work budget of the call
+// it reads, so that the benchmark can report the work charged for it.
+type workProbe struct{ work *tool.Budget }
+
+func (*workProbe) Name() string { return "probe" }
+func (p *workProbe) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	p.work = c.Work
+	return nil, nil
+}
+
+// cpuTime returns the CPU time the process has used (user and system):
+// on a shared machine it tells the cost better than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkLinear measures Engine.Check over inputs of 10 KB, 100 KB and
+// 1 MB of each kind (see linearInputs), with the engine's default work
+// budget (budget) and with one large enough that the analysis completes
+// (full). DESIGN.md §8: a 1 MB script costs ≤ 12× a 100 KB one. Besides
+// the wall time it reports the CPU time per op (cpu-ns/op, which a loaded
+// machine disturbs less), the work units charged (work/op, which must grow
+// linearly too) and stopped=1 when the work budget ran out
+// (engine.work_budget: the rest is unknown), so that a ratio that is only
+// an early exit shows as such. bench/linear.sh prints the ratios.
+func BenchmarkLinear(b *testing.B) {
+	ctx := context.Background()
+	for _, budget := range []struct {
+		name string
+		opts []warden.Option
+	}{
+		{"budget", nil},
+		{"full", []warden.Option{warden.WithWork(1 << 40)}},
+	} {
+		probe := &workProbe{}
+		eng, err := warden.New(append([]warden.Option{warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"), warden.WithoutSessions(), warden.WithAnalyzer(probe)}, budget.opts...)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, in := range linearInputs {
+			for _, size := range []struct {
+				name string
+				n    int
+			}{{"10KB", 10 << 10}, {"100KB", 100 << 10}, {"1MB", 1 << 20}} {
+				text := build(in.unit, size.n)
+				a := risk.Action{Tool: in.tool, Arguments: map[string]any{in.arg: text}}
+				b.Run(in.name+"/"+size.name+"/"+budget.name, func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(len(text)))
+					stopped, work := 0.0, int64(0)
+					cpu := cpuTime()
+					for b.Loop() {
+						as, _, err := eng.Check(ctx, a)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if slices.ContainsFunc(as.Findings, func(f risk.Finding) bool { return f.Rule == "engine.work_budget" }) {
+							stopped = 1
+						}
+						work = probe.work.Used()
+					}
+					b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(work), "work/op")
+					b.ReportMetric(stopped, "stopped")
+				})
+			}
+		}
+	}
+}
