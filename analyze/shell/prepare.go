@@ -64,18 +64,18 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		}
 		out = append(out, k.Analyze(cmds, env)...)
 		dynamic := 0
-		tokens := tokensOf(script)
+		text := textOf(script)
 		for _, cmd := range cmds {
 			if len(cmd.Args) > 0 && cmd.Dynamic[0] && dynamic < maxDynamicFindings {
 				dynamic++
 				out = append(out, risk.Finding{Analyzer: "shell", Rule: "shell.dynamic_command", Level: risk.High, Reversible: true,
 					Reason: fmt.Sprintf("The command name %s is computed at run time, so what runs cannot be checked", cut(cmd.Args[0], 120))})
 			}
-			if !novel(script, tokens, cmd, c.Work) {
+			if !novel(text, cmd, c.Work) {
 				continue
 			}
 			line := cmd.Line()
-			if line == "" || seen[line] || !c.Work.Charge(len(script)/2, "shell lines") || strings.Contains(script, line) {
+			if line == "" || seen[line] || text.contains(line, c.Work) || c.Work.Spent() {
 				continue
 			}
 			if seen == nil {
@@ -247,49 +247,13 @@ func parseMessage(err error) string {
 // the script as written: an expanded variable, ~, escape or brace, or a
 // word glued from quoted pieces (r”m). Only such commands are worth a
 // second reading by the analyzers.
-//
-// tokens are the script's words as split by tokensOf: a word among them
-// stands in the script without a search through it; the search for any
-// other is charged to work.
-func novel(script string, tokens *tokens, cmd Command, work *tool.Budget) bool {
+func novel(text *text, cmd Command, work *tool.Budget) bool {
 	for i, a := range cmd.Args {
-		if cmd.Dynamic[i] || tokens.has(a, work) {
-			continue
-		}
-		if !work.Charge(len(script)/2, "shell lines") || !strings.Contains(script, a) {
+		if !cmd.Dynamic[i] && !text.contains(a, work) {
 			return true
 		}
 	}
 	return false
-}
-
-// tokens are the words of a long script, split on blanks and the
-// characters that end a shell word unquoted; they are only split when a
-// word is looked up in them (a short script is searched instead).
-type tokens struct {
-	script string
-	m      map[string]bool
-}
-
-// tokensOf returns the tokens of script.
-func tokensOf(script string) *tokens { return &tokens{script: script} }
-
-// has reports whether s is one of the tokens, charging work for the
-// split; in a short script, it reports whether s stands in it.
-func (t *tokens) has(s string, work *tool.Budget) bool {
-	if len(t.script) <= 4<<10 {
-		return strings.Contains(t.script, s)
-	}
-	if t.m == nil {
-		t.m = map[string]bool{}
-		if !work.Charge(8*len(t.script), "shell lines") {
-			return false
-		}
-		for _, f := range strings.FieldsFunc(t.script, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>", r) }) {
-			t.m[f] = true
-		}
-	}
-	return t.m[s]
 }
 
 // maxDynamicFindings bounds the shell.dynamic_command findings of one

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strings"
@@ -228,7 +229,7 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 		var words []string
 		for _, c := range cmds {
 			words = append(words, c.Args...)
-			if novel(s, tokensOf(s), c, nil) {
+			if novel(textOf(s), c, nil) {
 				t.Errorf("%q: resolution produced new text %q", s, c.Args)
 			}
 		}
@@ -240,6 +241,22 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 		"X=1 make -j4 all", "P=.warden/policy.yaml", " FOO=1 rm -rf /"} { // assignments: the fields would read X=1 as the command
 		if plain(s) {
 			t.Errorf("%q taken as plain", s)
+		}
+	}
+}
+
+// TestTextContains checks that the index of a long script answers as
+// strings.Contains does.
+func TestTextContains(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 3*shortText; i++ {
+		fmt.Fprintf(&b, "echo \"line %d of $HOME\" | tee -a 'log %d'; ls dir%d\n", i, i, i)
+	}
+	script := b.String()
+	tx := textOf(script)
+	for _, s := range []string{"", "echo", "line 7 of", "of $HOME\" | tee", "'log 12'", "ls dir99\necho", "/home/user", "line 1 of /home/user", "dir999999", "\"", "\n"} {
+		if got, want := tx.contains(s, nil), strings.Contains(script, s); got != want {
+			t.Errorf("contains(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
