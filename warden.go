@@ -225,9 +225,10 @@ func New(opts ...Option) (*Engine, error) {
 
 // defaultPreparers are the preparers New installs, in the order they run:
 // the code reader adds the commands Python runs to the call's shell
-// scripts, which the shell resolver then reads.
+// scripts, which the shell resolver then reads; the SQL reader records
+// the personal data queries return, for the session.
 func defaultPreparers() []Preparer {
-	return []Preparer{code.Preparer{}, shell.Preparer{}}
+	return []Preparer{code.Preparer{}, shell.Preparer{}, sql.Preparer{}}
 }
 
 // defaultAnalyzers are the analyzers New installs, configured by policy p,

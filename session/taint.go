@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -67,10 +66,8 @@ func (st *State) contextReads(c *tool.Call) []int {
 		}
 	}
 	if c.Class == tool.Database {
-		for _, q := range c.SQL {
-			if pd := sql.PersonalData(q); pd != "" {
-				out = append(out, st.read("personal data ("+pd+")"))
-			}
+		for _, pd := range c.PersonalData {
+			out = append(out, st.read("personal data ("+pd+")"))
 		}
 	}
 	for _, e := range c.Effects {

@@ -95,6 +95,11 @@ type Call struct {
 	// in URLs.
 	Dests []Dest
 
+	// PersonalData describes, for each SQL text of the call whose queries
+	// return personal or secret data, what they return ("email, phone
+	// from users"), as the SQL preparer read it.
+	PersonalData []string
+
 	// Scripts are what the scripts of Shell resolve to (see Script), as
 	// the shell preparer read them: policy, session and analyzers read
 	// them here rather than parse a script again. Look one up with

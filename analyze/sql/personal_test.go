@@ -1,6 +1,11 @@
 package sql
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/agentwarden/warden/tool"
+)
 
 func TestPersonalData(t *testing.T) {
 	personal := []string{
@@ -39,5 +44,15 @@ func TestPersonalData(t *testing.T) {
 		if got := PersonalData(q); got != "" {
 			t.Errorf("PersonalData(%q) = %q, want \"\"", q, got)
 		}
+	}
+}
+
+func TestPreparerRecordsPersonalData(t *testing.T) {
+	c := &tool.Call{Class: tool.Database, SQL: []string{"SELECT email, phone FROM users", "SELECT count(*) FROM users"}}
+	if fs, err := (Preparer{}).Prepare(context.Background(), c); err != nil || len(fs) != 0 {
+		t.Fatalf("Prepare = %v, %v", fs, err)
+	}
+	if want := PersonalData(c.SQL[0]); len(c.PersonalData) != 1 || c.PersonalData[0] != want || want == "" {
+		t.Errorf("PersonalData = %q, want [%q]", c.PersonalData, want)
 	}
 }
