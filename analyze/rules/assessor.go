@@ -3,7 +3,6 @@ package rules
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -21,15 +20,20 @@ type CustomFunc func(*tool.Call) risk.Assessment
 type Assessor struct {
 	mu     sync.RWMutex
 	rules  []*Rule
-	idx    *keywords.Index
+	idx    func() *keywords.Index
 	custom CustomFunc
 }
 
-// index assigns keyword ids to rules and builds their shared prefilter.
-// Rules are copies owned by the assessor, so ids can be set on them.
-func index(rules []*Rule) *keywords.Index {
-	ids := map[string]int32{}
-	var words []string
+// index assigns keyword ids to rules and returns their shared prefilter,
+// built on first use. Rules are copies owned by the assessor, so ids can
+// be set on them.
+func index(rules []*Rule) func() *keywords.Index {
+	n := 0
+	for _, r := range rules {
+		n += len(r.Keywords)
+	}
+	ids := make(map[string]int32, n)
+	words := make([]string, 0, n)
 	for _, r := range rules {
 		r.kw = r.kw[:0]
 		for _, k := range r.Keywords {
@@ -42,7 +46,7 @@ func index(rules []*Rule) *keywords.Index {
 			r.kw = append(r.kw, id)
 		}
 	}
-	return keywords.New(words)
+	return sync.OnceValue(func() *keywords.Index { return keywords.New(words) })
 }
 
 // Option configures an Assessor.
@@ -79,7 +83,7 @@ func New(opts ...Option) (*Assessor, error) {
 
 func (a *Assessor) setRules(rules []Rule) error {
 	compiled := make([]*Rule, 0, len(rules))
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(rules))
 	for i := range rules {
 		r := rules[i]
 		if err := r.compile(); err != nil {
@@ -155,7 +159,7 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
 	var out []risk.Finding
-	st := scanState{idx: idx}
+	st := scanState{idx: idx()}
 	for _, r := range rules {
 		ok, res, err := r.match(c, &st)
 		if err != nil {
@@ -184,10 +188,10 @@ func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
 }
 
 var (
-	quotedPath = regexp.MustCompile(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
-	pathCall   = regexp.MustCompile(`Path\(\s*["']([^"']+)["']`)
-	urlRe      = regexp.MustCompile(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
-	tableRe    = regexp.MustCompile(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
+	quotedPath = lazyRegexp(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
+	pathCall   = lazyRegexp(`Path\(\s*["']([^"']+)["']`)
+	urlRe      = lazyRegexp(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
+	tableRe    = lazyRegexp(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
 )
 
 // sqlNoise are words the table pattern picks up that are not tables.
@@ -213,22 +217,22 @@ func Resources(c *tool.Call) []string {
 		// Each pattern needs a literal; checking for it first skips the
 		// regular expression on most texts.
 		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
-			for _, m := range quotedPath.FindAllStringSubmatch(s, -1) {
+			for _, m := range quotedPath().FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
 		}
 		if !sql && strings.Contains(s, "Path(") {
-			for _, m := range pathCall.FindAllStringSubmatch(s, -1) {
+			for _, m := range pathCall().FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
 		}
 		if strings.Contains(s, "://") {
-			for _, m := range urlRe.FindAllString(s, -1) {
+			for _, m := range urlRe().FindAllString(s, -1) {
 				add("url:" + strings.TrimRight(m, ".,;"))
 			}
 		}
 		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
-			for _, m := range tableRe.FindAllStringSubmatch(s, -1) {
+			for _, m := range tableRe().FindAllStringSubmatch(s, -1) {
 				if !sqlNoise[strings.ToLower(m[1])] {
 					add("table:" + m[1])
 				}

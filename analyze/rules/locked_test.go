@@ -14,10 +14,7 @@ import (
 // critical, irreversible rule — and their findings say so on their own
 // samples.
 func TestPackLocked(t *testing.T) {
-	rules, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := packWithSamples(t)
 	a, err := New()
 	if err != nil {
 		t.Fatal(err)

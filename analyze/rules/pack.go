@@ -1,11 +1,9 @@
 package rules
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -15,9 +13,6 @@ import (
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
-
-//go:embed default.yaml
-var defaultPack []byte
 
 // Sample is an example a rule must or must not fire on: either a bare string,
 // read as the rule's first target (a Bash command, python code, an SQL query,
@@ -87,7 +82,7 @@ func (s Sample) Call(r *Rule) *tool.Call {
 // Matches reports whether r fires on the sample.
 func (s Sample) Matches(r *Rule) (bool, error) {
 	rc := *r
-	st := scanState{idx: index([]*Rule{&rc})}
+	st := scanState{idx: index([]*Rule{&rc})()}
 	ok, _, err := rc.match(s.Call(&rc), &st)
 	return ok, err
 }
@@ -108,11 +103,11 @@ type packFile struct {
 	Rules []yaml.Node       `yaml:"rules"`
 }
 
-var varRef = regexp.MustCompile(`\{\{([a-z_][a-z0-9_]*)\}\}`)
+var varRef = lazyRegexp(`\{\{([a-z_][a-z0-9_]*)\}\}`)
 
 func expandVars(pattern string, vars map[string]string) (string, error) {
 	var missing string
-	out := varRef.ReplaceAllStringFunc(pattern, func(m string) string {
+	out := varRef().ReplaceAllStringFunc(pattern, func(m string) string {
 		name := m[2 : len(m)-2]
 		v, ok := vars[name]
 		if !ok {
@@ -209,11 +204,29 @@ func knownKeys(n *yaml.Node) error {
 	return nil
 }
 
-var loadDefault = sync.OnceValues(func() ([]Rule, error) { return Load("default.yaml", defaultPack) })
+//go:generate go test -run TestPackGenerated . -args -update
 
-// Default returns a fresh copy of the embedded default rule pack.
+// defaultRules are the built-in rules with their programs, made once: the
+// copies Default hands out share the programs, so each pattern and
+// condition is compiled once a process, when a call first needs it.
+var defaultRules = sync.OnceValues(func() ([]Rule, error) {
+	rules := slices.Clone(defaultPack)
+	for i := range rules {
+		r := &rules[i]
+		r.prog = &program{pattern: r.Pattern, condition: r.Condition}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("default pack: %w", err)
+		}
+	}
+	return rules, nil
+})
+
+// Default returns a fresh copy of the built-in default rule pack, without
+// its samples. The pack is written in default.yaml and compiled into the
+// binary as Go data (pack_gen.go, made by go generate), so that a new
+// process parses no YAML; its samples are checked by the package's tests.
 func Default() ([]Rule, error) {
-	rules, err := loadDefault()
+	rules, err := defaultRules()
 	if err != nil {
 		return nil, err
 	}

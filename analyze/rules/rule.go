@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/paths"
@@ -73,14 +74,59 @@ type Rule struct {
 	Match   []Sample `yaml:"match"`
 	NoMatch []Sample `yaml:"no_match"`
 
+	prog *program // Pattern and Condition, compiled once and shared by copies
+	kw   []int32  // Keywords' ids in the assessor's keyword index
+	tix  []int    // indices of targets() in allTargets
+}
+
+// program is a rule's pattern and condition, compiled on first use, once,
+// and shared by every copy of the rule.
+type program struct {
+	pattern, condition string // what it is compiled from
+
+	once      sync.Once
 	re        *regexp.Regexp
 	pathGroup int // index of the "path" group, or -1
 	cond      *condition
-	kw        []int32 // Keywords' ids in the assessor's keyword index
-	tix       []int   // indices of targets() in allTargets
+	err       error
 }
 
-// compile checks the rule and prepares its pattern and condition.
+// get compiles p on its first call and returns it; an error is the
+// pattern's or the condition's.
+func (p *program) get() (*program, error) {
+	p.once.Do(func() {
+		if p.pattern != "" {
+			re, err := regexp.Compile("(?i)" + p.pattern)
+			if err != nil {
+				p.err = fmt.Errorf("pattern: %w", err)
+				return
+			}
+			p.re, p.pathGroup = re, re.SubexpIndex("path")
+		}
+		if p.condition != "" {
+			c, err := compileCondition(p.condition)
+			if err != nil {
+				p.err = fmt.Errorf("condition: %w", err)
+				return
+			}
+			p.cond = c
+		}
+	})
+	return p, p.err
+}
+
+// lazyRegexp returns expr compiled on first use, once: a package-level
+// pattern costs a process nothing until it is needed.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// compile checks the rule and prepares its pattern and condition. A rule
+// whose program was made for its pattern and condition already (a copy of
+// a built-in rule, whose samples test it, or of a rule compiled before)
+// keeps it, compiled on first use; any other rule's pattern and condition
+// are compiled now, so that a user's rule that cannot work is an error
+// when it is added, not when it first meets a call.
 func (r *Rule) compile() error {
 	if r.Name == "" {
 		return fmt.Errorf("rule has no name")
@@ -115,27 +161,23 @@ func (r *Rule) compile() error {
 			return fmt.Errorf("%s: unknown target %q", r.Name, t)
 		}
 	}
-	for i, k := range r.Keywords {
-		r.Keywords[i] = strings.ToLower(k)
+	if slices.ContainsFunc(r.Keywords, func(k string) bool { return strings.ToLower(k) != k }) {
+		kw := make([]string, len(r.Keywords)) // not the caller's array, which copies of r share
+		for i, k := range r.Keywords {
+			kw[i] = strings.ToLower(k)
+		}
+		r.Keywords = kw
 	}
 	r.tix = r.tix[:0]
 	for _, t := range r.targets() {
 		r.tix = append(r.tix, targetIndex(t))
 	}
-	if r.Pattern != "" {
-		re, err := regexp.Compile("(?i)" + r.Pattern)
-		if err != nil {
-			return fmt.Errorf("%s: pattern: %w", r.Name, err)
-		}
-		r.re = re
-		r.pathGroup = re.SubexpIndex("path")
+	if r.prog != nil && r.prog.pattern == r.Pattern && r.prog.condition == r.Condition {
+		return nil
 	}
-	if r.Condition != "" {
-		c, err := compileCondition(r.Condition)
-		if err != nil {
-			return fmt.Errorf("%s: condition: %w", r.Name, err)
-		}
-		r.cond = c
+	r.prog = &program{pattern: r.Pattern, condition: r.Condition}
+	if _, err := r.prog.get(); err != nil {
+		return fmt.Errorf("%s: %w", r.Name, err)
 	}
 	return nil
 }
@@ -197,7 +239,11 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 		if !r.Func(c) {
 			return false, "", nil
 		}
-	case r.re != nil:
+	case r.Pattern != "":
+		p, err := r.prog.get()
+		if err != nil {
+			return false, "", fmt.Errorf("%s: %w", r.Name, err)
+		}
 		hit := false
 		for _, ti := range r.tix {
 			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
@@ -207,7 +253,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 				if !c.Work.Charge(ruleCost*len(s), "rules") {
 					return false, "", nil // the engine reports the call as not fully assessed
 				}
-				if ok, res := r.find(c, s); ok {
+				if ok, res := r.find(p, c, s); ok {
 					hit, resource = true, res
 					break
 				}
@@ -220,11 +266,15 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 			return false, "", nil
 		}
 	}
-	if r.cond != nil {
+	if r.Condition != "" {
+		p, err := r.prog.get()
+		if err != nil {
+			return false, "", fmt.Errorf("%s: %w", r.Name, err)
+		}
 		if st.act == nil {
 			st.act = Activation(c)
 		}
-		ok, err := r.cond.eval(st.act)
+		ok, err := p.cond.eval(st.act)
 		if err != nil || !ok {
 			return false, "", err
 		}
@@ -298,12 +348,12 @@ func outsideWorkspace(c *tool.Call, p string) bool {
 // charged per byte a rule's pattern scans.
 const ruleCost = 32
 
-func (r *Rule) find(c *tool.Call, s string) (bool, string) {
-	if !r.AtCommand && r.Where == "" && r.pathGroup <= 0 {
-		return r.re.MatchString(s), ""
+func (r *Rule) find(p *program, c *tool.Call, s string) (bool, string) {
+	if !r.AtCommand && r.Where == "" && p.pathGroup <= 0 {
+		return p.re.MatchString(s), ""
 	}
-	g := r.pathGroup
-	for _, m := range r.re.FindAllStringSubmatchIndex(s, 16) {
+	g := p.pathGroup
+	for _, m := range p.re.FindAllStringSubmatchIndex(s, 16) {
 		if r.AtCommand && !atCommand(s, m[0]) {
 			continue
 		}

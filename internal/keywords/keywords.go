@@ -5,10 +5,12 @@
 // that decides which regular expressions run at all.
 package keywords
 
+import "slices"
+
 // Index finds, in one pass over a text, which of a set of keywords it
 // contains, ignoring ASCII case.
 type Index struct {
-	class  [256]uint8 // byte → class
+	class  [256]uint8 // byte → class: 0 for bytes no keyword uses
 	stride int        // number of classes
 	n      int        // number of keywords
 	// table[state*stride+class] is the next state; states with outputs
@@ -16,8 +18,6 @@ type Index struct {
 	table []uint32
 	out   [][]int32 // state → keywords ending here (fail links merged)
 	words int       // bitset length in uint64 words
-
-	next [][256]int32 // the automaton as built, before compaction
 }
 
 // hit marks a state where keywords end.
@@ -31,101 +31,96 @@ func lowerASCII(b byte) byte {
 }
 
 // New builds the automaton; keyword i is reported as bit i (Set) or as
-// i (Each).
+// i (Each). It is built directly over byte classes, the bytes the keywords
+// use (upper-case letters sharing their lower-case class) and one class
+// for every other byte, so a state costs 4 bytes per class, and the table
+// is allocated once, at its final size.
 func New(keywords []string) *Index {
 	k := &Index{n: len(keywords), words: (len(keywords) + 63) / 64}
-	k.next = append(k.next, [256]int32{})
-	k.out = append(k.out, nil)
-	// goto function; -1 marks a missing edge while building
-	for i := range k.next[0] {
-		k.next[0][i] = -1
-	}
-	for id, w := range keywords {
-		s := int32(0)
-		for i := 0; i < len(w); i++ {
-			c := lowerASCII(w[i])
-			if k.next[s][c] < 0 {
-				var row [256]int32
-				for j := range row {
-					row[j] = -1
-				}
-				k.next = append(k.next, row)
-				k.out = append(k.out, nil)
-				k.next[s][c] = int32(len(k.next) - 1)
-			}
-			s = k.next[s][c]
-		}
-		k.out[s] = append(k.out[s], int32(id))
-	}
-	// breadth-first: fail links, merged outputs, dense transitions
-	fail := make([]int32, len(k.next))
-	var queue []int32
-	for c := 0; c < 256; c++ {
-		if t := k.next[0][c]; t >= 0 {
-			fail[t] = 0
-			queue = append(queue, t)
-		} else {
-			k.next[0][c] = 0
-		}
-	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		k.out[s] = append(k.out[s], k.out[fail[s]]...)
-		for c := 0; c < 256; c++ {
-			if t := k.next[s][c]; t >= 0 {
-				fail[t] = k.next[fail[s]][c]
-				queue = append(queue, t)
-			} else {
-				k.next[s][c] = k.next[fail[s]][c]
-			}
-		}
-	}
-	// fold upper-case bytes onto lower-case ones
-	for s := range k.next {
-		for c := 'A'; c <= 'Z'; c++ {
-			k.next[s][c] = k.next[s][c+'a'-'A']
-		}
-	}
-	k.compact()
-	return k
-}
-
-// compact builds the class table from the dense automaton.
-func (k *Index) compact() {
-	// bytes that no keyword uses behave alike: class 0
-	used := [256]bool{}
-	for s := range k.next {
-		for c := range 256 {
-			if k.next[s][c] != 0 {
-				used[c] = true
-			}
-		}
-	}
 	k.stride = 1
-	for c := range 256 {
-		if used[c] {
-			if 'A' <= c && c <= 'Z' {
-				continue // folded below
+	for _, w := range keywords {
+		for i := 0; i < len(w); i++ {
+			if c := lowerASCII(w[i]); k.class[c] == 0 {
+				k.class[c] = uint8(k.stride) // at most 230 bytes other than A-Z: fits
+				k.stride++
 			}
-			k.class[c] = uint8(k.stride)
-			k.stride++
 		}
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		k.class[c] = k.class[c+'a'-'A']
 	}
-	k.table = make([]uint32, len(k.next)*k.stride)
-	for s := range k.next {
-		for c := range 256 {
-			t := uint32(k.next[s][c])
-			if len(k.out[t]) > 0 {
-				t |= hit
+	stride := uint32(k.stride)
+	nodes := trieNodes(keywords)
+	// goto function; 0 marks a missing edge while building (no edge leads
+	// back to the root)
+	table := make([]uint32, nodes*k.stride)
+	k.out = make([][]int32, nodes)
+	next := uint32(1)
+	for id, w := range keywords {
+		s := uint32(0)
+		for i := 0; i < len(w); i++ {
+			e := s*stride + uint32(k.class[w[i]])
+			if table[e] == 0 {
+				table[e] = next
+				next++
 			}
-			k.table[s*k.stride+int(k.class[c])] = t
+			s = table[e]
+		}
+		k.out[s] = append(k.out[s], int32(id))
+	}
+	// breadth-first: fail links, merged outputs, dense transitions
+	fail := make([]uint32, nodes)
+	queue := make([]uint32, 0, nodes)
+	for c := range stride {
+		if t := table[c]; t != 0 {
+			queue = append(queue, t) // fail[t] = 0, the root
 		}
 	}
-	k.next = nil
+	for head := 0; head < len(queue); head++ {
+		s := queue[head]
+		k.out[s] = append(k.out[s], k.out[fail[s]]...)
+		row, frow := table[s*stride:(s+1)*stride], table[fail[s]*stride:(fail[s]+1)*stride]
+		for c, t := range row {
+			if t != 0 {
+				fail[t] = frow[c]
+				queue = append(queue, t)
+			} else {
+				row[c] = frow[c]
+			}
+		}
+	}
+	for i, t := range table {
+		if len(k.out[t]) > 0 {
+			table[i] = t | hit
+		}
+	}
+	k.table = table
+	return k
+}
+
+// trieNodes counts the states of the keywords' trie, the root included:
+// in sorted order, each keyword adds the bytes past its common prefix
+// with the one before it.
+func trieNodes(keywords []string) int {
+	lower := make([]string, len(keywords))
+	for i, w := range keywords {
+		b := []byte(w)
+		for j, c := range b {
+			b[j] = lowerASCII(c) // ASCII case is all New folds
+		}
+		lower[i] = string(b)
+	}
+	slices.Sort(lower)
+	n, prev := 1, ""
+	for _, w := range lower {
+		l := 0
+		for l < len(w) && l < len(prev) && w[l] == prev[l] {
+			l++
+		}
+		n += len(w) - l
+		prev = w
+	}
+	return n
 }
 
 // Words returns the length, in uint64 words, of the bitset Set fills.

@@ -2,6 +2,7 @@ package keywords
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -29,5 +30,45 @@ func BenchmarkEach(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		idx.Each(text, func(int, int) bool { return true })
+	}
+}
+
+// TestAgainstNaive compares Set with a search of every keyword, over
+// keywords and texts drawn from a small alphabet (so that they overlap
+// and share prefixes), with upper case and bytes past ASCII.
+func TestAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abcAB \xc3\xa9-"
+	word := func(n int) string {
+		b := make([]byte, 1+rng.IntN(n))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	lower := func(s string) string {
+		b := []byte(s)
+		for i, c := range b {
+			b[i] = lowerASCII(c)
+		}
+		return string(b)
+	}
+	for range 300 {
+		words := make([]string, 1+rng.IntN(70))
+		for i := range words {
+			words[i] = word(6)
+		}
+		k := New(words)
+		for range 20 {
+			text := word(60)
+			found := make([]uint64, k.Words())
+			k.Set(text, found)
+			for i, w := range words {
+				want := strings.Contains(lower(text), lower(w))
+				if got := found[i>>6]&(1<<(i&63)) != 0; got != want {
+					t.Fatalf("keywords %q, text %q: keyword %q found %v, want %v", words, text, w, got, want)
+				}
+			}
+		}
 	}
 }
