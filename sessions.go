@@ -14,7 +14,7 @@ type sessions interface {
 }
 
 // memSessions keeps the conversations in memory.
-type memSessions struct{ s *session.Store }
+type memSessions struct{ s *session.LegacyStore }
 
 func (m memSessions) Update(_ context.Context, id string, fn func(*session.State) error) error {
 	st := m.s.Get(id)

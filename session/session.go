@@ -14,19 +14,30 @@
 // the State which chains the call completes (Analyze), and then replays
 // the call's effects into it (Record).
 //
-// Memory is bounded: the Store keeps at most MaxSessions states, evicting
-// the least recently used and those idle longer than TTL; each State keeps
-// at most MaxFiles files of at most MaxFileBytes each, MaxNames variables,
-// aliases and functions, and the last Window actions of history.
+// The approvals a person gave for the rest of the conversation live in the
+// State too (Approve, Approvals).
+//
+// A Store keeps the states of the conversations in progress and serializes
+// the calls of each (Update): NewMemoryStore keeps them in this process;
+// the stores of package store (SQLite, PostgreSQL) keep them on disk, so
+// that a hook, one process per tool call, continues the conversation. A
+// State is saved as a versioned binary encoding (MarshalBinary,
+// UnmarshalState); the key of its remembered hashes belongs to its store
+// and is saved with it, never in the State's encoding.
+//
+// Memory is bounded: the memory store keeps at most MaxSessions states,
+// evicting the least recently used; every store forgets the states idle
+// longer than TTL; each State keeps at most MaxFiles files of at most
+// MaxFileBytes each, MaxNames variables, aliases and functions (and
+// approvals, and sensitive reads), and the last Window actions of
+// history, and its encoding is at most MaxBytes.
 package session
 
 import (
-	"container/list"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/agentwarden/warden/risk"
-	"github.com/agentwarden/warden/tool"
 )
 
 // Config bounds the sessions kept. Zero fields take the defaults.
@@ -45,11 +56,18 @@ type Config struct {
 	MaxFiles     int
 	MaxFileBytes int
 	MaxNames     int
+	// MaxBytes bounds the encoding of one state (default 32 MiB): a
+	// larger state cannot be saved, and stored data larger is refused
+	// before it is read.
+	MaxBytes int
+	// Now is the clock by which stores measure idleness (default
+	// time.Now); tests set it to make sessions expire.
+	Now func() time.Time
 }
 
 // DefaultConfig returns the default bounds.
 func DefaultConfig() Config {
-	return Config{Window: 20, MaxSessions: 10000, TTL: 24 * time.Hour, MaxFiles: 128, MaxFileBytes: 64 << 10, MaxNames: 256}
+	return Config{Window: 20, MaxSessions: 10000, TTL: 24 * time.Hour, MaxFiles: 128, MaxFileBytes: 64 << 10, MaxNames: 256, MaxBytes: 32 << 20}
 }
 
 func (c Config) withDefaults() Config {
@@ -72,97 +90,53 @@ func (c Config) withDefaults() Config {
 	if c.MaxNames <= 0 {
 		c.MaxNames = d.MaxNames
 	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = d.MaxBytes
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	return c
-}
-
-// Store holds the states of the conversations in progress. It is safe for
-// concurrent use.
-type Store struct {
-	cfg Config
-	now func() time.Time
-
-	mu  sync.Mutex
-	m   map[string]*list.Element // of *State
-	lru *list.List               // front: most recently used
-}
-
-// NewStore returns an empty store with the bounds cfg.
-func NewStore(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), now: time.Now, m: map[string]*list.Element{}, lru: list.New()}
-}
-
-// Config returns the store's bounds.
-func (s *Store) Config() Config { return s.cfg }
-
-// Get returns the state of session id, creating it when it is new or was
-// forgotten. The caller locks the state (Lock, Unlock) while it uses it.
-func (s *Store) Get(id string) *State {
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.m[id]; ok {
-		st := el.Value.(*State)
-		if now.Sub(st.seen) <= s.cfg.TTL {
-			st.seen = now
-			s.lru.MoveToFront(el)
-			return st
-		}
-		s.lru.Remove(el)
-		delete(s.m, id)
-	}
-	st := newState(id, s.cfg)
-	st.seen = now
-	s.m[id] = s.lru.PushFront(st)
-	// forget the least recently used beyond the bound, and the idle
-	for s.lru.Len() > s.cfg.MaxSessions {
-		s.evict(s.lru.Back())
-	}
-	for el := s.lru.Back(); el != nil && now.Sub(el.Value.(*State).seen) > s.cfg.TTL; el = s.lru.Back() {
-		s.evict(el)
-	}
-	return st
-}
-
-func (s *Store) evict(el *list.Element) {
-	s.lru.Remove(el)
-	delete(s.m, el.Value.(*State).id)
-}
-
-// Peek returns the state of session id without creating or refreshing
-// it, or nil.
-func (s *Store) Peek(id string) *State {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.m[id]; ok {
-		return el.Value.(*State)
-	}
-	return nil
-}
-
-// Delete forgets session id.
-func (s *Store) Delete(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.m[id]; ok {
-		s.evict(el)
-	}
-}
-
-// Len returns how many sessions the store holds.
-func (s *Store) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lru.Len()
 }
 
 // Entry is one action of a session's history.
 type Entry struct {
-	Step     int           `json:"step"`
-	Tool     string        `json:"tool"`
-	Summary  string        `json:"summary"` // what the action does, shortened (≤ 300 bytes)
-	Level    risk.Level    `json:"level"`
-	Verdict  risk.Verdict  `json:"verdict"`
-	Resource []string      `json:"resources,omitempty"`
-	Time     time.Time     `json:"time"`
-	Effects  []tool.Effect `json:"-"`
+	Step     int          `json:"step"`
+	Tool     string       `json:"tool"`
+	Summary  string       `json:"summary"` // what the action does, shortened (≤ 300 bytes)
+	Level    risk.Level   `json:"level"`
+	Verdict  risk.Verdict `json:"verdict"`
+	Resource []string     `json:"resources,omitempty"`
+	Time     time.Time    `json:"time"`
+}
+
+// Approval is a person's approval remembered for the rest of a
+// conversation: an exact action (Exact: its policy.ActionKey text) or an
+// allow rule (Rule: the rule's text), and where it came from.
+type Approval struct {
+	Exact  string `json:"exact,omitempty"`
+	Rule   string `json:"rule,omitempty"`
+	Origin string `json:"origin,omitempty"`
+}
+
+// Approvals returns the approvals remembered for the conversation, in the
+// order they were given.
+func (st *State) Approvals() []Approval { return slices.Clone(st.approvals) }
+
+// Approve remembers approvals for the rest of the conversation. An
+// approval of the same exact action or rule as one remembered is not
+// added again; beyond MaxNames approvals, no more are remembered (what
+// is not remembered is asked again).
+func (st *State) Approve(a ...Approval) {
+	for _, x := range a {
+		if x.Exact == "" && x.Rule == "" {
+			continue
+		}
+		if len(st.approvals) >= st.cfg.MaxNames || slices.ContainsFunc(st.approvals, func(y Approval) bool {
+			return y.Exact == x.Exact && y.Rule == x.Rule
+		}) {
+			continue
+		}
+		st.approvals = append(st.approvals, x)
+	}
 }

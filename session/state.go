@@ -1,7 +1,6 @@
 package session
 
 import (
-	"hash/maphash"
 	"maps"
 	"path"
 	"slices"
@@ -33,8 +32,10 @@ type State struct {
 	byBase    map[string][]string // base name → tracked paths
 	reads     []Read              // sensitive data read into the conversation
 	marks     map[uint64]uint16   // keyed hashes of sensitive values seen → index in reads
-	seed      maphash.Seed
-	history   []Entry // the last cfg.Window actions
+	key       []byte              // the store's hash key (nil: a random one is made when needed)
+	mk        sipKey              // the marks' hash key, derived from key
+	history   []Entry             // the last cfg.Window actions
+	approvals []Approval
 }
 
 // File is what the session knows of one file the conversation touched.
@@ -57,11 +58,33 @@ type File struct {
 }
 
 // NewState returns the state of a conversation that no Store holds
-// (zero Config fields take the defaults).
+// (zero Config fields take the defaults). The values it remembers are
+// hashed under a random key of its own.
 func NewState(cfg Config) *State { return newState("", cfg.withDefaults()) }
+
+// New returns the empty state of conversation id (zero Config fields take
+// the defaults), whose remembered values are hashed under key: a Store
+// hands every State it holds its own key, so that a value observed in one
+// process is recognized in the next. New panics when key is shorter than
+// KeySize; a nil key is a random one.
+func New(id string, cfg Config, key []byte) *State {
+	st := newState(id, cfg.withDefaults())
+	if key != nil {
+		if err := checkKey(key); err != nil {
+			panic(err)
+		}
+		st.setKey(key)
+	}
+	return st
+}
 
 func newState(id string, cfg Config) *State {
 	return &State{id: id, cfg: cfg, files: map[string]*File{}, byBase: map[string][]string{}}
+}
+
+func (st *State) setKey(key []byte) {
+	st.key = key
+	st.mk = markKey(key)
 }
 
 // ID returns the session's identifier.
@@ -135,7 +158,7 @@ func (st *State) Record(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
 
 // remember adds c to the history window.
 func (st *State) remember(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
-	e := Entry{Step: st.step, Tool: c.Action.Tool, Summary: summary(c), Time: time.Now()}
+	e := Entry{Step: st.step, Tool: c.Action.Tool, Summary: summary(c), Time: time.Now().Round(0)}
 	if as != nil {
 		e.Level, e.Resource = as.Level, as.AffectedResources
 	}

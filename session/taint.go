@@ -3,7 +3,6 @@ package session
 import (
 	"encoding/base64"
 	"fmt"
-	"hash/maphash"
 	"net/url"
 	"regexp"
 	"strings"
@@ -155,17 +154,19 @@ func (st *State) mark(v string, read int) {
 	}
 	if st.marks == nil {
 		st.marks = map[uint64]uint16{}
-		st.seed = maphash.MakeSeed()
+	}
+	if st.key == nil {
+		st.setKey(NewKey())
 	}
 	limit := 4 * st.cfg.MaxNames
 	for i, n := 0, 0; i+markWidth <= len(v) && n < markWindows; i, n = i+markWidth, n+1 {
 		if len(st.marks) >= limit {
 			return
 		}
-		st.marks[maphash.String(st.seed, v[i:i+markWidth])] = uint16(read)
+		st.marks[st.mk.sum(v[i:i+markWidth])] = uint16(read)
 	}
 	if len(v)%markWidth != 0 && len(st.marks) < limit {
-		st.marks[maphash.String(st.seed, v[len(v)-markWidth:])] = uint16(read)
+		st.marks[st.mk.sum(v[len(v)-markWidth:])] = uint16(read)
 	}
 }
 
@@ -212,7 +213,7 @@ const maxInlineScan = 64 << 10
 
 func (st *State) carriesRaw(text string) int {
 	for i := 0; i+markWidth <= len(text); i++ {
-		if r, ok := st.marks[maphash.String(st.seed, text[i:i+markWidth])]; ok && int(r) < len(st.reads) {
+		if r, ok := st.marks[st.mk.sum(text[i:i+markWidth])]; ok && int(r) < len(st.reads) {
 			return int(r)
 		}
 	}

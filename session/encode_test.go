@@ -1,0 +1,274 @@
+package session
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// richState returns a state with something in every field, made by the
+// methods the engine calls.
+func richState(t testing.TB) *State {
+	st := New("conv-1", Config{}, bytes.Repeat([]byte{7}, KeySize))
+	c := call(
+		tool.Effect{Kind: tool.Chdir, Path: "/home/user", Known: true},
+		tool.Effect{Kind: tool.SetVar, Path: "DIR", Text: "/", Known: true},
+		tool.Effect{Kind: tool.SetAlias, Path: "ll", Text: "ls -la", Known: true},
+		tool.Effect{Kind: tool.SetFunc, Path: "f", Text: "rm -rf ~", Known: true},
+		tool.Effect{Kind: tool.SetGitAlias, Path: "sync", Text: "push -f", Known: true},
+		tool.Effect{Kind: tool.SetPyVar, Path: "base", Text: "http://169.254.169.254", Known: true},
+		tool.Effect{Kind: tool.SetPyVar, Path: "env", Sensitive: "environment"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/a.sh", Text: "echo a\n", Known: true},
+		tool.Effect{Kind: tool.MakeExecutable, Path: "/tmp/a.sh"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/srv/a.sh", Text: strings.Repeat("x", 70<<10), Known: true},
+		tool.Effect{Kind: tool.FetchFile, Path: "/tmp/d", URL: "https://x.example/d"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/env", Sensitive: "environment"},
+		tool.Effect{Kind: tool.CopyFile, Src: "/home/user/.ssh/id_rsa", Path: "/tmp/k"},
+		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/l", List: []string{"/home/user/{}", "/srv/{}"}},
+		tool.Effect{Kind: tool.Symlink, Path: "/tmp/link", Src: "/home/user"},
+	)
+	c.Shell = []string{"cd ~ && DIR=/ && …"}
+	st.Enter(c, false)
+	st.Record(c, &risk.Assessment{Level: risk.Medium, AffectedResources: []string{"file:/tmp/a.sh", "url:https://x.example/d"}}, &risk.Decision{Verdict: risk.Ask})
+	read := normalized("Read", map[string]any{"file_path": "/home/user/.ssh/id_ed25519"})
+	st.Enter(read, false)
+	st.Observe(read, fakeKey, PersonalScanner)
+	st.Record(read, &risk.Assessment{Level: risk.High}, &risk.Decision{Verdict: risk.Allow})
+	denied := call(tool.Effect{Kind: tool.RemoveFile, Path: "/tmp"})
+	st.Enter(denied, false)
+	st.Record(denied, &risk.Assessment{Level: risk.Critical}, &risk.Decision{Verdict: risk.Deny})
+	st.Approve(Approval{Exact: `Bash {"command":"ls"} /home/user`, Origin: "a person"}, Approval{Rule: "Bash(ls:*)", Origin: "approved for session conv-1"})
+	if len(st.marks) == 0 || len(st.reads) == 0 || len(st.history) != 3 || len(st.files) < 5 {
+		t.Fatalf("the rich state is not rich: %d marks, %d reads, %d entries, %d files", len(st.marks), len(st.reads), len(st.history), len(st.files))
+	}
+	return st
+}
+
+// encodingSkips are the fields of State that are not encoded, and why.
+var encodingSkips = map[string]string{
+	"Mutex": "a lock", "cfg": "given to UnmarshalState", "seen": "the legacy store's clock",
+	"key": "the store's, given to UnmarshalState", "mk": "derived from key",
+}
+
+func TestStateRoundTrip(t *testing.T) {
+	st := richState(t)
+	data, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalState(data, Config{}, st.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// every field of State but those named in encodingSkips comes back
+	// equal: a field added to State without being encoded fails here
+	a, b := reflect.ValueOf(st).Elem(), reflect.ValueOf(got).Elem()
+	for i := range a.NumField() {
+		name := a.Type().Field(i).Name
+		if _, skip := encodingSkips[name]; skip {
+			continue
+		}
+		x, y := reachable(a.Field(i)), reachable(b.Field(i))
+		if !sameValue(x, y) {
+			t.Errorf("field %s: %#v, after a round trip %#v", name, x.Interface(), y.Interface())
+		}
+	}
+	again, err := got.MarshalBinary()
+	if err != nil || !bytes.Equal(data, again) {
+		t.Errorf("the encoding of the decoded state differs (%v)", err)
+	}
+	// what the decoded state remembers is still recognised
+	line := strings.Split(fakeKey, "\n")[2]
+	if got.carries("k="+line) < 0 {
+		t.Error("a remembered value is not recognised after a round trip")
+	}
+	if other, _ := UnmarshalState(data, Config{}, bytes.Repeat([]byte{8}, KeySize)); other.carries("k="+line) >= 0 {
+		t.Error("a remembered value recognised under another key")
+	}
+}
+
+func TestStateRoundTripEmpty(t *testing.T) {
+	st := New("", Config{}, NewKey())
+	data, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalState(data, Config{}, st.key)
+	if err != nil || got.Steps() != 0 || got.Files() != 0 || got.ID() != "" {
+		t.Fatalf("%+v %v", got, err)
+	}
+}
+
+// TestUnmarshalRefusesCorruptData: damaged, truncated, foreign or
+// oversized data is an error wrapping ErrCorrupt, never a state.
+func TestUnmarshalRefusesCorruptData(t *testing.T) {
+	st := richState(t)
+	data, _ := st.MarshalBinary()
+	key := st.key
+	refuse := func(name string, data []byte, cfg Config) {
+		t.Helper()
+		got, err := UnmarshalState(data, cfg, key)
+		if !errors.Is(err, ErrCorrupt) || got != nil {
+			t.Errorf("%s: state %v, error %v", name, got != nil, err)
+		}
+	}
+	refuse("nil", nil, Config{})
+	refuse("empty", []byte{}, Config{})
+	refuse("json", []byte(`{"step":3}`), Config{})
+	for n := range len(data) {
+		if n < 300 || n%97 == 0 {
+			refuse(fmt.Sprintf("truncated to %d", n), data[:n], Config{})
+		}
+	}
+	for i := 0; i < len(data); i += 1 + i/50 {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x10
+		refuse(fmt.Sprintf("byte %d flipped", i), bad, Config{})
+	}
+	refuse("trailing byte", append(bytes.Clone(data), 0), Config{})
+	v2 := bytes.Clone(data)
+	v2[len(magic)] = 2
+	if _, err := UnmarshalState(v2, Config{}, key); err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("version 2: %v", err)
+	}
+	// within the checksum, but beyond the bounds of the reader's Config
+	refuse("more files than MaxFiles", data, Config{MaxFiles: 2})
+	refuse("more history than Window", data, Config{Window: 2})
+	refuse("more names than MaxNames", data, Config{MaxNames: 1})
+	refuse("a file longer than MaxFileBytes", data, Config{MaxFileBytes: 10})
+	refuse("longer than MaxBytes", data, Config{MaxBytes: len(data) - 1})
+	if _, err := UnmarshalState(data, Config{}, key[:16]); err == nil {
+		t.Error("a 16-byte key accepted")
+	}
+}
+
+// TestUnmarshalBoundsHostileCounts: a count that claims more entries than
+// the data holds fails before anything that large is allocated.
+func TestUnmarshalBoundsHostileCounts(t *testing.T) {
+	key := NewKey()
+	var e enc
+	e.b = append(e.b, magic...)
+	e.uint(Version)
+	e.str("x")
+	e.uint(1)
+	e.str("/w")
+	e.str("/w")
+	e.uint(200) // 200 vars, and no data for them
+	e.b = binary.LittleEndian.AppendUint32(e.b, crcOf(e.b))
+	if _, err := UnmarshalState(e.b, Config{MaxNames: 1 << 20}, key); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("200 names in no data: %v", err)
+	}
+	allocs := testing.AllocsPerRun(10, func() { UnmarshalState(e.b, Config{MaxNames: 1 << 20}, key) })
+	if allocs > 20 {
+		t.Errorf("%v allocations for a hostile count", allocs)
+	}
+}
+
+func TestMarshalBoundedByMaxBytes(t *testing.T) {
+	st := New("x", Config{MaxBytes: 100}, NewKey())
+	c := call(tool.Effect{Kind: tool.WriteFile, Path: "/tmp/a", Text: strings.Repeat("a", 200), Known: true})
+	st.Enter(c, false)
+	st.Record(c, nil, nil)
+	if _, err := st.MarshalBinary(); err == nil {
+		t.Error("a state larger than MaxBytes encoded")
+	}
+}
+
+func TestApprove(t *testing.T) {
+	st := New("x", Config{MaxNames: 3}, nil)
+	st.Approve(Approval{Exact: "a", Origin: "1"}, Approval{Exact: "a", Origin: "2"}, Approval{Rule: "Bash(ls:*)"}, Approval{})
+	if got := st.Approvals(); len(got) != 2 || got[0].Origin != "1" {
+		t.Errorf("approvals %+v", got)
+	}
+	st.Approve(Approval{Rule: "r1"}, Approval{Rule: "r2"}, Approval{Rule: "r3"})
+	if got := st.Approvals(); len(got) != 3 {
+		t.Errorf("beyond MaxNames: %d approvals", len(got))
+	}
+	st.Approvals()[0].Exact = "changed"
+	if st.Approvals()[0].Exact != "a" {
+		t.Error("Approvals returned the state's own slice")
+	}
+}
+
+func TestSipHashVectors(t *testing.T) {
+	// SipHash-2-4 reference vectors: key 00 01 … 0f, message 00 01 … n-1
+	want := []uint64{0x726fdb47dd0e0e31, 0x74f839c593dc67fd, 0x0d6c8009d9a94f5a, 0x85676696d7fb7e2d,
+		0xcf2794e0277187b7, 0x18765564cd99a68d, 0xcbc9466e58fee3ce, 0xab0200f58b01d137,
+		0x93f5f5799a932462, 0x9e0082df0ba9e4b0, 0x7a5dbbc594ddb9f3, 0xf4b32f46226bada7,
+		0x751e8fbc860ee5fb, 0x14ea5627c0843d90, 0xf723ca908e7af2ee, 0xa129ca6149be45e5, 0x3f2acc7f57c29bdb}
+	k := sipKey{0x0706050403020100, 0x0f0e0d0c0b0a0908}
+	msg := make([]byte, len(want))
+	for i := range msg {
+		msg[i] = byte(i)
+	}
+	for n, w := range want {
+		if got := k.sum(string(msg[:n])); got != w {
+			t.Errorf("SipHash of %d bytes: %#x, want %#x", n, got, w)
+		}
+	}
+}
+
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// reachable returns v, a field maybe unexported, as a value Interface works on.
+func reachable(v reflect.Value) reflect.Value {
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+}
+
+// sameValue is reflect.DeepEqual, but a nil map or slice equals an empty one.
+func sameValue(x, y reflect.Value) bool {
+	switch x.Kind() {
+	case reflect.Map:
+		if x.Len() != y.Len() {
+			return false
+		}
+		for _, k := range x.MapKeys() {
+			if w := y.MapIndex(k); !w.IsValid() || !sameValue(x.MapIndex(k), w) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if x.Len() != y.Len() {
+			return false
+		}
+		for i := range x.Len() {
+			if !sameValue(x.Index(i), y.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Pointer:
+		return x.IsNil() == y.IsNil() && (x.IsNil() || sameValue(x.Elem(), y.Elem()))
+	case reflect.Struct:
+		if x.Type() == reflect.TypeFor[time.Time]() {
+			return x.Interface().(time.Time).Equal(y.Interface().(time.Time))
+		}
+		for i := range x.NumField() {
+			if !sameValue(reachable2(x, i), reachable2(y, i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(x.Interface(), y.Interface())
+}
+
+func reachable2(v reflect.Value, i int) reflect.Value {
+	if v.CanAddr() {
+		return reachable(v.Field(i))
+	}
+	cp := reflect.New(v.Type()).Elem()
+	cp.Set(v)
+	return reachable(cp.Field(i))
+}

@@ -1,0 +1,198 @@
+package session
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentwarden/warden/tool"
+)
+
+// Store keeps the states of the conversations in progress. Implementations
+// are safe for concurrent use.
+type Store interface {
+	// Update runs fn on the state of conversation id (a new State when the
+	// store has none or it expired), serialized with every other Update of
+	// the same id — in this process and, for persistent stores, in other
+	// processes — and saves the state when fn returns nil. An error from
+	// loading or saving is returned (the engine turns it into a deny:
+	// nothing runs unrecorded); so is fn's error, and then nothing fn did
+	// is saved.
+	Update(ctx context.Context, id string, fn func(*State) error) error
+	// Get returns a copy of the state of id, or nil when the store has
+	// none (or it expired).
+	Get(ctx context.Context, id string) (*State, error)
+	// Delete forgets conversation id; forgetting one the store does not
+	// have is no error.
+	Delete(ctx context.Context, id string) error
+	// Close releases the store; every later call fails with ErrClosed.
+	Close() error
+}
+
+// ErrClosed is the error of a Store used after Close.
+var ErrClosed = errors.New("session: store closed")
+
+// NewMemoryStore returns a Store that keeps states in this process: at
+// most cfg.MaxSessions of them (the least recently used beyond it are
+// forgotten), forgetting those idle longer than cfg.TTL. Its hash key is
+// random: what it remembers dies with it.
+func NewMemoryStore(cfg Config) Store {
+	return &memoryStore{cfg: cfg.withDefaults(), key: NewKey(), m: map[string]*list.Element{}, lru: list.New()}
+}
+
+type memoryStore struct {
+	cfg Config
+	key []byte
+
+	mu     sync.Mutex               // guards what follows, and every memEntry's st and seen
+	m      map[string]*list.Element // of *memEntry
+	lru    *list.List               // front: most recently used
+	closed bool
+}
+
+type memEntry struct {
+	id     string
+	update sync.Mutex // serializes the Updates of id
+	st     *State     // the saved state, never changed once saved; nil: none yet
+	seen   time.Time  // when st was saved
+}
+
+func (s *memoryStore) Update(ctx context.Context, id string, fn func(*State) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return ErrClosed
+		}
+		el, ok := s.m[id]
+		if !ok {
+			el = s.lru.PushFront(&memEntry{id: id, seen: s.cfg.Now()})
+			s.m[id] = el
+			s.evict()
+		}
+		e := el.Value.(*memEntry)
+		s.mu.Unlock()
+
+		e.update.Lock()
+		s.mu.Lock()
+		current, saved, seen := s.m[id] == el, e.st, e.seen
+		s.mu.Unlock()
+		if !current {
+			// deleted or evicted while this Update waited: start over
+			e.update.Unlock()
+			continue
+		}
+		var st *State
+		if saved != nil && s.cfg.Now().Sub(seen) <= s.cfg.TTL {
+			st = saved.clone()
+		} else {
+			st = New(id, s.cfg, s.key)
+		}
+		err := fn(st)
+		if err == nil {
+			s.mu.Lock()
+			e.st, e.seen = st, s.cfg.Now()
+			if s.m[id] == el {
+				s.lru.MoveToFront(el)
+			}
+			s.mu.Unlock()
+		}
+		e.update.Unlock()
+		return err
+	}
+}
+
+// evict forgets the least recently used states beyond MaxSessions, and
+// the idle. s.mu is held.
+func (s *memoryStore) evict() {
+	for s.lru.Len() > s.cfg.MaxSessions {
+		s.remove(s.lru.Back())
+	}
+	now := s.cfg.Now()
+	for el := s.lru.Back(); el != nil && now.Sub(el.Value.(*memEntry).seen) > s.cfg.TTL; el = s.lru.Back() {
+		s.remove(el)
+	}
+}
+
+func (s *memoryStore) remove(el *list.Element) {
+	s.lru.Remove(el)
+	delete(s.m, el.Value.(*memEntry).id)
+}
+
+func (s *memoryStore) Get(ctx context.Context, id string) (*State, error) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	var st *State
+	if el, ok := s.m[id]; ok {
+		e := el.Value.(*memEntry)
+		if e.st != nil && s.cfg.Now().Sub(e.seen) <= s.cfg.TTL {
+			st = e.st
+		}
+	}
+	s.mu.Unlock()
+	if st == nil {
+		return nil, nil
+	}
+	return st.clone(), nil // a saved state never changes: no lock needed
+}
+
+func (s *memoryStore) Delete(ctx context.Context, id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if el, ok := s.m[id]; ok {
+		s.remove(el)
+	}
+	return nil
+}
+
+func (s *memoryStore) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.m, s.lru = nil, list.New()
+	return nil
+}
+
+// clone returns a copy of st that shares nothing st's methods change.
+func (st *State) clone() *State {
+	cp := &State{
+		id: st.id, cfg: st.cfg, seen: st.seen,
+		step: st.step, workspace: st.workspace, cwd: st.cwd,
+		files:     make(map[string]*File, len(st.files)),
+		byBase:    make(map[string][]string, len(st.byBase)),
+		reads:     slices.Clone(st.reads),
+		marks:     maps.Clone(st.marks),
+		key:       st.key,
+		mk:        st.mk,
+		history:   slices.Clone(st.history),
+		approvals: slices.Clone(st.approvals),
+	}
+	p := &st.prior
+	cp.prior = tool.Prior{
+		Vars: maps.Clone(p.Vars), Aliases: maps.Clone(p.Aliases), Funcs: maps.Clone(p.Funcs),
+		GitAliases: maps.Clone(p.GitAliases), PyVars: maps.Clone(p.PyVars),
+		Lists: maps.Clone(p.Lists), // the lists themselves are replaced, never changed
+		Links: maps.Clone(p.Links),
+	}
+	for k, f := range st.files {
+		c := *f
+		cp.files[k] = &c
+	}
+	for b, ps := range st.byBase {
+		cp.byBase[b] = slices.Clone(ps)
+	}
+	return cp
+}
