@@ -299,7 +299,7 @@ func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, env Env
 	case iname == "perl" || iname == "ruby" || iname == "php":
 		lang = iname
 	default:
-		if !builtins[first] {
+		if !isBuiltin(first) {
 			return append(out, tool.Effect{Kind: tool.RunFile, Path: first, Lang: "path", Args: c.Args[1:]})
 		}
 		return out
@@ -342,15 +342,18 @@ func decodedRuns(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effec
 	return out
 }
 
-// builtins are shell builtins and keywords: never files on PATH.
-var builtins = map[string]bool{}
-
-func init() {
-	for _, b := range strings.Fields(`cd pushd popd echo printf export unset alias unalias test [ [[ true false : exit return
-		set shift read local declare typeset readonly source . eval exec trap wait jobs fg bg kill type hash command builtin
-		let ulimit umask history if then else fi for while do done case esac function time`) {
-		builtins[b] = true
+// isBuiltin reports whether name is a shell builtin or keyword: never a
+// file on PATH.
+func isBuiltin(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "echo", "printf", "export", "unset", "alias", "unalias", "test", "[", "[[",
+		"true", "false", ":", "exit", "return", "set", "shift", "read", "local", "declare", "typeset",
+		"readonly", "source", ".", "eval", "exec", "trap", "wait", "jobs", "fg", "bg", "kill", "type",
+		"hash", "command", "builtin", "let", "ulimit", "umask", "history", "if", "then", "else", "fi",
+		"for", "while", "do", "done", "case", "esac", "function", "time":
+		return true
 	}
+	return false
 }
 
 // redirectEffects records the files command i's redirections write, with

@@ -1,16 +1,17 @@
 package shell
 
 import (
-	_ "embed"
 	"fmt"
 	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
@@ -84,22 +85,42 @@ type Row struct {
 	Match   map[string]string `yaml:"match"`
 	NoMatch []string          `yaml:"no_match"`
 
-	re      *regexp.Regexp
+	re      *lazyre.Regexp // ArgMatch
 	level   risk.Level
 	byClass map[string]risk.Level
 }
 
-//go:embed commands.yaml
-var commandsYAML []byte
+// commands.yaml is the source people edit; the binary holds it as Go data
+// (commandsData, knowledge_gen.go) so that no process parses it at start.
+//go:generate go test -run TestKnowledgeGenerated . -args -update
 
-// LoadKnowledge parses and checks a knowledge file.
+// LoadKnowledge parses and checks a knowledge file. Its patterns are
+// compiled as it loads, so that a bad one is an error here.
 func LoadKnowledge(data []byte) (*Knowledge, error) {
+	k, err := decodeKnowledge(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.index(true); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// decodeKnowledge parses a knowledge file into its rows, as written.
+func decodeKnowledge(data []byte) (*Knowledge, error) {
 	var k Knowledge
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&k); err != nil {
 		return nil, fmt.Errorf("commands: %w", err)
 	}
+	return &k, nil
+}
+
+// index checks the rows and builds the lookups; eager compiles the rows'
+// patterns now rather than on first use.
+func (k *Knowledge) index(eager bool) error {
 	k.byName = map[string][]*Row{}
 	k.interp = set(k.Interpreters)
 	k.down = set(k.Downloaders)
@@ -112,14 +133,14 @@ func LoadKnowledge(data []byte) (*Knowledge, error) {
 		rows = append(rows, &k.Rows[i])
 	}
 	for _, r := range rows {
-		if err := r.compile(); err != nil {
-			return nil, err
+		if err := r.compile(eager); err != nil {
+			return err
 		}
 		for _, c := range r.Cmd {
 			k.byName[c] = append(k.byName[c], r)
 		}
 	}
-	return &k, nil
+	return nil
 }
 
 func set(xs []string) map[string]bool {
@@ -130,7 +151,7 @@ func set(xs []string) map[string]bool {
 	return m
 }
 
-func (r *Row) compile() error {
+func (r *Row) compile(eager bool) error {
 	if r.Rule == "" {
 		return fmt.Errorf("commands: a row without rule (cmd %v)", r.Cmd)
 	}
@@ -152,10 +173,16 @@ func (r *Row) compile() error {
 			return fmt.Errorf("commands: %s: %w", r.Rule, err)
 		}
 	}
-	if r.ArgMatch != "" {
-		if r.re, err = regexp.Compile(r.ArgMatch); err != nil {
+	switch {
+	case r.ArgMatch == "":
+	case eager:
+		re, err := regexp.Compile(r.ArgMatch)
+		if err != nil {
 			return fmt.Errorf("commands: %s: %w", r.Rule, err)
 		}
+		r.re = lazyre.Compiled(re)
+	default:
+		r.re = lazyre.New(r.ArgMatch)
 	}
 	switch t := r.Target; {
 	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources":
@@ -198,16 +225,17 @@ func validClass(c string) bool {
 	return false
 }
 
-// DefaultKnowledge returns the embedded command knowledge.
-func DefaultKnowledge() *Knowledge { return defaultKnowledge }
+// DefaultKnowledge returns the built-in command knowledge (commands.yaml),
+// indexed on first use; each row's pattern compiles when it first runs.
+func DefaultKnowledge() *Knowledge { return defaultKnowledge() }
 
-var defaultKnowledge = func() *Knowledge {
-	k, err := LoadKnowledge(commandsYAML)
-	if err != nil {
-		panic(err) // the embedded file is checked by tests
+var defaultKnowledge = sync.OnceValue(func() *Knowledge {
+	k := commandsData()
+	if err := k.index(false); err != nil {
+		panic(err) // commands.yaml is checked by tests, and knowledge_gen.go is generated from it
 	}
 	return k
-}()
+})
 
 // words splits a command's arguments (after its name) into flags and
 // operands, skipping the values of the command's value flags.

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -45,8 +44,10 @@ func describe(fs []risk.Finding) string {
 // TestKnowledgeSamples checks every row's samples: each match gets the
 // row's rule at the stated level (no other row of the same rule may give
 // it more), and no no_match fires it.
+// The samples come from commands.yaml; analyzeScript runs the built-in
+// knowledge generated from it.
 func TestKnowledgeSamples(t *testing.T) {
-	k := DefaultKnowledge()
+	k := yamlKnowledge(t)
 	rows := append([]Row{k.Redirect}, k.Rows...)
 	for _, r := range rows {
 		if len(r.Match) == 0 || len(r.NoMatch) == 0 {
@@ -165,13 +166,23 @@ func TestAnalyzeFlowAndSQL(t *testing.T) {
 	}
 }
 
-func TestEmbeddedKnowledgeLoads(t *testing.T) {
-	data, err := os.ReadFile("commands.yaml")
-	if err != nil {
-		t.Fatal(err)
+// TestBuiltinKnowledge: the generated knowledge is commands.yaml without
+// its samples, and each of its patterns compiles.
+func TestBuiltinKnowledge(t *testing.T) {
+	want, got := yamlKnowledge(t), DefaultKnowledge()
+	if len(got.Rows) != len(want.Rows) || got.Redirect.Rule != want.Redirect.Rule {
+		t.Fatalf("%d rows, commands.yaml has %d", len(got.Rows), len(want.Rows))
 	}
-	if _, err := LoadKnowledge(data); err != nil {
-		t.Fatal(err)
+	for i, r := range got.Rows {
+		w := want.Rows[i]
+		if r.Rule != w.Rule || r.ArgMatch != w.ArgMatch || r.Reason != w.Reason || len(r.Match) != 0 {
+			t.Errorf("row %d: %s, commands.yaml has %s", i, r.Rule, w.Rule)
+		}
+		if (r.re == nil) != (r.ArgMatch == "") {
+			t.Errorf("%s: arg_match %q without its pattern", r.Rule, r.ArgMatch)
+		} else if r.re != nil && r.re.Get().String() != w.re.Get().String() {
+			t.Errorf("%s: pattern %s, want %s", r.Rule, r.re.Get(), w.re.Get())
+		}
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // finding is locked; on its samples, the critical findings of a locked row
 // are locked and its lower ones are not.
 func TestKnowledgeLocked(t *testing.T) {
-	k := DefaultKnowledge()
+	k := yamlKnowledge(t) // with the samples
 	rows := append([]Row{k.Redirect}, k.Rows...)
 	locked := 0
 	for _, r := range rows {

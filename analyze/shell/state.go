@@ -248,7 +248,7 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 		r.gitConfig(cmd, i+1)
 		return false, nil
 	}
-	if gitCommands[sub] || slices.Contains(r.expanding, "git "+sub) {
+	if gitCommand(sub) || slices.Contains(r.expanding, "git "+sub) {
 		return false, nil // git ignores aliases that shadow its commands
 	}
 	v, ok := local[sub]
@@ -302,15 +302,18 @@ func (r *resolver) gitConfig(cmd Command, from int) {
 	}
 }
 
-// gitCommands are git's own commands, which an alias cannot replace.
-var gitCommands = map[string]bool{}
-
-func init() {
-	for _, c := range strings.Fields(`add am apply archive bisect blame branch bundle checkout cherry-pick clean clone commit config
-		describe diff fetch format-patch gc grep init log merge mv notes pull push range-diff rebase reflog remote repack replace
-		reset restore revert rm shortlog show sparse-checkout stash status submodule switch tag worktree help version`) {
-		gitCommands[c] = true
+// gitCommand reports whether name is one of git's own commands, which an
+// alias cannot replace.
+func gitCommand(name string) bool {
+	switch name {
+	case "add", "am", "apply", "archive", "bisect", "blame", "branch", "bundle", "checkout", "cherry-pick",
+		"clean", "clone", "commit", "config", "describe", "diff", "fetch", "format-patch", "gc", "grep",
+		"init", "log", "merge", "mv", "notes", "pull", "push", "range-diff", "rebase", "reflog", "remote",
+		"repack", "replace", "reset", "restore", "revert", "rm", "shortlog", "show", "sparse-checkout",
+		"stash", "status", "submodule", "switch", "tag", "worktree", "help", "version":
+		return true
 	}
+	return false
 }
 
 // positional reports whether name is a positional parameter or one of

@@ -1,0 +1,62 @@
+package shell
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/agentwarden/warden/internal/golit"
+)
+
+// yamlKnowledge is commands.yaml as written, samples included: the source
+// of knowledge_gen.go, and of the samples the tests check.
+func yamlKnowledge(t testing.TB) *Knowledge {
+	t.Helper()
+	data, err := os.ReadFile("commands.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := LoadKnowledge(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// generateKnowledge renders commands.yaml, without its samples, as the Go
+// data the package indexes on first use.
+func generateKnowledge(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile("commands.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := decodeKnowledge(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := golit.Printer{Pkg: "shell", Skip: map[string]bool{"Match": true, "NoMatch": true}}
+	src, err := golit.Source("commands.yaml", "shell",
+		"// commandsData returns the knowledge of commands.yaml, as written, without its samples.\n"+
+			"func commandsData() *Knowledge {\n\treturn "+p.Literal(k)+"\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// TestKnowledgeGenerated fails when knowledge_gen.go is not what
+// commands.yaml generates; -update rewrites it (go generate ./analyze/shell).
+func TestKnowledgeGenerated(t *testing.T) {
+	want := generateKnowledge(t)
+	if *update {
+		if err := os.WriteFile("knowledge_gen.go", want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile("knowledge_gen.go")
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("knowledge_gen.go is stale: run go generate ./analyze/shell")
+	}
+}
