@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
@@ -213,127 +214,133 @@ var listArgs = map[string]bool{"paths": true, "urls": true, "include": true, "ed
 // 004's {"action": …} form that become arguments.
 var anyArgs = []string{"security_risk", "safety_risk", "thought", "summary"}
 
-// catalog maps lower-case tool names to their spec.
-var catalog = map[string]spec{
-	// Claude Code (the Anthropic API's bash tool takes restart instead of a command)
-	"bash":         {class: Execute, shell: []string{"command"}, need: []string{"command|restart"}, opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart"}},
-	"read":         {class: Read, path: []string{"file_path"}, need: []string{"file_path"}, opt: []string{"offset", "limit", "pages"}},
-	"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}, need: []string{"file_path", "content"}},
-	"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}, need: []string{"file_path", "old_string", "new_string"}, opt: []string{"replace_all"}},
-	"multiedit":    {class: Edit, path: []string{"file_path"}, content: []string{"edits.new_string"}, need: []string{"file_path", "edits"}},
-	"notebookedit": {class: Edit, path: []string{"notebook_path"}, content: []string{"new_source"}, need: []string{"notebook_path"}, opt: []string{"cell_id", "cell_type", "edit_mode"}},
-	"notebookread": {class: Read, path: []string{"notebook_path"}, need: []string{"notebook_path"}, opt: []string{"cell_id"}},
-	// Claude Code and Gemini CLI
-	"glob": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"},
-		opt: []string{"case_sensitive", "respect_git_ignore", "respect_gemini_ignore"}},
-	"grep": {class: Read, path: []string{"path"}, text: []string{"pattern", "glob"}, need: []string{"pattern"},
-		opt: []string{"output_mode", "-A", "-B", "-C", "-n", "-i", "type", "head_limit", "offset", "multiline"}},
-	"ls":        {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"ignore"}},
-	"webfetch":  {class: Network, url: []string{"url"}, text: []string{"prompt"}, need: []string{"url", "prompt"}},
-	"websearch": {class: Network, text: []string{"query"}, need: []string{"query"}, opt: []string{"allowed_domains", "blocked_domains"}},
-	"todowrite": {class: Other, need: []string{"todos"}, open: true},
-	"task":      {class: Other, text: []string{"prompt"}, need: []string{"prompt"}, open: true},
+// agentTools returns the agents' own tools: lower-case names to their spec.
+func agentTools() map[string]spec {
+	return map[string]spec{
+		// Claude Code (the Anthropic API's bash tool takes restart instead of a command)
+		"bash":         {class: Execute, shell: []string{"command"}, need: []string{"command|restart"}, opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart"}},
+		"read":         {class: Read, path: []string{"file_path"}, need: []string{"file_path"}, opt: []string{"offset", "limit", "pages"}},
+		"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}, need: []string{"file_path", "content"}},
+		"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}, need: []string{"file_path", "old_string", "new_string"}, opt: []string{"replace_all"}},
+		"multiedit":    {class: Edit, path: []string{"file_path"}, content: []string{"edits.new_string"}, need: []string{"file_path", "edits"}},
+		"notebookedit": {class: Edit, path: []string{"notebook_path"}, content: []string{"new_source"}, need: []string{"notebook_path"}, opt: []string{"cell_id", "cell_type", "edit_mode"}},
+		"notebookread": {class: Read, path: []string{"notebook_path"}, need: []string{"notebook_path"}, opt: []string{"cell_id"}},
+		// Claude Code and Gemini CLI
+		"glob": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"},
+			opt: []string{"case_sensitive", "respect_git_ignore", "respect_gemini_ignore"}},
+		"grep": {class: Read, path: []string{"path"}, text: []string{"pattern", "glob"}, need: []string{"pattern"},
+			opt: []string{"output_mode", "-A", "-B", "-C", "-n", "-i", "type", "head_limit", "offset", "multiline"}},
+		"ls":        {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"ignore"}},
+		"webfetch":  {class: Network, url: []string{"url"}, text: []string{"prompt"}, need: []string{"url", "prompt"}},
+		"websearch": {class: Network, text: []string{"query"}, need: []string{"query"}, opt: []string{"allowed_domains", "blocked_domains"}},
+		"todowrite": {class: Other, need: []string{"todos"}, open: true},
+		"task":      {class: Other, text: []string{"prompt"}, need: []string{"prompt"}, open: true},
 
-	// OpenHands
-	"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
-	"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}},
-	"str_replace_editor": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, need: []string{"command", "path"},
-		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
-	// the Anthropic API's text editor tool, the same commands
-	"str_replace_based_edit_tool": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str", "insert_text"}, need: []string{"command", "path"},
-		opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
-	"browser":  {class: Browser, code: []string{"code"}, lang: "browsergym", need: []string{"code"}, refine: refineBrowserGym},
-	"web_read": {class: Network, url: []string{"url"}, need: []string{"url"}},
+		// OpenHands
+		"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
+		"execute_ipython_cell": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}},
+		"str_replace_editor": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str"}, need: []string{"command", "path"},
+			opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
+		// the Anthropic API's text editor tool, the same commands
+		"str_replace_based_edit_tool": {class: Edit, path: []string{"path"}, content: []string{"file_text", "new_str", "insert_text"}, need: []string{"command", "path"},
+			opt: []string{"old_str", "insert_line", "view_range"}, narrow: narrowEditor},
+		"browser":  {class: Browser, code: []string{"code"}, lang: "browsergym", need: []string{"code"}, refine: refineBrowserGym},
+		"web_read": {class: Network, url: []string{"url"}, need: []string{"url"}},
 
-	// Codex
-	"shell":         {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: codexApproval},
-	"shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: append([]string{"login"}, codexApproval...)},
-	"exec_command": {class: Execute, shell: []string{"cmd"}, cwd: []string{"workdir"}, need: []string{"cmd"},
-		opt: append([]string{"shell", "login", "tty", "yield_time_ms", "max_output_tokens"}, codexApproval...)},
-	"local_shell": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir", "working_directory"}, need: []string{"command"},
-		opt: append([]string{"type", "env", "user"}, codexApproval...)},
-	"apply_patch": {class: Edit, need: []string{"input|patch|command"}, opt: []string{"command"}, refine: refinePatch},
+		// Codex
+		"shell":         {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: codexApproval},
+		"shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir"}, need: []string{"command"}, opt: append([]string{"login"}, codexApproval...)},
+		"exec_command": {class: Execute, shell: []string{"cmd"}, cwd: []string{"workdir"}, need: []string{"cmd"},
+			opt: append([]string{"shell", "login", "tty", "yield_time_ms", "max_output_tokens"}, codexApproval...)},
+		"local_shell": {class: Execute, shell: []string{"command"}, cwd: []string{"workdir", "working_directory"}, need: []string{"command"},
+			opt: append([]string{"type", "env", "user"}, codexApproval...)},
+		"apply_patch": {class: Edit, need: []string{"input|patch|command"}, opt: []string{"command"}, refine: refinePatch},
 
-	// Gemini CLI
-	"run_shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"directory", "dir_path"}, need: []string{"command"}, opt: []string{"description", "is_background"}},
-	"read_file":         {class: Read, path: []string{"file_path", "absolute_path", "path"}, need: []string{"file_path|absolute_path|path"}, opt: []string{"offset", "limit", "head", "tail"}},
-	// (newer versions take include, the globs of the files read, without paths)
-	"read_many_files": {class: Read, path: []string{"paths", "include"}, need: []string{"paths|include"},
-		opt: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "respect_git_ignore"}},
-	"write_file": {class: Edit, path: []string{"file_path", "path"}, content: []string{"content"}, need: []string{"file_path|path", "content"},
-		opt: []string{"modified_by_user", "ai_proposed_content"}},
-	"replace": {class: Edit, path: []string{"file_path", "path"}, content: []string{"new_string"}, need: []string{"file_path|path", "old_string", "new_string"},
-		opt: []string{"expected_replacements", "instruction", "modified_by_user", "ai_proposed_content"}},
-	"web_fetch":         {class: Network, url: urlKeys, text: []string{"prompt"}, need: []string{"prompt|url"}, refine: refinePromptURLs},
-	"google_web_search": {class: Network, text: []string{"query"}, need: []string{"query"}},
-	"list_directory": {class: Read, path: []string{"path", "dir_path"}, need: []string{"path|dir_path"},
-		opt: []string{"ignore", "file_filtering_options", "respect_git_ignore"}},
-	"search_file_content": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"}, opt: []string{"include"}},
-	"save_memory":         {class: Edit, content: []string{"fact"}, need: []string{"fact"}},
+		// Gemini CLI
+		"run_shell_command": {class: Execute, shell: []string{"command"}, cwd: []string{"directory", "dir_path"}, need: []string{"command"}, opt: []string{"description", "is_background"}},
+		"read_file":         {class: Read, path: []string{"file_path", "absolute_path", "path"}, need: []string{"file_path|absolute_path|path"}, opt: []string{"offset", "limit", "head", "tail"}},
+		// (newer versions take include, the globs of the files read, without paths)
+		"read_many_files": {class: Read, path: []string{"paths", "include"}, need: []string{"paths|include"},
+			opt: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "respect_git_ignore"}},
+		"write_file": {class: Edit, path: []string{"file_path", "path"}, content: []string{"content"}, need: []string{"file_path|path", "content"},
+			opt: []string{"modified_by_user", "ai_proposed_content"}},
+		"replace": {class: Edit, path: []string{"file_path", "path"}, content: []string{"new_string"}, need: []string{"file_path|path", "old_string", "new_string"},
+			opt: []string{"expected_replacements", "instruction", "modified_by_user", "ai_proposed_content"}},
+		"web_fetch":         {class: Network, url: urlKeys, text: []string{"prompt"}, need: []string{"prompt|url"}, refine: refinePromptURLs},
+		"google_web_search": {class: Network, text: []string{"query"}, need: []string{"query"}},
+		"list_directory": {class: Read, path: []string{"path", "dir_path"}, need: []string{"path|dir_path"},
+			opt: []string{"ignore", "file_filtering_options", "respect_git_ignore"}},
+		"search_file_content": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"}, opt: []string{"include"}},
+		"save_memory":         {class: Edit, content: []string{"fact"}, need: []string{"fact"}},
 
-	// Python code actions (seed 004 and plain agents: their other fields vary)
-	"code":        {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
-	"python":      {class: Execute, code: []string{"code", "script"}, lang: "python", need: []string{"code|script"}, open: true},
-	"python_exec": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
-	"ipython":     {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+		// Python code actions (seed 004 and plain agents: their other fields vary)
+		"code":        {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+		"python":      {class: Execute, code: []string{"code", "script"}, lang: "python", need: []string{"code|script"}, open: true},
+		"python_exec": {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+		"ipython":     {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},
+	}
 }
 
 // servers maps the MCP servers warden knows (by the name their
 // package gives them) to their tools. A tool mcp__S__T is looked up in
 // the tools of server S only (see serverName): another server's tool
 // that happens to share a name is not that tool.
-var servers = map[string]map[string]spec{
-	"filesystem": {
-		"read_file":                 {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
-		"read_text_file":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
-		"read_media_file":           {class: Read, path: []string{"path"}, need: []string{"path"}},
-		"read_multiple_files":       {class: Read, path: []string{"paths"}, need: []string{"paths"}},
-		"write_file":                {class: Edit, path: []string{"path"}, content: []string{"content"}, need: []string{"path", "content"}},
-		"edit_file":                 {class: Edit, path: []string{"path"}, content: []string{"edits.newText"}, need: []string{"path", "edits"}, opt: []string{"dryRun"}},
-		"create_directory":          {class: Edit, path: []string{"path"}, need: []string{"path"}},
-		"list_directory":            {class: Read, path: []string{"path"}, need: []string{"path"}},
-		"list_directory_with_sizes": {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"sortBy"}},
-		"directory_tree":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"excludePatterns"}},
-		"move_file":                 {class: Edit, path: []string{"source", "destination"}, need: []string{"source", "destination"}},
-		"search_files":              {class: Read, path: []string{"path"}, text: []string{"pattern"}, need: []string{"path", "pattern"}, opt: []string{"excludePatterns"}},
-		"get_file_info":             {class: Read, path: []string{"path"}, need: []string{"path"}},
-		"list_allowed_directories":  {class: Read},
-	},
-	"postgres": {
-		"query": {class: Database, sql: []string{"sql"}, need: []string{"sql"}},
-	},
-	"sqlite": {
-		"read_query":     {class: Database, sql: []string{"query"}, need: []string{"query"}},
-		"write_query":    {class: Database, sql: []string{"query"}, need: []string{"query"}},
-		"create_table":   {class: Database, sql: []string{"query"}, need: []string{"query"}},
-		"list_tables":    {class: Read},
-		"describe_table": {class: Read, need: []string{"table_name"}},
-		"append_insight": {class: Other, text: []string{"insight"}, need: []string{"insight"}},
-	},
-	"fetch": {
-		"fetch": {class: Network, url: []string{"url"}, need: []string{"url"}, opt: []string{"max_length", "start_index", "raw"}},
-	},
-	"playwright": playwright,
-	"puppeteer": {
-		"puppeteer_navigate":   {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
-		"puppeteer_evaluate":   {class: Browser, code: []string{"script"}, lang: "javascript", need: []string{"script"}, open: true},
-		"puppeteer_fill":       {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
-		"puppeteer_select":     {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
-		"puppeteer_screenshot": {class: Browser, open: true},
-		"puppeteer_click":      {class: Browser, need: []string{"selector"}, open: true},
-		"puppeteer_hover":      {class: Browser, need: []string{"selector"}, open: true},
-	},
+func serverTools() map[string]map[string]spec {
+	return map[string]map[string]spec{
+		"filesystem": {
+			"read_file":                 {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
+			"read_text_file":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"head", "tail"}},
+			"read_media_file":           {class: Read, path: []string{"path"}, need: []string{"path"}},
+			"read_multiple_files":       {class: Read, path: []string{"paths"}, need: []string{"paths"}},
+			"write_file":                {class: Edit, path: []string{"path"}, content: []string{"content"}, need: []string{"path", "content"}},
+			"edit_file":                 {class: Edit, path: []string{"path"}, content: []string{"edits.newText"}, need: []string{"path", "edits"}, opt: []string{"dryRun"}},
+			"create_directory":          {class: Edit, path: []string{"path"}, need: []string{"path"}},
+			"list_directory":            {class: Read, path: []string{"path"}, need: []string{"path"}},
+			"list_directory_with_sizes": {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"sortBy"}},
+			"directory_tree":            {class: Read, path: []string{"path"}, need: []string{"path"}, opt: []string{"excludePatterns"}},
+			"move_file":                 {class: Edit, path: []string{"source", "destination"}, need: []string{"source", "destination"}},
+			"search_files":              {class: Read, path: []string{"path"}, text: []string{"pattern"}, need: []string{"path", "pattern"}, opt: []string{"excludePatterns"}},
+			"get_file_info":             {class: Read, path: []string{"path"}, need: []string{"path"}},
+			"list_allowed_directories":  {class: Read},
+		},
+		"postgres": {
+			"query": {class: Database, sql: []string{"sql"}, need: []string{"sql"}},
+		},
+		"sqlite": {
+			"read_query":     {class: Database, sql: []string{"query"}, need: []string{"query"}},
+			"write_query":    {class: Database, sql: []string{"query"}, need: []string{"query"}},
+			"create_table":   {class: Database, sql: []string{"query"}, need: []string{"query"}},
+			"list_tables":    {class: Read},
+			"describe_table": {class: Read, need: []string{"table_name"}},
+			"append_insight": {class: Other, text: []string{"insight"}, need: []string{"insight"}},
+		},
+		"fetch": {
+			"fetch": {class: Network, url: []string{"url"}, need: []string{"url"}, opt: []string{"max_length", "start_index", "raw"}},
+		},
+		"playwright": playwrightTools(),
+		"puppeteer": {
+			"puppeteer_navigate":   {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
+			"puppeteer_evaluate":   {class: Browser, code: []string{"script"}, lang: "javascript", need: []string{"script"}, open: true},
+			"puppeteer_fill":       {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
+			"puppeteer_select":     {class: Browser, text: []string{"value"}, need: []string{"selector", "value"}, open: true},
+			"puppeteer_screenshot": {class: Browser, open: true},
+			"puppeteer_click":      {class: Browser, need: []string{"selector"}, open: true},
+			"puppeteer_hover":      {class: Browser, need: []string{"selector"}, open: true},
+		},
+	}
 }
 
 // playwright's tools; their element descriptions and references vary
 // between versions, so they are open.
-var playwright = map[string]spec{
-	"browser_navigate":    {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
-	"browser_evaluate":    {class: Browser, code: []string{"function", "script", "expression"}, lang: "javascript", need: []string{"function|script|expression"}, open: true},
-	"browser_run_code":    {class: Browser, code: []string{"code"}, lang: "javascript", need: []string{"code"}, open: true},
-	"browser_file_upload": {class: Browser, path: []string{"paths"}, open: true},
-	"browser_type":        {class: Browser, text: []string{"text"}, need: []string{"text"}, open: true},
-	"browser_fill_form":   {class: Browser, need: []string{"fields"}, open: true},
+func playwrightTools() map[string]spec {
+	return map[string]spec{
+		"browser_navigate":    {class: Browser, url: []string{"url"}, need: []string{"url"}, open: true},
+		"browser_evaluate":    {class: Browser, code: []string{"function", "script", "expression"}, lang: "javascript", need: []string{"function|script|expression"}, open: true},
+		"browser_run_code":    {class: Browser, code: []string{"code"}, lang: "javascript", need: []string{"code"}, open: true},
+		"browser_file_upload": {class: Browser, path: []string{"paths"}, open: true},
+		"browser_type":        {class: Browser, text: []string{"text"}, need: []string{"text"}, open: true},
+		"browser_fill_form":   {class: Browser, need: []string{"fields"}, open: true},
+	}
 }
 
 // playwright's read-only browser tools.
@@ -350,7 +357,17 @@ var serverAliases = map[string]string{
 	"playwright-browser": "playwright",
 }
 
-func init() {
+// catalogs are the tools warden knows.
+type catalogs struct {
+	agents  map[string]spec            // the agents' own tools, by lower-case name
+	servers map[string]map[string]spec // the MCP servers' tools, by server
+}
+
+// known returns the catalog, built and completed on first use: a process
+// that reads no action does not pay for it.
+var known = sync.OnceValue(func() catalogs {
+	catalog, servers := agentTools(), serverTools()
+	playwright := servers["playwright"]
 	for _, n := range browserReads {
 		if _, ok := playwright[n]; !ok {
 			playwright[n] = spec{class: Browser, open: true}
@@ -372,7 +389,8 @@ func init() {
 			tools[n] = sp
 		}
 	}
-}
+	return catalogs{agents: catalog, servers: servers}
+})
 
 // bare loosens a server tool's spec for its bare name, which any client
 // may use: the SQL and URL it reads may be under either usual key.
@@ -409,7 +427,7 @@ func serverName(name string) string {
 	if a, ok := serverAliases[n]; ok {
 		n = a
 	}
-	if _, ok := servers[n]; ok {
+	if _, ok := known().servers[n]; ok {
 		return n
 	}
 	return ""
@@ -417,6 +435,7 @@ func serverName(name string) string {
 
 // Names lists the tool names the catalog knows, sorted.
 func Names() []string {
+	catalog := known().agents
 	out := make([]string, 0, len(catalog))
 	for n := range catalog {
 		out = append(out, n)
@@ -450,9 +469,9 @@ func Normalize(a *risk.Action, cwd, home string) *Call {
 	var sp spec
 	var ok bool
 	if mcp {
-		sp, ok = servers[serverName(c.Server)][strings.ToLower(name)]
+		sp, ok = known().servers[serverName(c.Server)][strings.ToLower(name)]
 	} else {
-		sp, ok = catalog[strings.ToLower(name)]
+		sp, ok = known().agents[strings.ToLower(name)]
 	}
 	args := a.Arguments
 	switch {
@@ -483,11 +502,12 @@ func Normalize(a *risk.Action, cwd, home string) *Call {
 // an agent's own), for reading an unknown server's tool of that name.
 func lookalike(name string) (spec, bool) {
 	n := strings.ToLower(name)
-	if sp, ok := catalog[n]; ok {
+	cat := known()
+	if sp, ok := cat.agents[n]; ok {
 		return sp, true
 	}
-	for _, srv := range slices.Sorted(maps.Keys(servers)) {
-		if sp, ok := servers[srv][n]; ok {
+	for _, srv := range slices.Sorted(maps.Keys(cat.servers)) {
+		if sp, ok := cat.servers[srv][n]; ok {
 			return sp, true
 		}
 	}
@@ -952,7 +972,7 @@ func JoinArgv(argv []string) string {
 	return b.String()
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var plainWord = lazyre.New(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
 // Quote quotes one word for bash.
 func Quote(s string) string {
@@ -987,7 +1007,7 @@ func narrowEditor(c *Call, args map[string]any) {
 	}
 }
 
-var browserGoto = regexp.MustCompile(`goto\(\s*['"]([^'"]+)['"]`)
+var browserGoto = lazyre.New(`goto\(\s*['"]([^'"]+)['"]`)
 
 // refineBrowserGym extracts the URLs an OpenHands browser action opens.
 func refineBrowserGym(c *Call, args map[string]any) {
@@ -998,7 +1018,7 @@ func refineBrowserGym(c *Call, args map[string]any) {
 	}
 }
 
-var promptURL = regexp.MustCompile(`https?://[^\s"'<>]+`)
+var promptURL = lazyre.New(`https?://[^\s"'<>]+`)
 
 // refinePromptURLs finds URLs in a Gemini web_fetch prompt, which carries
 // them inline, without the punctuation of the sentence around them.
@@ -1137,6 +1157,6 @@ func wholeURL(s string) bool {
 	return rest != "" && !strings.ContainsAny(rest, " \t\n\r\v\f")
 }
 
-var sqlStart = regexp.MustCompile(`(?i)^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|copy|begin|merge|replace)\b`)
+var sqlStart = lazyre.New(`(?i)^\s*(select|insert|update|delete|drop|truncate|alter|create|grant|revoke|with|copy|begin|merge|replace)\b`)
 
 func looksLikeSQL(s string) bool { return sqlStart.MatchString(s) }

@@ -27,6 +27,7 @@ func sampleValue(k argKind) any {
 // each calls fn with the full tool name and spec of every tool the
 // catalog and the servers know.
 func each(fn func(name string, sp spec)) {
+	catalog, servers := known().agents, known().servers
 	for _, n := range slices.Sorted(maps.Keys(catalog)) {
 		fn(n, catalog[n])
 	}
@@ -134,7 +135,7 @@ func TestServerName(t *testing.T) {
 		}
 	}
 	for alias, srv := range serverAliases {
-		if _, ok := servers[srv]; !ok {
+		if _, ok := known().servers[srv]; !ok {
 			t.Errorf("alias %q names no server %q", alias, srv)
 		}
 	}
@@ -178,9 +179,9 @@ func FuzzNormalize(f *testing.F) {
 		if !c.Known {
 			t.Fatalf("%s is not known", a.Tool)
 		}
-		sp := catalog[strings.ToLower(a.Tool)]
+		sp := known().agents[strings.ToLower(a.Tool)]
 		if srv, tool, ok := strings.Cut(strings.TrimPrefix(a.Tool, "mcp__"), "__"); ok && strings.HasPrefix(a.Tool, "mcp__") {
-			sp = servers[srv][tool]
+			sp = known().servers[srv][tool]
 		}
 		for k, v := range a.Arguments {
 			if _, taken := sp.kind[k]; taken || !carriesText(v, 0) {

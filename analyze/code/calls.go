@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // args are the evaluated arguments of a call.
@@ -88,11 +89,27 @@ func (c *args) all() []value {
 // handler evaluates a call of a known function.
 type handler func(a *analysis, c *args) value
 
-// funcs are the functions the analyzer knows, by canonical dotted name.
-var funcs map[string]handler
+// knownFuncs returns the functions the analyzer knows, by canonical
+// dotted name, built on first use (handlers call back into the analyzer,
+// so this is a function: a package variable would be an initialization
+// cycle).
+func knownFuncs() map[string]handler {
+	funcsOnce.Do(func() {
+		funcs = map[string]handler{}
+		registerCalls(funcs)
+		registerSDKs(funcs)
+	})
+	return funcs
+}
 
-func init() {
-	funcs = map[string]handler{}
+var (
+	funcsOnce sync.Once
+	funcs     map[string]handler
+)
+
+// registerCalls adds the functions of Python's standard library and of
+// common packages to funcs.
+func registerCalls(funcs map[string]handler) {
 	reg := func(h handler, names ...string) {
 		for _, n := range names {
 			funcs[n] = h
@@ -625,7 +642,7 @@ func (a *analysis) dispatch(recv value, method string, callee value, c *args) va
 
 // callRef evaluates a call of a function known by dotted name.
 func (a *analysis) callRef(name string, c *args) value {
-	if h, ok := funcs[name]; ok {
+	if h, ok := knownFuncs()[name]; ok {
 		return h(a, c)
 	}
 	switch {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -641,7 +642,7 @@ func (a *analysis) lookup(name string) value {
 	}
 	for _, m := range a.stars {
 		full := m + "." + name
-		if _, ok := funcs[full]; ok {
+		if _, ok := knownFuncs()[full]; ok {
 			return ref(full)
 		}
 	}
@@ -690,7 +691,7 @@ var statConsts = map[string]int64{
 // canon maps module aliases to the names the analyzer knows.
 func canon(name string) string {
 	root, _, _ := strings.Cut(name, ".")
-	if !canonRoots[root] {
+	if !canonRoots()[root] {
 		return name
 	}
 	name = strings.TrimPrefix(name, "builtins.")
@@ -703,16 +704,16 @@ func canon(name string) string {
 	return name
 }
 
-// canonRoots are the first components of the names canon rewrites.
-var canonRoots = map[string]bool{}
-
-func init() {
-	canonRoots["builtins"], canonRoots["__builtins__"] = true, true
+// canonRoots returns the first components of the names canon rewrites,
+// built on first use.
+var canonRoots = sync.OnceValue(func() map[string]bool {
+	roots := map[string]bool{"builtins": true, "__builtins__": true}
 	for _, r := range canonPrefixes {
 		root, _, _ := strings.Cut(r[0], ".")
-		canonRoots[root] = true
+		roots[root] = true
 	}
-}
+	return roots
+})
 
 var canonPrefixes = [][2]string{
 	{"posixpath", "os.path"}, {"ntpath", "os.path"}, {"posix", "os"}, {"nt", "os"},

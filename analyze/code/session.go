@@ -90,11 +90,11 @@ func priorScope(p *tool.Prior) *scope {
 // own: builtins and the first components of the modules it knows.
 var resolvedNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{"__builtins__": true, "builtins": true}
-	for name := range funcs {
+	for name := range knownFuncs() {
 		root, _, _ := strings.Cut(name, ".")
 		m[root] = true
 	}
-	for root := range canonRoots {
+	for root := range canonRoots() {
 		m[root] = true
 	}
 	return m
