@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -379,9 +380,9 @@ func scriptDir(text, p string) string {
 }
 
 var (
-	execRE    = regexp.MustCompile(`(?m)^\s*Exec[A-Za-z]*\s*=\s*(.+)$`)
-	dirnameRE = regexp.MustCompile(`\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)`)
-	cdPwdRE   = regexp.MustCompile(`\$\(\s*cd\s+("?[^"$()]*"?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)`)
+	execRE    = lazyre.New(`(?m)^\s*Exec[A-Za-z]*\s*=\s*(.+)$`)
+	dirnameRE = lazyre.New(`\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)`)
+	cdPwdRE   = lazyre.New(`\$\(\s*cd\s+("?[^"$()]*"?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)`)
 )
 
 // childProcess returns the command lines JavaScript text hands to
@@ -394,7 +395,7 @@ func childProcess(text string) []string {
 	return out
 }
 
-var childRE = regexp.MustCompile("\\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\\s*\\(\\s*(['\"`])((?:[^'\"`\\\\]|\\\\.)*)['\"`]")
+var childRE = lazyre.New("\\b(?:execSync|exec|execFileSync|execFile|spawnSync|spawn)\\s*\\(\\s*(['\"`])((?:[^'\"`\\\\]|\\\\.)*)['\"`]")
 
 // npmScripts returns the package.json scripts named, one line each. The
 // manifest may be known only in part (an edit that added a script): the

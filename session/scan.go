@@ -1,8 +1,9 @@
 package session
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentwarden/warden/internal/lazyre"
 )
 
 // PersonalScanner finds, in a tool's output, data that is sensitive
@@ -29,9 +30,9 @@ func PersonalScanner(text string) []Sensitive {
 }
 
 var (
-	pemBegin = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
-	cardRE   = regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`)
-	ssnRE    = regexp.MustCompile(`\b(\d{3})-(\d{2})-(\d{4})\b`)
+	pemBegin = lazyre.New(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
+	cardRE   = lazyre.New(`\b\d(?:[ -]?\d){12,18}\b`)
+	ssnRE    = lazyre.New(`\b(\d{3})-(\d{2})-(\d{4})\b`)
 )
 
 // privateKeys returns up to n PEM private key blocks of text.

@@ -4,9 +4,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -206,7 +206,7 @@ func (st *State) carries(text string) int {
 	return -1
 }
 
-var base64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
+var base64Run = lazyre.New(`[A-Za-z0-9+/_-]{16,}={0,2}`)
 
 // maxInlineScan bounds the request text compared with remembered values.
 const maxInlineScan = 64 << 10
@@ -311,7 +311,7 @@ func egresses(c *tool.Call) []egress {
 
 // sendingTool matches the names of MCP tools that send what they are
 // given to other people or services.
-var sendingTool = regexp.MustCompile(`(?i)(^|_)(send|post|publish|upload|share|tweet|reply|comment|message|email|mail|webhook|notify|create_(issue|gist|comment|pull_request|post|message|page|discussion)|add_comment|write_to)`)
+var sendingTool = lazyre.New(`(?i)(^|_)(send|post|publish|upload|share|tweet|reply|comment|message|email|mail|webhook|notify|create_(issue|gist|comment|pull_request|post|message|page|discussion)|add_comment|write_to)`)
 
 // local reports a destination on this machine, in any form.
 func local(to string) bool { return netguard.Local(to) }

@@ -2,9 +2,9 @@ package guard
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
 )
@@ -95,13 +95,13 @@ var codeCalls = map[string]bool{
 }
 
 // writeMode finds a file mode that writes: 'w', "a+", 'rb+', "x".
-var writeMode = regexp.MustCompile(`["'][rbt]*[wax+][rbt+]*["']`)
+var writeMode = lazyre.New(`["'][rbt]*[wax+][rbt+]*["']`)
 
 // literal finds quoted strings: '…', "…", `…` (no escapes followed; a
 // prefix such as r, b or f is outside the match). Those longer than
 // maxLiteral are no paths and are skipped (a counted repetition in the
 // pattern would cost milliseconds to compile at every start).
-var literal = regexp.MustCompile("'[^'\\n]+'|\"[^\"\\n]+\"|`[^`\\n]+`")
+var literal = lazyre.New("'[^'\\n]+'|\"[^\"\\n]+\"|`[^`\\n]+`")
 
 const maxLiteral = 512
 

@@ -2,11 +2,11 @@ package guard
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/shell"
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -562,7 +562,7 @@ var (
 
 // assignment finds a WARDEN_ variable assigned where a command starts
 // (WARDEN_POLICY=x cmd, a; WARDEN_MODE=…, export WARDEN_X=…).
-var assignment = regexp.MustCompile(`(?:^|[;&|(){}\n]|\bthen|\bdo|\belse)\s*(?:(?:export|declare|typeset|readonly|local)(?:\s+-\w+)*\s+)?(?:[A-Za-z_]\w*=\S*\s+)*(WARDEN_\w*)\+?=`)
+var assignment = lazyre.New(`(?:^|[;&|(){}\n]|\bthen|\bdo|\belse)\s*(?:(?:export|declare|typeset|readonly|local)(?:\s+-\w+)*\s+)?(?:[A-Za-z_]\w*=\S*\s+)*(WARDEN_\w*)\+?=`)
 
 // environment judges the setting of warden's environment variables: they
 // steer the guard if the agent's environment reaches a hook process.

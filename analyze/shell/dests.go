@@ -1,9 +1,9 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -117,7 +117,7 @@ func clientDests(c Command, name string, add func(tool.Dest)) {
 // httpie request over http: a host that is localhost, a bracketed IPv6
 // literal, a name or address with dots, or anything with a port, then an
 // optional port and path. A bare word or number (a value) is not one.
-var hostish = regexp.MustCompile(`^(?:(?:localhost|\[[0-9A-Fa-f:.%]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+){3})(?::\d+)?|[A-Za-z0-9_.-]+:\d+)(?:[/?#].*)?$`)
+var hostish = lazyre.New(`^(?:(?:localhost|\[[0-9A-Fa-f:.%]+\]|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.[A-Za-z][A-Za-z0-9-]*|\d+(?:\.\d+){3})(?::\d+)?|[A-Za-z0-9_.-]+:\d+)(?:[/?#].*)?$`)
 
 // withScheme adds http:// to a URL written without a scheme.
 func withScheme(u string) string {
@@ -254,7 +254,7 @@ func socatHost(addr string) string {
 }
 
 // schemeRE matches a word that is a URL of any scheme.
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+var schemeRE = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 
 // setOf is the set of ws.
 func setOf(ws ...string) map[string]bool { return set(ws) }

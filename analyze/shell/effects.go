@@ -4,12 +4,12 @@ import (
 	"encoding/base64"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
 )
@@ -277,7 +277,7 @@ func filtersOut(c Command) bool {
 	return false
 }
 
-var secretWord = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|aws|gcp|azure|api|private|^\.$|^\^?\.\*`)
+var secretWord = lazyre.New(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|aws|gcp|azure|api|private|^\.$|^\^?\.\*`)
 
 // runEffect records the file a command executes: a program named by a
 // path, a script given to an interpreter, a file sourced, or, for a bare
@@ -892,7 +892,7 @@ func hasOutput(c Command) bool {
 	return false
 }
 
-var urlRE = regexp.MustCompile(`^(?i:https?|ftp)://`)
+var urlRE = lazyre.New(`^(?i:https?|ftp)://`)
 
 // firstURL returns the first word that is a URL.
 func firstURL(c Command) string {

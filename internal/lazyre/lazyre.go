@@ -46,3 +46,22 @@ func (r *Regexp) Match(b []byte) bool { return r.Get().Match(b) }
 
 // FindStringSubmatchIndex is regexp.Regexp's.
 func (r *Regexp) FindStringSubmatchIndex(s string) []int { return r.Get().FindStringSubmatchIndex(s) }
+
+// FindAllString is regexp.Regexp's.
+func (r *Regexp) FindAllString(s string, n int) []string { return r.Get().FindAllString(s, n) }
+
+// FindAllStringIndex is regexp.Regexp's.
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int { return r.Get().FindAllStringIndex(s, n) }
+
+// FindAllStringSubmatch is regexp.Regexp's.
+func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return r.Get().FindAllStringSubmatch(s, n)
+}
+
+// ReplaceAllString is regexp.Regexp's.
+func (r *Regexp) ReplaceAllString(src, repl string) string { return r.Get().ReplaceAllString(src, repl) }
+
+// ReplaceAllLiteralString is regexp.Regexp's.
+func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
+	return r.Get().ReplaceAllLiteralString(src, repl)
+}
