@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Measures start-up: one action through warden, process spawn to exit,
+# against a minimal Go program that reads and writes one JSON line
+# (bench/minimal). DESIGN.md §8: one action through `warden assess --store
+# FILE` costs ≤ 5× the minimal program (≈ 10 ms).
+# All commands run round-robin (bench/spawn), N times each, so they share
+# the machine's noise; the table gives median and p90 wall time, median CPU
+# time and the ratio of each median to the minimal program's. Then the top
+# package inits of `warden version` (GODEBUG=inittrace=1).
+#
+# Usage: bench/startup.sh [N]   — runs per command (default 50)
+# BASE=/path/to/warden adds the same rows for another warden binary (e.g.
+# one built from main), for before/after figures side by side.
+# The summary is also written to bench/out/startup.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-50}
+if [[ ! $n =~ ^[1-9][0-9]*$ ]]; then
+	echo "usage: bench/startup.sh [N]" >&2
+	exit 2
+fi
+out=bench/out
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$out/minimal" ./bench/minimal
+go build -o "$out/spawn" ./bench/spawn
+go build -o "$out/warden" ./cmd/warden
+w=$out/warden
+echo '{"tool":"Bash","arguments":{"command":"rm -rf build && go test ./..."},"cwd":"/home/user/project"}' >"$tmp/action.json"
+
+targets=(
+	"minimal=$out/minimal"
+	"version=$w version"
+	"assess=$w assess --home /home/user"
+)
+# --store exists once the engine has it: each run then opens the same SQLite
+# file, as a hook's process per tool call does.
+if "$w" assess --help 2>&1 | grep -q -- '--store'; then
+	targets+=("assess-store=$w assess --home /home/user --store $tmp/state.db")
+fi
+if [[ -n ${BASE:-} ]]; then
+	targets+=("base-version=$BASE version" "base-assess=$BASE assess --home /home/user")
+	if "$BASE" assess --help 2>&1 | grep -q -- '--store'; then
+		targets+=("base-store=$BASE assess --home /home/user --store $tmp/base.db")
+	fi
+fi
+
+{
+	echo "runs: $n per command, round-robin; $(nproc) cores; $(go version | awk '{print $3}')"
+	"$out/spawn" -n "$n" -in "$tmp/action.json" "${targets[@]}"
+	echo
+	echo "top package inits of warden version (GODEBUG=inittrace=1, one run):"
+	GODEBUG=inittrace=1 "$w" version 2>&1 >/dev/null | awk '/^init / { printf "%8.3f ms %9d B  %s\n", $5, $8, $2 }' | sort -rn >"$tmp/inits"
+	head -n 8 "$tmp/inits"
+	awk '{ all += $1 } $5 ~ /agentwarden/ { own += $1 } END { printf "%8.3f ms all package inits, %.3f ms of them warden'"'"'s own\n", all, own }' "$tmp/inits"
+} 2>&1 | tee "$out/startup.txt"
