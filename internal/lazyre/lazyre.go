@@ -59,7 +59,9 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 }
 
 // ReplaceAllString is regexp.Regexp's.
-func (r *Regexp) ReplaceAllString(src, repl string) string { return r.Get().ReplaceAllString(src, repl) }
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	return r.Get().ReplaceAllString(src, repl)
+}
 
 // ReplaceAllLiteralString is regexp.Regexp's.
 func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
