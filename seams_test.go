@@ -33,7 +33,7 @@ func (s stamp) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error) 
 // WithAnalyzers replaces analyzers only; WithPreparers replaces preparers
 // only.
 func TestPreparerOptions(t *testing.T) {
-	defaults := []string{"code", "shell"}
+	defaults := []string{"code", "shell", "sql"}
 	tests := []struct {
 		name string
 		opts []Option
