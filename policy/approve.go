@@ -13,7 +13,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/tool"
 )
@@ -47,18 +46,19 @@ var ErrNoRule = errors.New("policy: no narrow rule allows only this call")
 // (WebFetch(domain:docs.example.com)), one MCP tool (mcp__github__get_issue),
 // or a tool without arguments to judge (WebSearch). A call no such rule
 // covers alone yields ErrNoRule: remembering it would allow more than
-// was approved.
+// was approved, and so does a shell call whose script has no fact (see
+// tool.Script; the engine records them).
 func SuggestRule(c *tool.Call) (string, error) {
 	switch {
 	case len(c.Shell) > 0:
 		if c.OwnShell != 1 { // one script (the shell preparer adds the lines it resolved)
 			return "", ErrNoRule
 		}
-		cmds, err := shell.Resolve(c.Shell[0], c.Env())
-		if err != nil || len(cmds) != 1 {
+		script, ok := c.Script(c.Shell[0]) // what the shell preparer read it as
+		if !ok || script.Err != nil || len(script.Commands) != 1 {
 			return "", ErrNoRule
 		}
-		cmd := cmds[0]
+		cmd := script.Commands[0]
 		if cmd.Depth > 0 || len(cmd.Via) > 0 || len(cmd.Redirs) > 0 {
 			return "", ErrNoRule
 		}

@@ -12,7 +12,6 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
@@ -1459,6 +1458,11 @@ func (s *Subject) commands() []subjectCmd {
 	s.cmdsDone = true
 	for _, script := range s.c.Shell {
 		cmds, err := resolveScript(s.c, script)
+		if err == errUnread {
+			s.broken = true
+			s.cmds = append(s.cmds, unreadCommands(script)...)
+			continue
+		}
 		if err != nil {
 			s.broken = true
 			s.cmds = append(s.cmds, brokenCommands(script)...)
@@ -1518,7 +1522,7 @@ func baseForm(args []string, dyn []bool) cmdWords {
 
 // viaForm is a nested command written after its wrappers' names: sudo -u
 // root rm x runs rm x, which reads as sudo rm x.
-func viaForm(cmd shell.Command) cmdWords {
+func viaForm(cmd tool.Command) cmdWords {
 	var w cmdWords
 	for _, v := range cmd.Via {
 		for _, f := range strings.Fields(v) {
@@ -1531,7 +1535,7 @@ func viaForm(cmd shell.Command) cmdWords {
 
 // redirectsInside reports whether every file the command writes through a
 // redirection lies inside the workspace or a temporary directory.
-func (s *Subject) redirectsInside(cmd *shell.Command) bool {
+func (s *Subject) redirectsInside(cmd *tool.Command) bool {
 	for _, rd := range cmd.Redirs {
 		if !rd.Writes() {
 			continue
@@ -1557,24 +1561,21 @@ func (s *Subject) redirectsInside(cmd *shell.Command) bool {
 	return true
 }
 
-// resolveScript resolves a script into its commands. A script of plain
-// words (letters, digits, blanks and - _ . / : , @ % +, not starting with
-// a reserved word) is split on blanks rather than parsed: bash reads it
-// the same way, and most agent commands are such.
-// resolveScript returns the commands of a script of c: those the shell
-// preparer resolved, or resolved now.
-func resolveScript(c *tool.Call, script string) ([]shell.Command, error) {
-	if cmds, ok := shell.Resolved(c, script); ok {
-		return cmds, nil
+// resolveScript returns the commands of a script of c, as the shell
+// preparer resolved them (its fact, tool.Script). A script without a fact
+// (no preparer ran) or whose fact says it could not be read yields an
+// error: the policy reads it as one that does not parse, so no allow rule
+// matches it and deny and ask rules match its literal words.
+func resolveScript(c *tool.Call, script string) ([]tool.Command, error) {
+	s, ok := c.Script(script)
+	if !ok {
+		return nil, errUnread
 	}
-	env, prior := c.Env(), c.Prior
-	if plainScript(script) {
-		cmds, _, err := shell.ResolveFieldsIn(strings.Fields(script), env, prior)
-		return cmds, err
-	}
-	cmds, _, err := shell.ResolveIn(script, env, prior)
-	return cmds, err
+	return s.Commands, s.Err
 }
+
+// errUnread is the error of a script no preparer read.
+var errUnread = errors.New("policy: the script was not read (no shell preparer ran)")
 
 func plainScript(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -1703,3 +1704,23 @@ func brokenCommands(script string) []subjectCmd {
 func brokenCommand(words []string) subjectCmd {
 	return subjectCmd{top: -1, allow: cmdNever, forms: []cmdWords{newCmdWords(words, make([]bool, len(words)))}}
 }
+
+// unreadCommands reads a script no preparer read as brokenCommands does,
+// and each piece of it also from each of its first maxUnreadStarts words
+// on: a wrapper or nested shell (sudo rm -rf /, bash -c "rm -rf /") runs
+// the words after it, which only resolving the script would single out,
+// so that deny and ask rules still see them.
+func unreadCommands(script string) []subjectCmd {
+	out := brokenCommands(script)
+	for i := range out {
+		w := out[i].forms[0].words
+		for k := 1; k < len(w) && k <= maxUnreadStarts; k++ {
+			out[i].forms = append(out[i].forms, newCmdWords(w[k:], make([]bool, len(w)-k)))
+		}
+	}
+	return out
+}
+
+// maxUnreadStarts bounds the words of an unread script's piece that
+// unreadCommands reads it from.
+const maxUnreadStarts = 64

@@ -20,12 +20,19 @@ const (
 
 // permCall normalizes a call of tool name with args, run in permCwd.
 func permCall(name string, args map[string]any) *tool.Call {
-	return tool.Normalize(&risk.Action{Tool: name, Arguments: args}, permCwd, permHome)
+	return facts(tool.Normalize(&risk.Action{Tool: name, Arguments: args}, permCwd, permHome))
 }
 
 // permCallIn is permCall with the action's own working directory.
 func permCallIn(cwd, name string, args map[string]any) *tool.Call {
-	return tool.Normalize(&risk.Action{Tool: name, Arguments: args, Cwd: cwd}, permCwd, permHome)
+	return facts(tool.Normalize(&risk.Action{Tool: name, Arguments: args, Cwd: cwd}, permCwd, permHome))
+}
+
+// facts records what c's scripts resolve to, as the engine does before
+// policies are applied: the policy reads them.
+func facts(c *tool.Call) *tool.Call {
+	shell.Facts(c)
+	return c
 }
 
 // Builders for the calls of the tests.
@@ -622,6 +629,7 @@ func ExampleAll() {
 	}
 	for _, script := range []string{"npm test -- --ci", "npm test && rm -rf ~"} {
 		c := tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": script}}, "/home/user/project", "/home/user")
+		shell.Facts(c) // the engine records what the script runs; the policy reads it
 		r, ok := policy.All(allow, policy.NewSubject(c))
 		fmt.Println(script, "→", ok, r)
 	}
@@ -646,4 +654,29 @@ func FuzzParseRule(f *testing.F) {
 			permAgree(t, rules, index, c)
 		}
 	})
+}
+
+// TestUnreadScript checks how rules read a script no preparer read (no
+// fact): no allow rule matches it, and deny rules still match its words,
+// those a wrapper runs included.
+func TestUnreadScript(t *testing.T) {
+	for _, tc := range []struct {
+		script, rule string
+		deny         bool
+	}{
+		{"npm test", "Bash(npm test:*)", true},
+		{"sudo rm -rf /", "Bash(rm:*)", true},
+		{`bash -c "rm -rf /"`, "Bash(rm -rf:*)", true},
+		{"npm test && git push --force", "Bash(git push:*)", true},
+		{"ls", "Bash(rm:*)", false},
+	} {
+		c := tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": tc.script}}, permCwd, permHome)
+		rules := permRules(t, tc.rule)
+		if r, ok := policy.All(rules, policy.NewSubject(c)); ok {
+			t.Errorf("%s: allow rule %v matched a script no preparer read", tc.script, r)
+		}
+		if ok := policy.Any(rules, policy.NewSubject(c)) != nil; ok != tc.deny {
+			t.Errorf("%s: deny rule %s matched %v, want %v", tc.script, tc.rule, ok, tc.deny)
+		}
+	}
 }
