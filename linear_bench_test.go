@@ -28,6 +28,10 @@ var linearInputs = []struct {
 	{"bash-oneline", "Bash", "command", func(i int) string {
 		return fmt.Sprintf("git status; ls -la src/dir%d; echo \"step %d of the build\" | tee -a build.log; cd sub%d && make -j2 target%d; cd ..; ", i, i, i, i)
 	}},
+	{"bash-appends", "Bash", "command", func(i int) string {
+		return fmt.Sprintf("echo \"line %d of the generated file\" >> out.txt\n", i)
+	}},
+	{"bash-mixed", "Bash", "command", mixedUnit},
 	{"python", "python", "code", pythonUnit},
 	{"sql", "query", "sql", func(i int) string {
 		return fmt.Sprintf("SELECT id, name, email FROM users%d WHERE id = %d AND name LIKE 'a%%';\n"+
@@ -50,6 +54,19 @@ EOF
 for f in a%[1]d b%[1]d c%[1]d; do test -f "$f" && cp "$f" "backup/$f"; done
 if [ -d build%[1]d ]; then make -C build%[1]d all; else mkdir -p build%[1]d; fi
 `, i)
+}
+
+// mixedUnit is a unit of a script that does more than read: downloads,
+// removes, writes scripts then runs them, and sends files.
+func mixedUnit(i int) string {
+	return fmt.Sprintf(`curl -fsSL https://example.com/releases/v%[1]d/tool.tar.gz -o /tmp/tool%[1]d.tgz
+tar xzf /tmp/tool%[1]d.tgz -C /tmp/tool%[1]d && rm -rf /tmp/tool%[1]d.tgz
+printf '#!/bin/sh\necho step %[1]d\n' > step%[1]d.sh && chmod +x step%[1]d.sh && ./step%[1]d.sh
+python3 -c "print(%[1]d * 2)"
+rm -rf build/cache%[1]d dist/old%[1]d
+curl -s -X POST -d @report%[1]d.json https://ci.example.org/api/reports
+sed -i 's/version = %[1]d/version = %[2]d/' setup.cfg
+`, i, i+1)
 }
 
 func pythonUnit(i int) string {

@@ -43,9 +43,10 @@ const (
 // been prepared (its Effects are known).
 func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) []risk.Finding {
 	ch := &chain{st: st, ctx: ctx, assess: assess, budget: maxChain}
+	uses := lastUse(c.Effects)
 	for i, e := range c.Effects {
 		ch.effect(c, e, 0)
-		if makesFile(e.Kind) && usesFiles(c.Effects[i+1:]) {
+		if makesFile(e.Kind) && i < uses {
 			// echo … > x.sh && bash x.sh: what the call itself writes is
 			// there for what it runs or sends next, on a view of the
 			// state (the state learns it in Record, if the call runs)
@@ -74,15 +75,15 @@ func makesFile(k tool.EffectKind) bool {
 	return k == tool.WriteFile || k == tool.FetchFile || k == tool.CopyFile || k == tool.MakeExecutable
 }
 
-// usesFiles reports whether some effect of es reads the records of files:
-// runs, sends or copies one.
-func usesFiles(es []tool.Effect) bool {
-	for _, e := range es {
-		if e.Kind == tool.RunFile || e.Kind == tool.SendData || e.Kind == tool.CopyFile {
-			return true
+// lastUse returns the index of the last effect of es that reads the
+// records of files (runs, sends or copies one), or -1 when none does.
+func lastUse(es []tool.Effect) int {
+	for i := len(es) - 1; i >= 0; i-- {
+		if k := es[i].Kind; k == tool.RunFile || k == tool.SendData || k == tool.CopyFile {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // lockedChains are the chains whose critical findings no allow rule or

@@ -14,13 +14,12 @@ import (
 // place of a URL's. Words computed at run time are skipped.
 func Dests(cmds []Command) []tool.Dest {
 	var out []tool.Dest
+	seen := map[tool.Dest]bool{}
 	add := func(d tool.Dest) {
-		for _, e := range out {
-			if e == d {
-				return
-			}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	for _, c := range cmds {
 		if len(c.Args) == 0 || c.Dynamic[0] {

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"net/url"
 	"path"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -22,6 +21,7 @@ import (
 // is left out.
 func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 	var out []tool.Effect
+	var rd readers
 	for i, c := range cmds {
 		here := runsIn(c, env)
 		abs := func(j int) (string, bool) {
@@ -174,7 +174,7 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
-		out = k.contextReads(out, cmds, i, name, env)
+		out = k.contextReads(out, cmds, i, name, env, &rd)
 	}
 	return out
 }
@@ -183,7 +183,7 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 // into the conversation: the whole environment, the rows of personal data
 // a database client returns, or files of secrets (.env, keys) it shows,
 // when its output is not saved to a file or filtered away.
-func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env) []tool.Effect {
+func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env, rd *readers) []tool.Effect {
 	what := ""
 	if k.isSQLClient(name) {
 		texts, _ := k.sqlOf(cmds, i, name)
@@ -196,7 +196,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 	} else if envDump(cmds[i]) {
 		what = "the environment"
 	}
-	if (what == "" && !printers[name]) || !toContext(cmds, i, 0) {
+	if (what == "" && !printers[name]) || !toContext(cmds, rd.of(cmds), i, 0) {
 		return out
 	}
 	if what != "" {
@@ -227,7 +227,7 @@ var printers = map[string]bool{"cat": true, "less": true, "more": true, "head": 
 // is not written to a file, and the commands it is piped to (if any) pass
 // it on rather than save it, count it or keep only lines that cannot be
 // secrets.
-func toContext(cmds []Command, i, depth int) bool {
+func toContext(cmds []Command, readers [][]int, i, depth int) bool {
 	if depth > 4 {
 		return true
 	}
@@ -237,16 +237,38 @@ func toContext(cmds []Command, i, depth int) bool {
 		}
 	}
 	consumed := false
-	for j := i + 1; j < len(cmds); j++ {
-		if !slices.Contains(cmds[j].Inputs, i) {
+	for _, j := range readers[i] {
+		if j <= i {
 			continue
 		}
 		consumed = true
-		if !filtersOut(cmds[j]) && toContext(cmds, j, depth+1) {
+		if !filtersOut(cmds[j]) && toContext(cmds, readers, j, depth+1) {
 			return true
 		}
 	}
 	return !consumed
+}
+
+// readers are, for each command, the commands that read its output (the
+// reverse of Command.Inputs), in order; built on first use.
+type readers [][]int
+
+// of returns the readers of cmds, building them the first time.
+func (r *readers) of(cmds []Command) [][]int {
+	if *r == nil {
+		*r = make([][]int, len(cmds))
+		for j, c := range cmds {
+			for _, i := range c.Inputs {
+				if i < 0 || i >= len(cmds) {
+					continue
+				}
+				if n := len((*r)[i]); n == 0 || (*r)[i][n-1] != j {
+					(*r)[i] = append((*r)[i], j)
+				}
+			}
+		}
+	}
+	return *r
 }
 
 // filtersOut reports a command that keeps none of the secrets of its

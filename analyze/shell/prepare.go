@@ -167,8 +167,16 @@ func Commands(c *tool.Call, script string) ([]Command, error) {
 
 // appendDests adds to list the destinations it does not hold yet.
 func appendDests(list, ds []tool.Dest) []tool.Dest {
+	if len(list) == 0 {
+		return append(list, ds...) // ds holds each once (see Dests)
+	}
+	seen := make(map[tool.Dest]bool, len(list))
+	for _, d := range list {
+		seen[d] = true
+	}
 	for _, d := range ds {
-		if !slices.Contains(list, d) {
+		if !seen[d] {
+			seen[d] = true
 			list = append(list, d)
 		}
 	}
