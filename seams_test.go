@@ -33,7 +33,7 @@ func (s stamp) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error) 
 // WithAnalyzers replaces analyzers only; WithPreparers replaces preparers
 // only.
 func TestPreparerOptions(t *testing.T) {
-	defaults := []string{"code", "shell", "sql"}
+	defaults := []string{"code", "shell", "sql", "secrets"}
 	tests := []struct {
 		name string
 		opts []Option

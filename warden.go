@@ -226,9 +226,10 @@ func New(opts ...Option) (*Engine, error) {
 // defaultPreparers are the preparers New installs, in the order they run:
 // the code reader adds the commands Python runs to the call's shell
 // scripts, which the shell resolver then reads; the SQL reader records
-// the personal data queries return, for the session.
+// the personal data queries return, for the session; the secrets
+// reader, last, the secrets in all the text the others added.
 func defaultPreparers() []Preparer {
-	return []Preparer{code.Preparer{}, shell.Preparer{}, sql.Preparer{}}
+	return []Preparer{code.Preparer{}, shell.Preparer{}, sql.Preparer{}, secrets.Preparer{}}
 }
 
 // defaultAnalyzers are the analyzers New installs, configured by policy p,

@@ -18,10 +18,11 @@ const Name = "secrets"
 // the text of a file written or edited, in code, a URL, an SQL statement
 // or the arguments of a tool. A hard-coded secret is high: it lands in a
 // file, a shell history or a log, and the agent is handling a raw
-// credential. It also records the secrets on the call (tool.Call.Secrets)
-// so that whatever shows the call's text can mask them.
+// credential. It reads the secrets the Preparer found
+// (tool.Call.SecretsFound); on a call no Preparer read, it finds them
+// itself, without recording them.
 type Analyzer struct {
-	// Detector is the detector used (nil: Default()).
+	// Detector is the detector used when no Preparer ran (nil: Default()).
 	Detector *Detector
 }
 
@@ -30,47 +31,82 @@ func (Analyzer) Name() string { return Name }
 
 // Analyze implements the engine's Analyzer.
 func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
-	d := a.Detector
-	if d == nil {
-		d = Default()
+	found := c.SecretsFound
+	if !c.SecretsScanned {
+		found = detector(a.Detector).inCall(c, nil)
 	}
 	var out []risk.Finding
-	d.inCall(c, func(f Finding, where, resource string) {
+	for _, f := range found {
 		out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
-			Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", where, f.Match, f.Description, f.Severity),
-			Resource: resource})
-	})
+			Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", f.Where, f.Match, f.Description, f.Severity),
+			Resource: f.Resource})
+	}
 	return out, nil
 }
 
+// Preparer finds the secrets in the text of a call and records them on
+// it (tool.Call.SecretsFound, their raw values in tool.Call.Secrets), so
+// that the analyzer judges them and whatever shows the call's text masks
+// them. It runs after the preparers that add text to the call (code,
+// shell).
+type Preparer struct {
+	// Detector is the detector used (nil: Default()).
+	Detector *Detector
+}
+
+// Name returns "secrets".
+func (Preparer) Name() string { return Name }
+
+// Prepare records the secrets of c. It reports no findings: the analyzer
+// does.
+func (p Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
+	detector(p.Detector).record(c)
+	return nil, nil
+}
+
 // Collect records on c (tool.Call.Secrets) the secrets its text holds,
-// unless the secrets analyzer already did: the engine calls it before it
-// shows anything of the call, whatever analyzers it runs, so that no
-// assessment or history shows a raw secret.
+// unless the Preparer already did: the engine calls it before it shows
+// anything of the call, whatever preparers it runs, so that no assessment
+// or history shows a raw secret.
 func Collect(c *tool.Call) {
 	if !c.SecretsScanned {
-		Default().inCall(c, nil)
+		Default().record(c)
 	}
 }
 
-// inCall finds the secrets in every text of c, records each new one on
-// c.Secrets and, when found is not nil, hands it on with where it was
-// found. It marks c as scanned.
-func (d *Detector) inCall(c *tool.Call, found func(f Finding, where, resource string)) {
+func detector(d *Detector) *Detector {
+	if d == nil {
+		return Default()
+	}
+	return d
+}
+
+// record finds the secrets of c that it does not hold yet, adds them to
+// c.SecretsFound and their raw values to c.Secrets, and marks c as
+// scanned.
+func (d *Detector) record(c *tool.Call) {
 	c.SecretsScanned = true
+	for _, f := range d.inCall(c, c.Secrets) {
+		c.SecretsFound = append(c.SecretsFound, f)
+		c.Secrets = append(c.Secrets, f.Raw)
+	}
+}
+
+// inCall returns the secrets in every text of c, each once and in the
+// order found, but those in known. It only reads c.
+func (d *Detector) inCall(c *tool.Call, known []string) []tool.Secret {
+	var out []tool.Secret
 	find := func(text, where, resource string) {
 		if len(text) < 8 {
 			return
 		}
 		for _, f := range d.find(readOnly(text), true) {
 			raw := text[f.Start:f.End]
-			if slices.Contains(c.Secrets, raw) {
+			if slices.Contains(known, raw) || slices.ContainsFunc(out, func(s tool.Secret) bool { return s.Raw == raw }) {
 				continue
 			}
-			c.Secrets = append(c.Secrets, raw)
-			if found != nil {
-				found(f, where, resource)
-			}
+			out = append(out, tool.Secret{Raw: raw, Type: f.Type, Match: f.Match, Description: f.Description,
+				Severity: string(f.Severity), Where: where, Resource: resource})
 		}
 	}
 	for _, s := range c.Shell {
@@ -98,6 +134,7 @@ func (d *Detector) inCall(c *tool.Call, found func(f Finding, where, resource st
 	for _, t := range c.Text {
 		find(t, "in the tool's arguments", "")
 	}
+	return out
 }
 
 // readOnly returns the bytes of s without copying them. The detector

@@ -113,9 +113,11 @@ type Call struct {
 
 	// Secrets are the secrets found in the call's text, raw, so that
 	// whatever shows that text (assessments, the session's history)
-	// masks them; SecretsScanned says the search was made. Never store
-	// or print them.
+	// masks them; SecretsFound says where each was found, as the secrets
+	// preparer read them; SecretsScanned says the search was made. Never
+	// store or print them.
 	Secrets        []string
+	SecretsFound   []Secret
 	SecretsScanned bool
 
 	// Malformed says why the arguments do not fit the schema of the
@@ -128,6 +130,19 @@ type Call struct {
 	// Work is the budget the preparers and analyzers charge for the work
 	// they do on this call (nil: unbounded; the engine always sets one).
 	Work *Budget
+}
+
+// Secret is a secret found in the text of a call.
+type Secret struct {
+	Raw string // the secret itself: never store, log or print it
+	// Type is the detector's rule that found it ("aws-access-token"),
+	// Match the secret redacted to its first characters, Description and
+	// Severity the rule's.
+	Type, Match, Description, Severity string
+	// Where says where it stands in the call ("on the command line",
+	// "written into .env"); Resource is the resource it is written into
+	// ("file:/abs/.env"), or "".
+	Where, Resource string
 }
 
 // Dest is a network destination a command or code connects to.
