@@ -1,0 +1,163 @@
+package warden
+
+import (
+	"errors"
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The layers of the module's import graph, lowest first: a package may
+// import its own layer and those below, never one above. A package no
+// layer names makes the test fail, so that a new one is placed on purpose.
+var layers = []struct {
+	name     string
+	packages []string // import paths relative to the module; "x/..." is x and below
+}{
+	{"vocabulary", []string{"risk", "paths", "tool", "internal/..."}},
+	{"analyzers", []string{"analyze/...", "secrets", "netguard", "session/...", "audit/...", "judge/...", "experience/..."}},
+	{"policy", []string{"policy/..."}},
+	{"engine", []string{""}},
+	{"integrations", []string{"cmd/...", "store/...", "eval/...", "bench/...", "hook/...", "mcpproxy/...", "server/..."}},
+}
+
+// forbidden are imports the layers allow that the design does not: the
+// session and the policy read the facts the analyzers' preparers record,
+// and never parse bash or SQL themselves.
+var forbidden = []struct{ from, to string }{
+	{"session/...", "analyze/..."},
+	{"policy/...", "analyze/..."},
+}
+
+const module = "github.com/agentwarden/warden"
+
+// TestImportLayers checks the module's import graph against layers and
+// forbidden, with go/build over every package directory (test files
+// aside: a test may well build a call with a higher layer's help).
+func TestImportLayers(t *testing.T) {
+	graph := map[string][]string{}
+	err := filepath.WalkDir(".", func(dir string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); dir != "." && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(dir, 0)
+		var noGo *build.NoGoError
+		if errors.As(err, &noGo) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(dir)
+		if rel == "." {
+			rel = ""
+		}
+		for _, imp := range p.Imports {
+			if imp == module {
+				graph[rel] = append(graph[rel], "")
+			} else if r, ok := strings.CutPrefix(imp, module+"/"); ok {
+				graph[rel] = append(graph[rel], r)
+			}
+		}
+		if _, ok := graph[rel]; !ok {
+			graph[rel] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(graph) < 10 || graph["policy"] == nil {
+		t.Fatalf("read %d packages: the walk missed the module", len(graph))
+	}
+	for _, v := range layerViolations(graph) {
+		t.Error(v)
+	}
+}
+
+// TestLayerViolations checks that the check fails on the imports it
+// exists to catch.
+func TestLayerViolations(t *testing.T) {
+	for _, tc := range []struct {
+		graph map[string][]string
+		bad   bool
+	}{
+		{map[string][]string{"policy": {"tool", "netguard"}, "": {"policy", "analyze/shell"}, "cmd/warden": {""}}, false},
+		{map[string][]string{"policy": {"analyze/shell"}}, true},
+		{map[string][]string{"session": {"analyze/sql"}}, true},
+		{map[string][]string{"tool": {"paths", "analyze/shell"}}, true},
+		{map[string][]string{"analyze/shell": {"policy"}}, true},
+		{map[string][]string{"secrets": {""}}, true},
+		{map[string][]string{"policy": {"store/sqlite"}}, true},
+		{map[string][]string{"newthing": nil}, true},
+	} {
+		if got := layerViolations(tc.graph); (len(got) > 0) != tc.bad {
+			t.Errorf("%v: violations %q, want some: %v", tc.graph, got, tc.bad)
+		}
+	}
+}
+
+// layerViolations returns what in graph (a package's imports within the
+// module, paths relative to it) breaks layers or forbidden.
+func layerViolations(graph map[string][]string) []string {
+	var out []string
+	pkgs := make([]string, 0, len(graph))
+	for p := range graph {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	for _, p := range pkgs {
+		from := layerOf(p)
+		if from < 0 {
+			out = append(out, "package "+show(p)+" is in no layer: add it to layers in imports_test.go")
+			continue
+		}
+		for _, imp := range graph[p] {
+			if to := layerOf(imp); to > from {
+				out = append(out, show(p)+" ("+layers[from].name+") imports "+show(imp)+" ("+layers[to].name+"), a higher layer")
+			}
+			for _, f := range forbidden {
+				if under(p, f.from) && under(imp, f.to) {
+					out = append(out, show(p)+" imports "+show(imp)+": "+f.from+" must not import "+f.to+" (it reads facts instead)")
+				}
+			}
+		}
+	}
+	return out
+}
+
+// layerOf returns the index of p's layer, or -1.
+func layerOf(p string) int {
+	for i, l := range layers {
+		for _, pat := range l.packages {
+			if under(p, pat) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// under reports whether package p matches pat: equal, or below x for x/...
+func under(p, pat string) bool {
+	if base, ok := strings.CutSuffix(pat, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	return p == pat
+}
+
+func show(p string) string {
+	if p == "" {
+		return module
+	}
+	return module + "/" + p
+}
