@@ -48,7 +48,7 @@ type Engine struct {
 	policy    *policy.Policy
 	cwd, home string
 	limits    risk.Limits
-	sessions  sessions // nil: every action stands alone
+	sessions  session.Store // nil: every action stands alone
 	scanners  []session.Scanner
 
 	// the seams of the pipeline (see pipeline.go)
@@ -62,10 +62,12 @@ type Engine struct {
 	dropped map[string]bool
 	off     map[string]bool
 
-	// mu guards the approvals remembered for conversations and the
-	// policy's allow list, which project approvals extend.
-	mu        sync.RWMutex
-	approvals map[string][]policy.Entry
+	// mu guards the policy, whose allow list project approvals extend.
+	mu sync.RWMutex
+	// rules caches the rules of session approvals, parsed; rulesMu
+	// guards it.
+	rulesMu sync.Mutex
+	rules   map[string]*policy.Rule
 
 	// defaultAnalyzers and defaultPreparers prepend the defaults to
 	// analyzers and preparers (until WithAnalyzers or WithPreparers
@@ -162,11 +164,26 @@ func WithCwd(dir string) Option { return func(e *Engine) error { e.cwd = dir; re
 // WithHome sets the user's home directory (default $HOME).
 func WithHome(dir string) Option { return func(e *Engine) error { e.home = dir; return nil } }
 
-// WithSessions sets the bounds of the conversations the engine follows
-// (see package session). Sessions are on by default, with
+// WithSessions keeps the conversations in memory, within the bounds cfg
+// (see package session). Sessions are on by default, in memory, with
 // session.DefaultConfig.
 func WithSessions(cfg session.Config) Option {
-	return func(e *Engine) error { e.sessions = memSessions{session.NewStore(cfg)}; return nil }
+	return func(e *Engine) error { e.sessions = session.NewMemoryStore(cfg); return nil }
+}
+
+// WithStore keeps the conversations, and the approvals given in them, in
+// s: a SQLite file or a PostgreSQL database (package store) lets the
+// conversation continue in another process, as agent hooks need. The
+// engine does not close s. A conversation the store cannot load or save
+// is denied: nothing runs unrecorded.
+func WithStore(s session.Store) Option {
+	return func(e *Engine) error {
+		if s == nil {
+			return fmt.Errorf("warden: nil session store")
+		}
+		e.sessions = s
+		return nil
+	}
 }
 
 // WithoutSessions makes the engine judge every action alone, ignoring
@@ -195,7 +212,7 @@ func New(opts ...Option) (*Engine, error) {
 		policy:   policy.Default(),
 		home:     home,
 		limits:   risk.DefaultLimits,
-		sessions: memSessions{session.NewStore(session.DefaultConfig())},
+		sessions: session.NewMemoryStore(session.DefaultConfig()),
 		scanners: []session.Scanner{session.PersonalScanner, secretsScanner},
 		judge:    nop{},
 		reviewer: nop{},
@@ -400,8 +417,12 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 	if st != nil {
 		f.Session.Steps, f.Session.Tainted = st.Steps(), st.Tainted()
 	}
+	var approved []policy.Entry
+	if st != nil {
+		approved = e.approved(st)
+	}
 	e.mu.RLock()
-	p, approved := e.policy, e.approvals[c.Action.SessionID]
+	p := e.policy
 	e.mu.RUnlock()
 	d := p.DecideFacts(f, approved...)
 	d.Stage = risk.StagePolicy
@@ -444,17 +465,21 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 		return nil
 	}
 	var err error
-	if scope == policy.ScopeSession {
-		if e.sessions == nil {
-			err = record(nil)
-		} else {
-			err = e.sessions.Update(ctx, a.SessionID, record)
+	switch {
+	case scope != policy.ScopeSession:
+		if err = record(nil); err == nil {
+			err = apply()
 		}
-		if err == nil {
-			e.remember(a.SessionID, entries...)
-		}
-	} else if err = record(nil); err == nil {
-		err = apply()
+	case e.sessions == nil:
+		err = fmt.Errorf("warden: a session approval needs sessions, and the engine follows none")
+	default:
+		err = e.sessions.Update(ctx, a.SessionID, func(st *session.State) error {
+			if err := record(st); err != nil {
+				return err // not saved: the approval is not made
+			}
+			st.Approve(entries...)
+			return nil
+		})
 	}
 	if err != nil {
 		return "", err
@@ -465,7 +490,7 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 // approval works out what approving step s's action for scope means: the
 // entries a session approval remembers, or the change a project approval
 // makes (apply). It sets s.Err when the action cannot be approved.
-func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (entries []policy.Entry, apply func() error) {
+func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (entries []session.Approval, apply func() error) {
 	a := &s.Action
 	c := tool.Normalize(a, e.cwd, e.home)
 	s.Call = c
@@ -491,7 +516,7 @@ func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (ent
 			return nil, nil
 		}
 		s.Approved = exact.Text()
-		return []policy.Entry{exact}, nil
+		return []session.Approval{{Exact: exact.Exact, Origin: exact.Origin}}, nil
 	}
 	text, err := policy.SuggestRule(c)
 	if err != nil {
@@ -505,7 +530,7 @@ func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (ent
 	}
 	s.Approved = text
 	if scope == policy.ScopeSession {
-		return []policy.Entry{exact, {Rule: rule, Origin: "approved for session " + a.SessionID}}, nil
+		return []session.Approval{{Exact: exact.Exact, Origin: exact.Origin}, {Rule: text, Origin: "approved for session " + a.SessionID}}, nil
 	}
 	root := c.Env().Root()
 	if root == "" {
@@ -527,14 +552,43 @@ func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (ent
 	}
 }
 
-// remember adds approvals to the conversation id.
-func (e *Engine) remember(id string, entries ...policy.Entry) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.approvals == nil {
-		e.approvals = map[string][]policy.Entry{}
+// approved returns the approvals remembered in the conversation st as
+// policy entries.
+func (e *Engine) approved(st *session.State) []policy.Entry {
+	as := st.Approvals()
+	if len(as) == 0 {
+		return nil
 	}
-	e.approvals[id] = append(e.approvals[id], entries...)
+	out := make([]policy.Entry, 0, len(as))
+	for _, a := range as {
+		if a.Exact != "" {
+			out = append(out, policy.Entry{Exact: a.Exact, Origin: a.Origin})
+			continue
+		}
+		if r := e.approvedRule(a.Rule); r != nil {
+			out = append(out, policy.Entry{Rule: r, Origin: a.Origin})
+		}
+	}
+	return out
+}
+
+// approvedRule returns the rule of a session approval, parsed, or nil
+// when it no longer parses (it then allows nothing).
+func (e *Engine) approvedRule(text string) *policy.Rule {
+	e.rulesMu.Lock()
+	defer e.rulesMu.Unlock()
+	if r, ok := e.rules[text]; ok {
+		return r
+	}
+	r, err := policy.ParseRule(text)
+	if err != nil {
+		r = nil
+	}
+	if e.rules == nil || len(e.rules) >= 1024 {
+		e.rules = map[string]*policy.Rule{} // bounded: parsed again when needed
+	}
+	e.rules[text] = r
+	return r
 }
 
 // lockedRules names the locked findings of as.
@@ -613,14 +667,10 @@ func (e *Engine) Session(ctx context.Context, id string) (*session.State, error)
 
 // EndSession forgets the conversation id.
 func (e *Engine) EndSession(ctx context.Context, id string) error {
-	var err error
-	if e.sessions != nil {
-		err = e.sessions.Delete(ctx, id)
+	if e.sessions == nil {
+		return nil
 	}
-	e.mu.Lock()
-	delete(e.approvals, id)
-	e.mu.Unlock()
-	return err
+	return e.sessions.Delete(ctx, id)
 }
 
 // Reject answers an input that could not even be decoded as an action:
