@@ -70,6 +70,9 @@ func DefaultConfig() Config {
 	return Config{Window: 20, MaxSessions: 10000, TTL: 24 * time.Hour, MaxFiles: 128, MaxFileBytes: 64 << 10, MaxNames: 256, MaxBytes: 32 << 20}
 }
 
+// WithDefaults returns c with its zero fields set to the defaults.
+func (c Config) WithDefaults() Config { return c.withDefaults() }
+
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
 	if c.Window <= 0 {

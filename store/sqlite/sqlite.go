@@ -1,0 +1,323 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/agentwarden/warden/session"
+	"github.com/agentwarden/warden/store/internal/stored"
+)
+
+// BusyTimeout is how long a write waits for another process's write
+// transaction on the same file before it fails (and the call is denied).
+const BusyTimeout = 10_000 // milliseconds
+
+// Store is a session.Store in one SQLite file. It is safe for concurrent
+// use, and several processes may use one file at once.
+type Store struct {
+	db   *sql.DB
+	path string
+	cfg  session.Config
+	key  []byte
+
+	// write serializes this process's write transactions: SQLite has one
+	// writer at a time, and waiting here is cheaper than in SQLite's busy
+	// handler, which polls. Other processes wait in the busy handler.
+	write  sync.Mutex
+	mu     sync.Mutex
+	closed bool
+}
+
+var _ session.Store = (*Store)(nil)
+
+// Open opens the store in the SQLite file at path, creating the file
+// (mode 0600) and its directory (mode 0700) when missing, and the tables
+// when the file is new. It refuses a directory, a file that is not SQLite,
+// and an SQLite database that is not a warden store.
+//
+// The file is in WAL mode; each Update is one write transaction (BEGIN
+// IMMEDIATE), so that two processes continuing one conversation are
+// serialized and lose nothing.
+func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite store: no file named")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("sqlite store %s: is a directory, not a file", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	// create the file with its mode before SQLite does (SQLite gives the
+	// -wal and -shm files the mode of the database file)
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if n > 0 && string(head[:n]) != "SQLite format 3\x00"[:n] {
+		return nil, fmt.Errorf("sqlite store %s: not a warden store (not an SQLite database)", path)
+	}
+
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(BusyTimeout)+")")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_txlock", "immediate")
+	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}).String()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(0)
+	s := &Store{db: db, path: path, cfg: cfg.WithDefaults()}
+	if err := s.init(ctx); err != nil {
+		db.Close()
+		if isNotADB(err) {
+			return nil, fmt.Errorf("sqlite store %s: not a warden store (not an SQLite database)", path)
+		}
+		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func isNotADB(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB
+}
+
+// schema is the version of the tables this warden writes; migrations[v]
+// brings a store of version v to v+1.
+const schema = 1
+
+var migrations = []string{
+	0: `CREATE TABLE warden_meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE warden_sessions (
+	id TEXT PRIMARY KEY,
+	version INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	updated_at INTEGER NOT NULL -- Unix nanoseconds
+);
+CREATE INDEX warden_sessions_updated ON warden_sessions (updated_at);`,
+}
+
+// init creates or migrates the tables and reads the hash key, in one
+// write transaction, so that two processes opening a new file at once
+// create it once.
+func (s *Store) init(ctx context.Context) error {
+	s.write.Lock()
+	defer s.write.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	version, err := s.schemaVersion(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if version > schema {
+		return fmt.Errorf("the store's schema is version %d, newer than this warden's (%d)", version, schema)
+	}
+	for v := version; v < schema; v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
+		}
+	}
+	if version == 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO warden_meta (name, value) VALUES ('hash_key', ?)`, session.NewKey()); err != nil {
+			return err
+		}
+	}
+	if version < schema {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO warden_meta (name, value) VALUES ('schema', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, strconv.Itoa(schema)); err != nil {
+			return err
+		}
+	}
+	var key []byte
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM warden_meta WHERE name = 'hash_key'`).Scan(&key); err != nil {
+		return fmt.Errorf("reading the hash key: %w", err)
+	}
+	if s.key, err = stored.Key(key); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// schemaVersion returns the version of the tables, 0 for a new file.
+func (s *Store) schemaVersion(ctx context.Context, tx *sql.Tx) (int, error) {
+	var tables int
+	var meta bool
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table'`)
+	if err != nil {
+		return 0, err
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		tables++
+		meta = meta || name == "warden_meta"
+	}
+	if err := rows.Close(); err != nil {
+		return 0, err
+	}
+	switch {
+	case tables == 0:
+		return 0, nil
+	case !meta:
+		return 0, errors.New("not a warden store (an SQLite database without warden's tables)")
+	}
+	var v string
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM warden_meta WHERE name = 'schema'`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("not a warden store (no schema version): %w", err)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("not a warden store (schema version %q)", v)
+	}
+	return n, nil
+}
+
+// Path returns the file the store was opened on.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) check() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return session.ErrClosed
+	}
+	return nil
+}
+
+// Update implements session.Store: one write transaction reads the
+// state, runs fn, and saves it; a state idle longer than the TTL is new,
+// and the expired states of every conversation are deleted in passing.
+// fn must not use the store.
+func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) error) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	s.write.Lock()
+	defer s.write.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	if err != nil {
+		return s.errorf(id, err)
+	}
+	defer tx.Rollback()
+	now := s.cfg.Now()
+	st, err := s.load(ctx, tx, id, now.UnixNano())
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		st = session.New(id, s.cfg, s.key)
+	}
+	if err := fn(st); err != nil {
+		return err
+	}
+	data, err := st.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO warden_sessions (id, version, data, updated_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`,
+		id, session.Version, data, now.UnixNano()); err != nil {
+		return s.errorf(id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM warden_sessions WHERE updated_at < ?`, now.Add(-s.cfg.TTL).UnixNano()); err != nil {
+		return s.errorf(id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.errorf(id, err)
+	}
+	return nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// load reads the state of id, nil when there is none or it expired.
+func (s *Store) load(ctx context.Context, q querier, id string, now int64) (*session.State, error) {
+	var (
+		version, size, updated int64
+		data                   []byte
+	)
+	err := q.QueryRowContext(ctx, `SELECT version, CASE WHEN length(data) <= ? THEN data END, length(data), updated_at FROM warden_sessions WHERE id = ?`,
+		s.cfg.MaxBytes, id).Scan(&version, &data, &size, &updated)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, s.errorf(id, err)
+	case now-updated > int64(s.cfg.TTL):
+		return nil, nil
+	}
+	st, err := stored.Decode(id, version, data, size, s.cfg, s.key)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite store %s: %w", s.path, err)
+	}
+	return st, nil
+}
+
+func (s *Store) errorf(id string, err error) error {
+	return fmt.Errorf("sqlite store %s: session %q: %w", s.path, id, err)
+}
+
+// Get implements session.Store.
+func (s *Store) Get(ctx context.Context, id string) (*session.State, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s.load(ctx, s.db, id, s.cfg.Now().UnixNano())
+}
+
+// Delete implements session.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	s.write.Lock()
+	defer s.write.Unlock()
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM warden_sessions WHERE id = ?`, id); err != nil {
+		return s.errorf(id, err)
+	}
+	return nil
+}
+
+// Close implements session.Store. Closing twice is no error.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.db.Close()
+}
+
+// DB returns the store's database, for the audit trail that shares it.
+func (s *Store) DB() *sql.DB { return s.db }
