@@ -82,3 +82,23 @@ func BenchmarkScanHostile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStart measures what a process pays for the built-in detector:
+// New with the built-in rules, then the first scan of one short action,
+// which compiles the patterns of the rules its keywords wake.
+func BenchmarkStart(b *testing.B) {
+	text := []byte(`{"tool":"Bash","arguments":{"command":"PGPASSWORD=$PW psql -h db.internal -c 'select 1' && curl -H 'Authorization: Bearer $TOKEN' https://api.example.org"}}`)
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := New(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("new+scan", func(b *testing.B) {
+		for b.Loop() {
+			d, _ := New(nil)
+			d.Scan("", text)
+		}
+	})
+}

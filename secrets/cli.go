@@ -2,10 +2,11 @@ package secrets
 
 import (
 	"bytes"
-	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -15,8 +16,9 @@ import (
 // and the long flags that name a credential whatever the program. The
 // rule whose scanner is "cli" applies it to shell text.
 
-//go:embed cli.yaml
-var cliYAML []byte
+// cli.yaml is the source people edit; the binary holds it as Go data
+// (cliData, cli_gen.go).
+//go:generate go test -run TestCLIGenerated . -args -update
 
 // cliFlag is one password-bearing flag of a program.
 type cliFlag struct {
@@ -60,33 +62,62 @@ type cliGrammar struct {
 	byName  map[string]*cliCommand
 	env     map[string]bool
 	generic map[string]bool
+	kws     []string // the prefilter's words (keywords)
 }
 
 var valueForms = map[string]bool{"": true, "userpass": true, "userpct": true, "usercomma": true, "passprefix": true, "last": true}
 
-// parseCLI reads and checks the grammar.
+// parseCLI reads and checks a grammar in the format of cli.yaml, whose
+// entries must carry samples.
 func parseCLI(data []byte) (*cliGrammar, error) {
-	g := &cliGrammar{byName: map[string]*cliCommand{}, env: map[string]bool{}, generic: map[string]bool{}}
+	g := &cliGrammar{}
 	if err := yaml.Unmarshal(data, g); err != nil {
 		return nil, fmt.Errorf("secrets: cli.yaml: %w", err)
 	}
 	for _, c := range g.Commands {
-		if len(c.Names) == 0 || len(c.Flags) == 0 || len(c.Match) == 0 {
+		if len(c.Match) == 0 {
 			return nil, fmt.Errorf("secrets: cli.yaml: %v: names, flags and match samples are required", c.Names)
+		}
+	}
+	if len(g.Env.Match) == 0 || len(g.Generic.Match) == 0 {
+		return nil, fmt.Errorf("secrets: cli.yaml: env and generic need match samples")
+	}
+	if err := g.index(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// builtinCLI is the grammar of cli.yaml (cliData, generated into
+// cli_gen.go), indexed on first use.
+var builtinCLI = sync.OnceValue(func() *cliGrammar {
+	g := cliData()
+	if err := g.index(); err != nil {
+		panic(err) // cli.yaml is checked by tests, and cli_gen.go is generated from it
+	}
+	return g
+})
+
+// index checks the grammar's entries and builds its lookups.
+func (g *cliGrammar) index() error {
+	g.byName, g.env, g.generic = map[string]*cliCommand{}, map[string]bool{}, map[string]bool{}
+	for _, c := range g.Commands {
+		if len(c.Names) == 0 || len(c.Flags) == 0 {
+			return fmt.Errorf("secrets: cli.yaml: %v: names and flags are required", c.Names)
 		}
 		for _, n := range c.Names {
 			if n == "" || strings.ToLower(n) != n || g.byName[n] != nil {
-				return nil, fmt.Errorf("secrets: cli.yaml: command %q: empty, not lower case or listed twice", n)
+				return fmt.Errorf("secrets: cli.yaml: command %q: empty, not lower case or listed twice", n)
 			}
 			g.byName[n] = c
 		}
 		for _, f := range c.Flags {
 			if !valueForms[f.Value] || len(f.Names) == 0 {
-				return nil, fmt.Errorf("secrets: cli.yaml: %v: flag %v: bad value form %q", c.Names, f.Names, f.Value)
+				return fmt.Errorf("secrets: cli.yaml: %v: flag %v: bad value form %q", c.Names, f.Names, f.Value)
 			}
 			for _, n := range f.Names {
 				if !strings.HasPrefix(n, "-") || len(n) < 2 {
-					return nil, fmt.Errorf("secrets: cli.yaml: %v: flag %q does not start with -", c.Names, n)
+					return fmt.Errorf("secrets: cli.yaml: %v: flag %q does not start with -", c.Names, n)
 				}
 			}
 		}
@@ -103,20 +134,18 @@ func parseCLI(data []byte) (*cliGrammar, error) {
 	}
 	for _, n := range g.Env.Names {
 		if n == "" || strings.ToUpper(n) != n {
-			return nil, fmt.Errorf("secrets: cli.yaml: variable %q is not upper case", n)
+			return fmt.Errorf("secrets: cli.yaml: variable %q is not upper case", n)
 		}
 		g.env[n] = true
 	}
 	for _, n := range g.Generic.Names {
 		if !strings.HasPrefix(n, "--") || strings.ToLower(n) != n {
-			return nil, fmt.Errorf("secrets: cli.yaml: generic flag %q is not a lower-case long flag", n)
+			return fmt.Errorf("secrets: cli.yaml: generic flag %q is not a lower-case long flag", n)
 		}
 		g.generic[n] = true
 	}
-	if len(g.Env.Match) == 0 || len(g.Generic.Match) == 0 {
-		return nil, fmt.Errorf("secrets: cli.yaml: env and generic need match samples")
-	}
-	return g, nil
+	g.kws = g.prefilter()
+	return nil
 }
 
 // sharedKeywords are words the other rules key on already, which most
@@ -127,15 +156,22 @@ var sharedKeywords = []string{"passw", "pwd", "token", "secret", "api-key", "api
 
 // keywords returns the grammar's prefilter words, lower case: the
 // programs' names, and for each variable and generic flag a shared
-// keyword it holds, or its own name.
-func (g *cliGrammar) keywords() []string {
-	var out []string
+// keyword it holds, or its own name. They are worked out once, when the
+// grammar is indexed.
+func (g *cliGrammar) keywords() []string { return g.kws }
+
+// prefilter works out keywords(), in the order of the grammar's entries.
+func (g *cliGrammar) prefilter() []string {
+	var out, programs []string
 	seen := map[string]bool{}
-	names := append(append([]string{}, g.Env.Names...), g.Generic.Names...)
-	for n := range g.byName {
-		names = append(names, n)
+	for _, c := range g.Commands {
+		programs = append(programs, c.Names...)
 	}
-	for _, n := range names {
+	// the shortest name first: a program whose name holds others' keys
+	// on the shortest of them
+	shortest := slices.Clone(programs)
+	slices.SortStableFunc(shortest, func(a, b string) int { return len(a) - len(b) })
+	for _, n := range slices.Concat(g.Env.Names, g.Generic.Names, programs) {
 		k := strings.ToLower(n)
 		for _, w := range sharedKeywords {
 			if strings.Contains(k, w) {
@@ -145,9 +181,13 @@ func (g *cliGrammar) keywords() []string {
 		}
 		// a program whose name holds another's (mysqldump, unzip) keys
 		// on the shorter name: fewer states for the automaton
-		for m := range g.byName {
-			if len(m) < len(k) && strings.Contains(k, m) {
+		for _, m := range shortest {
+			if len(m) >= len(k) {
+				break
+			}
+			if strings.Contains(k, m) {
 				k = m
+				break
 			}
 		}
 		if !seen[k] {

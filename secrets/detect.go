@@ -146,7 +146,8 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 				fs = r.scanned(&cli, text, end-kw, end, d.allow, fs)
 				continue
 			}
-			if r.name >= 0 && !assignmentAfter(text, end) {
+			p := r.compiled()
+			if p.name >= 0 && !assignmentAfter(text, end) {
 				continue // a name that is not given a value here
 			}
 			if last[r.priority] >= end {
@@ -180,21 +181,21 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 				ls = end - kw
 			case r.Anchor == "token":
 				ls = max(0, end-kw-1)
-			case r.name >= 0:
+			case p.name >= 0:
 				// an assignment: the window starts where the name does
 				ls = nameStart(text, max(ls, end-maxName), end)
 			case !r.Multiline:
 				// the text around the keyword
 				ls = max(ls, end-kw-maxValue)
 			}
-			if r.anchored == nil {
+			if p.anchored == nil {
 				last[r.priority] = le
 			}
 			if d.allow != "" && !r.Multiline && bytes.Contains(lineOf(text, ls, le), []byte(d.allow)) {
 				continue
 			}
 			n := len(fs)
-			fs = r.findIn(text, ls, le, fs)
+			fs = r.findIn(p, text, ls, le, fs)
 			for _, f := range fs[n:] {
 				covered[r.priority] = max(covered[r.priority], f.End)
 			}
@@ -267,30 +268,30 @@ func lineOf(text []byte, ls, le int) []byte {
 }
 
 // findIn appends the secrets rule r finds in text[ls:le].
-func (r *Rule) findIn(text []byte, ls, le int, fs []Finding) []Finding {
+func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding {
 	window := text[ls:le]
 	var ms [][]int
-	if r.anchored != nil {
-		if m := r.anchored.FindSubmatchIndex(window); m != nil {
+	if p.anchored != nil {
+		if m := p.anchored.FindSubmatchIndex(window); m != nil {
 			ms = [][]int{m}
 		}
 	} else {
-		ms = r.re.FindAllSubmatchIndex(window, 8)
+		ms = p.re.FindAllSubmatchIndex(window, 8)
 	}
 	for _, m := range ms {
 		s0, s1 := m[0], m[1]
-		if r.s >= 0 && m[2*r.s] >= 0 {
-			s0, s1 = m[2*r.s], m[2*r.s+1]
+		if p.s >= 0 && m[2*p.s] >= 0 {
+			s0, s1 = m[2*p.s], m[2*p.s+1]
 		}
 		c := candidate{secret: string(window[s0:s1])}
-		if r.name >= 0 && m[2*r.name] >= 0 {
-			c.name = string(window[m[2*r.name]:m[2*r.name+1]])
+		if p.name >= 0 && m[2*p.name] >= 0 {
+			c.name = string(window[m[2*p.name]:m[2*p.name+1]])
 		}
 		if r.Anchor == "keyword" {
 			c.name = string(text[schemeStart(text, ls):ls])
 		}
-		if r.q >= 0 && m[2*r.q] >= 0 {
-			c.quoted = m[2*r.q+1] > m[2*r.q]
+		if p.q >= 0 && m[2*p.q] >= 0 {
+			c.quoted = m[2*p.q+1] > m[2*p.q]
 			if c.quoted && s1 < len(window) && !closes(window[s1]) {
 				continue // the quoted text goes on: words, not a value
 			}

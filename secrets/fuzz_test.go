@@ -10,19 +10,13 @@ import (
 // text, in order, with a masked match that does not hold the secret; and
 // Redact leaves none of the secrets found.
 func FuzzSecrets(f *testing.F) {
-	rules, err := DefaultRules()
-	if err != nil {
-		f.Fatal(err)
-	}
+	rules := yamlRules(f)
 	for _, r := range rules {
 		for _, s := range append(append([]string{}, r.Match...), r.NoMatch...) {
 			f.Add(s)
 		}
 	}
-	g, err := parseCLI(cliYAML)
-	if err != nil {
-		f.Fatal(err)
-	}
+	g := yamlCLI(f)
 	for _, c := range g.Commands {
 		for _, s := range append(append([]string{}, c.Match...), c.NoMatch...) {
 			f.Add(s)

@@ -1,10 +1,10 @@
 package secrets
 
 import (
-	_ "embed"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -54,22 +54,31 @@ type Rule struct {
 	Match   []string `yaml:"match"`
 	NoMatch []string `yaml:"no_match"`
 
-	re         *regexp.Regexp
-	anchored   *regexp.Regexp // for a rule with a name: the pattern at the name's start
-	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
-	check      checkFunc
-	priority   int
-	scan       func(st *cliState, text []byte, ks, ke int)
-	cli        *cliGrammar // the grammar of a cli scanner, for its samples' test
+	once     sync.Once
+	prog     *prog // the compiled pattern (compiled): a user's rules at load, the built-in ones on first use
+	check    checkFunc
+	priority int
+	scan     func(st *cliState, text []byte, ks, ke int)
+	cli      *cliGrammar // the grammar of a cli scanner, for its samples' test
 }
 
-//go:embed rules.yaml
-var rulesYAML []byte
+// prog is a rule's pattern, compiled.
+type prog struct {
+	re         *regexp.Regexp
+	anchored   *regexp.Regexp // for a rule with a name or an anchor: the pattern at the window's start
+	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
+}
 
-// DefaultRules returns the embedded rules, compiled.
-func DefaultRules() ([]*Rule, error) { return ParseRules(rulesYAML) }
+// rules.yaml is the source people edit; the binary holds it as Go data
+// (rulesData, rules_gen.go), so that no process parses it at start.
+//go:generate go test -run TestRulesGenerated . -args -update
 
-// ParseRules reads and compiles rules in the format of rules.yaml.
+// DefaultRules returns the built-in rules (rules.yaml), checked; each
+// rule's pattern compiles the first time the rule runs.
+func DefaultRules() ([]*Rule, error) { return prepare(rulesData(), false) }
+
+// ParseRules reads and compiles rules in the format of rules.yaml. Every
+// rule needs samples it must match.
 func ParseRules(data []byte) ([]*Rule, error) {
 	var doc struct {
 		Rules []*Rule `yaml:"rules"`
@@ -77,9 +86,20 @@ func ParseRules(data []byte) ([]*Rule, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("secrets: rules: %w", err)
 	}
-	seen := map[string]bool{}
 	for i, r := range doc.Rules {
-		if err := r.compile(); err != nil {
+		if len(r.Match) == 0 {
+			return nil, fmt.Errorf("secrets: rule %d (%s): no samples to match", i+1, r.ID)
+		}
+	}
+	return prepare(doc.Rules, true)
+}
+
+// prepare checks rules and sets them up; eager compiles their patterns
+// now, so that a bad one is an error rather than a panic on first use.
+func prepare(rules []*Rule, eager bool) ([]*Rule, error) {
+	seen := map[string]bool{}
+	for i, r := range rules {
+		if err := r.prepare(eager); err != nil {
 			return nil, fmt.Errorf("secrets: rule %d (%s): %w", i+1, r.ID, err)
 		}
 		if seen[r.ID] {
@@ -88,18 +108,15 @@ func ParseRules(data []byte) ([]*Rule, error) {
 		seen[r.ID] = true
 		r.priority = i
 	}
-	return doc.Rules, nil
+	return rules, nil
 }
 
-func (r *Rule) compile() error {
+func (r *Rule) prepare(eager bool) error {
 	if r.Scanner != "" {
 		if r.Scanner != "cli" || r.Pattern != "" {
 			return fmt.Errorf("scanner %q: want cli, without a pattern", r.Scanner)
 		}
-		g, err := parseCLI(cliYAML)
-		if err != nil {
-			return err
-		}
+		g := builtinCLI()
 		r.Keywords = append(r.Keywords, g.keywords()...)
 		r.scan = g.scanCLI
 		r.cli = g
@@ -113,33 +130,12 @@ func (r *Rule) compile() error {
 		return fmt.Errorf("no keywords: every rule needs the prefilter")
 	case r.Description == "" || r.Suggestion == "":
 		return fmt.Errorf("description and suggestion are required")
-	case len(r.Match) == 0:
-		return fmt.Errorf("no samples to match")
+	case r.Anchor != "" && r.Anchor != "token" && r.Anchor != "keyword":
+		return fmt.Errorf("anchor %q: want token or keyword", r.Anchor)
 	}
 	for _, k := range r.Keywords {
 		if k == "" || strings.ToLower(k) != k {
 			return fmt.Errorf("keyword %q must be non-empty lower case", k)
-		}
-	}
-	re, err := regexp.Compile(r.Pattern)
-	if err != nil {
-		return err
-	}
-	r.re = re
-	r.s, r.name, r.q = re.SubexpIndex("s"), re.SubexpIndex("name"), re.SubexpIndex("q")
-	prefix := `\A(?:`
-	switch r.Anchor {
-	case "", "keyword":
-	case "token":
-		// the window starts a byte before the keyword: that byte must not
-		// be part of a word
-		prefix = `\A(?:[^0-9A-Za-z_])?(?:`
-	default:
-		return fmt.Errorf("anchor %q: want token or keyword", r.Anchor)
-	}
-	if r.name >= 0 || r.Anchor != "" {
-		if r.anchored, err = regexp.Compile(prefix + r.Pattern + `)`); err != nil {
-			return err
 		}
 	}
 	if r.Check != "" {
@@ -149,5 +145,47 @@ func (r *Rule) compile() error {
 		}
 		r.check = c
 	}
+	if eager && r.scan == nil {
+		p, err := compileProg(r.Pattern, r.Anchor)
+		if err != nil {
+			return err
+		}
+		r.once.Do(func() { r.prog = p })
+	}
 	return nil
+}
+
+// compiled returns the rule's pattern, compiled on first use.
+func (r *Rule) compiled() *prog {
+	r.once.Do(func() {
+		p, err := compileProg(r.Pattern, r.Anchor)
+		if err != nil {
+			// the built-in patterns are tested; a user's compile as they load
+			panic(fmt.Sprintf("secrets: rule %s: %v", r.ID, err))
+		}
+		r.prog = p
+	})
+	return r.prog
+}
+
+// compileProg compiles a rule's pattern and, for a rule with a name or
+// an anchor, the pattern anchored at the start of its window.
+func compileProg(pattern, anchor string) (*prog, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q")}
+	prefix := `\A(?:`
+	if anchor == "token" {
+		// the window starts a byte before the keyword: that byte must not
+		// be part of a word
+		prefix = `\A(?:[^0-9A-Za-z_])?(?:`
+	}
+	if p.name >= 0 || anchor != "" {
+		if p.anchored, err = regexp.Compile(prefix + pattern + `)`); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }

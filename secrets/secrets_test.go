@@ -12,10 +12,7 @@ import (
 // TestRuleSamples: every rule finds its match samples, with its type, and
 // finds nothing in its no_match samples.
 func TestRuleSamples(t *testing.T) {
-	rules, err := DefaultRules()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := yamlRules(t) // the samples; d runs the built-in rules generated from them
 	d := Default()
 	for _, r := range rules {
 		for _, s := range r.Match {
@@ -187,10 +184,7 @@ func TestMask(t *testing.T) {
 // password in each of its match samples, at the password, and nothing in
 // its no_match samples.
 func TestCLIGrammarSamples(t *testing.T) {
-	g, err := parseCLI(cliYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := yamlCLI(t)
 	type set struct {
 		what           string
 		match, noMatch []string

@@ -49,7 +49,7 @@ func (p Printer) value(b *strings.Builder, v reflect.Value, typed bool) {
 	t := v.Type()
 	switch v.Kind() {
 	case reflect.String:
-		b.WriteString(strconv.Quote(v.String()))
+		b.WriteString(quote(v.String()))
 	case reflect.Bool:
 		b.WriteString(strconv.FormatBool(v.Bool()))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -146,4 +146,13 @@ func composite(b *strings.Builder, elems []string, breakable bool) {
 		b.WriteString(e + ",\n")
 	}
 	b.WriteString("}")
+}
+
+// quote writes s as a raw string when that reads better (a pattern with
+// backslashes or quotes) and can hold it, else as an interpreted one.
+func quote(s string) string {
+	if strings.ContainsAny(s, "\\\"") && !strings.ContainsAny(s, "`\r\n") && strconv.CanBackquote(s) {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
 }

@@ -1,0 +1,135 @@
+package secrets
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentwarden/warden/internal/golit"
+)
+
+var update = flag.Bool("update", false, "rewrite generated files")
+
+// yamlRules are the rules of rules.yaml, samples included: the source of
+// rules_gen.go, and of the samples the tests check.
+func yamlRules(t testing.TB) []*Rule {
+	t.Helper()
+	data, err := os.ReadFile("rules.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := ParseRules(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}
+
+// yamlCLI is the grammar of cli.yaml, samples included.
+func yamlCLI(t testing.TB) *cliGrammar {
+	t.Helper()
+	data, err := os.ReadFile("cli.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := parseCLI(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// samples are the fields the generated data leaves out: the tests read
+// them from the YAML (and a binary should not carry sample secrets).
+var samples = golit.Printer{Pkg: "secrets", Skip: map[string]bool{"Match": true, "NoMatch": true}}
+
+// checkGenerated fails when file is not want; -update rewrites it.
+func checkGenerated(t *testing.T, file string, want []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(file, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(file)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s is stale: run go generate ./secrets", file)
+	}
+}
+
+// TestRulesGenerated fails when rules_gen.go is not what rules.yaml
+// generates; -update rewrites it (go generate ./secrets).
+func TestRulesGenerated(t *testing.T) {
+	var doc struct {
+		Rules []*Rule `yaml:"rules"`
+	}
+	data, err := os.ReadFile("rules.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	src, err := golit.Source("rules.yaml", "secrets",
+		"// rulesData returns the rules of rules.yaml, as written, without their samples.\n"+
+			"func rulesData() []*Rule {\n\treturn "+samples.Literal(doc.Rules)+"\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGenerated(t, "rules_gen.go", src)
+}
+
+// TestCLIGenerated fails when cli_gen.go is not what cli.yaml generates;
+// -update rewrites it (go generate ./secrets).
+func TestCLIGenerated(t *testing.T) {
+	var g cliGrammar
+	data, err := os.ReadFile("cli.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	src, err := golit.Source("cli.yaml", "secrets",
+		"// cliData returns the grammar of cli.yaml, as written, without its samples.\n"+
+			"func cliData() *cliGrammar {\n\treturn "+samples.Literal(&g)+"\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGenerated(t, "cli_gen.go", src)
+}
+
+// TestBuiltinRules: the built-in rules are rules.yaml's without their
+// samples, and each pattern compiles as the YAML's does.
+func TestBuiltinRules(t *testing.T) {
+	want := yamlRules(t)
+	got, err := DefaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rules, rules.yaml has %d", len(got), len(want))
+	}
+	for i, r := range got {
+		w := want[i]
+		if r.ID != w.ID || r.Pattern != w.Pattern || len(r.Keywords) != len(w.Keywords) || len(r.Match) > 0 || r.priority != w.priority {
+			t.Errorf("rule %d: %s, rules.yaml has %s", i, r.ID, w.ID)
+			continue
+		}
+		if r.scan != nil {
+			continue
+		}
+		p, wp := r.compiled(), w.compiled()
+		if p.re.String() != wp.re.String() || (p.anchored == nil) != (wp.anchored == nil) || p.s != wp.s || p.name != wp.name || p.q != wp.q {
+			t.Errorf("%s: compiled differently from rules.yaml's", r.ID)
+		}
+	}
+	g := builtinCLI()
+	if wg := yamlCLI(t); len(g.byName) != len(wg.byName) || len(g.env) != len(wg.env) || len(g.generic) != len(wg.generic) {
+		t.Errorf("the built-in cli grammar is not cli.yaml's")
+	}
+}
