@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -132,4 +133,27 @@ func TestBuiltinRules(t *testing.T) {
 	if wg := yamlCLI(t); len(g.byName) != len(wg.byName) || len(g.env) != len(wg.env) || len(g.generic) != len(wg.generic) {
 		t.Errorf("the built-in cli grammar is not cli.yaml's")
 	}
+}
+
+// TestConcurrentFirstUse: the patterns of a fresh detector compile on
+// first use, once, whichever goroutines get there together (go test -race).
+func TestConcurrentFirstUse(t *testing.T) {
+	d, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "token: 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\nexport AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY\nmysql -uroot -pHx82kLm shop\n"
+	want := len(d.ScanString("", text))
+	d, _ = New(nil)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := len(d.ScanString("", text)); got != want || got == 0 {
+				t.Errorf("%d findings, want %d", got, want)
+			}
+		}()
+	}
+	wg.Wait()
 }
