@@ -20,14 +20,20 @@ type CustomFunc func(*tool.Call) risk.Assessment
 type Assessor struct {
 	mu     sync.RWMutex
 	rules  []*Rule
-	idx    func() *keywords.Index
+	idx    *kwIndex
 	custom CustomFunc
+}
+
+// kwIndex is the keyword prefilter shared by a set of rules.
+type kwIndex struct {
+	build func() *keywords.Index // built on first use
+	lens  []int                  // keyword id → its length
 }
 
 // index assigns keyword ids to rules and returns their shared prefilter,
 // built on first use. Rules are copies owned by the assessor, so ids can
 // be set on them.
-func index(rules []*Rule) func() *keywords.Index {
+func index(rules []*Rule) *kwIndex {
 	n := 0
 	for _, r := range rules {
 		n += len(r.Keywords)
@@ -46,7 +52,17 @@ func index(rules []*Rule) func() *keywords.Index {
 			r.kw = append(r.kw, id)
 		}
 	}
-	return sync.OnceValue(func() *keywords.Index { return keywords.New(words) })
+	lens := make([]int, len(words))
+	for i, w := range words {
+		lens[i] = len(w)
+	}
+	for _, r := range rules {
+		r.kwSet = make([]uint64, (len(words)+63)/64)
+		for _, id := range r.kw {
+			r.kwSet[id>>6] |= 1 << (id & 63)
+		}
+	}
+	return &kwIndex{build: sync.OnceValue(func() *keywords.Index { return keywords.New(words) }), lens: lens}
 }
 
 // Option configures an Assessor.
@@ -159,7 +175,7 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
 	var out []risk.Finding
-	st := scanState{idx: idx()}
+	st := scanState{idx: idx.build(), lens: idx.lens}
 	for _, r := range rules {
 		ok, res, err := r.match(c, &st)
 		if err != nil {

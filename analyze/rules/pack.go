@@ -82,7 +82,8 @@ func (s Sample) Call(r *Rule) *tool.Call {
 // Matches reports whether r fires on the sample.
 func (s Sample) Matches(r *Rule) (bool, error) {
 	rc := *r
-	st := scanState{idx: index([]*Rule{&rc})()}
+	idx := index([]*Rule{&rc})
+	st := scanState{idx: idx.build(), lens: idx.lens}
 	ok, _, err := rc.match(s.Call(&rc), &st)
 	return ok, err
 }
@@ -213,7 +214,7 @@ var defaultRules = sync.OnceValues(func() ([]Rule, error) {
 	rules := slices.Clone(defaultPack)
 	for i := range rules {
 		r := &rules[i]
-		r.prog = &program{pattern: r.Pattern, condition: r.Condition}
+		r.prog = newProgram(r)
 		if err := r.compile(); err != nil {
 			return nil, fmt.Errorf("default pack: %w", err)
 		}

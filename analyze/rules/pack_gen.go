@@ -212,6 +212,7 @@ var defaultPack = []Rule{
 		Level:    risk.High,
 		Reason:   "PowerShell downloads and executes a script",
 		Keywords: []string{"iex", "invoke-expression", "downloadstring", "iwr", "irm"},
+		Window:   "line",
 	},
 	{
 		Name:     "net.dev_tcp_shell",
@@ -283,6 +284,7 @@ var defaultPack = []Rule{
 		Level:    risk.High,
 		Reason:   "Clearing or disabling shell history hides what was done",
 		Keywords: []string{"history", "histfile", "histsize", "bash_history"},
+		Window:   "line",
 	},
 	{
 		Name:     "sec.audit_tamper",
@@ -341,6 +343,7 @@ var defaultPack = []Rule{
 		Reason:     "Appending to a shell startup file runs code in every new shell",
 		Reversible: true,
 		Keywords:   []string{"bashrc", "zshrc", "profile", "zshenv", "zlogin", "bash_login", "config.fish"},
+		Window:     "line",
 	},
 	{
 		Name:       "persist.authorized_keys",
@@ -349,6 +352,7 @@ var defaultPack = []Rule{
 		Reason:     "Adding an SSH key to authorized_keys grants someone lasting remote access",
 		Reversible: true,
 		Keywords:   []string{"authorized_keys"},
+		Window:     "line",
 	},
 	{
 		Name:       "persist.git_config_hooks",
@@ -366,6 +370,7 @@ var defaultPack = []Rule{
 		Reversible: true,
 		Keywords:   []string{"ld_preload", "ld.so.preload", "dyld_insert"},
 		On:         []Target{OnCommand, OnCode, OnContent},
+		Window:     "line",
 	},
 	{
 		Name:       "persist.prompt_hook",
@@ -393,6 +398,7 @@ var defaultPack = []Rule{
 		Reason:     "Creating git commits",
 		Reversible: true,
 		Keywords:   []string{"commit"},
+		Window:     "line",
 	},
 	{
 		Name:       "git.push",
@@ -401,6 +407,7 @@ var defaultPack = []Rule{
 		Reason:     "Pushing publishes commits to a remote",
 		Reversible: true,
 		Keywords:   []string{"push"},
+		Window:     "line",
 	},
 	{
 		Name:     "db.drop_database",
@@ -550,6 +557,7 @@ var defaultPack = []Rule{
 		Reason:     "A binary is downloaded into a system path, where it will be run as a trusted tool",
 		Reversible: true,
 		Keywords:   []string{"curl", "wget"},
+		Window:     "line",
 	},
 	{
 		Name:       "res.fork_bomb",
@@ -575,6 +583,7 @@ var defaultPack = []Rule{
 		Reason:     "A stress tool saturates CPU or memory without limit",
 		Reversible: true,
 		Keywords:   []string{"stress"},
+		Window:     "line",
 	},
 	{
 		Name:       "secret.hardcoded_key",

@@ -104,6 +104,9 @@ func generatePack(t testing.TB) []byte {
 		if r.AtCommand {
 			b.WriteString("\t\tAtCommand: true,\n")
 		}
+		if r.Window != "" {
+			fmt.Fprintf(&b, "\t\tWindow: %q,\n", r.Window)
+		}
 		if r.Where != "" {
 			fmt.Fprintf(&b, "\t\tWhere: %q,\n", r.Where)
 		}

@@ -90,7 +90,7 @@ func TestPackProgramsShared(t *testing.T) {
 	rules := packWithSamples(t)
 	for i := range rules {
 		r := &rules[i]
-		r.prog = &program{pattern: r.Pattern, condition: r.Condition} // not compiled yet
+		r.prog = newProgram(r) // not compiled yet
 	}
 	a := newAssessor(t, WithRules(rules))
 	var wg sync.WaitGroup

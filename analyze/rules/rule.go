@@ -70,25 +70,49 @@ type Rule struct {
 	// directory and home, lies outside the working directory and the
 	// temporary directories.
 	Where string `yaml:"where"`
+	// Window "line" declares that the pattern describes one line (a
+	// command line): it then runs only on the lines that hold its
+	// keywords, whatever the length of the text, and a match across a
+	// newline does not count. It needs keywords that every match holds and
+	// no ^ or $ of the whole text. Empty: the pattern runs on windows only
+	// where that gives the answer the whole text gives (see window.go).
+	Window string `yaml:"window"`
 	// Match and NoMatch are samples that must and must not fire the rule.
 	Match   []Sample `yaml:"match"`
 	NoMatch []Sample `yaml:"no_match"`
 
-	prog *program // Pattern and Condition, compiled once and shared by copies
-	kw   []int32  // Keywords' ids in the assessor's keyword index
-	tix  []int    // indices of targets() in allTargets
+	prog  *program // Pattern and Condition, compiled once and shared by copies
+	kw    []int32  // Keywords' ids in the assessor's keyword index
+	kwSet []uint64 // kw as a bitset
+	tix   []int    // indices of targets() in allTargets
 }
 
 // program is a rule's pattern and condition, compiled on first use, once,
 // and shared by every copy of the rule.
 type program struct {
-	pattern, condition string // what it is compiled from
+	pattern, condition string   // what it is compiled from
+	keywords           []string // the rule's keywords, lower-case
+	whole              bool     // the rule reads each match (at_command, where): no windows
+	window             string   // the rule's Window
 
 	once      sync.Once
 	re        *regexp.Regexp
 	pathGroup int // index of the "path" group, or -1
+	mode      int // wholeText, lineMode or a span (see window.go)
 	cond      *condition
 	err       error
+}
+
+// newProgram returns r's program, not compiled yet; r's keywords are
+// lower-case.
+func newProgram(r *Rule) *program {
+	return &program{pattern: r.Pattern, condition: r.Condition, keywords: r.Keywords, whole: r.AtCommand || r.Where != "", window: r.Window}
+}
+
+// same reports whether p was made for r as it is now.
+func (p *program) same(r *Rule) bool {
+	return p.pattern == r.Pattern && p.condition == r.Condition && slices.Equal(p.keywords, r.Keywords) &&
+		p.whole == (r.AtCommand || r.Where != "") && p.window == r.Window
 }
 
 // get compiles p on its first call and returns it; an error is the
@@ -102,6 +126,16 @@ func (p *program) get() (*program, error) {
 				return
 			}
 			p.re, p.pathGroup = re, re.SubexpIndex("path")
+			switch {
+			case p.window == "line":
+				if !lineWindowed(p.pattern, p.keywords) {
+					p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
+					return
+				}
+				p.mode = lineMode
+			case !p.whole && p.pathGroup < 0:
+				p.mode = windowMode(p.pattern, p.keywords)
+			}
 		}
 		if p.condition != "" {
 			c, err := compileCondition(p.condition)
@@ -147,6 +181,9 @@ func (r *Rule) compile() error {
 	if r.Pattern != "" && r.Func != nil {
 		return fmt.Errorf("%s: a rule has a pattern or a func, not both", r.Name)
 	}
+	if r.Window != "" && (r.Window != "line" || r.Pattern == "" || r.AtCommand || r.Where != "" || len(r.Keywords) == 0) {
+		return fmt.Errorf("%s: window %q: want line, on a pattern with keywords, without at_command or where", r.Name, r.Window)
+	}
 	switch r.Where {
 	case "":
 	case "outside_workspace":
@@ -172,10 +209,10 @@ func (r *Rule) compile() error {
 	for _, t := range r.targets() {
 		r.tix = append(r.tix, targetIndex(t))
 	}
-	if r.prog != nil && r.prog.pattern == r.Pattern && r.prog.condition == r.Condition {
+	if r.prog != nil && r.prog.same(r) {
 		return nil
 	}
-	r.prog = &program{pattern: r.Pattern, condition: r.Condition}
+	r.prog = newProgram(r)
 	if _, err := r.prog.get(); err != nil {
 		return fmt.Errorf("%s: %w", r.Name, err)
 	}
@@ -249,7 +286,23 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
 				continue
 			}
-			for _, s := range st.texts(c, ti) {
+			for j, s := range st.texts(c, ti) {
+				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && (p.window != "" || !foldsOntoASCII(s)) {
+					st.wins = windows(s, st.hits[ti][j], st.lens, r.kwSet, p.mode, st.wins[:0])
+					for _, w := range st.wins {
+						if !c.Work.Charge(ruleCost*(w[1]-w[0]), "rules") {
+							return false, "", nil
+						}
+						if p.re.MatchString(s[w[0]:w[1]]) {
+							hit = true
+							break
+						}
+					}
+					if hit {
+						break
+					}
+					continue
+				}
 				if !c.Work.Charge(ruleCost*len(s), "rules") {
 					return false, "", nil // the engine reports the call as not fully assessed
 				}
@@ -286,10 +339,13 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 // contain, computed on first use so that every rule shares one pass.
 type scanState struct {
 	idx   *keywords.Index
-	found [len(allTargets)][]uint64 // by targetIndex
-	text  [len(allTargets)][]string // texts(c, target), by targetIndex
-	done  [len(allTargets)]bool     // text[i] is computed
-	act   map[string]any            // CEL activation, built on first use
+	lens  []int                             // keyword id → length
+	found [len(allTargets)][]uint64         // by targetIndex
+	hits  [len(allTargets)][][]keywords.Hit // by targetIndex, then text
+	wins  [][2]int                          // scratch for windows
+	text  [len(allTargets)][]string         // texts(c, target), by targetIndex
+	done  [len(allTargets)]bool             // text[i] is computed
+	act   map[string]any                    // CEL activation, built on first use
 }
 
 // texts returns texts(c, allTargets[ti]), computed once per call: SQL
@@ -314,8 +370,10 @@ func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
 	bits := st.found[ti]
 	if bits == nil {
 		bits = make([]uint64, st.idx.Words())
-		for _, s := range st.texts(c, ti) {
-			st.idx.Set(s, bits)
+		texts := st.texts(c, ti)
+		st.hits[ti] = make([][]keywords.Hit, len(texts))
+		for j, s := range texts {
+			st.hits[ti][j] = st.idx.Find(s, bits, nil)
 		}
 		st.found[ti] = bits
 	}
@@ -344,6 +402,10 @@ func outsideWorkspace(c *tool.Call, p string) bool {
 // command position (when AtCommand is set) and whose path lies outside the
 // workspace (when Where says so) fires the rule; its path group names the
 // resource.
+// minWindowed is the shortest text a pattern runs on in windows; a
+// shorter one costs less to scan whole.
+const minWindowed = 128
+
 // ruleCost is the work (tool.Budget units, about a nanosecond each)
 // charged per byte a rule's pattern scans.
 const ruleCost = 32

@@ -156,3 +156,25 @@ func (k *Index) Each(text []byte, fn func(id, end int) bool) {
 		}
 	}
 }
+
+// Hit is one occurrence of a keyword: its number and the offset just past
+// its end.
+type Hit struct {
+	ID, End int
+}
+
+// Find sets in found the bit of every keyword text contains, as Set does,
+// and appends to hits every occurrence, in text order.
+func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
+	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
+	for i := 0; i < len(text); i++ {
+		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+		if s&hit != 0 {
+			for _, id := range k.out[s&^hit] {
+				found[id>>6] |= 1 << (id & 63)
+				hits = append(hits, Hit{int(id), i + 1})
+			}
+		}
+	}
+	return hits
+}
