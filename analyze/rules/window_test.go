@@ -15,12 +15,12 @@ func TestWindowMode(t *testing.T) {
 		want    int
 	}{
 		{`169\.254\.169\.254|metadata\.google\.internal`, []string{"169.254.169.254", "metadata.google"}, 24}, // bounded: 24 bytes (folds of k and s count 3 bytes)
-		{`/dev/(?:tcp|udp)/[^\s/]+/\d+`, []string{"/dev/tcp", "/dev/udp"}, lineMode},                      // unbounded, never a newline
-		{`/dev/(?:tcp|udp)/\s+`, []string{"/dev/tcp", "/dev/udp"}, wholeText},                              // \s crosses lines
-		{`\bfoo|bar`, []string{"foo"}, wholeText},                                                          // bar holds no keyword
-		{`^foo`, []string{"foo"}, wholeText},                                                               // ^ of the whole text
-		{`(?m)^foo`, []string{"foo"}, 3},                                                                   // ^ of a line: windows start at lines
-		{`git\s+commit`, []string{"git commit"}, wholeText},                                                // a tab between the words holds no keyword
+		{`/dev/(?:tcp|udp)/[^\s/]+/\d+`, []string{"/dev/tcp", "/dev/udp"}, lineMode},                          // unbounded, never a newline
+		{`/dev/(?:tcp|udp)/\s+`, []string{"/dev/tcp", "/dev/udp"}, wholeText},                                 // \s crosses lines
+		{`\bfoo|bar`, []string{"foo"}, wholeText},                                                             // bar holds no keyword
+		{`^foo`, []string{"foo"}, wholeText},                                                                  // ^ of the whole text
+		{`(?m)^foo`, []string{"foo"}, 3},                                                                      // ^ of a line: windows start at lines
+		{`git\s+commit`, []string{"git commit"}, wholeText},                                                   // a tab between the words holds no keyword
 		{`lib(?:64)?/x`, []string{"lib"}, 7},
 	} {
 		if got := windowMode(tc.pattern, tc.kws); got != tc.want {
