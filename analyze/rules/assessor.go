@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"github.com/agentwarden/warden/internal/lazyre"
 	"slices"
 	"strings"
 	"sync"
@@ -204,10 +205,10 @@ func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
 }
 
 var (
-	quotedPath = lazyRegexp(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
-	pathCall   = lazyRegexp(`Path\(\s*["']([^"']+)["']`)
-	urlRe      = lazyRegexp(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
-	tableRe    = lazyRegexp(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
+	quotedPath = lazyre.New(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
+	pathCall   = lazyre.New(`Path\(\s*["']([^"']+)["']`)
+	urlRe      = lazyre.New(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
+	tableRe    = lazyre.New(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
 )
 
 // sqlNoise are words the table pattern picks up that are not tables.
@@ -233,22 +234,22 @@ func Resources(c *tool.Call) []string {
 		// Each pattern needs a literal; checking for it first skips the
 		// regular expression on most texts.
 		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
-			for _, m := range quotedPath().FindAllStringSubmatch(s, -1) {
+			for _, m := range quotedPath.Get().FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
 		}
 		if !sql && strings.Contains(s, "Path(") {
-			for _, m := range pathCall().FindAllStringSubmatch(s, -1) {
+			for _, m := range pathCall.Get().FindAllStringSubmatch(s, -1) {
 				add("file:" + c.Abs(m[1]))
 			}
 		}
 		if strings.Contains(s, "://") {
-			for _, m := range urlRe().FindAllString(s, -1) {
+			for _, m := range urlRe.Get().FindAllString(s, -1) {
 				add("url:" + strings.TrimRight(m, ".,;"))
 			}
 		}
 		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
-			for _, m := range tableRe().FindAllStringSubmatch(s, -1) {
+			for _, m := range tableRe.Get().FindAllStringSubmatch(s, -1) {
 				if !sqlNoise[strings.ToLower(m[1])] {
 					add("table:" + m[1])
 				}

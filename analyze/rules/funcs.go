@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -23,7 +24,7 @@ var popular = []string{
 	"jquery", "underscore", "request", "dotenv", "mongoose", "electron", "cross-env", "event-stream", "coffee-script",
 }
 
-var installCmd = lazyRegexp(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
+var installCmd = lazyre.New(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
 
 // typosquat reports a package install whose name is one edit away from a
 // popular package without being it.
@@ -32,7 +33,7 @@ func typosquat(c *tool.Call) bool {
 		if !strings.Contains(s, "install") && !strings.Contains(s, "add") && !strings.Contains(s, " i ") {
 			continue
 		}
-		for _, m := range installCmd().FindAllStringSubmatch(s, -1) {
+		for _, m := range installCmd.Get().FindAllStringSubmatch(s, -1) {
 			for _, w := range strings.Fields(m[1]) {
 				if strings.HasPrefix(w, "-") {
 					continue

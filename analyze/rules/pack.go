@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentwarden/warden/internal/lazyre"
 	"reflect"
 	"slices"
 	"strings"
@@ -104,11 +105,11 @@ type packFile struct {
 	Rules []yaml.Node       `yaml:"rules"`
 }
 
-var varRef = lazyRegexp(`\{\{([a-z_][a-z0-9_]*)\}\}`)
+var varRef = lazyre.New(`\{\{([a-z_][a-z0-9_]*)\}\}`)
 
 func expandVars(pattern string, vars map[string]string) (string, error) {
 	var missing string
-	out := varRef().ReplaceAllStringFunc(pattern, func(m string) string {
+	out := varRef.Get().ReplaceAllStringFunc(pattern, func(m string) string {
 		name := m[2 : len(m)-2]
 		v, ok := vars[name]
 		if !ok {

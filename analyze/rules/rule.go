@@ -149,12 +149,6 @@ func (p *program) get() (*program, error) {
 	return p, p.err
 }
 
-// lazyRegexp returns expr compiled on first use, once: a package-level
-// pattern costs a process nothing until it is needed.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
 // compile checks the rule and prepares its pattern and condition. A rule
 // whose program was made for its pattern and condition already (a copy of
 // a built-in rule, whose samples test it, or of a rule compiled before)
