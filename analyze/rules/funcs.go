@@ -12,6 +12,7 @@ import (
 // what a regular expression cannot say well.
 var Funcs = map[string]func(*tool.Call) bool{
 	"pkg_typosquat": typosquat,
+	"pkg_install":   pkgInstall,
 }
 
 // popular are widely used packages whose one-letter misspellings are a

@@ -519,12 +519,10 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "pkg.install",
-		Pattern:    `(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`,
+		FuncName:   "pkg_install",
 		Level:      risk.Medium,
 		Reason:     "Installing packages may affect environment",
 		Reversible: true,
-		Keywords:   []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
-		AtCommand:  true,
 	},
 	{
 		Name:       "pkg.install_from_url",
