@@ -279,6 +279,10 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		f := st.file(e.Path)
 		f.Written, f.Downloaded = true, ""
 		switch {
+		case e.Known && e.Append && f.Truncated && len(f.Text) >= st.cfg.MaxFileBytes:
+			// already cut at MaxFileBytes: what is appended lies past
+			// the cut (setText of the whole would cut it off again)
+			f.Known, f.Step = false, st.step
 		case e.Known && e.Append:
 			st.setText(f, f.Text+e.Text, f.Known)
 		case e.Known:

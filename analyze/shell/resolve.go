@@ -567,7 +567,7 @@ func hdocSource(w *syntax.Word) string {
 			b.WriteString(l.Value)
 		} else {
 			var pb strings.Builder
-			if syntax.NewPrinter().Print(&pb, p) == nil {
+			if printNode(&pb, p) == nil {
 				b.WriteString(pb.String())
 			}
 		}
@@ -712,7 +712,7 @@ func (r *resolver) text(n syntax.Node) string {
 		return r.src[from:to]
 	}
 	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, n); err != nil {
+	if err := printNode(&b, n); err != nil {
 		return "$?"
 	}
 	return b.String()
@@ -762,10 +762,21 @@ func (r *resolver) source(w *syntax.Word) string {
 
 func source(w *syntax.Word) string {
 	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+	if err := printNode(&b, w); err != nil {
 		return "$?"
 	}
 	return b.String()
+}
+
+// shellPrinters are the printers printNode reuses: a new one costs a 4 KiB
+// buffer, which a script of many dynamic words paid for every word.
+var shellPrinters = sync.Pool{New: func() any { return syntax.NewPrinter() }}
+
+// printNode prints n in bash's normal form to b.
+func printNode(b *strings.Builder, n syntax.Node) error {
+	p := shellPrinters.Get().(*syntax.Printer)
+	defer shellPrinters.Put(p)
+	return p.Print(b, n)
 }
 
 // emit records cmd and whatever it runs in turn: the script of a shell's

@@ -65,7 +65,7 @@ func (r *resolver) define(f *syntax.FuncDecl) {
 		return
 	}
 	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, f.Body); err != nil || b.Len() > maxBody {
+	if err := printNode(&b, f.Body); err != nil || b.Len() > maxBody {
 		return
 	}
 	name := f.Name.Value

@@ -41,7 +41,7 @@ func (t *text) contains(s string, work *tool.Budget) bool {
 			t.failed = true
 			return false
 		}
-		for _, f := range strings.FieldsFunc(t.script, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>", r) }) {
+		for f := range strings.FieldsFuncSeq(t.script, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>", r) }) {
 			t.words[f] = true
 		}
 	}
