@@ -772,6 +772,7 @@ func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
 	for _, p := range e.preparers {
 		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
 	}
+	shell.Facts(c) // what each script runs, for the policy, whatever preparers ran
 	return findings
 }
 
