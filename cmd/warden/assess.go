@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
@@ -16,10 +17,13 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
+	"github.com/agentwarden/warden/store"
 )
 
 func newAssessCmd() *cobra.Command {
 	var f engineFlags
+	var dsn string
 	cmd := &cobra.Command{
 		Use:   "assess",
 		Short: "Assess JSONL actions from stdin; one JSONL assessment per line, in order",
@@ -28,14 +32,26 @@ func newAssessCmd() *cobra.Command {
 and writes one assessment per input line, in order, flushed as it goes.
 A line that is not a valid action is answered with "level":"unknown" and an "error".
 
-Lines with the same "session_id" are one conversation. A line that also
+Lines with the same "session_id" are one conversation. With --store, the
+conversations are kept in a SQLite file or a PostgreSQL database and
+continue in the next process (one process per tool call, as agent hooks
+run); without it they live as long as the process. A line that also
 carries the call's result in "output" (or "tool_response") tells warden
 what an action that ran returned: it is not assessed again; warden
 remembers the sensitive data it brought into the conversation and answers
 {"observed":true,"findings":[…]}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := f.engine()
+			var opts []warden.Option
+			if dsn != "" {
+				st, err := store.Open(cmd.Context(), dsn, session.DefaultConfig())
+				if err != nil {
+					return fmt.Errorf("--store: %w", err)
+				}
+				defer st.Close()
+				opts = append(opts, warden.WithStore(st))
+			}
+			eng, err := f.engine(opts...)
 			if err != nil {
 				return err
 			}
@@ -44,6 +60,7 @@ remembers the sensitive data it brought into the conversation and answers
 	}
 	wd, _ := os.Getwd()
 	f.register(cmd, wd, "")
+	cmd.Flags().StringVar(&dsn, "store", "", "keep conversations in this store, so that they continue across processes: a SQLite file path, or a postgres:// URL (default: in memory, for this process only)")
 	return cmd
 }
 
@@ -52,7 +69,9 @@ type assessLine struct {
 	risk.Assessment
 	Decision     risk.Verdict `json:"decision"`
 	DecisionRule string       `json:"decision_rule,omitempty"`
-	Error        string       `json:"error,omitempty"`
+	// DecisionStage is the stage that decided: policy, review or record.
+	DecisionStage risk.Stage `json:"decision_stage,omitempty"`
+	Error         string     `json:"error,omitempty"`
 }
 
 // observedLine answers a line that reports what a call returned.
@@ -193,10 +212,10 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[stri
 	}
 	if perr != nil {
 		as, d := eng.Reject(ctx, perr)
-		return &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, Error: perr.Error()}
+		return &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, Error: perr.Error()}
 	}
 	as, d, cerr := eng.Check(ctx, a)
-	res := &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule}
+	res := &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage}
 	if cerr != nil {
 		res.Error = cerr.Error()
 	}

@@ -78,12 +78,12 @@ func (f *engineFlags) register(cmd *cobra.Command, defCwd, defHome string) {
 	cmd.Flags().StringVar(&f.mode, "mode", "", "permission mode: default, plan, acceptEdits, dontAsk, bypassPermissions (overrides the policy file)")
 }
 
-func (f *engineFlags) engine() (*warden.Engine, error) {
+func (f *engineFlags) engine(opts ...warden.Option) (*warden.Engine, error) {
 	p, err := f.load()
 	if err != nil {
 		return nil, err
 	}
-	return warden.New(warden.WithPolicy(p), warden.WithCwd(f.cwd), warden.WithHome(f.homeDir()))
+	return warden.New(append([]warden.Option{warden.WithPolicy(p), warden.WithCwd(f.cwd), warden.WithHome(f.homeDir())}, opts...)...)
 }
 
 func (f *engineFlags) homeDir() string {

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/session"
+	"github.com/agentwarden/warden/store"
+)
+
+// TestMain lets the tests run this test binary as the warden command, in
+// a process of its own (WARDEN_TEST_AS_CLI=1).
+func TestMain(m *testing.M) {
+	if os.Getenv("WARDEN_TEST_AS_CLI") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// cliProcess runs warden with args in a process of its own.
+func cliProcess(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "WARDEN_TEST_AS_CLI=1")
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("warden %s: %v: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// stores are the stores the tests run on: a SQLite file, and the
+// PostgreSQL database of WARDEN_TEST_POSTGRES_DSN when it is set.
+func stores(t *testing.T) map[string]string {
+	dsns := map[string]string{"sqlite": filepath.Join(t.TempDir(), "state", "warden.db")}
+	if dsn := os.Getenv("WARDEN_TEST_POSTGRES_DSN"); dsn != "" {
+		dsns["postgres"] = dsn
+	} else {
+		t.Log("WARDEN_TEST_POSTGRES_DSN is unset: the PostgreSQL store is not tested (set it to a postgres:// DSN, as .ci/run does)")
+	}
+	return dsns
+}
+
+// conversationLines returns the steps of the conversation corpora as
+// assess input, each session named with prefix so that runs on a shared
+// database do not meet.
+func conversationLines(t *testing.T, prefix string, files ...string) []string {
+	var lines []string
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			m["id"] = prefix + m["id"].(string)
+			for _, a := range steps(m) {
+				b, _ := json.Marshal(a)
+				lines = append(lines, string(b))
+			}
+		}
+	}
+	return lines
+}
+
+// A conversation split over processes, one step each with --store, gets
+// the answers it gets in one process without a store.
+func TestStoreSplitConversation(t *testing.T) {
+	env := []string{"--home", "/home/user", "--cwd", "/home/user/project"}
+	for name, dsn := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			prefix := fmt.Sprintf("split-%d-", time.Now().UnixNano())
+			lines := conversationLines(t, prefix, "sequences.jsonl", "session_chains.jsonl")
+			code, whole, stderr := runCLI(t, strings.Join(lines, "\n")+"\n", append([]string{"assess"}, env...)...)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			want := strings.Split(strings.TrimSuffix(whole, "\n"), "\n")
+			args := append([]string{"assess", "--store", dsn}, env...)
+			for i, line := range lines {
+				var got string
+				if i < 39 { // the first corpus in real processes, the rest with a new engine each
+					got = cliProcess(t, line+"\n", args...)
+				} else {
+					code, out, stderr := runCLI(t, line+"\n", args...)
+					if code != 0 {
+						t.Fatal(stderr)
+					}
+					got = out
+				}
+				if strings.TrimSuffix(got, "\n") != want[i] {
+					t.Fatalf("step %d (%s):\n split %s\n whole %s", i, line, got, want[i])
+				}
+			}
+		})
+	}
+}
+
+// Two processes writing one conversation at once lose no step.
+func TestStoreConcurrentProcesses(t *testing.T) {
+	const each = 25
+	for name, dsn := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			id := fmt.Sprintf("concurrent-%d", time.Now().UnixNano())
+			var in strings.Builder
+			for i := range each {
+				fmt.Fprintf(&in, `{"tool":"Bash","arguments":{"command":"echo %d >> log.txt"},"session_id":%q}`+"\n", i, id)
+			}
+			var wg sync.WaitGroup
+			for range 2 {
+				wg.Go(func() {
+					out := cliProcess(t, in.String(), "assess", "--store", dsn, "--home", "/home/user", "--cwd", "/home/user/project")
+					if n := strings.Count(out, "\n"); n != each {
+						t.Errorf("%d answers for %d lines", n, each)
+					}
+				})
+			}
+			wg.Wait()
+			s, err := store.Open(context.Background(), dsn, session.DefaultConfig())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			st, err := s.Get(context.Background(), id)
+			if err != nil || st == nil {
+				t.Fatalf("the conversation was not kept: %v", err)
+			}
+			if st.Steps() != 2*each {
+				t.Errorf("%d steps recorded, want %d: updates were lost", st.Steps(), 2*each)
+			}
+			s.Delete(context.Background(), id)
+		})
+	}
+}
+
+// A store that cannot be opened is refused before any line is read; one
+// that fails while assessing denies.
+func TestStoreBad(t *testing.T) {
+	dir := t.TempDir()
+	for _, dsn := range []string{dir, "postgres://nobody@127.0.0.1:1/none?connect_timeout=1"} {
+		code, _, stderr := runCLI(t, `{"tool":"Bash","arguments":{"command":"ls"},"session_id":"a"}`+"\n", "assess", "--store", dsn)
+		if code != 2 || !strings.Contains(stderr, "store") {
+			t.Errorf("--store %s: exit %d, %q", dsn, code, stderr)
+		}
+	}
+	notStore := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notStore, []byte("my notes, not a database\n"), 0o600)
+	code, _, stderr := runCLI(t, "", "assess", "--store", notStore)
+	if code != 2 {
+		t.Errorf("--store on a text file: exit %d, %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(notStore); string(b) != "my notes, not a database\n" {
+		t.Error("--store changed a file that is not a store")
+	}
+}
