@@ -3,6 +3,7 @@ package warden_test
 import (
 	"context"
 	"errors"
+	"github.com/agentwarden/warden/session"
 	"slices"
 	"sync"
 	"testing"
@@ -214,6 +215,45 @@ func TestPipelineReviewer(t *testing.T) {
 		eng := corpusEngine(t, opt)
 		if _, d, _ := eng.Check(ctx, bashAction("git push --force origin main", "")); d.Verdict != risk.Deny || d.Stage != risk.StageReview {
 			t.Errorf("reviewer %s: %v, want deny by the review stage", name, d)
+		}
+	}
+}
+
+// failingStore is a session store that cannot load (before) or cannot
+// save (after running fn).
+type failingStore struct {
+	session.Store
+	before bool
+}
+
+func (f failingStore) Update(ctx context.Context, id string, fn func(*session.State) error) error {
+	if f.before {
+		return errors.New("database is down")
+	}
+	if err := f.Store.Update(ctx, id, fn); err != nil {
+		return err
+	}
+	return errors.New("disk full")
+}
+
+// A conversation the store cannot load or save is denied by the record
+// stage, with the assessment still made.
+func TestPipelineStoreFailureDenies(t *testing.T) {
+	ctx := context.Background()
+	for _, before := range []bool{true, false} {
+		eng := corpusEngine(t, warden.WithStore(failingStore{session.NewMemoryStore(session.DefaultConfig()), before}))
+		as, d, err := eng.Check(ctx, bashAction("rm -rf ~", "s1"))
+		if err != nil || d.Verdict != risk.Deny || d.Stage != risk.StageRecord || d.Rule != "record.error" {
+			t.Errorf("store failing (before %v): %v %v", before, d, err)
+		}
+		if as.Level != risk.Critical {
+			t.Errorf("store failing (before %v): assessed %v, want the assessment made alone (critical)", before, as.Level)
+		}
+		if _, err := eng.Approve(ctx, bashAction("git push --force", "s1"), policy.ScopeSession); err == nil {
+			t.Errorf("store failing (before %v): an approval that could not be saved was reported made", before)
+		}
+		if _, err := eng.Observe(ctx, bashAction("cat .env", "s1"), "x"); err == nil {
+			t.Errorf("store failing (before %v): an observation that could not be saved was reported kept", before)
 		}
 	}
 }
