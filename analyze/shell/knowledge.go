@@ -19,7 +19,7 @@ import (
 // Knowledge is what warden knows about commands, as data: for each command
 // its dangerous flags, subcommands and operands, and how the class of the
 // paths it touches sets the level. A new command is a new row of
-// commands.yaml.
+// commands.yaml (then go generate ./analyze/shell).
 type Knowledge struct {
 	// ValueFlags lists, per command, the flags that take the next word as
 	// their value, so that value is not read as an operand.
