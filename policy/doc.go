@@ -6,9 +6,9 @@
 // Parse, Show), including remembered approvals (SuggestRule, AppendAllow).
 //
 // Deciding reads the call and the facts the engine's preparers recorded
-// on it (tool.Call.Scripts, Dests, …): the commands of a script are the
-// shell preparer's; a script is only parsed here to tell whether it sets
-// a variable (variables.go). The files: policy.go decides (Policy.Decide) over the rule
+// on it (tool.Call.Scripts, Dests, …): what a script runs and whether it
+// sets a variable are the shell preparer's; the policy never parses a
+// script. The files: policy.go decides (Policy.Decide) over the rule
 // lists; rule.go parses a permission rule, and subject.go, match.go and
 // ruleset.go match rules against a call (Any, All, RuleSet); bash.go,
 // commands.go and variables.go are the Bash rules and the commands and

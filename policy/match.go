@@ -197,7 +197,7 @@ func (s *Subject) all(list []*Rule, cand []int32) (*Rule, bool) {
 				}
 			}
 		}
-		if s.setsVariables() { // last: it may parse again
+		if s.setsVariables() {
 			return nil, false
 		}
 	}

@@ -114,6 +114,14 @@ type Script struct {
 	// Commands are the simple commands the script runs, in source order,
 	// nested ones included; they must not be modified.
 	Commands []Command
+	// SetsVariables is set when the script may set a shell variable,
+	// itself or in a script it runs in turn (bash -c, eval, a function):
+	// an assignment (FOO=1 cmd), a declaration (export, declare, local,
+	// readonly, typeset), a for or select loop's variable, let, arithmetic
+	// that assigns, ${x:=y}; and when it could not be read whole (Err, or
+	// nested too deeply). A variable can change what an approved command
+	// runs: PATH, LD_PRELOAD, NODE_OPTIONS.
+	SetsVariables bool
 	// Err says why the script could not be read: it does not parse, or the
 	// work budget ran out before it was resolved. Commands are then not to
 	// be trusted, and a reader takes the script as unknown.

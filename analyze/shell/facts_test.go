@@ -62,3 +62,35 @@ func TestFactsUnreadWhenSpent(t *testing.T) {
 		t.Fatalf("fact %+v, %v: want ErrWorkSpent", s, ok)
 	}
 }
+
+// TestFactsSetsVariables checks the fact that a script may set a shell
+// variable, which keeps allow rules from approving it.
+func TestFactsSetsVariables(t *testing.T) {
+	for script, want := range map[string]bool{
+		"npm test":                            false,
+		"go test -run=TestX ./...":            false,
+		`echo "a=b" c=d`:                      false,
+		`test "$x" = y && npm test`:           false,
+		"git log --format='%H %s' -n 1":       false,
+		"CI=1 npm test":                       true,
+		"PATH=/tmp/evil:$PATH; npm test":      true,
+		"export NODE_OPTIONS=--require=x":     true,
+		"declare -x LD_PRELOAD=/tmp/x.so":     true,
+		"let i++":                             true,
+		"for PATH in /tmp; do npm test; done": true,
+		"for x in a b":                        true, // does not parse
+		"npm test $((i=1))":                   true,
+		`npm test "${PATH:=/tmp}"`:            true,
+		`bash -c 'PATH=/tmp/evil npm test'`:   true,
+		`eval 'PATH=/tmp/evil npm test'`:      true,
+		"sudo eval PATH=/tmp/evil":            true,
+		"f() { PATH=/tmp; }; f":               true,
+		"bash <<EOF\nPATH=/tmp npm test\nEOF": true,
+	} {
+		c := &tool.Call{Shell: []string{script}, OwnShell: 1, Cwd: testEnv.Cwd, Home: testEnv.Home}
+		Facts(c)
+		if s, _ := c.Script(script); s == nil || s.SetsVariables != want {
+			t.Errorf("%q: fact %+v, want SetsVariables %v", script, s, want)
+		}
+	}
+}

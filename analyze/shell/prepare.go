@@ -33,11 +33,11 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	k := DefaultKnowledge()
 	env := c.Env()
 	for i, script := range scripts {
-		cmds, changes, err := commandsIn(script, Options{Env: env, Prior: c.Prior, Work: c.Work})
+		cmds, changes, sets, err := commandsIn(script, Options{Env: env, Prior: c.Prior, Work: c.Work})
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
-		record(c, script, cmds, err, c.Work)
+		record(c, script, cmds, sets, err, c.Work)
 		if err == nil {
 			c.Dests = appendDests(c.Dests, Dests(cmds))
 		}
@@ -94,8 +94,8 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		// not cover is recorded as unread (tool.ErrWorkSpent)
 		work := tool.NewBudget(tool.DefaultWork)
 		for _, line := range added {
-			cmds, _, err := commandsIn(line, Options{Env: env, Prior: c.Prior, Work: work})
-			record(c, line, cmds, err, work)
+			cmds, _, sets, err := commandsIn(line, Options{Env: env, Prior: c.Prior, Work: work})
+			record(c, line, cmds, sets, err, work)
 		}
 	}
 	if !c.Known || len(c.Malformed) > 0 { // a malformed call may run its text as well
@@ -115,15 +115,15 @@ func Facts(c *tool.Call) {
 		if _, ok := c.Script(script); ok {
 			continue
 		}
-		cmds, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
-		record(c, script, cmds, err, c.Work)
+		cmds, _, sets, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
+		record(c, script, cmds, sets, err, c.Work)
 	}
 }
 
 // record adds the fact that script of c resolved to cmds, or failed with
 // err, unless c holds one already. A script resolved after the work budget
 // it charged ran out is not known whole: its fact says so.
-func record(c *tool.Call, script string, cmds []Command, err error, work *tool.Budget) {
+func record(c *tool.Call, script string, cmds []Command, sets bool, err error, work *tool.Budget) {
 	if _, ok := c.Script(script); ok {
 		return
 	}
@@ -133,7 +133,7 @@ func record(c *tool.Call, script string, cmds []Command, err error, work *tool.B
 	if c.Scripts == nil {
 		c.Scripts = make([]tool.Script, 0, len(c.Shell))
 	}
-	c.Scripts = append(c.Scripts, tool.Script{Text: script, Commands: cmds, Err: err})
+	c.Scripts = append(c.Scripts, tool.Script{Text: script, Commands: cmds, SetsVariables: sets || err != nil, Err: err})
 }
 
 // Resolved returns the commands the preparer resolved a script of c to
@@ -161,7 +161,7 @@ func Commands(c *tool.Call, script string) ([]Command, error) {
 		}
 		return s.Commands, s.Err
 	}
-	cmds, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
+	cmds, _, _, err := commandsIn(script, Options{Env: c.Env(), Prior: c.Prior, Work: c.Work})
 	return cmds, err
 }
 
@@ -192,7 +192,7 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 		if len(t) > maxTextScript || slices.Contains(c.Shell, t) {
 			continue
 		}
-		if cmds, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
+		if cmds, _, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
 			out = append(out, k.Analyze(cmds, env)...)
 		}
 	}
@@ -201,14 +201,27 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 
 // commandsIn resolves a script with options o (see ResolveWith); one made
 // only of plain words (see plain) is split on blanks instead of parsed.
-func commandsIn(script string, o Options) ([]Command, []tool.Effect, error) {
+//
+// It also reports whether the script may set a shell variable, itself or
+// in a script it runs in turn (see tool.Script.SetsVariables).
+func commandsIn(script string, o Options) ([]Command, []tool.Effect, bool, error) {
+	var r *resolver
+	var err error
 	if plain(script) {
 		if !o.Work.Charge(len(script), "shell words") {
-			return nil, nil, nil
+			return nil, nil, false, nil
 		}
-		return ResolveFieldsWith(strings.Fields(script), o)
+		r, err = resolveFields(strings.Fields(script), o)
+		if err == nil && !r.sets {
+			r.sets = plainSets(script)
+		}
+	} else {
+		r, err = resolveText(script, o)
 	}
-	return ResolveWith(script, o)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	return r.out, r.changes, r.sets, nil
 }
 
 // unseen returns the findings of where resolution stopped seeing, each

@@ -81,15 +81,24 @@ type Options struct {
 
 // ResolveWith is ResolveIn with options.
 func ResolveWith(script string, o Options) ([]Command, []tool.Effect, error) {
+	r, err := resolveText(script, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.out, r.changes, nil
+}
+
+// resolveText is ResolveWith, returning the resolver that read script.
+func resolveText(script string, o Options) (*resolver, error) {
 	r := newResolver(o)
 	if err := r.script(script, 0); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if r.capped {
 		// the last statements only assigned a value past the bound
 		r.out = append(r.out, Command{Capped: true})
 	}
-	return r.out, r.changes, nil
+	return r, nil
 }
 
 // ResolveFields resolves one simple command already split into literal
@@ -109,15 +118,25 @@ func ResolveFieldsIn(fields []string, env Env, prior *tool.Prior) ([]Command, []
 
 // ResolveFieldsWith is ResolveFieldsIn with options.
 func ResolveFieldsWith(fields []string, o Options) ([]Command, []tool.Effect, error) {
-	r := newResolver(o)
-	r.nextID = 1
-	if !r.work.Charge(fieldCost*len(fields), "shell words") {
-		return nil, nil, nil
-	}
-	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+	r, err := resolveFields(fields, o)
+	if err != nil {
 		return nil, nil, err
 	}
 	return r.out, r.changes, nil
+}
+
+// resolveFields is ResolveFieldsWith, returning the resolver that read
+// the fields.
+func resolveFields(fields []string, o Options) (*resolver, error) {
+	r := newResolver(o)
+	r.nextID = 1
+	if !r.work.Charge(fieldCost*len(fields), "shell words") {
+		return r, nil
+	}
+	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func newResolver(o Options) *resolver {
@@ -152,6 +171,9 @@ type resolver struct {
 	// capped is set when a word or value was left dynamic for growing past
 	// MaxValue; the next command added carries it (Command.Capped).
 	capped bool
+	// sets is set when a script read may set a shell variable (see
+	// assigns), or was not read whole for nesting too deeply.
+	sets bool
 	// dir is the directory set by the script's last cd; dirs the pushd
 	// stack.
 	dir    string
@@ -219,6 +241,7 @@ func (r *resolver) script(src string, depth int) error {
 	if nesting(src) > MaxNesting {
 		// not handed to the recursive parser: it reads as one command
 		// nested too deep to follow
+		r.sets = true
 		id := r.nextID
 		r.nextID++
 		r.add(Command{Depth: depth, TooDeep: true}, id, 0)
@@ -251,6 +274,9 @@ func (r *resolver) script(src string, depth int) error {
 		}
 		if !r.work.Charge(nodeCost, "shell syntax walk") {
 			return false
+		}
+		if !r.sets && assigns(n) {
+			r.sets = true
 		}
 		r.leave(n)
 		defer r.enter(n)
@@ -784,6 +810,7 @@ func printNode(b *strings.Builder, n syntax.Node) error {
 func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 	if depth >= MaxDepth {
 		cmd.TooDeep = true // what it runs in turn is not followed
+		r.sets = true
 	}
 	r.add(cmd, id, off)
 	if depth >= MaxDepth || len(cmd.Args) == 0 || cmd.Dynamic[0] || !r.work.Charge(commandCost+argCost*len(cmd.Args), "shell commands") {
