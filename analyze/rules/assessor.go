@@ -38,19 +38,29 @@ func index(rules []*Rule) *kwIndex {
 	n := 0
 	for _, r := range rules {
 		n += len(r.Keywords)
+		if r.prog != nil {
+			n += len(r.prog.gate)
+		}
 	}
 	ids := make(map[string]int32, n)
 	words := make([]string, 0, n)
-	for _, r := range rules {
-		r.kw = r.kw[:0]
-		for _, k := range r.Keywords {
+	idsOf := func(list []string, out []int32) []int32 {
+		for _, k := range list {
 			id, ok := ids[k]
 			if !ok {
 				id = int32(len(words))
 				ids[k] = id
 				words = append(words, k)
 			}
-			r.kw = append(r.kw, id)
+			out = append(out, id)
+		}
+		return out
+	}
+	for _, r := range rules {
+		r.kw = idsOf(r.Keywords, nil) // not r.kw[:0]: copies of a rule share its array
+		r.gw = r.kw
+		if r.prog != nil && len(r.prog.gate) > 0 {
+			r.gw = idsOf(r.prog.gate, nil)
 		}
 	}
 	lens := make([]int, len(words))
@@ -58,9 +68,9 @@ func index(rules []*Rule) *kwIndex {
 		lens[i] = len(w)
 	}
 	for _, r := range rules {
-		r.kwSet = make([]uint64, (len(words)+63)/64)
-		for _, id := range r.kw {
-			r.kwSet[id>>6] |= 1 << (id & 63)
+		r.gwSet = make([]uint64, (len(words)+63)/64)
+		for _, id := range r.gw {
+			r.gwSet[id>>6] |= 1 << (id & 63)
 		}
 	}
 	return &kwIndex{build: sync.OnceValue(func() *keywords.Index { return keywords.New(words) }), lens: lens}

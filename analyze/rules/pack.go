@@ -216,6 +216,7 @@ var defaultRules = sync.OnceValues(func() ([]Rule, error) {
 	for i := range rules {
 		r := &rules[i]
 		r.prog = newProgram(r)
+		r.prog.gate = defaultGates[i]
 		if err := r.compile(); err != nil {
 			return nil, fmt.Errorf("default pack: %w", err)
 		}

@@ -607,3 +607,79 @@ var defaultPack = []Rule{
 		Classes:    []tool.Class{tool.Read},
 	},
 }
+
+// defaultGates are, rule by rule, the strings every match of its pattern
+// holds one of (gateOf), or nil.
+var defaultGates = [][]string{
+	{"/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/spool/cron/", "/library/launch/"}, // fs.write_system_path
+	{"/etc/passwd", "/etc/shadow", "/etc/gshadow", "/etc/group", "/etc/sudoers"},                                // fs.write_auth_database
+	nil, // edit.system_path
+	nil, // edit.home_config
+	nil, // edit.agent_policy
+	{"warden/policy.yaml", "warden/policy.yml", "config/warden/", "/etc/warden/", ".claude/settings.local.json", ".claude/settings.json", ".gemini/settings.json", ".codex/config.toml"}, // edit.agent_policy_shell
+	nil, // read.credential_file
+	nil, // read.dotenv
+	nil, // cmd.credential_file_access
+	nil, // exfil.credential_file
+	nil, // exfil.environment
+	{"homedir()", "expanduser(", "path.home()", "$env{", "environ[", "getenv(", "dir.home"}, // code.delete_home
+	nil, // code.file_delete
+	nil, // code.file_write
+	nil, // code.subprocess
+	{"requests.post", "requests.put", "requests.delete", "requests.patch", "httpx.post", "httpx.put", "httpx.delete", "httpx.patch", "session.post", "session.put", "session.delete", "session.patch", "client.post", "client.put", "client.delete", "client.patch", "aiohttp.post", "aiohttp.put", "aiohttp.delete", "aiohttp.patch", "axios.post", "axios.put", "axios.delete", "axios.patch", "urlopen(", "request(", "\"post", "\"put", "\"delete", "\"patch", "'post", "'put", "'delete", "'patch"}, // code.network_write
+	nil, // code.exec_downloaded
+	{"socket.socket(", "fsockopen(", "tcpsocket.new(", "tcpsocket.open(", "net.socket("}, // code.reverse_shell
+	nil,                          // code.fork_loop
+	nil,                          // disk.redirect_to_device
+	nil,                          // priv.sudo
+	nil,                          // priv.namespace_escape
+	nil,                          // rce.download_then_run
+	{"iex", "invoke-expression"}, // rce.powershell_download
+	{"/dev/tcp/", "/dev/udp/"},   // net.dev_tcp_shell
+	{"/dev/tcp/", "/dev/udp/"},   // net.dev_tcp
+	nil,                          // net.fifo_shell
+	nil,                          // net.sweep
+	nil,                          // net.upload_file
+	{"169.254.169.254", "fd00:ec2::254", "metadata.google.internal", "168.63.129.16", "100.100.100.200", ":a9fe:a9fe", "metadata.azure.com"}, // net.metadata_endpoint
+	nil,                                   // net.fetch
+	nil,                                   // sec.firewall_or_mac_disable
+	{"history", "histfile", "histsize=0"}, // sec.history_tamper
+	nil,                                   // sec.audit_tamper
+	nil,                                   // sec.kernel_hardening_off
+	nil,                                   // sec.kill_security_agent
+	nil,                                   // sec.tls_verification_off
+	{"crontab", "/etc/cron", "/var/spool/cron"}, // persist.crontab
+	nil, // persist.service
+	{"/.bashrc", "/.bash_profile", "/.bash_login", "/.profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.zlogin", "/.config/fish/config.fish"}, // persist.shell_startup
+	nil, // persist.authorized_keys
+	nil, // persist.git_config_hooks
+	{"ld_preload=", "/etc/ld.so.preload", "dyld_insert_libraries="}, // persist.preload_injection
+	nil, // persist.prompt_hook
+	nil, // persist.autorun_config
+	nil, // git.commit
+	nil, // git.push
+	nil, // db.drop_database
+	nil, // db.drop_table
+	nil, // db.truncate
+	nil, // db.delete_without_where
+	nil, // db.update_without_where
+	nil, // db.tautology
+	nil, // db.alter_drop
+	nil, // db.privileges
+	nil, // db.copy_program
+	nil, // db.export_to_file
+	{"insert", "update", "delete", "alter", "create", "merge", "replace"}, // db.dml
+	{"dropdb", "mysqladmin", "redis-cli", "dropdatabase"},                 // db.drop_cli
+	nil,                                   // db.framework_reset
+	nil,                                   // pkg.install
+	nil,                                   // pkg.install_from_url
+	nil,                                   // pkg.typosquat
+	{"index-url", "goproxy=", "registry"}, // pkg.registry_override
+	nil,                                   // pkg.download_to_system_path
+	nil,                                   // res.fork_bomb
+	nil,                                   // res.crypto_miner
+	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "}, // res.stress
+	{"akia", "asia", "abia", "acca", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "rk_live_", "sk_live_", "aiza", "sk-", "npm_", "pypi-", "-----begin rsa private key-----", "-----begin ec private key-----", "-----begin dsa private key-----", "-----begin openssh private key-----", "-----begin encrypted private key-----", "-----begin pgp private key-----", "-----begin private key-----"}, // secret.hardcoded_key
+	nil, // tool.file_edit
+	nil, // tool.file_read
+}

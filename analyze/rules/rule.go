@@ -83,7 +83,8 @@ type Rule struct {
 
 	prog  *program // Pattern and Condition, compiled once and shared by copies
 	kw    []int32  // Keywords' ids in the assessor's keyword index
-	kwSet []uint64 // kw as a bitset
+	gw    []int32  // the ids of prog.gate, or kw when it has none
+	gwSet []uint64 // gw as a bitset
 	tix   []int    // indices of targets() in allTargets
 }
 
@@ -94,6 +95,11 @@ type program struct {
 	keywords           []string // the rule's keywords, lower-case
 	whole              bool     // the rule reads each match (at_command, where): no windows
 	window             string   // the rule's Window
+	// gate, when set, are strings every match holds one of, each holding
+	// a keyword (gateOf): a text without any cannot match, so they gate
+	// the pattern and place its windows instead of the keywords. Made by
+	// go generate for the built-in pack, when added for other rules.
+	gate []string
 
 	once      sync.Once
 	re        *regexp.Regexp
@@ -210,6 +216,7 @@ func (r *Rule) compile() error {
 	if _, err := r.prog.get(); err != nil {
 		return fmt.Errorf("%s: %w", r.Name, err)
 	}
+	r.prog.gate = gateOf(r.Pattern, r.Keywords)
 	return nil
 }
 
@@ -281,8 +288,12 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 				continue
 			}
 			for j, s := range st.texts(c, ti) {
-				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && (p.window != "" || !foldsOntoASCII(s)) {
-					st.wins = windows(s, st.hits[ti][j], st.lens, r.kwSet, p.mode, st.wins[:0])
+				folds := len(r.kw) > 0 && p.window == "" && foldsOntoASCII(s)
+				if len(p.gate) > 0 && !folds && !anyHit(st.hits[ti][j], r.gwSet) {
+					continue // no match without a gate string
+				}
+				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && !folds {
+					st.wins = windows(s, st.hits[ti][j], st.lens, r.gwSet, p.mode, st.wins[:0])
 					for _, w := range st.wins {
 						if !c.Work.Charge(ruleCost*(w[1]-w[0]), "rules") {
 							return false, "", nil
@@ -349,6 +360,16 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 		st.text[ti], st.done[ti] = texts(c, allTargets[ti]), true
 	}
 	return st.text[ti]
+}
+
+// anyHit reports whether hits hold one of the keywords in set.
+func anyHit(hits []keywords.Hit, set []uint64) bool {
+	for _, h := range hits {
+		if set[h.ID>>6]&(1<<(h.ID&63)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func targetIndex(t Target) int {

@@ -235,41 +235,105 @@ func product(a, b []string) []string {
 }
 
 // covers reports whether every match of re holds one of kws (lower-case).
-func covers(re *syntax.Regexp, kws []string) bool {
+func covers(re *syntax.Regexp, kws []string) bool { return required(re, kws) != nil }
+
+// required returns strings every match of re holds one of (lower-case),
+// each holding one of kws, or nil when re shows none. Among candidates it
+// prefers the longest shortest string: the fewer texts hold them, the
+// fewer the pattern runs on.
+func required(re *syntax.Regexp, kws []string) []string {
+	// ASCII only: (?i) folds other letters onto case variants (é, É)
+	// that the keyword scan, which folds ASCII only, would not find
 	holdAll := func(list []string) bool {
 		return list != nil && !slices.ContainsFunc(list, func(s string) bool {
-			return !slices.ContainsFunc(kws, func(k string) bool { return strings.Contains(s, k) })
+			return !isASCII(s) || !slices.ContainsFunc(kws, func(k string) bool { return strings.Contains(s, k) })
 		})
 	}
-	if holdAll(literals(re)) {
-		return true
+	var best []string
+	consider := func(list []string) {
+		if holdAll(list) && (best == nil || shortest(list) > shortest(best)) {
+			best = slices.Clone(list)
+		}
 	}
+	consider(literals(re))
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
-		return covers(re.Sub[0], kws)
+		consider(required(re.Sub[0], kws))
 	case syntax.OpRepeat:
-		return re.Min > 0 && covers(re.Sub[0], kws)
+		if re.Min > 0 {
+			consider(required(re.Sub[0], kws))
+		}
 	case syntax.OpAlternate:
-		return !slices.ContainsFunc(re.Sub, func(s *syntax.Regexp) bool { return !covers(s, kws) })
+		var all []string
+		for _, s := range re.Sub {
+			r := required(s, kws)
+			if r == nil {
+				return best
+			}
+			for _, x := range r {
+				if !slices.Contains(all, x) {
+					all = append(all, x)
+				}
+			}
+		}
+		consider(all)
 	case syntax.OpConcat:
 		// a run of subexpressions that spell out few strings, each
-		// holding a keyword, or one subexpression that covers
+		// holding a keyword, or what one subexpression requires
 		for i := range re.Sub {
 			run := []string{""}
 			for j := i; j < len(re.Sub); j++ {
 				if run = product(run, literals(re.Sub[j])); run == nil {
 					break
 				}
-				if holdAll(run) {
-					return true
-				}
+				consider(run)
 			}
-			if covers(re.Sub[i], kws) {
-				return true
-			}
+			consider(required(re.Sub[i], kws))
 		}
 	}
-	return false
+	return best
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func shortest(list []string) int {
+	n := -1
+	for _, s := range list {
+		if n < 0 || len(s) < n {
+			n = len(s)
+		}
+	}
+	return n
+}
+
+// gateOf returns the strings a pattern with keywords kws (lower-case)
+// requires of every match, when each holds a keyword: a text without any
+// of them has no match, so they gate the pattern more narrowly than its
+// keywords and give the same answers. Nil when the pattern shows none.
+func gateOf(pattern string, kws []string) []string {
+	if len(kws) == 0 || pattern == "" {
+		return nil
+	}
+	re, err := syntax.Parse("(?i)"+pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	g := required(re.Simplify(), kws)
+	// a string that holds another of the set adds nothing to the gate
+	g = slices.DeleteFunc(g, func(s string) bool {
+		return slices.ContainsFunc(g, func(t string) bool { return t != s && strings.Contains(s, t) })
+	})
+	if len(g) == 0 || slices.Equal(g, kws) {
+		return nil
+	}
+	return g
 }
 
 func lowerASCII(s string) string {

@@ -30,9 +30,10 @@ func TestWindowMode(t *testing.T) {
 }
 
 // TestWindowsExact checks, on texts built from the pack's samples and
-// keywords, that every built-in pattern run on its windows answers what it
-// answers on the whole text (for patterns windowed because that is sure),
-// or on each line holding a keyword (for window: line).
+// keywords, that every built-in pattern rule, gated by the strings its
+// pattern requires and run on windows, answers what it answers run on the
+// whole text when the text holds one of its keywords (or, for window:
+// line, on each line that holds one).
 func TestWindowsExact(t *testing.T) {
 	rules := packWithSamples(t)
 	var pieces []string
@@ -44,59 +45,67 @@ func TestWindowsExact(t *testing.T) {
 		}
 		pieces = append(pieces, r.Keywords...)
 	}
-	pieces = append(pieces, "\n", " ", "\t", "x", "ſ", "\u212a", ";", "'")
+	pieces = append(pieces, "\n", " ", "\t", "x", "ſ", "\u212a", ";", "'", "É")
 	rng := rand.New(rand.NewPCG(3, 4))
-	windowed := 0
+	windowed, gated := 0, 0
 	for i := range rules {
 		r := &rules[i]
-		if r.Pattern == "" {
+		if r.Pattern == "" || len(r.Keywords) == 0 || r.AtCommand || r.Where != "" || r.Condition != "" {
 			continue
 		}
 		p, err := r.prog.get()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.mode == wholeText {
-			continue
+		if p.mode != wholeText {
+			windowed++
 		}
-		windowed++
-		idx := index([]*Rule{r})
-		k := idx.build()
-		for range 300 {
+		if len(p.gate) > 0 {
+			gated++
+		}
+		hasKeyword := func(s string) bool {
+			for _, k := range r.Keywords {
+				if strings.Contains(lowerASCII(s), k) {
+					return true
+				}
+			}
+			return false
+		}
+		for n := range 200 {
 			var b strings.Builder
-			for b.Len() < 200+rng.IntN(800) {
+			for size := 20 + rng.IntN(100+n*5); b.Len() < size; {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
 				if rng.IntN(3) == 0 {
 					b.WriteString(r.Keywords[rng.IntN(len(r.Keywords))])
 				}
 			}
 			s := b.String()
-			found := make([]uint64, k.Words())
-			hits := k.Find(s, found, nil)
-			var want bool
+			want := false
 			if r.Window == "" {
-				if foldsOntoASCII(s) {
-					continue // run whole
-				}
-				want = p.re.MatchString(s)
+				want = hasKeyword(s) && p.re.MatchString(s)
 			} else {
 				for _, line := range strings.Split(s, "\n") {
-					if k.Find(line, make([]uint64, k.Words()), nil) != nil && p.re.MatchString(line) {
-						want = true
-					}
+					want = want || hasKeyword(line) && p.re.MatchString(line)
 				}
 			}
-			got := false
-			for _, w := range windows(s, hits, idx.lens, r.kwSet, p.mode, nil) {
-				got = got || p.re.MatchString(s[w[0]:w[1]])
+			c := Sample{Text: s}.Call(r)
+			c.Work = nil
+			idx := index([]*Rule{r})
+			st := scanState{idx: idx.build(), lens: idx.lens}
+			got, _, err := r.match(c, &st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if texts := st.texts(c, r.tix[0]); len(texts) != 1 || texts[0] != s {
+				continue // the sample's tool reads the text otherwise
 			}
 			if got != want {
-				t.Fatalf("%s (mode %d) on %q: windows say %v, the whole text %v", r.Name, p.mode, s, got, want)
+				t.Fatalf("%s (mode %d, gate %q) on %q: %v, want %v", r.Name, p.mode, p.gate, s, got, want)
 			}
 		}
 	}
-	if windowed < 10 {
-		t.Errorf("only %d built-in patterns run on windows", windowed)
+	if windowed < 10 || gated < 10 {
+		t.Errorf("only %d built-in patterns run on windows, %d are gated by what they require", windowed, gated)
 	}
 }
 
