@@ -68,10 +68,8 @@ func TestNoSecretSurvives(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := mustSession(t, eng, id)
-		st.Lock()
 		hist, _ := json.Marshal(st.History())
 		reads := fmt.Sprint(st.Reads())
-		st.Unlock()
 		obs, _ := json.Marshal(fs)
 		for _, raw := range raws {
 			for what, s := range map[string]string{"history": string(hist), "reads": reads, "observation": string(obs)} {
@@ -149,9 +147,7 @@ func TestMaskingWithoutSecretsAnalyzer(t *testing.T) {
 		t.Fatalf("the echo analyzer's finding is missing: %+v", as.Findings)
 	}
 	st := mustSession(t, eng, "m")
-	st.Lock()
 	hist, _ := json.Marshal(st.History())
-	st.Unlock()
 	out, _ := json.Marshal(struct {
 		A risk.Assessment
 		D risk.Decision
@@ -201,9 +197,7 @@ func TestNoPasswordSurvives(t *testing.T) {
 		a.SessionID = id
 		checkHidden(t, eng, a, secret)
 		st := mustSession(t, eng, id)
-		st.Lock()
 		hist, _ := json.Marshal(st.History())
-		st.Unlock()
 		if strings.Contains(string(hist), secret) {
 			t.Errorf("%s %v: the session's history shows the password %q: %s", a.Tool, a.Arguments, secret, hist)
 		}

@@ -56,7 +56,7 @@ func richState(t testing.TB) *State {
 
 // encodingSkips are the fields of State that are not encoded, and why.
 var encodingSkips = map[string]string{
-	"Mutex": "a lock", "cfg": "given to UnmarshalState", "seen": "the legacy store's clock",
+	"cfg": "given to UnmarshalState",
 	"key": "the store's, given to UnmarshalState", "mk": "derived from key",
 }
 

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -14,40 +13,6 @@ import (
 
 func call(effects ...tool.Effect) *tool.Call {
 	return &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/home/user/project", Home: "/home/user", Effects: effects}
-}
-
-func TestStoreEvictsLeastRecentlyUsed(t *testing.T) {
-	s := NewStore(Config{MaxSessions: 3})
-	a := s.Get("a")
-	s.Get("b")
-	s.Get("c")
-	if s.Get("a") != a {
-		t.Fatal("a session is the same state on every Get")
-	}
-	s.Get("d") // b is now the least recently used
-	if s.Len() != 3 || s.Peek("b") != nil || s.Peek("a") == nil || s.Peek("d") == nil {
-		t.Errorf("len %d, b %v, a %v", s.Len(), s.Peek("b"), s.Peek("a"))
-	}
-	s.Delete("a")
-	if s.Peek("a") != nil || s.Len() != 2 {
-		t.Error("Delete did not forget the session")
-	}
-}
-
-func TestStoreForgetsIdleSessions(t *testing.T) {
-	now := time.Unix(0, 0)
-	s := NewStore(Config{TTL: time.Hour})
-	s.now = func() time.Time { return now }
-	a := s.Get("a")
-	a.Record(call(tool.Effect{Kind: tool.Chdir, Path: "/", Known: true}), nil, nil)
-	now = now.Add(2 * time.Hour)
-	s.Get("b") // evicts the idle a
-	if s.Peek("a") != nil {
-		t.Error("idle session kept")
-	}
-	if b := s.Get("a"); b == a || b.Cwd() != "" {
-		t.Error("an expired session came back with its old state")
-	}
 }
 
 func TestRecordReplaysEffects(t *testing.T) {
@@ -178,29 +143,29 @@ func TestMemoryBounded(t *testing.T) {
 		t.Skip("10,000 sessions × 100 actions")
 	}
 	cfg := Config{Window: 20, MaxSessions: 10000, MaxFiles: 16, MaxFileBytes: 256, MaxNames: 16}
-	s := NewStore(cfg)
+	s := NewMemoryStore(cfg)
 	text := strings.Repeat("y", 1000)
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for a := range 100 {
 		for id := range 10000 {
-			st := s.Get(fmt.Sprintf("session-%d", id))
 			c := call(tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/f%d", a), Text: text, Known: true},
 				tool.Effect{Kind: tool.SetVar, Path: fmt.Sprintf("V%d", a), Text: text, Known: true},
 				tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/l%d", a), List: []string{"/home/user/{}"}})
 			c.Shell = []string{text}
-			st.Lock()
-			st.Enter(c, false)
-			st.Record(c, &risk.Assessment{Level: risk.Low}, nil)
-			st.Unlock()
+			s.Update(context.Background(), fmt.Sprintf("session-%d", id), func(st *State) error {
+				st.Enter(c, false)
+				st.Record(c, &risk.Assessment{Level: risk.Low}, nil)
+				return nil
+			})
 		}
 	}
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	if s.Len() != 10000 {
-		t.Fatalf("%d sessions kept", s.Len())
+	if n := len(s.(*memoryStore).m); n != 10000 {
+		t.Fatalf("%d sessions kept", n)
 	}
 	perSession := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / 10000
 	// 16 files of ≤256 bytes, 16 variables of ≤1000 bytes, 16 listings,
@@ -210,7 +175,7 @@ func TestMemoryBounded(t *testing.T) {
 	if perSession > bound {
 		t.Errorf("heap per session %d bytes, bound %d", perSession, bound)
 	}
-	st := s.Peek("session-0")
+	st, _ := s.Get(context.Background(), "session-0")
 	if st.Files() > cfg.MaxFiles || len(st.History()) != cfg.Window || len(st.prior.Vars) > cfg.MaxNames {
 		t.Errorf("files %d history %d vars %d", st.Files(), len(st.History()), len(st.prior.Vars))
 	}

@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentwarden/warden/paths"
@@ -14,15 +13,12 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// State is what one conversation has done so far. Its methods must be
-// called with the state locked (Lock, Unlock): the engine holds the lock
-// for the whole of one check, so the calls of a session are assessed one
-// at a time, in order.
+// State is what one conversation has done so far. It is not safe for
+// concurrent use: a Store hands it to one Update at a time, so the calls
+// of a session are assessed one at a time, in order.
 type State struct {
-	sync.Mutex
-	id   string
-	cfg  Config
-	seen time.Time
+	id  string
+	cfg Config
 
 	step      int
 	workspace string // the first working directory seen
@@ -262,6 +258,8 @@ func (st *State) fileView() *State {
 	v.step, v.workspace, v.cwd = st.step, st.workspace, st.cwd
 	v.prior = st.prior
 	v.prior.Lists = maps.Clone(st.prior.Lists)
+	// what the conversation read, which apply never changes
+	v.reads, v.marks, v.key, v.mk = st.reads, st.marks, st.key, st.mk
 	for p, f := range st.files {
 		cp := *f
 		v.files[p] = &cp

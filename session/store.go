@@ -169,7 +169,7 @@ func (s *memoryStore) Close() error {
 // clone returns a copy of st that shares nothing st's methods change.
 func (st *State) clone() *State {
 	cp := &State{
-		id: st.id, cfg: st.cfg, seen: st.seen,
+		id: st.id, cfg: st.cfg,
 		step: st.step, workspace: st.workspace, cwd: st.cwd,
 		files:     make(map[string]*File, len(st.files)),
 		byBase:    make(map[string][]string, len(st.byBase)),
