@@ -4,6 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
+	"github.com/agentwarden/warden/tool"
 	"hash/maphash"
 	"strings"
 	"testing"
@@ -62,3 +64,17 @@ func BenchmarkMarkHash(b *testing.B) {
 }
 
 var sink uint64
+
+// BenchmarkClone: the copy the memory store makes for each Update, of
+// the state BenchmarkUpdate (package store) builds: 32 files, history full.
+func BenchmarkClone(b *testing.B) {
+	st := richState(b)
+	for i := range 40 {
+		c := call(tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/p/notes/%d.txt", i%32), Text: "x", Known: true})
+		st.Enter(c, false)
+		st.Record(c, nil, nil)
+	}
+	for b.Loop() {
+		st.clone()
+	}
+}

@@ -233,7 +233,7 @@ func (st *State) file(p string) *File {
 	f := &File{Path: p, Step: st.step}
 	st.files[p] = f
 	b := path.Base(p)
-	st.byBase[b] = append(st.byBase[b], p)
+	st.byBase[b] = append(slices.Clip(st.byBase[b]), p) // never in place: copies share them
 	return f
 }
 
@@ -243,7 +243,7 @@ func (st *State) forget(p string) {
 	}
 	delete(st.files, p)
 	b := path.Base(p)
-	st.byBase[b] = slices.DeleteFunc(st.byBase[b], func(q string) bool { return q == p })
+	st.byBase[b] = slices.DeleteFunc(slices.Clone(st.byBase[b]), func(q string) bool { return q == p })
 	if len(st.byBase[b]) == 0 {
 		delete(st.byBase, b)
 	}
@@ -264,9 +264,7 @@ func (st *State) fileView() *State {
 		cp := *f
 		v.files[p] = &cp
 	}
-	for b, ps := range st.byBase {
-		v.byBase[b] = slices.Clone(ps)
-	}
+	v.byBase = maps.Clone(st.byBase) // its lists are never changed in place
 	return v
 }
 

@@ -171,8 +171,8 @@ func (st *State) clone() *State {
 	cp := &State{
 		id: st.id, cfg: st.cfg,
 		step: st.step, workspace: st.workspace, cwd: st.cwd,
-		files:     make(map[string]*File, len(st.files)),
-		byBase:    make(map[string][]string, len(st.byBase)),
+		files:     maps.Clone(st.files),
+		byBase:    maps.Clone(st.byBase),
 		reads:     slices.Clone(st.reads),
 		marks:     maps.Clone(st.marks),
 		key:       st.key,
@@ -187,12 +187,12 @@ func (st *State) clone() *State {
 		Lists: maps.Clone(p.Lists), // the lists themselves are replaced, never changed
 		Links: maps.Clone(p.Links),
 	}
-	for k, f := range st.files {
-		c := *f
-		cp.files[k] = &c
-	}
-	for b, ps := range st.byBase {
-		cp.byBase[b] = slices.Clone(ps)
+	// one allocation for all the files; the lists of paths by base name
+	// are never changed in place (see State.file and State.forget)
+	files := make([]File, 0, len(st.files))
+	for k, f := range cp.files {
+		files = append(files, *f)
+		cp.files[k] = &files[len(files)-1]
 	}
 	return cp
 }

@@ -156,16 +156,19 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) e
 		return s.errorf(id, err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `INSERT INTO warden_sessions (id, version, data, updated_at) VALUES ($1, 0, '', 0) ON CONFLICT (id) DO NOTHING`, id); err != nil {
-		return s.errorf(id, err)
-	}
 	var (
 		version      int64
 		data         []byte
 		size, update int64
 	)
-	if err := tx.QueryRow(ctx, `SELECT version, CASE WHEN octet_length(data) <= $2 THEN data END, octet_length(data), updated_at
-FROM warden_sessions WHERE id = $1 FOR UPDATE`, id, s.cfg.MaxBytes).Scan(&version, &data, &size, &update); err != nil {
+	// one round trip: the row made if missing, then locked and read
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO warden_sessions (id, version, data, updated_at) VALUES ($1, 0, '', 0) ON CONFLICT (id) DO NOTHING`, id)
+	b.Queue(`SELECT version, CASE WHEN octet_length(data) <= $2 THEN data END, octet_length(data), updated_at
+FROM warden_sessions WHERE id = $1 FOR UPDATE`, id, s.cfg.MaxBytes).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&version, &data, &size, &update)
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return s.errorf(id, err)
 	}
 	now := s.cfg.Now()
@@ -184,7 +187,7 @@ FROM warden_sessions WHERE id = $1 FOR UPDATE`, id, s.cfg.MaxBytes).Scan(&versio
 	if err != nil {
 		return err
 	}
-	b := &pgx.Batch{}
+	b = &pgx.Batch{}
 	b.Queue(`UPDATE warden_sessions SET version = $2, data = $3, updated_at = $4 WHERE id = $1`, id, session.Version, enc, now.UnixNano())
 	b.Queue(`DELETE FROM warden_sessions WHERE id IN (SELECT id FROM warden_sessions WHERE updated_at < $1 AND version <> 0 LIMIT 64 FOR UPDATE SKIP LOCKED)`,
 		now.Add(-s.cfg.TTL).UnixNano())

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,8 @@ type Store struct {
 	path string
 	cfg  session.Config
 	key  []byte
+
+	load, upsert, prune, del *sql.Stmt
 
 	// write serializes this process's write transactions: SQLite has one
 	// writer at a time, and waiting here is cheaper than in SQLite's busy
@@ -80,12 +83,14 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(BusyTimeout)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "journal_size_limit(4194304)")
 	q.Add("_txlock", "immediate")
 	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}).String()
-	db, err := sql.Open("sqlite", dsn)
+	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
+	db := sql.OpenDB(persistWAL{base})
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
@@ -97,7 +102,42 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 		}
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.load, `SELECT version, CASE WHEN length(data) <= ? THEN data END, length(data), updated_at FROM warden_sessions WHERE id = ?`},
+		{&s.upsert, `INSERT INTO warden_sessions (id, version, data, updated_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`},
+		{&s.prune, `DELETE FROM warden_sessions WHERE updated_at < ?`},
+		{&s.del, `DELETE FROM warden_sessions WHERE id = ?`},
+	} {
+		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("sqlite store %s: %w", path, err)
+		}
+	}
 	return s, nil
+}
+
+// persistWAL opens connections that keep the WAL file when the last one
+// closes: a hook process opens and closes the store for every call, and
+// deleting the WAL file (then making it again in the next process) costs
+// more than the call itself on some file systems.
+type persistWAL struct{ driver.Connector }
+
+func (p persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := p.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if fc, ok := c.(sqlite.FileControl); ok {
+		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 func isNotADB(err error) bool {
@@ -120,10 +160,20 @@ CREATE TABLE warden_sessions (
 CREATE INDEX warden_sessions_updated ON warden_sessions (updated_at);`,
 }
 
-// init creates or migrates the tables and reads the hash key, in one
-// write transaction, so that two processes opening a new file at once
-// create it once.
+// init reads the hash key of a store of the current schema; otherwise it
+// creates or migrates the tables in one write transaction, so that two
+// processes opening a new file at once create it once.
 func (s *Store) init(ctx context.Context) error {
+	var current string
+	var key []byte
+	err := s.db.QueryRowContext(ctx, `SELECT s.value, k.value FROM warden_meta s, warden_meta k WHERE s.name = 'schema' AND k.name = 'hash_key'`).Scan(&current, &key)
+	if err == nil && current == strconv.Itoa(schema) {
+		s.key, err = stored.Key(key)
+		return err
+	}
+	if isNotADB(err) {
+		return err
+	}
 	s.write.Lock()
 	defer s.write.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -153,7 +203,6 @@ func (s *Store) init(ctx context.Context) error {
 			return err
 		}
 	}
-	var key []byte
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM warden_meta WHERE name = 'hash_key'`).Scan(&key); err != nil {
 		return fmt.Errorf("reading the hash key: %w", err)
 	}
@@ -228,7 +277,7 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) e
 	}
 	defer tx.Rollback()
 	now := s.cfg.Now()
-	st, err := s.load(ctx, tx, id, now.UnixNano())
+	st, err := s.read(ctx, tx.StmtContext(ctx, s.load), id, now.UnixNano())
 	if err != nil {
 		return err
 	}
@@ -242,12 +291,10 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) e
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO warden_sessions (id, version, data, updated_at) VALUES (?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`,
-		id, session.Version, data, now.UnixNano()); err != nil {
+	if _, err := tx.StmtContext(ctx, s.upsert).ExecContext(ctx, id, session.Version, data, now.UnixNano()); err != nil {
 		return s.errorf(id, err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM warden_sessions WHERE updated_at < ?`, now.Add(-s.cfg.TTL).UnixNano()); err != nil {
+	if _, err := tx.StmtContext(ctx, s.prune).ExecContext(ctx, now.Add(-s.cfg.TTL).UnixNano()); err != nil {
 		return s.errorf(id, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -256,18 +303,14 @@ ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data,
 	return nil
 }
 
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// load reads the state of id, nil when there is none or it expired.
-func (s *Store) load(ctx context.Context, q querier, id string, now int64) (*session.State, error) {
+// read reads the state of id with the statement load, nil when there is
+// none or it expired.
+func (s *Store) read(ctx context.Context, load *sql.Stmt, id string, now int64) (*session.State, error) {
 	var (
 		version, size, updated int64
 		data                   []byte
 	)
-	err := q.QueryRowContext(ctx, `SELECT version, CASE WHEN length(data) <= ? THEN data END, length(data), updated_at FROM warden_sessions WHERE id = ?`,
-		s.cfg.MaxBytes, id).Scan(&version, &data, &size, &updated)
+	err := load.QueryRowContext(ctx, s.cfg.MaxBytes, id).Scan(&version, &data, &size, &updated)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
@@ -292,7 +335,7 @@ func (s *Store) Get(ctx context.Context, id string) (*session.State, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	return s.load(ctx, s.db, id, s.cfg.Now().UnixNano())
+	return s.read(ctx, s.load, id, s.cfg.Now().UnixNano())
 }
 
 // Delete implements session.Store.
@@ -302,7 +345,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	}
 	s.write.Lock()
 	defer s.write.Unlock()
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM warden_sessions WHERE id = ?`, id); err != nil {
+	if _, err := s.del.ExecContext(ctx, id); err != nil {
 		return s.errorf(id, err)
 	}
 	return nil
