@@ -48,7 +48,11 @@ fi
 
 {
 	echo "runs: $n per command, round-robin; $(nproc) cores; $(go version | awk '{print $3}')"
-	"$out/spawn" -n "$n" -in "$tmp/action.json" "${targets[@]}"
+	"$out/spawn" -n "$n" -in "$tmp/action.json" "${targets[@]}" | tee "$tmp/table"
+	# the budget: one action through assess --store (assess while the flag
+	# is missing) within 5× the minimal program, by median wall time
+	awk '$1 == "assess" || $1 == "assess-store" { row = $1; x = $5 }
+		END { if (row != "") printf "budget: %s ≤ 5× minimal: %s (%.1f×)\n", row, (x <= 5 ? "ok" : "MISSED"), x }' "$tmp/table"
 	echo
 	echo "top package inits of warden version (GODEBUG=inittrace=1, one run):"
 	GODEBUG=inittrace=1 "$w" version 2>&1 >/dev/null | awk '/^init / { printf "%8.3f ms %9d B  %s\n", $5, $8, $2 }' | sort -rn >"$tmp/inits"

@@ -2,8 +2,9 @@
 // Each argument is NAME=COMMAND (COMMAND split at spaces); every command
 // runs -n times, round-robin so that all share the same noise, with stdin
 // from -in and stdout discarded. It prints, per command, the median and
-// p90 wall time, the median CPU time (user+system), and the ratio of the
-// median wall time to the first command's.
+// p90 wall time, the median CPU time (user+system), and the ratios of the
+// median wall and CPU times to the first command's (on a busy machine the
+// CPU times are the steadier figure).
 //
 // Usage: spawn [-n 50] [-in FILE] [-exit CODE] NAME=COMMAND...
 package main
@@ -86,10 +87,10 @@ func main() {
 		slices.Sort(s)
 		return s[int(p*float64(len(s)-1)+0.5)]
 	}
-	base := q(ts[0].wall, 0.5)
-	fmt.Printf("%-16s %9s %9s %9s %9s\n", "command", "median_ms", "p90_ms", "cpu_ms", "x_"+ts[0].name)
+	base, baseCPU := q(ts[0].wall, 0.5), q(ts[0].cpu, 0.5)
+	fmt.Printf("%-16s %9s %9s %9s %9s %9s\n", "command", "median_ms", "p90_ms", "cpu_ms", "x_"+ts[0].name, "cpu_x")
 	for _, t := range ts {
-		med := q(t.wall, 0.5)
-		fmt.Printf("%-16s %9s %9s %9s %9.1f\n", t.name, ms(med), ms(q(t.wall, 0.9)), ms(q(t.cpu, 0.5)), float64(med)/float64(base))
+		med, cpu := q(t.wall, 0.5), q(t.cpu, 0.5)
+		fmt.Printf("%-16s %9s %9s %9s %9.1f %9.1f\n", t.name, ms(med), ms(q(t.wall, 0.9)), ms(cpu), float64(med)/float64(base), float64(cpu)/float64(baseCPU))
 	}
 }
