@@ -32,6 +32,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	var seen map[string]bool // added
 	k := DefaultKnowledge()
 	env := c.Env()
+	usedBefore := c.Work.Used()
 	for i, script := range scripts {
 		cmds, changes, sets, err := commandsIn(script, Options{Env: env, Prior: c.Prior, Work: c.Work})
 		if i >= c.OwnShell {
@@ -90,9 +91,12 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		// the facts of the lines added, under a budget of their own: a
 		// line repeats what the script's resolution already charged (the
 		// commands nested in it), so that reading them again would charge
-		// c.Work quadratically for deep wrappers; what this budget does
-		// not cover is recorded as unread (tool.ErrWorkSpent)
-		work := tool.NewBudget(tool.DefaultWork)
+		// c.Work quadratically for deep wrappers. Reading the lines costs
+		// about what reading the scripts did (at most 1.25 times over the
+		// corpora): the budget is four times that, and what it does not
+		// cover (deep wrappers, eval chains) is recorded as unread
+		// (tool.ErrWorkSpent), which no allow rule approves.
+		work := tool.NewBudget(max(minLineWork, lineWorkFactor*(c.Work.Used()-usedBefore)))
 		for _, line := range added {
 			cmds, _, sets, err := commandsIn(line, Options{Env: env, Prior: c.Prior, Work: work})
 			record(c, line, cmds, sets, err, work)
@@ -103,6 +107,13 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	}
 	return out, nil
 }
+
+// The budget for reading the lines the preparer adds (see Prepare): a
+// multiple of what reading the scripts cost, and at least minLineWork.
+const (
+	lineWorkFactor = 4
+	minLineWork    = 1 << 20
+)
 
 // Facts makes sure every script of c.Shell has its fact in c.Scripts (see
 // tool.Script): the shell preparer records those it resolves, and Facts
