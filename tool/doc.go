@@ -12,4 +12,10 @@
 // argument the tool does not take is malformed (Call.Malformed), and that
 // text is kept for analysis. MCP tools are known per server: mcp__S__T is
 // looked up among the tools of server S only.
+//
+// A Call also carries the facts the engine's preparers record on it, for
+// the analyzers, the policy and the session to read without parsing again:
+// what each shell script runs (Call.Scripts, Command, Script), its effects
+// (Effect), network destinations (Dest), secrets (Secret) and the personal
+// data its SQL returns. Analyzers only read a Call; preparers write it.
 package tool
