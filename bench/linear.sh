@@ -8,8 +8,9 @@
 # script costs ≤ 12× a 100 KB one. "budget" is the engine's default work
 # budget, "full" one large enough for the analysis to complete.
 # Usage: bench/linear.sh [-base REF] [-count N] [bench-regexp]
-#   -base REF  also runs the same benchmark on git revision REF (it must
-#              hold BenchmarkLinear), interleaved, and prints both
+#   -base REF  also runs the same benchmark on git revision REF (or on the
+#              module in directory REF), which must hold BenchmarkLinear,
+#              interleaved, and prints both
 #   -count N   repetitions (default 3); the medians are compared
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,9 +28,13 @@ trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/new.test" .
 bins=(new)
 if [ -n "$base" ]; then
-	mkdir "$tmp/base"
-	git archive "$base" | tar -x -C "$tmp/base"
-	(cd "$tmp/base" && go test -c -o "$tmp/base.test" .)
+	if [ -d "$base" ]; then
+		(cd "$base" && go test -c -o "$tmp/base.test" .)
+	else
+		mkdir "$tmp/base"
+		git archive "$base" | tar -x -C "$tmp/base"
+		(cd "$tmp/base" && go test -c -o "$tmp/base.test" .)
+	fi
 	bins=(base new)
 fi
 for ((i = 0; i < count; i++)); do

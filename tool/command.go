@@ -150,8 +150,15 @@ func (c *Call) Script(text string) (*Script, bool) {
 				c.scriptIndex[c.Scripts[c.indexed].Text] = c.indexed
 			}
 		}
-		if i, ok := c.scriptIndex[text]; ok && c.Scripts[i].Text == text {
+		i, ok := c.scriptIndex[text]
+		if ok && c.Scripts[i].Text == text {
 			return &c.Scripts[i], true
+		}
+		if !ok {
+			// none by that text (a fact changed in place is not found:
+			// its reader resolves the script again), without a search
+			// through all the scripts for every script added
+			return nil, false
 		}
 	}
 	for i := range c.Scripts { // few, or the index is stale
