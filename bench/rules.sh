@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 side() { # side DIR LABEL
 	(cd "$1" && go build -o "$tmp/rulesnew-$2" ./bench/rulesnew)
 	for _ in $(seq "$runs"); do "$tmp/rulesnew-$2"; done | sort -n |
-		awk -v l="$2" '{a[NR]=$0} END {split(a[int((NR+1)/2)], m, " "); printf "%-4s first rules.New: %.3f ms, %d allocs, %.1f KB (median of %d)\n", l, m[1]/1e6, m[2], m[3]/1024, NR}'
+		awk -v l="$2" '{a[NR]=$0; f[NR]=$4} END {split(a[int((NR+1)/2)], m, " "); n=asort(f); printf "%-4s first rules.New: %.3f ms, %d allocs, %.1f KB; then the first Analyze of one action: %.3f ms (medians of %d)\n", l, m[1]/1e6, m[2], m[3]/1024, f[int((n+1)/2)]/1e6, NR}'
 	GODEBUG=inittrace=1 "$tmp/rulesnew-$2" 2>&1 >/dev/null |
 		awk -v l="$2" '{ms += $5; kb += $8} END {printf "%-4s package inits: %.3f ms, %.0f KB\n", l, ms, kb/1024*1024/1024}'
 }

@@ -144,3 +144,19 @@ func BenchmarkLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFirstAnalyze measures the first assessment of one prepared
+// action by a new assessor, whose keyword automaton is built on first use
+// (the patterns it runs were compiled by earlier iterations: the first of
+// a process is measured by bench/rules.sh).
+func BenchmarkFirstAnalyze(b *testing.B) {
+	c := prepared(b, &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "cd web && npm install && git commit -am 'deps' && git push"}})
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := rules.New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = a.Analyze(context.Background(), c)
+	}
+}

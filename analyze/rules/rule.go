@@ -105,8 +105,11 @@ type program struct {
 	re        *regexp.Regexp
 	pathGroup int // index of the "path" group, or -1
 	mode      int // wholeText, lineMode or a span (see window.go)
-	cond      *condition
 	err       error
+
+	condOnce sync.Once
+	cond     *condition
+	condErr  error
 }
 
 // newProgram returns r's program, not compiled yet; r's keywords are
@@ -121,38 +124,49 @@ func (p *program) same(r *Rule) bool {
 		p.whole == (r.AtCommand || r.Where != "") && p.window == r.Window
 }
 
-// get compiles p on its first call and returns it; an error is the
-// pattern's or the condition's.
+// get compiles p's pattern on its first call and returns p; an error is
+// the pattern's.
 func (p *program) get() (*program, error) {
 	p.once.Do(func() {
-		if p.pattern != "" {
-			re, err := regexp.Compile("(?i)" + p.pattern)
-			if err != nil {
-				p.err = fmt.Errorf("pattern: %w", err)
-				return
-			}
-			p.re, p.pathGroup = re, re.SubexpIndex("path")
-			switch {
-			case p.window == "line":
-				if !lineWindowed(p.pattern, p.keywords) {
-					p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
-					return
-				}
-				p.mode = lineMode
-			case !p.whole && p.pathGroup < 0:
-				p.mode = windowMode(p.pattern, p.keywords)
-			}
+		if p.pattern == "" {
+			return
 		}
-		if p.condition != "" {
-			c, err := compileCondition(p.condition)
-			if err != nil {
-				p.err = fmt.Errorf("condition: %w", err)
+		re, err := regexp.Compile("(?i)" + p.pattern)
+		if err != nil {
+			p.err = fmt.Errorf("pattern: %w", err)
+			return
+		}
+		p.re, p.pathGroup = re, re.SubexpIndex("path")
+		switch {
+		case p.window == "line":
+			if !lineWindowed(p.pattern, p.keywords) {
+				p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
 				return
 			}
-			p.cond = c
+			p.mode = lineMode
+		case !p.whole && p.pathGroup < 0:
+			p.mode = windowMode(p.pattern, p.keywords)
 		}
 	})
 	return p, p.err
+}
+
+// getCond compiles p's condition on its first call and returns it; an
+// error is the condition's. Apart from the pattern: a condition is only
+// evaluated when the pattern fires, and CEL costs milliseconds to compile.
+func (p *program) getCond() (*condition, error) {
+	p.condOnce.Do(func() {
+		if p.condition == "" {
+			return
+		}
+		c, err := compileCondition(p.condition)
+		if err != nil {
+			p.condErr = fmt.Errorf("condition: %w", err)
+			return
+		}
+		p.cond = c
+	})
+	return p.cond, p.condErr
 }
 
 // compile checks the rule and prepares its pattern and condition. A rule
@@ -214,6 +228,9 @@ func (r *Rule) compile() error {
 	}
 	r.prog = newProgram(r)
 	if _, err := r.prog.get(); err != nil {
+		return fmt.Errorf("%s: %w", r.Name, err)
+	}
+	if _, err := r.prog.getCond(); err != nil {
 		return fmt.Errorf("%s: %w", r.Name, err)
 	}
 	r.prog.gate = gateOf(r.Pattern, r.Keywords)
@@ -278,10 +295,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 			return false, "", nil
 		}
 	case r.Pattern != "":
-		p, err := r.prog.get()
-		if err != nil {
-			return false, "", fmt.Errorf("%s: %w", r.Name, err)
-		}
+		p := r.prog // compiled below, once a text passes the gates
 		hit := false
 		for _, ti := range r.tix {
 			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
@@ -291,6 +305,9 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 				folds := len(r.kw) > 0 && p.window == "" && foldsOntoASCII(s)
 				if len(p.gate) > 0 && !folds && !anyHit(st.hits[ti][j], r.gwSet) {
 					continue // no match without a gate string
+				}
+				if _, err := p.get(); err != nil {
+					return false, "", fmt.Errorf("%s: %w", r.Name, err)
 				}
 				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && !folds {
 					st.wins = windows(s, st.hits[ti][j], st.lens, r.gwSet, p.mode, st.wins[:0])
@@ -325,14 +342,14 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 		}
 	}
 	if r.Condition != "" {
-		p, err := r.prog.get()
+		cond, err := r.prog.getCond()
 		if err != nil {
 			return false, "", fmt.Errorf("%s: %w", r.Name, err)
 		}
 		if st.act == nil {
 			st.act = Activation(c)
 		}
-		ok, err := p.cond.eval(st.act)
+		ok, err := cond.eval(st.act)
 		if err != nil || !ok {
 			return false, "", err
 		}
