@@ -104,10 +104,10 @@ type Call struct {
 	// Scripts are what the scripts of Shell resolve to (see Script), as
 	// the shell preparer read them: policy, session and analyzers read
 	// them here rather than parse a script again. Look one up with
-	// Call.Script.
+	// Call.Script; add one with Call.AddScript.
 	Scripts []Script
 	// scriptIndex maps a script's text to its index in Scripts, for the
-	// first indexed of them (see Call.Script).
+	// first indexed of them (see Call.AddScript).
 	scriptIndex map[string]int
 	indexed     int
 

@@ -136,32 +136,31 @@ var ErrWorkSpent = errors.New("the work budget ran out before the script was rea
 // script up in an index rather than through the list.
 const scriptIndexMin = 16
 
-// Script returns the fact recorded for the shell script text of c (see
-// Scripts), or false when none is.
-func (c *Call) Script(text string) (*Script, bool) {
-	if len(c.Scripts) > scriptIndexMin {
-		// many scripts (the lines a long script resolves to): an index
-		// of those appended since the last look-up, checked on use
-		if c.scriptIndex == nil || c.indexed > len(c.Scripts) {
-			c.scriptIndex, c.indexed = make(map[string]int, len(c.Scripts)), 0
-		}
-		for ; c.indexed < len(c.Scripts); c.indexed++ {
-			if _, ok := c.scriptIndex[c.Scripts[c.indexed].Text]; !ok {
-				c.scriptIndex[c.Scripts[c.indexed].Text] = c.indexed
-			}
-		}
-		i, ok := c.scriptIndex[text]
-		if ok && c.Scripts[i].Text == text {
-			return &c.Scripts[i], true
-		}
-		if !ok {
-			// none by that text (a fact changed in place is not found:
-			// its reader resolves the script again), without a search
-			// through all the scripts for every script added
-			return nil, false
+// AddScript records the fact s about one of c's scripts (see Scripts),
+// for Script to find. A preparer calls it; readers only call Script.
+func (c *Call) AddScript(s Script) {
+	c.Scripts = append(c.Scripts, s)
+	if len(c.Scripts) <= scriptIndexMin {
+		return
+	}
+	// many scripts (the lines a long script resolves to): an index
+	if c.scriptIndex == nil || c.indexed > len(c.Scripts) {
+		c.scriptIndex, c.indexed = make(map[string]int, len(c.Scripts)), 0
+	}
+	for ; c.indexed < len(c.Scripts); c.indexed++ {
+		if _, ok := c.scriptIndex[c.Scripts[c.indexed].Text]; !ok {
+			c.scriptIndex[c.Scripts[c.indexed].Text] = c.indexed
 		}
 	}
-	for i := range c.Scripts { // few, or the index is stale
+}
+
+// Script returns the fact recorded for the shell script text of c (see
+// Scripts), or false when none is. It only reads c.
+func (c *Call) Script(text string) (*Script, bool) {
+	if i, ok := c.scriptIndex[text]; ok && i < len(c.Scripts) && c.Scripts[i].Text == text {
+		return &c.Scripts[i], true
+	}
+	for i := range c.Scripts { // few, not indexed, or the index is stale
 		if c.Scripts[i].Text == text {
 			return &c.Scripts[i], true
 		}

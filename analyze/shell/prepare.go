@@ -144,7 +144,7 @@ func record(c *tool.Call, script string, cmds []Command, sets bool, err error, w
 	if c.Scripts == nil {
 		c.Scripts = make([]tool.Script, 0, len(c.Shell))
 	}
-	c.Scripts = append(c.Scripts, tool.Script{Text: script, Commands: cmds, SetsVariables: sets || err != nil, Err: err})
+	c.AddScript(tool.Script{Text: script, Commands: cmds, SetsVariables: sets || err != nil, Err: err})
 }
 
 // Commands returns the commands a script of c runs: its fact (see
