@@ -47,6 +47,12 @@ func TestFacts(t *testing.T) {
 		if _, err := Commands(c, "npm test &&"); err == nil {
 			t.Errorf("prepared %v: a script that does not parse resolved", prepared)
 		}
+		if _, ok := Resolved(c, "npm test &&"); ok {
+			t.Errorf("prepared %v: a script that does not parse resolved", prepared)
+		}
+		if cmds, ok := Resolved(c, "git status"); !ok || len(cmds) != 1 {
+			t.Errorf("prepared %v: Resolved(git status) = %v, %v", prepared, cmds, ok)
+		}
 	}
 }
 

@@ -147,6 +147,17 @@ func record(c *tool.Call, script string, cmds []Command, sets bool, err error, w
 	c.AddScript(tool.Script{Text: script, Commands: cmds, SetsVariables: sets || err != nil, Err: err})
 }
 
+// Resolved returns the commands the shell preparer resolved a script of c
+// to (its fact: see tool.Call.Script), when it did and could read it
+// whole. The commands must not be modified.
+func Resolved(c *tool.Call, script string) ([]Command, bool) {
+	s, ok := c.Script(script)
+	if !ok || s.Err != nil {
+		return nil, false
+	}
+	return s.Commands, true
+}
+
 // Commands returns the commands a script of c runs: its fact (see
 // tool.Script), or, for a script that has none (no shell preparer ran),
 // the script resolved now the same way, in the call's persistent shell and
