@@ -1,6 +1,6 @@
 // Command storehook measures what a hook process pays for the store: the
-// phases of one call on an SQLite file (open, one Update, close), and
-// prints them as JSON. bench/store.sh runs it.
+// phases of one call on a store (open, one Update, close), in wall time
+// and CPU time, printed as JSON. bench/store.sh runs it.
 package main
 
 import (
@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/agentwarden/warden/risk"
@@ -22,13 +23,13 @@ func main() {
 	noClose := flag.Bool("noclose", false, "exit without closing the store")
 	flag.Parse()
 	ctx := context.Background()
-	t0 := time.Now()
+	c0, t0 := cpu(), time.Now()
 	s, err := store.Open(ctx, *dsn, session.Config{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	t1 := time.Now()
+	c1, t1 := cpu(), time.Now()
 	err = s.Update(ctx, "hook", func(st *session.State) error {
 		c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/w", Shell: []string{"ls"}}
 		st.Enter(c, false)
@@ -39,14 +40,22 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	t2 := time.Now()
+	c2, t2 := cpu(), time.Now()
 	if !*noClose {
 		s.Close()
 	}
-	t3 := time.Now()
+	c3, t3 := cpu(), time.Now()
 	json.NewEncoder(os.Stdout).Encode(map[string]float64{
 		"open_ms": ms(t1.Sub(t0)), "update_ms": ms(t2.Sub(t1)), "close_ms": ms(t3.Sub(t2)),
+		"open_cpu_ms": ms(c1 - c0), "update_cpu_ms": ms(c2 - c1), "close_cpu_ms": ms(c3 - c2),
 	})
+}
+
+// cpu returns the CPU time the process has used, user and system.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
