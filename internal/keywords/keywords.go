@@ -1,8 +1,9 @@
 // Package keywords finds many keywords in a text in one pass, ignoring
 // ASCII case: an Aho-Corasick automaton compiled to a dense transition
 // table over byte classes (the bytes keywords use, and one class for all
-// others), small enough to stay in the processor's cache. The rule pack and the secrets detector use it as the prefilter
-// that decides which regular expressions run at all.
+// others), with 2-byte states when they fit, small enough to stay in the
+// processor's cache. The rule pack and the secrets detector use it as the
+// prefilter that decides which regular expressions run at all.
 package keywords
 
 import "slices"
@@ -14,14 +15,20 @@ type Index struct {
 	stride int        // number of classes
 	n      int        // number of keywords
 	// table[state*stride+class] is the next state; states with outputs
-	// have the high bit set (hit) and are numbered apart from it.
-	table []uint32
+	// have the high bit set (see top) and are numbered apart from it.
+	// t16 holds it when the states fit 15 bits, t32 otherwise.
+	t16   []uint16
+	t32   []uint32
 	out   [][]int32 // state → keywords ending here (fail links merged)
 	words int       // bitset length in uint64 words
 }
 
-// hit marks a state where keywords end.
-const hit = 1 << 31
+// state is a table entry: a state's number, its top bit marking a state
+// where keywords end.
+type state interface{ ~uint16 | ~uint32 }
+
+// top returns T's top bit.
+func top[T state]() T { return ^(^T(0) >> 1) }
 
 func lowerASCII(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
@@ -33,8 +40,8 @@ func lowerASCII(b byte) byte {
 // New builds the automaton; keyword i is reported as bit i (Set) or as
 // i (Each). It is built directly over byte classes, the bytes the keywords
 // use (upper-case letters sharing their lower-case class) and one class
-// for every other byte, so a state costs 4 bytes per class, and the table
-// is allocated once, at its final size.
+// for every other byte, so a state costs 2 (or 4) bytes per class, and the
+// table is allocated once, at its final size.
 func New(keywords []string) *Index {
 	k := &Index{n: len(keywords), words: (len(keywords) + 63) / 64}
 	k.stride = 1
@@ -49,37 +56,49 @@ func New(keywords []string) *Index {
 	for c := 'A'; c <= 'Z'; c++ {
 		k.class[c] = k.class[c+'a'-'A']
 	}
-	stride := uint32(k.stride)
 	nodes := trieNodes(keywords)
+	if nodes < 1<<15 {
+		k.t16 = build[uint16](k, keywords, nodes)
+	} else {
+		k.t32 = build[uint32](k, keywords, nodes)
+	}
+	return k
+}
+
+// build makes the table of k's automaton over keywords, whose trie has
+// nodes states, and k.out.
+func build[T state](k *Index, keywords []string, nodes int) []T {
+	stride := k.stride
 	// goto function; 0 marks a missing edge while building (no edge leads
 	// back to the root)
-	table := make([]uint32, nodes*k.stride)
+	table := make([]T, nodes*stride)
 	k.out = make([][]int32, nodes)
-	next := uint32(1)
+	next := T(1)
 	for id, w := range keywords {
-		s := uint32(0)
+		s := 0
 		for i := 0; i < len(w); i++ {
-			e := s*stride + uint32(k.class[w[i]])
+			e := s*stride + int(k.class[w[i]])
 			if table[e] == 0 {
 				table[e] = next
 				next++
 			}
-			s = table[e]
+			s = int(table[e])
 		}
 		k.out[s] = append(k.out[s], int32(id))
 	}
 	// breadth-first: fail links, merged outputs, dense transitions
-	fail := make([]uint32, nodes)
-	queue := make([]uint32, 0, nodes)
+	fail := make([]T, nodes)
+	queue := make([]T, 0, nodes)
 	for c := range stride {
 		if t := table[c]; t != 0 {
 			queue = append(queue, t) // fail[t] = 0, the root
 		}
 	}
 	for head := 0; head < len(queue); head++ {
-		s := queue[head]
-		k.out[s] = append(k.out[s], k.out[fail[s]]...)
-		row, frow := table[s*stride:(s+1)*stride], table[fail[s]*stride:(fail[s]+1)*stride]
+		s := int(queue[head])
+		f := int(fail[s])
+		k.out[s] = append(k.out[s], k.out[f]...)
+		row, frow := table[s*stride:(s+1)*stride], table[f*stride:(f+1)*stride]
 		for c, t := range row {
 			if t != 0 {
 				fail[t] = frow[c]
@@ -89,13 +108,13 @@ func New(keywords []string) *Index {
 			}
 		}
 	}
+	hit := top[T]()
 	for i, t := range table {
 		if len(k.out[t]) > 0 {
 			table[i] = t | hit
 		}
 	}
-	k.table = table
-	return k
+	return table
 }
 
 // trieNodes counts the states of the keywords' trie, the root included:
@@ -128,9 +147,18 @@ func (k *Index) Words() int { return k.words }
 
 // Set sets in found the bit of every keyword text contains.
 func (k *Index) Set(text string, found []uint64) {
-	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
+	if k.t16 != nil {
+		set(k, k.t16, text, found)
+	} else {
+		set(k, k.t32, text, found)
+	}
+}
+
+func set[T state](k *Index, table []T, text string, found []uint64) {
+	hit, stride, class := top[T](), k.stride, &k.class
+	s := T(0)
 	for i := 0; i < len(text); i++ {
-		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+		s = table[int(s&^hit)*stride+int(class[text[i]])]
 		if s&hit != 0 {
 			for _, id := range k.out[s&^hit] {
 				found[id>>6] |= 1 << (id & 63)
@@ -143,10 +171,18 @@ func (k *Index) Set(text string, found []uint64) {
 // keyword's number and the offset just past its end, in text order. fn
 // returns false to stop.
 func (k *Index) Each(text []byte, fn func(id, end int) bool) {
-	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
-	n := len(text)
-	for i := 0; i < n; i++ {
-		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+	if k.t16 != nil {
+		each(k, k.t16, text, fn)
+	} else {
+		each(k, k.t32, text, fn)
+	}
+}
+
+func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) {
+	hit, stride, class := top[T](), k.stride, &k.class
+	s := T(0)
+	for i := 0; i < len(text); i++ {
+		s = table[int(s&^hit)*stride+int(class[text[i]])]
 		if s&hit != 0 {
 			for _, id := range k.out[s&^hit] {
 				if !fn(int(id), i+1) {
@@ -166,9 +202,17 @@ type Hit struct {
 // Find sets in found the bit of every keyword text contains, as Set does,
 // and appends to hits every occurrence, in text order.
 func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
-	s, stride, table, class := uint32(0), uint32(k.stride), k.table, &k.class
+	if k.t16 != nil {
+		return find(k, k.t16, text, found, hits)
+	}
+	return find(k, k.t32, text, found, hits)
+}
+
+func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit) []Hit {
+	hit, stride, class := top[T](), k.stride, &k.class
+	s := T(0)
 	for i := 0; i < len(text); i++ {
-		s = table[(s&^hit)*stride+uint32(class[text[i]])]
+		s = table[int(s&^hit)*stride+int(class[text[i]])]
 		if s&hit != 0 {
 			for _, id := range k.out[s&^hit] {
 				found[id>>6] |= 1 << (id & 63)
