@@ -10,7 +10,8 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// commands resolves the call's scripts into commands, once.
+// commands reads the commands of the call's scripts from their facts
+// (see resolveScript) into the forms rules match, once.
 func (s *Subject) commands() []subjectCmd {
 	if s.cmdsDone {
 		return s.cmds

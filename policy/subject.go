@@ -8,9 +8,10 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// Subject is a call prepared for matching many rules: its scripts are
-// resolved, its paths made absolute and its hosts normalized once, when a
-// rule first needs them. A Subject is not safe for concurrent use.
+// Subject is a call prepared for matching many rules: the commands of its
+// scripts read from their facts (tool.Call.Script), its paths made
+// absolute and its hosts normalized once, when a rule first needs them. A
+// Subject is not safe for concurrent use.
 type Subject struct {
 	c      *tool.Call
 	kinds  permKind
