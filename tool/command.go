@@ -157,10 +157,21 @@ func (c *Call) AddScript(s Script) {
 // Script returns the fact recorded for the shell script text of c (see
 // Scripts), or false when none is. It only reads c.
 func (c *Call) Script(text string) (*Script, bool) {
-	if i, ok := c.scriptIndex[text]; ok && i < len(c.Scripts) && c.Scripts[i].Text == text {
-		return &c.Scripts[i], true
+	from := 0
+	if c.scriptIndex != nil && c.indexed <= len(c.Scripts) {
+		i, ok := c.scriptIndex[text]
+		if ok && c.Scripts[i].Text == text {
+			return &c.Scripts[i], true
+		}
+		if !ok {
+			// none by that text among those indexed (a fact changed in
+			// place is not found: its reader resolves the script again):
+			// only those appended since may hold it, without a search
+			// through all the scripts for every script added
+			from = c.indexed
+		}
 	}
-	for i := range c.Scripts { // few, not indexed, or the index is stale
+	for i := from; i < len(c.Scripts); i++ { // few, not indexed, or the index is stale
 		if c.Scripts[i].Text == text {
 			return &c.Scripts[i], true
 		}
