@@ -13,6 +13,9 @@ import (
 var Funcs = map[string]func(*tool.Call) bool{
 	"pkg_typosquat": typosquat,
 	"pkg_install":   pkgInstall,
+	"priv_sudo":     privSudo,
+	"git_commit":    gitCommit,
+	"git_push":      gitPush,
 }
 
 // popular are widely used packages whose one-letter misspellings are a

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/shell"
@@ -9,37 +10,64 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// pkgInstall is rule pkg.install on the parsed commands: a command whose
-// program is a package manager and whose next word installs (pip install,
-// uv pip install, python -m pip install, npm i, cargo add, go get, apt-get
-// install …), wherever the shell runs it (after sudo, env, xargs, in sh -c
-// …). Texts that are not shell scripts (code, SQL, other arguments) and a
-// script that does not parse are read with the pattern, at command
-// positions (see installText).
-func pkgInstall(c *tool.Call) bool {
+// commandRule is a rule that reads the parsed commands of a call's shell
+// scripts (shell.Commands: wherever the shell runs them, after sudo, env,
+// xargs, in sh -c …) with cmd, and, where there are none (code, SQL and
+// other text, and a script that does not parse), its former pattern:
+// gated by its keywords, and at command positions (see atCommand) when
+// atCmd is set.
+type commandRule struct {
+	cmd      func(args []string) bool
+	pattern  *lazyre.Regexp
+	keywords []string
+	atCmd    bool
+}
+
+func (r commandRule) match(c *tool.Call) bool {
 	for _, s := range c.Shell {
 		cmds, err := shell.Commands(c, s)
 		if err != nil {
-			if installText(s) {
+			if r.text(s) {
 				return true
 			}
 			continue
 		}
 		for _, cmd := range cmds {
-			if installs(cmd.Args) {
+			if r.cmd(cmd.Args) {
 				return true
 			}
 		}
 	}
 	for _, t := range []Target{OnCode, OnSQL, OnText} {
 		for _, s := range texts(c, t) {
-			if installText(s) {
+			if r.text(s) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// text reports a match of the pattern in s, when s holds a keyword.
+func (r commandRule) text(s string) bool {
+	lower := lowerASCII(s)
+	if !slices.ContainsFunc(r.keywords, func(k string) bool { return strings.Contains(lower, k) }) {
+		return false
+	}
+	if !r.atCmd {
+		return r.pattern.Get().MatchString(s)
+	}
+	return matchAtCommand(r.pattern.Get(), s)
+}
+
+// pkgInstall is rule pkg.install on the parsed commands: a command whose
+// program is a package manager and whose next word installs (pip install,
+// uv pip install, python -m pip install, npm i, cargo add, go get, apt-get
+// install …).
+var pkgInstall = commandRule{cmd: installs, atCmd: true,
+	pattern:  lazyre.New(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`),
+	keywords: []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
+}.match
 
 // installVerbs are the words after a package manager that install.
 var installVerbs = map[string]bool{"install": true, "add": true, "i": true, "get": true}
@@ -76,26 +104,42 @@ func isVersioned(name, prog string) bool {
 	return ok && strings.Trim(rest, "0123456789.") == ""
 }
 
-// installPattern is pkg.install's pattern, for the texts that are not
-// parsed shell scripts.
-var installPattern = lazyre.New(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`)
+// privSudo is rule priv.sudo on the parsed commands: a command run with
+// elevated privileges (sudo, doas, pkexec, run0).
+var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && elevators[args[0]] },
+	pattern:  lazyre.New(`(?i)(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|doas|pkexec|run0)(?:\s|$)`),
+	keywords: []string{"sudo", "doas", "pkexec", "run0"},
+}.match
 
-// installKeywords gate installPattern, as the rule's keywords did.
-var installKeywords = []string{"install", "add", "get", "npm i", "pnpm i", "yarn"}
+var elevators = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true}
 
-// installText reports a match of installPattern at a command position of
-// s (see atCommand).
-func installText(s string) bool {
-	lower := lowerASCII(s)
-	gated := false
-	for _, k := range installKeywords {
-		gated = gated || strings.Contains(lower, k)
+// gitSub returns a git command's subcommand: the first word after git's
+// own options (-C DIR, -c NAME=VALUE, --git-dir=…), or "".
+func gitSub(args []string) string {
+	if len(args) < 2 || args[0] != "git" {
+		return ""
 	}
-	if !gated {
-		return false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--exec-path" || a == "--config-env":
+			i++ // the option's value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
 	}
-	return matchAtCommand(installPattern.Get(), s)
+	return ""
 }
+
+// gitCommit and gitPush are rules git.commit and git.push on the parsed
+// commands.
+var (
+	gitCommit = commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
+		pattern: lazyre.New(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`), keywords: []string{"commit"}}.match
+	gitPush = commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
+		pattern: lazyre.New(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`), keywords: []string{"push"}}.match
+)
 
 // matchAtCommand reports whether re matches s at a command position, among
 // its first 16 matches.

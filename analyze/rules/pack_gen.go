@@ -185,11 +185,10 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "priv.sudo",
-		Pattern:    `(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|doas|pkexec|run0)(?:\s|$)`,
+		FuncName:   "priv_sudo",
 		Level:      risk.High,
 		Reason:     "Elevated privileges can affect system stability",
 		Reversible: true,
-		Keywords:   []string{"sudo", "doas", "pkexec", "run0"},
 	},
 	{
 		Name:       "priv.namespace_escape",
@@ -393,21 +392,17 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "git.commit",
-		Pattern:    `\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`,
+		FuncName:   "git_commit",
 		Level:      risk.Medium,
 		Reason:     "Creating git commits",
 		Reversible: true,
-		Keywords:   []string{"commit"},
-		Window:     "line",
 	},
 	{
 		Name:       "git.push",
-		Pattern:    `\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`,
+		FuncName:   "git_push",
 		Level:      risk.Medium,
 		Reason:     "Pushing publishes commits to a remote",
 		Reversible: true,
-		Keywords:   []string{"push"},
-		Window:     "line",
 	},
 	{
 		Name:     "db.drop_database",
