@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/agentwarden/warden/internal/lazyre"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -240,30 +241,28 @@ func Resources(c *tool.Call) []string {
 	for _, u := range c.URLs {
 		add("url:" + u)
 	}
+	full := func() bool { return len(out) >= risk.MaxResources }
 	scan := func(s string, sql bool) {
+		if full() {
+			return // add takes no more
+		}
 		// Each pattern needs a literal; checking for it first skips the
 		// regular expression on most texts.
 		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
-			for _, m := range quotedPath.Get().FindAllStringSubmatch(s, -1) {
-				add("file:" + c.Abs(m[1]))
-			}
+			eachMatch(quotedPath.Get(), s, full, func(m []string) { add("file:" + c.Abs(m[1])) })
 		}
 		if !sql && strings.Contains(s, "Path(") {
-			for _, m := range pathCall.Get().FindAllStringSubmatch(s, -1) {
-				add("file:" + c.Abs(m[1]))
-			}
+			eachMatch(pathCall.Get(), s, full, func(m []string) { add("file:" + c.Abs(m[1])) })
 		}
 		if strings.Contains(s, "://") {
-			for _, m := range urlRe.Get().FindAllString(s, -1) {
-				add("url:" + strings.TrimRight(m, ".,;"))
-			}
+			eachMatch(urlRe.Get(), s, full, func(m []string) { add("url:" + strings.TrimRight(m[0], ".,;")) })
 		}
 		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
-			for _, m := range tableRe.Get().FindAllStringSubmatch(s, -1) {
+			eachMatch(tableRe.Get(), s, full, func(m []string) {
 				if !sqlNoise[strings.ToLower(m[1])] {
 					add("table:" + m[1])
 				}
-			}
+			})
 		}
 	}
 	for _, s := range c.Shell {
@@ -276,4 +275,26 @@ func Resources(c *tool.Call) []string {
 		scan(s, true)
 	}
 	return out
+}
+
+// eachMatch calls fn with the matches of re in s, in order, as
+// FindAllStringSubmatch(s, -1) gives them, until full reports true: it
+// looks for a few matches first and for twice as many each time more are
+// needed, so that a long text whose first matches fill the list is not
+// scanned whole (at worst, one that never fills it is scanned twice over).
+func eachMatch(re *regexp.Regexp, s string, full func() bool, fn func(m []string)) {
+	done := 0
+	for n := 64; ; n *= 2 {
+		ms := re.FindAllStringSubmatch(s, n)
+		for _, m := range ms[done:] {
+			fn(m)
+			if full() {
+				return
+			}
+		}
+		if len(ms) < n {
+			return
+		}
+		done = len(ms)
+	}
 }
