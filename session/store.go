@@ -77,36 +77,41 @@ func (s *memoryStore) Update(ctx context.Context, id string, fn func(*State) err
 			s.m[id] = el
 			s.evict()
 		}
-		e := el.Value.(*memEntry)
 		s.mu.Unlock()
-
-		e.update.Lock()
-		s.mu.Lock()
-		current, saved, seen := s.m[id] == el, e.st, e.seen
-		s.mu.Unlock()
-		if !current {
-			// deleted or evicted while this Update waited: start over
-			e.update.Unlock()
-			continue
+		if done, err := s.update(el, id, fn); done {
+			return err
 		}
-		var st *State
-		if saved != nil && s.cfg.Now().Sub(seen) <= s.cfg.TTL {
-			st = saved.clone()
-		} else {
-			st = New(id, s.cfg, s.key)
-		}
-		err := fn(st)
-		if err == nil {
-			s.mu.Lock()
-			e.st, e.seen = st, s.cfg.Now()
-			if s.m[id] == el {
-				s.lru.MoveToFront(el)
-			}
-			s.mu.Unlock()
-		}
-		e.update.Unlock()
-		return err
 	}
+}
+
+// update runs fn on the state of the entry el of id, unless el was
+// deleted or evicted while it waited (done is false: start over).
+func (s *memoryStore) update(el *list.Element, id string, fn func(*State) error) (done bool, err error) {
+	e := el.Value.(*memEntry)
+	e.update.Lock()
+	defer e.update.Unlock() // fn may panic: the next Update of id must not wait forever
+	s.mu.Lock()
+	current, saved, seen := s.m[id] == el, e.st, e.seen
+	s.mu.Unlock()
+	if !current {
+		return false, nil
+	}
+	var st *State
+	if saved != nil && s.cfg.Now().Sub(seen) <= s.cfg.TTL {
+		st = saved.clone()
+	} else {
+		st = New(id, s.cfg, s.key)
+	}
+	if err := fn(st); err != nil {
+		return true, err
+	}
+	s.mu.Lock()
+	e.st, e.seen = st, s.cfg.Now()
+	if s.m[id] == el {
+		s.lru.MoveToFront(el)
+	}
+	s.mu.Unlock()
+	return true, nil
 }
 
 // evict forgets the least recently used states beyond MaxSessions, and

@@ -85,6 +85,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store, opts ...Option) {
 		{"Delete", s.delete},
 		{"Expiry", s.expiry},
 		{"ErrorSavesNothing", s.fnError},
+		{"PanicSavesNothing", s.fnPanic},
 		{"KeyPersisted", s.keyPersisted},
 		{"Corrupt", s.corrupted},
 		{"Close", s.close},
@@ -350,6 +351,28 @@ func (s *suite) fnError(t *testing.T) {
 	if get(t, st, fresh) != nil {
 		t.Error("a new conversation whose fn failed was saved")
 	}
+}
+
+func (s *suite) fnPanic(t *testing.T) {
+	st := s.open(t)
+	id := s.id()
+	update(t, st, id, func(x *session.State) error { step(x); return nil })
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("fn's panic did not reach Update's caller")
+			}
+		}()
+		st.Update(ctx, id, func(x *session.State) error { populate(x); panic("boom") })
+	}()
+	// the conversation goes on from what was saved before, and is not
+	// left locked
+	update(t, st, id, func(x *session.State) error {
+		if x.Steps() != 1 || x.Tainted() {
+			t.Errorf("after a panic in fn: %d steps, tainted %v", x.Steps(), x.Tainted())
+		}
+		return nil
+	})
 }
 
 func (s *suite) keyPersisted(t *testing.T) {
