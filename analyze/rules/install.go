@@ -38,11 +38,21 @@ func (r commandRule) match(c *tool.Call) bool {
 			}
 		}
 	}
-	for _, t := range []Target{OnCode, OnSQL, OnText} {
-		for _, s := range texts(c, t) {
-			if r.text(s) {
-				return true
-			}
+	// the texts of the other default targets (see texts), without
+	// building their lists
+	for _, x := range c.Code {
+		if r.text(x.Text) {
+			return true
+		}
+	}
+	for _, x := range c.SQL {
+		if r.text(stripSQLComments(x)) {
+			return true
+		}
+	}
+	for _, s := range c.Text {
+		if r.text(s) {
+			return true
 		}
 	}
 	return false
