@@ -351,7 +351,10 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-// Close implements session.Store. Closing twice is no error.
+// Close implements session.Store. Closing twice is no error. The last
+// connection to close copies the WAL into the file (a checkpoint: about a
+// millisecond of fsync); a process about to exit may skip Close, since
+// what Update committed is in the WAL, which the next process reads.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
