@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -141,6 +142,12 @@ func (s *Store) errorf(id string, err error) error {
 	return fmt.Errorf("postgres store %s: session %q: %w", s.host, id, err)
 }
 
+// LockTimeout is how long an Update waits for another process's Update of
+// the same conversation before it fails (and the call is denied).
+const LockTimeout = 10 * time.Second
+
+var lockTimeout = fmt.Sprintf("SET LOCAL lock_timeout = %d", LockTimeout.Milliseconds())
+
 // Update implements session.Store: in one transaction, the row of id is
 // made if missing and locked (SELECT … FOR UPDATE), so that every other
 // Update of id, from any process, waits for this one; fn runs on its
@@ -161,8 +168,10 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) e
 		data         []byte
 		size, update int64
 	)
-	// one round trip: the row made if missing, then locked and read
+	// one round trip: the row made if missing, then locked and read,
+	// waiting at most LockTimeout for another process's Update of it
 	b := &pgx.Batch{}
+	b.Queue(lockTimeout)
 	b.Queue(`INSERT INTO warden_sessions (id, version, data, updated_at) VALUES ($1, 0, '', 0) ON CONFLICT (id) DO NOTHING`, id)
 	b.Queue(`SELECT version, CASE WHEN octet_length(data) <= $2 THEN data END, octet_length(data), updated_at
 FROM warden_sessions WHERE id = $1 FOR UPDATE`, id, s.cfg.MaxBytes).QueryRow(func(r pgx.Row) error {
