@@ -30,7 +30,7 @@ func BenchmarkNew(b *testing.B) {
 }
 
 // prepared returns a as the engine prepares it: normalized, its Python
-// read and its shell scripts resolved.
+// read and its shell scripts resolved (every script's fact recorded).
 func prepared(tb testing.TB, a *risk.Action) *tool.Call {
 	tb.Helper()
 	c := tool.Normalize(a, rules.SampleCwd, rules.SampleHome)
@@ -41,6 +41,7 @@ func prepared(tb testing.TB, a *risk.Action) *tool.Call {
 	if _, err := (shell.Preparer{}).Prepare(ctx, c); err != nil {
 		tb.Fatal(err)
 	}
+	shell.Facts(c)
 	return c
 }
 
