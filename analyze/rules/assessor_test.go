@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +197,26 @@ func TestAtCommand(t *testing.T) {
 		i := strings.Index(tc.s, "rm ")
 		if got := atCommand(tc.s, i); got != tc.want {
 			t.Errorf("atCommand(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestCommandRulesUnparsable: a rule on parsed commands reads a script
+// that does not parse with its pattern, so that bash's running the lines
+// before the error is not missed.
+func TestCommandRulesUnparsable(t *testing.T) {
+	a := newAssessor(t)
+	fs, err := a.Analyze(context.Background(), call("Bash", map[string]any{"command": "sudo pip install x\nif ("}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule)
+	}
+	for _, want := range []string{"pkg.install", "priv.sudo"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s does not fire on an unparsable script: %v", want, got)
 		}
 	}
 }
