@@ -27,7 +27,7 @@ func (r commandRule) match(c *tool.Call) bool {
 	for _, s := range c.Shell {
 		cmds, err := shell.Commands(c, s)
 		if err != nil {
-			if r.text(s) {
+			if r.text(c, s) {
 				return true
 			}
 			continue
@@ -41,27 +41,32 @@ func (r commandRule) match(c *tool.Call) bool {
 	// the texts of the other default targets (see texts), without
 	// building their lists
 	for _, x := range c.Code {
-		if r.text(x.Text) {
+		if r.text(c, x.Text) {
 			return true
 		}
 	}
 	for _, x := range c.SQL {
-		if r.text(stripSQLComments(x)) {
+		if r.text(c, stripSQLComments(x)) {
 			return true
 		}
 	}
 	for _, s := range c.Text {
-		if r.text(s) {
+		if r.text(c, s) {
 			return true
 		}
 	}
 	return false
 }
 
-// text reports a match of the pattern in s, when s holds a keyword.
-func (r commandRule) text(s string) bool {
+// text reports a match of the pattern in s, when s holds a keyword,
+// charged to c's work budget as a pattern rule's scan is (when it runs
+// out, the engine reports the call as not fully assessed).
+func (r commandRule) text(c *tool.Call, s string) bool {
 	lower := lowerASCII(s)
 	if !slices.ContainsFunc(r.keywords, func(k string) bool { return strings.Contains(lower, k) }) {
+		return false
+	}
+	if !c.Work.Charge(ruleCost*len(s), "rules") {
 		return false
 	}
 	if !r.atCmd {
