@@ -94,7 +94,7 @@ var defaultPack = []Rule{
 		Level:    risk.Critical,
 		Reason:   "A credential file is sent over the network",
 		Locked:   true,
-		Keywords: []string{".ssh", ".aws", ".git-credentials", ".netrc", ".kube", ".docker", "gcloud", ".gnupg", "vault-token", ".npmrc", ".pypirc"},
+		Keywords: []string{".ssh", ".aws", ".git-credentials", ".netrc", ".kube", ".docker", "gcloud", ".gnupg", "vault-token", ".npmrc", ".pypirc", "password-store", "/gh/"},
 		On:       []Target{OnCommand, OnCode},
 	},
 	{
@@ -103,7 +103,7 @@ var defaultPack = []Rule{
 		Level:    risk.Critical,
 		Reason:   "The whole environment (which holds tokens and keys) is sent over the network",
 		Locked:   true,
-		Keywords: []string{"env |", "env|", "printenv", "set |", "export -p", "os.environ"},
+		Keywords: []string{"env |", "env|", "printenv", "set |", "export -p", "os.environ", "set|"},
 		On:       []Target{OnCommand, OnCode},
 	},
 	{
@@ -120,7 +120,7 @@ var defaultPack = []Rule{
 		Pattern:  `(?:\bfs\.(?:rm|unlink|rmdir)(?:Sync)?|\bfs\.promises\.(?:rm|unlink|rmdir)|\bFile\.delete|\bFileUtils\.rm(?:_rf|_r|dir)?|\bFiles\.delete(?:IfExists)?|(?:^|[^.\w])(?:unlink|rmdir))\s*\(`,
 		Level:    risk.Medium,
 		Reason:   "File deletion may cause data loss (Python's deletes are judged by the code analyzer, by path)",
-		Keywords: []string{"unlink", "rmdir", "rmsync", "rm(", "delete(", "rm_rf"},
+		Keywords: []string{"unlink", "rmdir", "rmsync", "rm(", "delete(", "rm_rf", "fileutils", "fs.rm", "fs.promises", "file.delete", "files.delete"},
 		On:       []Target{OnCode},
 	},
 	{
@@ -129,7 +129,7 @@ var defaultPack = []Rule{
 		Level:      risk.Medium,
 		Reason:     "File modification may overwrite existing content",
 		Reversible: true,
-		Keywords:   []string{"open", "write"},
+		Keywords:   []string{"open", "write", "appendfile"},
 		On:         []Target{OnCode},
 	},
 	{
@@ -138,7 +138,7 @@ var defaultPack = []Rule{
 		Level:      risk.Medium,
 		Reason:     "Executing system commands (Python's are judged by the code analyzer, command by command)",
 		Reversible: true,
-		Keywords:   []string{"child_process", "execsync", "spawnsync", "runtime.getruntime", "proc_open", "shell_exec"},
+		Keywords:   []string{"child_process", "execsync", "spawnsync", "runtime.getruntime", "proc_open", "shell_exec", "execfilesync", "passthru"},
 		On:         []Target{OnCode},
 	},
 	{
@@ -196,7 +196,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Entering the host's namespaces or running privileged containers escapes isolation",
 		Reversible: true,
-		Keywords:   []string{"nsenter", "privileged", "docker", "podman", "hostpid", "chroot", "unshare", "capsh"},
+		Keywords:   []string{"nsenter", "privileged", "docker", "podman", "hostpid", "chroot", "unshare", "capsh", "hostnetwork", "hostipc"},
 	},
 	{
 		Name:     "rce.download_then_run",
@@ -275,7 +275,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Disabling the firewall or mandatory access control removes a layer of protection",
 		Reversible: true,
-		Keywords:   []string{"ufw", "iptables", "nft", "firewalld", "setenforce", "apparmor", "selinux", "spctl", "csrutil", "pfctl", "netsh"},
+		Keywords:   []string{"ufw", "iptables", "nft", "firewalld", "setenforce", "apparmor", "selinux", "spctl", "csrutil", "pfctl", "netsh", "aa-teardown", "aa-disable"},
 	},
 	{
 		Name:     "sec.history_tamper",
@@ -290,7 +290,7 @@ var defaultPack = []Rule{
 		Pattern:  `\bauditctl\s+-[De]\s*0?|\bjournalctl\s+[^\n]*--(?:vacuum-\w+|rotate)|(?:>|\btruncate\s[^\n]*|\brm\s[^\n]*|\bshred\s[^\n]*)\s*/var/log/|\bwevtutil\s+cl\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:auditd|rsyslog|syslog|systemd-journald)`,
 		Level:    risk.High,
 		Reason:   "Deleting audit rules or logs destroys the record of what happened",
-		Keywords: []string{"auditctl", "journalctl", "/var/log", "wevtutil", "logrotate"},
+		Keywords: []string{"auditctl", "journalctl", "/var/log", "wevtutil", "logrotate", "auditd", "syslog", "journald"},
 	},
 	{
 		Name:       "sec.kernel_hardening_off",
@@ -298,7 +298,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Turning off a kernel hardening setting weakens the machine against exploits",
 		Reversible: true,
-		Keywords:   []string{"sysctl", "randomize_va_space", "ptrace_scope", "kptr_restrict"},
+		Keywords:   []string{"sysctl", "randomize_va_space", "ptrace_scope", "kptr_restrict", "dmesg_restrict", "unprivileged_bpf_disabled", "modules_disabled", "suid_dumpable"},
 	},
 	{
 		Name:       "sec.kill_security_agent",
@@ -306,7 +306,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Stopping a security or monitoring agent blinds the defenders",
 		Reversible: true,
-		Keywords:   []string{"falco", "auditd", "osquery", "wazuh", "crowdstrike", "falcon", "sysdig", "clamd", "ossec", "tripwire", "aide", "fail2ban", "defender", "sentinel", "carbonblack"},
+		Keywords:   []string{"falco", "auditd", "osquery", "wazuh", "crowdstrike", "falcon", "sysdig", "clamd", "ossec", "tripwire", "aide", "fail2ban", "defender", "sentinel", "carbonblack", "mdatp", "wdavdaemon", "cbagentd", "elastic-agent"},
 	},
 	{
 		Name:       "sec.tls_verification_off",
@@ -314,7 +314,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Disabling TLS or signature verification lets a network attacker substitute code",
 		Reversible: true,
-		Keywords:   []string{"insecure", "trusted-host", "strict-ssl", "tls_reject", "ssl_no_verify", "sslverify", "gonosumdb", "gonosumcheck", "goinsecure", "allow-unauthenticated"},
+		Keywords:   []string{"insecure", "trusted-host", "strict-ssl", "tls_reject", "ssl_no_verify", "sslverify", "gonosumdb", "gonosumcheck", "goinsecure", "allow-unauthenticated", "gosumdb", "trusted_host", "trusted=yes", "tls_reject_unauthorized"},
 		On:         []Target{OnCommand, OnCode, OnContent},
 	},
 	{
@@ -332,7 +332,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Registering a service, launch agent or scheduled task makes code run at every boot or login",
 		Reversible: true,
-		Keywords:   []string{"systemctl", "systemd", "launchctl", "launchagents", "launchdaemons", "schtasks", "update-rc.d", "chkconfig", "rc.local"},
+		Keywords:   []string{"systemctl", "systemd", "launchctl", "launchagents", "launchdaemons", "schtasks", "update-rc.d", "chkconfig", "rc.local", "init.d"},
 		On:         []Target{OnCommand, OnCode, OnContent},
 	},
 	{
@@ -485,7 +485,7 @@ var defaultPack = []Rule{
 		Level:      risk.Medium,
 		Reason:     "The database writes query results to a file on the server",
 		Reversible: true,
-		Keywords:   []string{"outfile", "copy"},
+		Keywords:   []string{"outfile", "copy", "dumpfile"},
 		On:         []Target{OnSQL},
 	},
 	{
@@ -510,7 +510,7 @@ var defaultPack = []Rule{
 		Pattern:  `\bmanage\.py\s+(?:flush|reset_db|sqlflush)\b|\b(?:rails|rake)\s+db:(?:drop|reset|schema:load|purge)\b|\bprisma\s+migrate\s+reset\b|\bprisma\s+db\s+push\s+[^\n]*--force-reset|\bsequelize\s+db:drop\b|\balembic\s+downgrade\s+base\b|\bartisan\s+(?:migrate:fresh|migrate:reset|db:wipe)\b|\bknex\s+migrate:rollback\s+[^\n]*--all`,
 		Level:    risk.High,
 		Reason:   "A framework command wipes the database or its schema",
-		Keywords: []string{"flush", "reset", "drop", "migrate:fresh", "db:wipe", "downgrade", "force-reset"},
+		Keywords: []string{"flush", "reset", "drop", "migrate:fresh", "db:wipe", "downgrade", "force-reset", "rollback", "db:purge", "db:schema:load"},
 	},
 	{
 		Name:       "pkg.install",
@@ -525,7 +525,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Installing a package straight from a URL, git remote or custom index skips the registry's checks",
 		Reversible: true,
-		Keywords:   []string{"install", "add"},
+		Keywords:   []string{"install", "add", "insecure"},
 	},
 	{
 		Name:       "pkg.typosquat",
@@ -566,7 +566,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "Cryptocurrency mining hijacks the machine's resources",
 		Reversible: true,
-		Keywords:   []string{"xmrig", "stratum", "miner", "donate-level", "cryptonight", "nicehash"},
+		Keywords:   []string{"xmrig", "stratum", "miner", "donate-level", "cryptonight", "nicehash", "t-rex"},
 		On:         []Target{OnCommand, OnCode, OnContent},
 	},
 	{
@@ -617,17 +617,17 @@ var defaultGates = [][]string{
 	nil, // cmd.credential_file_access
 	nil, // exfil.credential_file
 	nil, // exfil.environment
-	{"homedir()", "expanduser(", "path.home()", "$env{", "environ[", "getenv(", "dir.home"}, // code.delete_home
-	nil, // code.file_delete
-	nil, // code.file_write
-	nil, // code.subprocess
+	{"homedir()", "expanduser(", "path.home()", "$env{", "environ[", "getenv(", "dir.home"},                                             // code.delete_home
+	{"fs.rm", "fs.promises.rm", "file.delete", "fileutils.rm", "files.delete", "unlink", "rmdir"},                                       // code.file_delete
+	{"open(", ".write_text(", ".write_bytes(", ".write(", "fs.writefilesync(", "fs.writefile(", "fs.appendfilesync(", "fs.appendfile("}, // code.file_write
+	{"child_process", "execsync", "spawnsync", "execfilesync", "runtime.getruntime().exec", "proc_open", "shell_exec", "passthru"},      // code.subprocess
 	{"requests.post", "requests.put", "requests.delete", "requests.patch", "httpx.post", "httpx.put", "httpx.delete", "httpx.patch", "session.post", "session.put", "session.delete", "session.patch", "client.post", "client.put", "client.delete", "client.patch", "aiohttp.post", "aiohttp.put", "aiohttp.delete", "aiohttp.patch", "axios.post", "axios.put", "axios.delete", "axios.patch", "urlopen(", "request(", "\"post", "\"put", "\"delete", "\"patch", "'post", "'put", "'delete", "'patch"}, // code.network_write
 	nil, // code.exec_downloaded
 	{"socket.socket(", "fsockopen(", "tcpsocket.new(", "tcpsocket.open(", "net.socket("}, // code.reverse_shell
-	nil,                          // code.fork_loop
-	nil,                          // disk.redirect_to_device
-	nil,                          // priv.sudo
-	nil,                          // priv.namespace_escape
+	nil, // code.fork_loop
+	nil, // disk.redirect_to_device
+	nil, // priv.sudo
+	{"nsenter", "chroot", "unshare", "capsh", "docker", "podman", "privileged", "hostpid", "hostnetwork", "hostipc"}, // priv.namespace_escape
 	nil,                          // rce.download_then_run
 	{"iex", "invoke-expression"}, // rce.powershell_download
 	{"/dev/tcp/", "/dev/udp/"},   // net.dev_tcp_shell
@@ -639,41 +639,41 @@ var defaultGates = [][]string{
 	nil,                                   // net.fetch
 	nil,                                   // sec.firewall_or_mac_disable
 	{"history", "histfile", "histsize=0"}, // sec.history_tamper
-	nil,                                   // sec.audit_tamper
-	nil,                                   // sec.kernel_hardening_off
-	nil,                                   // sec.kill_security_agent
-	nil,                                   // sec.tls_verification_off
+	{"auditctl", "journalctl", "/var/log/", "wevtutil", "auditd", "syslog", "systemd-journald"}, // sec.audit_tamper
+	{"kernel.randomize_va_space", "kernel.yama.ptrace_scope", "kernel.kptr_restrict", "kernel.dmesg_restrict", "kernel.unprivileged_bpf_disabled", "kernel.modules_disabled", "fs.suid_dumpable", "/proc/sys/kernel/randomize_va_space"},                // sec.kernel_hardening_off
+	{"falco", "auditd", "osquery", "wazuh", "crowdstrike", "sysdig", "clamd", "ossec", "tripwire", "aide", "fail2ban", "mdatp", "wdavdaemon", "sentinel", "cbagentd", "elastic-agent"},                                                                  // sec.kill_security_agent
+	{"-insecure", "gonosumdb=*", "gonosumcheck=1", "goinsecure=", "gosumdb=off", "--trusted-host", "pip_trusted_host", "strict-ssl", "node_tls_reject_unauthorized", "git_ssl_no_verify", "http.sslverify", "--allow-unauthenticated", "[trusted=yes]"}, // sec.tls_verification_off
 	{"crontab", "/etc/cron", "/var/spool/cron"}, // persist.crontab
-	nil, // persist.service
-	{"/.bashrc", "/.bash_profile", "/.bash_login", "/.profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.zlogin", "/.config/fish/config.fish"}, // persist.shell_startup
+	{"systemctl", "/etc/systemd/system/", ".config/systemd/user/", "launchctl", "/library/launchagents/", "/library/launchdaemons/", "schtasks", "update-rc.d", "chkconfig", "/etc/rc.local", "/etc/init.d/"}, // persist.service
+	{"/.bashrc", "/.bash_profile", "/.bash_login", "/.profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.zlogin", "/.config/fish/config.fish"},                                                                 // persist.shell_startup
 	nil, // persist.authorized_keys
 	nil, // persist.git_config_hooks
 	{"ld_preload=", "/etc/ld.so.preload", "dyld_insert_libraries="}, // persist.preload_injection
-	nil, // persist.prompt_hook
-	nil, // persist.autorun_config
-	nil, // git.commit
-	nil, // git.push
-	nil, // db.drop_database
-	nil, // db.drop_table
-	nil, // db.truncate
-	nil, // db.delete_without_where
-	nil, // db.update_without_where
-	nil, // db.tautology
-	nil, // db.alter_drop
-	nil, // db.privileges
-	nil, // db.copy_program
-	nil, // db.export_to_file
-	{"insert", "update", "delete", "alter", "create", "merge", "replace"}, // db.dml
-	{"dropdb", "mysqladmin", "redis-cli", "dropdatabase"},                 // db.drop_cli
-	nil,                                   // db.framework_reset
+	nil,                             // persist.prompt_hook
+	nil,                             // persist.autorun_config
+	nil,                             // git.commit
+	nil,                             // git.push
+	nil,                             // db.drop_database
+	nil,                             // db.drop_table
+	nil,                             // db.truncate
+	nil,                             // db.delete_without_where
+	nil,                             // db.update_without_where
+	nil,                             // db.tautology
+	nil,                             // db.alter_drop
+	nil,                             // db.privileges
+	nil,                             // db.copy_program
+	{"outfile", "dumpfile", "copy"}, // db.export_to_file
+	{"insert", "update", "delete", "alter", "create", "merge", "replace"},                                                    // db.dml
+	{"dropdb", "mysqladmin", "redis-cli", "dropdatabase"},                                                                    // db.drop_cli
+	{"flush", "db:drop", "db:schema:load", "db:purge", "reset", "downgrade", "migrate:fresh", "db:wipe", "migrate:rollback"}, // db.framework_reset
 	nil,                                   // pkg.install
 	nil,                                   // pkg.install_from_url
 	nil,                                   // pkg.typosquat
 	{"index-url", "goproxy=", "registry"}, // pkg.registry_override
 	nil,                                   // pkg.download_to_system_path
 	nil,                                   // res.fork_bomb
-	nil,                                   // res.crypto_miner
-	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "}, // res.stress
+	{"xmrig", "stratum+tcp://", "stratum+ssl://", "stratum+tls://", "cpuminer", "minerd", "ethminer", "nbminer", "lolminer", "t-rex", "phoenixminer", "nicehash", "--donate-level", "cryptonight"}, // res.crypto_miner
+	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "},                                                          // res.stress
 	{"akia", "asia", "abia", "acca", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "rk_live_", "sk_live_", "aiza", "sk-", "npm_", "pypi-", "-----begin rsa private key-----", "-----begin ec private key-----", "-----begin dsa private key-----", "-----begin openssh private key-----", "-----begin encrypted private key-----", "-----begin pgp private key-----", "-----begin private key-----"}, // secret.hardcoded_key
 	nil, // tool.file_edit
 	nil, // tool.file_read
