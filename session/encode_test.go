@@ -218,7 +218,7 @@ func TestSipHashVectors(t *testing.T) {
 	}
 }
 
-func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
 
 // reachable returns v, a field maybe unexported, as a value Interface works on.
 func reachable(v reflect.Value) reflect.Value {
