@@ -196,8 +196,60 @@ var guardNames = func() []string {
 	return ns
 }()
 
+// guardKeySet holds the keys of guardKeys, guardKeyLens bit n when a key
+// is n bytes long, guardAlways is set when a row has no literal component
+// (no key rules a path out).
+var guardKeySet, guardKeyLens, guardAlways = func() (map[string]bool, uint64, bool) {
+	set, lens, always := map[string]bool{}, uint64(0), false
+	for _, k := range guardKeys {
+		set[k] = true
+		if k == "" || len(k) >= 64 {
+			always = true
+			continue
+		}
+		lens |= 1 << len(k)
+	}
+	return set, lens, always
+}()
+
+// mayGuard reports whether the path p may fall under a guard row: a
+// component of p is a row's key (a literal component of its pattern,
+// which only an equal component matches), or p holds what this test does
+// not judge (a glob, an upper-case or non-ASCII letter). It is false for
+// almost every path, without allocating.
+func mayGuard(p string) bool {
+	if guardAlways {
+		return true
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) {
+			b := p[i]
+			if b >= 0x80 || 'A' <= b && b <= 'Z' || b == '*' || b == '?' || b == '[' {
+				return true
+			}
+			if b != '/' {
+				continue
+			}
+		}
+		if n := i - start; n > 0 && n < 64 && guardKeyLens&(1<<n) != 0 && guardKeySet[p[start:i]] {
+			return true
+		}
+		start = i + 1
+	}
+	return false
+}
+
 // guarded returns the row p falls under, or nil.
 func guarded(p, home string) *guardRow {
+	if !mayGuard(p) {
+		return nil
+	}
+	return guardedRow(p, home)
+}
+
+// guardedRow is guarded without the mayGuard test: every row is tried.
+func guardedRow(p, home string) *guardRow {
 	if p == "" || p[0] != '/' {
 		return nil
 	}

@@ -86,3 +86,45 @@ func TestHoldsGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestMayGuard: the fast test that rules paths out never rules out one
+// that a guard row takes in, on the samples of TestGuard and their
+// variants (other homes, upper case, globs, a key as a part of a name).
+func TestMayGuard(t *testing.T) {
+	for _, p := range guardSamples() {
+		checkMayGuard(t, p)
+	}
+}
+
+func FuzzMayGuard(f *testing.F) {
+	for _, p := range guardSamples() {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) { checkMayGuard(t, p) })
+}
+
+func checkMayGuard(t *testing.T, p string) {
+	t.Helper()
+	for _, home := range []string{"/home/user", "/Users/Alice", "", "/"} {
+		if want := guardedRow(p, home); guarded(p, home) != want {
+			t.Errorf("guarded(%q, %q) = %v, want %v", p, home, guarded(p, home), want)
+		}
+	}
+}
+
+// guardSamples are absolute paths in and out of the guard.
+func guardSamples() []string {
+	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
+	var out []string
+	for _, r := range guardRows {
+		out = append(out, "/"+r.pattern, "/home/user/"+r.pattern, "/srv/x/"+r.pattern+"/y", "/root/"+r.pattern,
+			"/home/user/"+r.pattern+"x", "/home/user/x"+r.pattern, "/HOME/USER/"+r.pattern)
+	}
+	for _, p := range []string{".warden/policy.yaml", ".Warden/policy.yaml", "/Users/Alice/.CLAUDE/settings.json",
+		".w?rden", ".wa*/policy.yaml", "~/.config/w*", ".c*", "/usr/local/bin/warden", "/home/user/.claude.json",
+		"/Library/Application Support/Windsurf/hooks.json", "/tmp/hoo\u212as.json", "/x/.claude/settings.json/",
+		"/home/user//.config/warden", "/a/b/c", "/", "relative/.warden", ""} {
+		out = append(out, p, env.Abs(p))
+	}
+	return out
+}

@@ -261,7 +261,7 @@ func credential(p, home string) bool {
 		return false // public keys and host keys are not secrets
 	}
 	for _, c := range credentialHome {
-		if rest == c || strings.HasPrefix(rest, c+"/") {
+		if Within(rest, c) {
 			return true
 		}
 	}
@@ -284,7 +284,7 @@ func startup(p, home string) bool {
 		return false
 	}
 	for _, c := range startupHome {
-		if rest == c || strings.HasPrefix(rest, c+"/") {
+		if Within(rest, c) {
 			return true
 		}
 	}

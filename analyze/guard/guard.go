@@ -93,7 +93,13 @@ type check struct {
 	// work is the call's budget; seen the paths judged already (a path
 	// named a thousand times is judged once)
 	work *tool.Budget
-	seen map[string]bool
+	seen map[touched]bool
+}
+
+// touched is a change judged: to the path abs, how, whole or not.
+type touched struct {
+	abs, how string
+	whole    bool
 }
 
 // guarded reports what the absolute path p is to the guard.
@@ -133,10 +139,7 @@ func (ck *check) touch(env paths.Env, p, how string, whole bool) {
 	}
 	// find's {} stands for every entry below its starting point
 	abs := env.Abs(paths.Contents(strings.ReplaceAll(p, "{}", "*")))
-	key := abs + "\x00" + how
-	if whole {
-		key += "\x00whole"
-	}
+	key := touched{abs, how, whole}
 	if ck.seen[key] {
 		return
 	}
@@ -144,7 +147,7 @@ func (ck *check) touch(env paths.Env, p, how string, whole bool) {
 		return
 	}
 	if ck.seen == nil {
-		ck.seen = map[string]bool{}
+		ck.seen = map[touched]bool{}
 	}
 	ck.seen[key] = true
 	g, ok := ck.guarded(abs)
