@@ -112,7 +112,13 @@ func (e Env) Guarded(p string) (Guarded, bool) {
 // /etc. A directory that merely could hold a project's .warden/ (any
 // directory) does not count; the .warden/ itself is Guarded.
 func (e Env) HoldsGuard(p string) bool {
-	home := strings.ToLower(strings.TrimSuffix(e.Home, "/"))
+	home := strings.TrimSuffix(e.Home, "/")
+	return mayHold(p, home) && holdsGuard(p, home)
+}
+
+// holdsGuard is HoldsGuard without the mayHold test.
+func holdsGuard(p, home string) bool {
+	home = strings.ToLower(home)
 	if p == "/" {
 		return true
 	}
@@ -156,6 +162,64 @@ func (e Env) HoldsGuard(p string) bool {
 		}
 	}
 	return false
+}
+
+// holdKeys are the components a guard row's pattern has below it (all but
+// its last): a directory above a place of the guard ends in one of them,
+// unless it is a home or above one.
+var holdKeys = func() map[string]bool {
+	set := map[string]bool{}
+	for _, parts := range guardParts {
+		for _, c := range parts[:len(parts)-1] {
+			set[c] = true
+		}
+	}
+	return set
+}()
+
+// mayHold reports whether HoldsGuard may hold for p in home: p is the
+// root, a home or above one, a component of p is in holdKeys, or p holds
+// what this test does not judge (a glob, an upper-case or non-ASCII
+// letter, an empty component, a home that is not plain lower-case ASCII).
+func mayHold(p, home string) bool {
+	if p == "" || p[0] != '/' || p == "/" || p[len(p)-1] == '/' || strings.Contains(p, "//") || !plain(home) || home != "" && Within(home, p) {
+		return true
+	}
+	if p == "/root" || p == "/home" || p == "/users" {
+		return true
+	}
+	for _, h := range []string{"/home/", "/users/"} {
+		if rest, ok := strings.CutPrefix(p, h); ok && !strings.Contains(rest, "/") {
+			return true // another user's home
+		}
+	}
+	start := 0
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) {
+			b := p[i]
+			if b >= 0x80 || 'A' <= b && b <= 'Z' || b == '*' || b == '?' || b == '[' {
+				return true
+			}
+			if b != '/' {
+				continue
+			}
+		}
+		if holdKeys[p[start+1:i]] {
+			return true
+		}
+		start = i
+	}
+	return false
+}
+
+// plain reports whether s holds no upper-case or non-ASCII letter.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b >= 0x80 || 'A' <= b && b <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // guardParts are the components of each guard row's pattern, and keys

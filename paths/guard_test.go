@@ -1,6 +1,10 @@
 package paths
 
-import "testing"
+import (
+	"path"
+	"strings"
+	"testing"
+)
 
 // TestGuard checks the samples that must and must not be in class Guard,
 // and that every guard row is reached by at least one of them.
@@ -109,6 +113,10 @@ func checkMayGuard(t *testing.T, p string) {
 		if want := guardedRow(p, home); guarded(p, home) != want {
 			t.Errorf("guarded(%q, %q) = %v, want %v", p, home, guarded(p, home), want)
 		}
+		h := strings.TrimSuffix(home, "/")
+		if want := holdsGuard(p, h); (Env{Home: home}).HoldsGuard(p) != want {
+			t.Errorf("HoldsGuard(%q) in home %q = %v, want %v", p, home, !want, want)
+		}
 	}
 }
 
@@ -120,6 +128,13 @@ func guardSamples() []string {
 		out = append(out, "/"+r.pattern, "/home/user/"+r.pattern, "/srv/x/"+r.pattern+"/y", "/root/"+r.pattern,
 			"/home/user/"+r.pattern+"x", "/home/user/x"+r.pattern, "/HOME/USER/"+r.pattern)
 	}
+	for _, r := range guardRows {
+		// the directories above each place
+		for p := "/" + r.pattern; p != "/" && p != "."; p = path.Dir(p) {
+			out = append(out, p, "/home/user"+p, "/srv"+p, "/home/user/x"+p, p+"/")
+		}
+	}
+	out = append(out, "/home", "/home/user", "/home/other", "/Users", "/users/alice", "/root", "/root/.config", "/home/user/x", "/home/userx", "/home//0", "/root//")
 	for _, p := range []string{".warden/policy.yaml", ".Warden/policy.yaml", "/Users/Alice/.CLAUDE/settings.json",
 		".w?rden", ".wa*/policy.yaml", "~/.config/w*", ".c*", "/usr/local/bin/warden", "/home/user/.claude.json",
 		"/Library/Application Support/Windsurf/hooks.json", "/tmp/hoo\u212as.json", "/x/.claude/settings.json/",
