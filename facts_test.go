@@ -54,6 +54,13 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// SQL on production, whose findings the sql analyzer escalates: it
+	// must escalate copies, never the facts the SQL preparer recorded
+	data = append(data, []byte(`{"tool": "query", "arguments": {"sql": "DELETE FROM users; SELECT email FROM customers", "database": "app_production"}}
+{"tool": "mcp__prod_db__query", "arguments": {"sql": "UPDATE accounts SET balance = 0"}}
+{"tool": "query", "arguments": {"sql": "DROP TABLE orders", "host": "prod-db.internal"}}
+`)...)
+	sqlFacts := 0
 	for line := range bytes.Lines(data) {
 		a, err := risk.ParseAction(line, risk.DefaultLimits)
 		if err != nil {
@@ -61,6 +68,7 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 		}
 		c := tool.Normalize(&a, e.cwd, e.home)
 		e.prepare(ctx, c)
+		sqlFacts += len(c.SQLTexts)
 		before := callSnapshot(c)
 		for _, an := range e.analyzers {
 			runAnalyzer(ctx, an, c)
@@ -68,6 +76,9 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 				t.Fatalf("analyzer %s changed the call of %s %v:\nbefore %s\nafter  %s", an.Name(), a.Tool, a.Arguments, before, after)
 			}
 		}
+	}
+	if sqlFacts == 0 {
+		t.Error("no call recorded SQL facts: the sql analyzer read none")
 	}
 }
 

@@ -100,6 +100,16 @@ type Call struct {
 	// return personal or secret data, what they return ("email, phone
 	// from users"), as the SQL preparer read it.
 	PersonalData []string
+	// SQLTexts are what the SQL texts of the call read as (see SQLText),
+	// as the SQL preparer read them, and the SQL the call's commands give
+	// database clients, as the shell preparer did: readers use them
+	// rather than lex SQL again. Look one up with Call.SQLText; add one
+	// with Call.AddSQLText.
+	SQLTexts []SQLText
+	// sqlIndex maps an SQL text to its index in SQLTexts, for the first
+	// sqlIndexed of them (see Call.AddSQLText).
+	sqlIndex   map[string]int
+	sqlIndexed int
 
 	// Scripts are what the scripts of Shell resolve to (see Script), as
 	// the shell preparer read them: policy, session and analyzers read

@@ -7,6 +7,7 @@ import (
 	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // Analyze judges resolved commands with the knowledge k: each command
@@ -14,6 +15,12 @@ import (
 // downloads and decoded text flowing into interpreters, the SQL given to
 // database clients, and where resolution stopped seeing (see unseen).
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
+	return k.analyze(cmds, env, nil)
+}
+
+// analyze is Analyze, reading the SQL given to database clients from the
+// facts of call (see sqlFact; nil: none).
+func (k *Knowledge) analyze(cmds []Command, env paths.Env, call *tool.Call) []risk.Finding {
 	out := unseen(cmds)
 	cred := make([]bool, len(cmds)) // the command reads a credential file
 	fl := &flows{cmds: cmds}
@@ -49,7 +56,7 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 		if len(c.Inputs) > 0 {
 			out = k.fedProgram(out, cmds, i, env)
 		}
-		out = k.sqlClient(out, cmds, i, name)
+		out = k.sqlClient(out, cmds, i, name, call)
 	}
 	return k.exfil(out, fl, cred)
 }
@@ -349,12 +356,32 @@ func decoder(n string, c Command) bool {
 // sqlClient analyzes the SQL a database client is given on its command
 // line or stdin, escalating destructive statements on production hosts or
 // databases.
-func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name string) []risk.Finding {
+func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name string, call *tool.Call) []risk.Finding {
 	texts, conn := k.sqlOf(cmds, i, name)
 	for _, t := range texts {
-		out = append(out, sql.Escalate(sql.Analyze(t), conn...)...)
+		n := len(out)
+		out = append(out, sqlFact(call, t).Findings...) // copied: Escalate changes them in place
+		sql.Escalate(out[n:], conn...)
 	}
 	return out
+}
+
+// sqlFact returns what the SQL text t a command gives a database client
+// reads as (see tool.SQLText): the fact call holds for it, or t read now
+// and recorded on call (unless call is nil), so that the effects and the
+// analysis of a script read each text once. The fact must not be
+// modified.
+func sqlFact(call *tool.Call, t string) *tool.SQLText {
+	if call == nil {
+		f := sql.Fact(t)
+		return &f
+	}
+	if f, ok := call.SQLText(t); ok {
+		return f
+	}
+	call.AddSQLText(sql.Fact(t))
+	f, _ := call.SQLText(t)
+	return f
 }
 
 // sqlOf returns the SQL texts database client command i (named name) is

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
@@ -20,6 +19,12 @@ import (
 // against the directory each command runs in; a path computed at run time
 // is left out.
 func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
+	return k.effects(cmds, env, nil)
+}
+
+// effects is Effects, reading the SQL given to database clients from the
+// facts of call (see sqlFact; nil: none).
+func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Effect {
 	var out []tool.Effect
 	var rd readers
 	for i, c := range cmds {
@@ -174,7 +179,7 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
-		out = k.contextReads(out, cmds, i, name, env, &rd)
+		out = k.contextReads(out, cmds, i, name, env, &rd, call)
 	}
 	return out
 }
@@ -183,12 +188,12 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 // into the conversation: the whole environment, the rows of personal data
 // a database client returns, or files of secrets (.env, keys) it shows,
 // when its output is not saved to a file or filtered away.
-func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env, rd *readers) []tool.Effect {
+func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env, rd *readers, call *tool.Call) []tool.Effect {
 	what := ""
 	if k.isSQLClient(name) {
 		texts, _ := k.sqlOf(cmds, i, name)
 		for _, t := range texts {
-			if pd := sql.PersonalData(t); pd != "" {
+			if pd := sqlFact(call, t).PersonalData; pd != "" {
 				what = "personal data (" + pd + ")"
 				break
 			}

@@ -45,14 +45,14 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
 			// shell come last, so that files are judged where it ran
-			c.Effects = append(c.Effects, k.Effects(cmds, env)...)
+			c.Effects = append(c.Effects, k.effects(cmds, env, c)...)
 			c.Effects = append(c.Effects, changes...)
 		}
 		if plain(script) {
 			// one simple command whose words are what it shows: nothing
 			// to add, and bash refuses it too if it does not parse
 			if err == nil {
-				out = append(out, k.Analyze(cmds, env)...)
+				out = append(out, k.analyze(cmds, env, c)...)
 			}
 			continue
 		}
@@ -63,7 +63,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
 			continue
 		}
-		out = append(out, k.Analyze(cmds, env)...)
+		out = append(out, k.analyze(cmds, env, c)...)
 		dynamic := 0
 		text := textOf(script)
 		for _, cmd := range cmds {
@@ -204,7 +204,7 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 			continue
 		}
 		if cmds, _, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
-			out = append(out, k.Analyze(cmds, env)...)
+			out = append(out, k.analyze(cmds, env, c)...)
 		}
 	}
 	return out

@@ -66,6 +66,20 @@ func Analyze(text string) []risk.Finding {
 	return fs
 }
 
+// Fact reads an SQL text once and returns what it reads as: its
+// statements (see Statements), the findings of Analyze and its personal
+// data (see PersonalData). The preparers record it on a call
+// (tool.Call.SQLText) for the analyzers and the session to read. Fact is
+// pure and safe for concurrent use; it costs what Analyze does.
+func Fact(text string) tool.SQLText {
+	a := newAnalysis(text, standard, 0)
+	a.personal = true
+	toks, ambiguous, err := lex(text, standard)
+	a.statements(toks, true)
+	fs := a.readings(text, 0, true, ambiguous, err)
+	return tool.SQLText{Text: text, Statements: a.stmts, Findings: fs, PersonalData: a.personalData(), Err: err}
+}
+
 // maxDepth bounds how deep bodies (DO, functions, EXECUTE literals, client
 // commands) are analyzed as SQL in their turn.
 const maxDepth = 3
@@ -76,6 +90,14 @@ func analyzeAll(text string, depth int, multi bool) ([]Statement, []risk.Finding
 	a := newAnalysis(text, standard, depth)
 	toks, ambiguous, err := lex(text, standard)
 	a.statements(toks, multi)
+	return a.stmts, a.readings(text, depth, multi, ambiguous, err)
+}
+
+// readings returns the findings of a, the standard reading of text, with
+// those of MySQL's reading when the lexer found text ambiguous, and
+// RuleUnparsable when no reading could lex it (err: the standard
+// reading's error).
+func (a *analysis) readings(text string, depth int, multi, ambiguous bool, err error) []risk.Finding {
 	fs := a.fs
 	if ambiguous {
 		b := newAnalysis(text, mysqlish, depth)
@@ -100,7 +122,7 @@ func analyzeAll(text string, depth int, multi bool) ([]Statement, []risk.Finding
 		fs = append(fs, finding(RuleUnparsable, risk.High, false, "",
 			"SQL could not be parsed ("+err.Error()+"); it may hide statements"))
 	}
-	return a.stmts, dedupe(fs)
+	return dedupe(fs)
 }
 
 func dollarError(err error) bool {
@@ -117,6 +139,12 @@ type analysis struct {
 	db     string // database chosen by USE or \c
 	stmts  []Statement
 	fs     []risk.Finding
+
+	// personal: collect the personal columns of SELECT statements (found)
+	// and their tables, for PersonalData
+	personal bool
+	found    []string
+	tables   []string
 }
 
 func newAnalysis(src string, d dialect, depth int) *analysis {
@@ -138,6 +166,9 @@ func (a *analysis) statements(toks []token, multi bool) {
 			Escalate(fs, a.db)
 		}
 		escalateQualified(fs)
+		if a.personal {
+			a.selects(st, ts)
+		}
 		if st.Kind == Session && st.Verb == "USE" && len(st.Tables) > 0 {
 			a.db = st.Tables[0]
 		}
@@ -324,8 +355,12 @@ var _ interface {
 // Name returns "sql".
 func (Analyzer) Name() string { return Name }
 
-// Analyze returns the findings of every SQL text of c. Its only error is
-// the context's.
+// Analyze returns the findings of every SQL text of c, read from its
+// fact (tool.Call.SQLText) when the Preparer recorded one, and analyzed
+// now otherwise (no preparer ran). It charges c's work budget for the
+// reading of each text either way (the preparer, which reads the texts,
+// leaves that to the analyzer), and stops where the budget runs out. It
+// only reads c. Its only error is the context's.
 func (Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, error) {
 	if len(c.SQL) == 0 {
 		return nil, nil
@@ -339,7 +374,13 @@ func (Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, erro
 		if !c.Work.Charge(sqlCost*len(s), "sql analysis") {
 			break // the engine reports the rest as unknown
 		}
-		out = append(out, Escalate(Analyze(s), names...)...)
+		n := len(out)
+		if f, ok := c.SQLText(s); ok {
+			out = append(out, f.Findings...) // copied: Escalate changes them in place
+		} else {
+			out = append(out, Analyze(s)...)
+		}
+		Escalate(out[n:], names...)
 	}
 	return dedupe(out), nil
 }

@@ -107,7 +107,7 @@ func (s *stmt) dispatch(i int) {
 		s.st.Kind = Read
 		if verb == "TABLE" || verb == "DESCRIBE" || verb == "DESC" {
 			name, _ := s.name(i + 1)
-			s.st.addTable(name)
+			addTable(&s.st, name)
 		}
 	case "EXPLAIN":
 		s.explain(i)
@@ -121,7 +121,7 @@ func (s *stmt) dispatch(i int) {
 		s.st.Kind = Write
 		j := s.skip(i+1, "INTO")
 		name, _ := s.name(j)
-		s.st.addTable(name)
+		addTable(&s.st, name)
 		s.sourceTables(j)
 		s.add(RuleWrite, risk.Medium, false, tableRes(name), "MERGE changes rows"+ofTable(name))
 	case "TRUNCATE":
@@ -154,7 +154,7 @@ func (s *stmt) dispatch(i int) {
 		s.st.Kind = Session
 		j := s.skip(i+1, "[")
 		name, _ := s.name(j)
-		s.st.addTable(name)
+		addTable(&s.st, name)
 	case "BEGIN", "START":
 		// BEGIN DELETE …, BEGIN IF … THEN DELETE …: a block of a procedural
 		// body, not a transaction.
@@ -392,7 +392,7 @@ func (s *stmt) sourceTables(i int) {
 			}
 			names, _ := s.names(k)
 			for _, n := range names {
-				s.st.addTable(n)
+				addTable(&s.st, n)
 			}
 		}
 	}
@@ -478,9 +478,9 @@ func (s *stmt) inner(ts []token, note string) {
 		}
 	}
 	for _, t := range st.Tables {
-		s.st.addTable(t)
+		addTable(&s.st, t)
 	}
-	s.st.addInner(st)
+	addInner(&s.st, st)
 }
 
 // body analyzes text (a DO or function body, an EXECUTE literal, a client
@@ -498,7 +498,7 @@ func (s *stmt) body(text, note string) {
 		}
 	}
 	for _, st := range stmts {
-		s.st.addInner(st)
+		addInner(&s.st, st)
 	}
 }
 

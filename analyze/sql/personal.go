@@ -11,32 +11,36 @@ import "strings"
 // Aggregates (count, sum, avg) return no one's data; columns only named
 // in WHERE or JOIN conditions are not returned.
 func PersonalData(text string) string {
-	stmts, _ := Statements(text)
-	var found []string
-	var tables []string
-	for _, st := range stmts {
-		if st.Kind != Read || st.Verb != "SELECT" {
-			continue
-		}
-		toks, _, err := lex(st.Text, standard)
-		if err != nil {
-			continue
-		}
-		cols := selected(toks, st.Tables)
-		if len(cols) == 0 {
-			continue
-		}
-		found = append(found, cols...)
-		tables = append(tables, st.Tables...)
-		if len(found) >= 4 {
-			break
-		}
+	a := newAnalysis(text, standard, 0)
+	a.personal = true
+	toks, _, _ := lex(text, standard)
+	a.statements(toks, false)
+	return a.personalData()
+}
+
+// maxPersonal is how many personal columns PersonalData names.
+const maxPersonal = 4
+
+// selects records the personal columns the top-level statement st, of
+// tokens ts, returns, while fewer than maxPersonal are known.
+func (a *analysis) selects(st Statement, ts []token) {
+	if len(a.found) >= maxPersonal || st.Kind != Read || st.Verb != "SELECT" {
+		return
 	}
+	if cols := selected(ts, st.Tables); len(cols) > 0 {
+		a.found = append(a.found, cols...)
+		a.tables = append(a.tables, st.Tables...)
+	}
+}
+
+// personalData describes the personal columns selects found.
+func (a *analysis) personalData() string {
+	found, tables := a.found, a.tables
 	if len(found) == 0 {
 		return ""
 	}
-	if len(found) > 4 {
-		found = found[:4]
+	if len(found) > maxPersonal {
+		found = found[:maxPersonal]
 	}
 	s := strings.Join(found, ", ")
 	if len(tables) > 0 {

@@ -8,11 +8,13 @@ import (
 )
 
 // Preparer reads the SQL of a call before the analyzers and the session
-// do: it records on the call the personal or secret data its queries
-// return (tool.Call.PersonalData), so that the session knows a database
-// call brought such data into the conversation without reading SQL
-// itself. It runs after the preparers that add SQL (code). The zero value
-// is ready to use and safe for concurrent use.
+// do, once: it records on the call what each SQL text reads as
+// (tool.Call.SQLText: its statements, findings and personal data), which
+// the Analyzer judges, and the personal or secret data its queries return
+// (tool.Call.PersonalData), so that the session knows a database call
+// brought such data into the conversation without reading SQL itself. It
+// runs after the preparers that add SQL (code). The zero value is ready
+// to use and safe for concurrent use.
 type Preparer struct{}
 
 var _ interface {
@@ -23,12 +25,18 @@ var _ interface {
 // Name returns "sql".
 func (Preparer) Name() string { return Name }
 
-// Prepare records the personal data of every SQL text of c (see
-// PersonalData). It reports no findings: the analyzer judges the SQL.
+// Prepare records the fact of every SQL text of c (see Fact) and its
+// personal data. It reports no findings: the analyzer judges the SQL, and
+// charges the work of its reading (see Analyzer.Analyze).
 func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	for _, q := range c.SQL {
-		if pd := PersonalData(q); pd != "" {
-			c.PersonalData = append(c.PersonalData, pd)
+		f, ok := c.SQLText(q)
+		if !ok {
+			c.AddSQLText(Fact(q))
+			f = &c.SQLTexts[len(c.SQLTexts)-1]
+		}
+		if f.PersonalData != "" {
+			c.PersonalData = append(c.PersonalData, f.PersonalData)
 		}
 	}
 	return nil, nil

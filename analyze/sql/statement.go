@@ -1,50 +1,27 @@
 package sql
 
+import "github.com/agentwarden/warden/tool"
+
 // Kind is what a statement does.
-type Kind string
+type Kind = tool.SQLKind
 
 // The kinds.
 const (
-	Read        Kind = "read"        // SELECT, SHOW, EXPLAIN, VALUES, COPY … TO STDOUT
-	Write       Kind = "write"       // INSERT, UPDATE, DELETE, MERGE, TRUNCATE, COPY … FROM
-	Schema      Kind = "schema"      // CREATE, ALTER, DROP, RENAME, COMMENT
-	Privilege   Kind = "privilege"   // GRANT, REVOKE, CREATE/ALTER/DROP USER or ROLE, SET PASSWORD
-	Transaction Kind = "transaction" // BEGIN, COMMIT, ROLLBACK, SAVEPOINT
-	Session     Kind = "session"     // SET, USE, RESET, LISTEN, DECLARE
-	Procedure   Kind = "procedure"   // DO, CALL, EXECUTE, PREPARE
-	Admin       Kind = "admin"       // ALTER SYSTEM, VACUUM, KILL, SHUTDOWN
-	Meta        Kind = "meta"        // a client command that is not a read: psql \copy, mysql \!, sqlite3 .shell
-	Other       Kind = "other"       // not recognized
+	Read        = tool.SQLRead        // SELECT, SHOW, EXPLAIN, VALUES, COPY … TO STDOUT
+	Write       = tool.SQLWrite       // INSERT, UPDATE, DELETE, MERGE, TRUNCATE, COPY … FROM
+	Schema      = tool.SQLSchema      // CREATE, ALTER, DROP, RENAME, COMMENT
+	Privilege   = tool.SQLPrivilege   // GRANT, REVOKE, CREATE/ALTER/DROP USER or ROLE, SET PASSWORD
+	Transaction = tool.SQLTransaction // BEGIN, COMMIT, ROLLBACK, SAVEPOINT
+	Session     = tool.SQLSession     // SET, USE, RESET, LISTEN, DECLARE
+	Procedure   = tool.SQLProcedure   // DO, CALL, EXECUTE, PREPARE
+	Admin       = tool.SQLAdmin       // ALTER SYSTEM, VACUUM, KILL, SHUTDOWN
+	Meta        = tool.SQLMeta        // a client command that is not a read: psql \copy, mysql \!, sqlite3 .shell
+	Other       = tool.SQLOther       // not recognized
 )
 
-// Statement is one statement of an SQL text, as Statements finds it.
-type Statement struct {
-	// Text is the statement as written, without its terminating semicolon.
-	Text string
-	// Offset is the byte offset of Text in the text that was split; for
-	// the Inner statements of a body (DO, functions, EXECUTE literals,
-	// \copy), in the body's text.
-	Offset int
-	// Kind is what the statement does, its Inner statements included: a
-	// SELECT whose WITH clause deletes rows is a Write.
-	Kind Kind
-	// Verb is the statement's leading keywords in upper case ("SELECT",
-	// "DELETE", "DROP TABLE", "ALTER USER"); for a WITH statement, the verb
-	// of its main statement; for a client command, its name as written
-	// ("\copy", ".shell").
-	Verb string
-	// Tables are the tables the statement names, its targets first, quotes
-	// removed, qualified names joined with dots, without duplicates.
-	Tables []string
-	// Where reports, for UPDATE and DELETE, a WHERE clause (or join
-	// condition) that limits the rows touched.
-	Where bool
-	// Inner are the statements this one contains and runs or defines:
-	// data-modifying WITH clauses and subqueries, the target of EXPLAIN
-	// ANALYZE and PREPARE, DO and function bodies, EXECUTE literals, the
-	// COPY of a \copy command.
-	Inner []Statement
-}
+// Statement is one statement of an SQL text, as Statements finds it (see
+// tool.Statement).
+type Statement = tool.Statement
 
 // Statements splits text into statements and classifies each. Splitting
 // happens at semicolons outside strings, quoted identifiers, comments and
@@ -65,7 +42,7 @@ func Statements(text string) ([]Statement, error) {
 
 // addTable appends name to the statement's tables unless it is empty or
 // already there.
-func (st *Statement) addTable(name string) {
+func addTable(st *Statement, name string) {
 	if name == "" {
 		return
 	}
@@ -79,7 +56,7 @@ func (st *Statement) addTable(name string) {
 
 // addInner records an inner statement; a read statement that contains a
 // change takes the change's kind.
-func (st *Statement) addInner(in Statement) {
+func addInner(st *Statement, in Statement) {
 	st.Inner = append(st.Inner, in)
 	if st.Kind == Read && in.Kind != Read && in.Kind != Transaction && in.Kind != Session {
 		st.Kind = in.Kind

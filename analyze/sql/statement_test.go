@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +17,10 @@ func st(kind Kind, verb string, tables ...string) Statement {
 }
 
 // where marks an expected UPDATE or DELETE as filtered.
-func (s Statement) where() Statement { s.Where = true; return s }
+func where(s Statement) Statement { s.Where = true; return s }
 
 // with adds expected inner statements.
-func (s Statement) with(inner ...Statement) Statement { s.Inner = inner; return s }
+func with(s Statement, inner ...Statement) Statement { s.Inner = inner; return s }
 
 func TestStatements(t *testing.T) {
 	for _, c := range []struct {
@@ -28,11 +29,11 @@ func TestStatements(t *testing.T) {
 	}{
 		{"SELECT 1; -- note: never DROP TABLE users", []Statement{st(Read, "SELECT")}},
 		{"BEGIN;\nDELETE FROM cart_items WHERE cart_id = 981;\nCOMMIT;", []Statement{
-			st(Transaction, "BEGIN"), st(Write, "DELETE", "cart_items").where(), st(Transaction, "COMMIT")}},
+			st(Transaction, "BEGIN"), where(st(Write, "DELETE", "cart_items")), st(Transaction, "COMMIT")}},
 		{"select * from a, c join b on a.id = b.id where x", []Statement{st(Read, "SELECT", "a", "c", "b")}},
 		{"SELECT * FROM (SELECT * FROM inner_t) s JOIN public.\"Outer\" o USING (id)", []Statement{
 			st(Read, "SELECT", "inner_t", "public.Outer")}},
-		{"UPDATE users u SET name = n.name FROM names n WHERE u.id = n.id", []Statement{st(Write, "UPDATE", "users", "names").where()}},
+		{"UPDATE users u SET name = n.name FROM names n WHERE u.id = n.id", []Statement{where(st(Write, "UPDATE", "users", "names"))}},
 		{"DELETE FROM t", []Statement{st(Write, "DELETE", "t")}},
 		{"INSERT INTO audit (a) SELECT a FROM src", []Statement{st(Write, "INSERT", "audit", "src")}},
 		{"DROP TABLE IF EXISTS a, b", []Statement{st(Schema, "DROP TABLE", "a", "b")}},
@@ -45,15 +46,15 @@ func TestStatements(t *testing.T) {
 		{"USE shop", []Statement{st(Session, "USE", "shop")}},
 		{"SET x = 1", []Statement{st(Session, "SET")}},
 		{"WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x", []Statement{
-			st(Write, "SELECT", "x", "t").with(st(Write, "DELETE", "t"))}},
+			with(st(Write, "SELECT", "x", "t"), st(Write, "DELETE", "t"))}},
 		{"WITH x AS (SELECT 1) UPDATE t SET a = 1 WHERE id IN (SELECT * FROM x)", []Statement{
-			st(Write, "UPDATE", "t", "x").where()}},
+			where(st(Write, "UPDATE", "t", "x"))}},
 		{"EXPLAIN ANALYZE DELETE FROM t WHERE id = 1", []Statement{
-			st(Write, "EXPLAIN", "t").with(st(Write, "DELETE", "t").where())}},
+			with(st(Write, "EXPLAIN", "t"), where(st(Write, "DELETE", "t")))}},
 		{"DO $$ BEGIN DELETE FROM t; END $$", []Statement{
-			st(Procedure, "DO").with(st(Write, "DELETE", "t"), st(Transaction, "END"))}},
+			with(st(Procedure, "DO"), st(Write, "DELETE", "t"), st(Transaction, "END"))}},
 		{"SELECT 1 \\gexec\n\\dt users", []Statement{st(Read, "SELECT"), st(Procedure, `\gexec`), st(Read, `\dt`)}},
-		{"\\copy t to 'x.csv'", []Statement{st(Meta, `\copy`).with(st(Read, "COPY", "t"))}},
+		{"\\copy t to 'x.csv'", []Statement{with(st(Meta, `\copy`), st(Read, "COPY", "t"))}},
 		{"FOO bar", []Statement{st(Other, "FOO")}},
 		{";;", nil},
 	} {
@@ -156,6 +157,13 @@ func FuzzSQL(f *testing.F) {
 			t.Fatalf("%q: PersonalData returned %d bytes", text, len(pd))
 		}
 		fs := Analyze(text)
+		// the fact the preparer records reads as the functions do
+		sts, err := Statements(text)
+		fact := Fact(text)
+		if !slices.Equal(fact.Findings, fs) || fact.PersonalData != PersonalData(text) || (fact.Err == nil) != (err == nil) ||
+			!reflect.DeepEqual(fact.Statements, sts) && len(fact.Statements)+len(sts) > 0 {
+			t.Fatalf("%q: Fact = %+v, not what Analyze, Statements and PersonalData read", text, fact)
+		}
 		for _, fd := range fs {
 			if fd.Analyzer != Name || !strings.HasPrefix(fd.Rule, "sql.") || fd.Reason == "" ||
 				fd.Level == risk.Unknown || !fd.Level.Valid() || len(fd.Reason) > 500 || len(fd.Resource) > 300 {
@@ -175,7 +183,6 @@ func FuzzSQL(f *testing.F) {
 				}
 			}
 		}
-		sts, err := Statements(text)
 		var se *SyntaxError
 		if err != nil && !errors.As(err, &se) {
 			t.Fatalf("%q: error %v is not a *SyntaxError", text, err)

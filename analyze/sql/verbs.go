@@ -72,7 +72,7 @@ func (s *stmt) insert(i int) {
 	overwrite := s.at(j).is("OVERWRITE") // Hive, Spark: replaces the table's rows
 	j = s.skip(j, "OVERWRITE", "INTO", "TABLE")
 	name, _ := s.name(j)
-	s.st.addTable(name)
+	addTable(&s.st, name)
 	s.sourceTables(j)
 	if overwrite {
 		s.add(RuleTruncate, risk.High, false, tableRes(name), "INSERT OVERWRITE replaces every row"+ofTable(name))
@@ -93,7 +93,7 @@ func (s *stmt) update(i int) {
 	}
 	targets, _ := s.names(j)
 	for _, t := range targets {
-		s.st.addTable(t)
+		addTable(&s.st, t)
 	}
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
@@ -118,7 +118,7 @@ func (s *stmt) delete(i int) {
 		targets, _ = s.names(j)
 	}
 	for _, t := range targets {
-		s.st.addTable(t)
+		addTable(&s.st, t)
 	}
 	s.sourceTables(j)
 	s.filtered("DELETE", targets, RuleDeleteWithoutWhere, "removes every row", "removes the rows")
@@ -154,7 +154,7 @@ func (s *stmt) truncate(i int) {
 		names = []string{""}
 	}
 	for _, n := range names {
-		s.st.addTable(n)
+		addTable(&s.st, n)
 		s.add(RuleTruncate, risk.High, false, tableRes(n), "TRUNCATE deletes every row"+ofTable(n))
 	}
 }
@@ -202,7 +202,7 @@ func (s *stmt) drop(i int) {
 		case "OWNED":
 			s.add(RuleDropTable, risk.High, false, "", "DROP OWNED deletes every object owned by "+orUnknown(n))
 		case "TABLE", "VIEW", "MATERIALIZED VIEW", "FOREIGN TABLE":
-			s.st.addTable(n)
+			addTable(&s.st, n)
 			what := "and all its rows"
 			if obj != "TABLE" {
 				what = "that queries may depend on"
@@ -225,7 +225,7 @@ func (s *stmt) alter(i int) {
 	switch obj {
 	case "TABLE", "FOREIGN TABLE", "MATERIALIZED VIEW":
 		name, k := s.name(s.skip(j, "IF", "EXISTS", "ONLY"))
-		s.st.addTable(name)
+		addTable(&s.st, name)
 		depth := 0
 		for ; k < len(s.ts); k++ {
 			t := s.ts[k]
@@ -330,7 +330,7 @@ func (s *stmt) create(i int) {
 		s.routine(k, obj, name)
 		return
 	case "TABLE", "VIEW", "MATERIALIZED VIEW", "FOREIGN TABLE":
-		s.st.addTable(name)
+		addTable(&s.st, name)
 		s.sourceTables(k)
 		s.add(RuleSchema, risk.Medium, true, tableRes(name), "CREATE "+obj+" changes the database schema")
 		return
@@ -410,7 +410,7 @@ func (s *stmt) grant(i int) {
 			j = s.skip(j, "TABLE")
 			if n, _ := s.name(j); n != "" && !s.at(j).is("FUNCTION") && !s.at(j).is("SEQUENCE") {
 				res = "table:" + n
-				s.st.addTable(n)
+				addTable(&s.st, n)
 			}
 		}
 	}
@@ -426,7 +426,7 @@ func (s *stmt) copy(i int) {
 		j = end
 	} else {
 		name, j = s.name(j)
-		s.st.addTable(name)
+		addTable(&s.st, name)
 	}
 	dir := s.topLevel(j-1, "TO")
 	to := dir >= 0
@@ -518,7 +518,7 @@ func (s *stmt) load(i int) {
 		name := ""
 		if k := s.anyWord(i, "TABLE"); k > 0 {
 			name, _ = s.name(k + 1)
-			s.st.addTable(name)
+			addTable(&s.st, name)
 		}
 		s.add(RuleWrite, risk.Medium, true, tableRes(name), "LOAD DATA loads file "+shorten(file)+" into "+tableOr(name, "a table"))
 		return
