@@ -16,6 +16,6 @@
 // A Call also carries the facts the engine's preparers record on it, for
 // the analyzers, the policy and the session to read without parsing again:
 // what each shell script runs (Call.Scripts, Command, Script), its effects
-// (Effect), network destinations (Dest), secrets (Secret) and the personal
-// data its SQL returns. Analyzers only read a Call; preparers write it.
+// (Effect), network destinations (Dest), secrets (Secret) and what its
+// SQL texts read as (SQLText: statements, findings, personal data). Analyzers only read a Call; preparers write it.
 package tool

@@ -26,9 +26,11 @@
 // critical (Escalate).
 //
 // Analyze is the pure entry point for text; Statements gives other
-// analyzers (the shell analyzer for psql -c, the code analyzer for
-// cursor.execute) the statements themselves; Analyzer plugs the package
-// into the engine.
+// analyzers the statements themselves; Fact reads a text once into what
+// Analyze, Statements and PersonalData return (tool.SQLText), which
+// Preparer records on a call (and the shell preparer for psql -c), so
+// that Analyzer, which plugs the package into the engine, reads each text
+// of a call without lexing it again.
 //
 // Not covered: client-side statement delimiters other than ; (mysql
 // DELIMITER, SQL Server GO batches are read as statements), and SQL built
