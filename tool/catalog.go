@@ -106,20 +106,14 @@ type Call struct {
 	// rather than lex SQL again. Look one up with Call.SQLText; add one
 	// with Call.AddSQLText.
 	SQLTexts []SQLText
-	// sqlIndex maps an SQL text to its index in SQLTexts, for the first
-	// sqlIndexed of them (see Call.AddSQLText).
-	sqlIndex   map[string]int
-	sqlIndexed int
+	sqlIndex textIndex // of SQLTexts
 
 	// Scripts are what the scripts of Shell resolve to (see Script), as
 	// the shell preparer read them: policy, session and analyzers read
 	// them here rather than parse a script again. Look one up with
 	// Call.Script; add one with Call.AddScript.
-	Scripts []Script
-	// scriptIndex maps a script's text to its index in Scripts, for the
-	// first indexed of them (see Call.AddScript).
-	scriptIndex map[string]int
-	indexed     int
+	Scripts     []Script
+	scriptIndex textIndex // of Scripts
 
 	// Secrets are the secrets found in the call's text, raw, so that
 	// whatever shows that text (assessments, the session's history)

@@ -132,48 +132,69 @@ type Script struct {
 // Script.Err): what it runs was not read whole.
 var ErrWorkSpent = errors.New("the work budget ran out before the script was read")
 
-// scriptIndexMin is the number of scripts past which Call.Script looks a
-// script up in an index rather than through the list.
-const scriptIndexMin = 16
-
 // AddScript records the fact s about one of c's scripts (see Scripts),
 // for Script to find. A preparer calls it; readers only call Script.
 func (c *Call) AddScript(s Script) {
 	c.Scripts = append(c.Scripts, s)
-	if len(c.Scripts) <= scriptIndexMin {
-		return
-	}
-	// many scripts (the lines a long script resolves to): an index
-	if c.scriptIndex == nil || c.indexed > len(c.Scripts) {
-		c.scriptIndex, c.indexed = make(map[string]int, len(c.Scripts)), 0
-	}
-	for ; c.indexed < len(c.Scripts); c.indexed++ {
-		if _, ok := c.scriptIndex[c.Scripts[c.indexed].Text]; !ok {
-			c.scriptIndex[c.Scripts[c.indexed].Text] = c.indexed
-		}
-	}
+	index(&c.scriptIndex, c.Scripts, scriptText)
 }
 
 // Script returns the fact recorded for the shell script text of c (see
 // Scripts), or false when none is. It only reads c.
 func (c *Call) Script(text string) (*Script, bool) {
+	return find(&c.scriptIndex, c.Scripts, text, scriptText)
+}
+
+func scriptText(s *Script) string { return s.Text }
+
+// indexMin is the number of facts past which a list of them (Call.Scripts,
+// Call.SQLTexts) is looked up in an index rather than read through.
+const indexMin = 16
+
+// textIndex maps the texts of the first n facts of a list to the first
+// index of each in the list (see index and find).
+type textIndex struct {
+	m map[string]int
+	n int
+}
+
+// index indexes, in x, the facts appended to list since it last did,
+// once list holds more than indexMin (the lines a long script resolves
+// to, the queries of a long program). text returns a fact's text.
+func index[T any](x *textIndex, list []T, text func(*T) string) {
+	if len(list) <= indexMin {
+		return
+	}
+	if x.m == nil || x.n > len(list) {
+		x.m, x.n = make(map[string]int, len(list)), 0
+	}
+	for ; x.n < len(list); x.n++ {
+		if _, ok := x.m[text(&list[x.n])]; !ok {
+			x.m[text(&list[x.n])] = x.n
+		}
+	}
+}
+
+// find returns the first fact of list whose text is t, through the index
+// x where it can.
+func find[T any](x *textIndex, list []T, t string, text func(*T) string) (*T, bool) {
 	from := 0
-	if c.scriptIndex != nil && c.indexed <= len(c.Scripts) {
-		i, ok := c.scriptIndex[text]
-		if ok && c.Scripts[i].Text == text {
-			return &c.Scripts[i], true
+	if x.m != nil && x.n <= len(list) {
+		i, ok := x.m[t]
+		if ok && text(&list[i]) == t {
+			return &list[i], true
 		}
 		if !ok {
 			// none by that text among those indexed (a fact changed in
-			// place is not found: its reader resolves the script again):
-			// only those appended since may hold it, without a search
-			// through all the scripts for every script added
-			from = c.indexed
+			// place is not found: its reader reads the text again): only
+			// those appended since may hold it, without a search through
+			// the whole list for every fact added
+			from = x.n
 		}
 	}
-	for i := from; i < len(c.Scripts); i++ { // few, not indexed, or the index is stale
-		if c.Scripts[i].Text == text {
-			return &c.Scripts[i], true
+	for i := from; i < len(list); i++ { // few, not indexed, or the index is stale
+		if text(&list[i]) == t {
+			return &list[i], true
 		}
 	}
 	return nil, false

@@ -51,3 +51,26 @@ func TestCallScriptOnlyReads(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCallSQLText: the SQL facts are found by their text, recorded once
+// per text, through the list or past indexMin through the index.
+func TestCallSQLText(t *testing.T) {
+	for _, n := range []int{3, 40} {
+		c := &Call{}
+		for i := range n {
+			c.AddSQLText(SQLText{Text: fmt.Sprint("SELECT ", i)})
+			c.AddSQLText(SQLText{Text: fmt.Sprint("SELECT ", i), PersonalData: "again"}) // the first fact stays
+			for j := 0; j <= i; j++ {
+				if f, ok := c.SQLText(fmt.Sprint("SELECT ", j)); !ok || f != &c.SQLTexts[j] || f.PersonalData != "" {
+					t.Fatalf("n=%d: text %d after %d added: %v %v", n, j, i+1, f, ok)
+				}
+			}
+		}
+		if len(c.SQLTexts) != n {
+			t.Errorf("n=%d: %d facts recorded", n, len(c.SQLTexts))
+		}
+		if _, ok := c.SQLText("SELECT x"); ok {
+			t.Errorf("n=%d: found a text never recorded", n)
+		}
+	}
+}

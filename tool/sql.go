@@ -73,10 +73,6 @@ type Statement struct {
 	Inner []Statement
 }
 
-// sqlIndexMin is the number of SQL texts past which Call.SQLText looks a
-// text up in an index rather than through the list.
-const sqlIndexMin = 16
-
 // AddSQLText records the fact t about one of c's SQL texts, unless c
 // holds one for its text already, for SQLText to find. A preparer calls
 // it; readers only call SQLText.
@@ -85,37 +81,13 @@ func (c *Call) AddSQLText(t SQLText) {
 		return
 	}
 	c.SQLTexts = append(c.SQLTexts, t)
-	if len(c.SQLTexts) <= sqlIndexMin {
-		return
-	}
-	// many texts (the queries of a long program): an index
-	if c.sqlIndex == nil || c.sqlIndexed > len(c.SQLTexts) {
-		c.sqlIndex, c.sqlIndexed = make(map[string]int, len(c.SQLTexts)), 0
-	}
-	for ; c.sqlIndexed < len(c.SQLTexts); c.sqlIndexed++ {
-		if _, ok := c.sqlIndex[c.SQLTexts[c.sqlIndexed].Text]; !ok {
-			c.sqlIndex[c.SQLTexts[c.sqlIndexed].Text] = c.sqlIndexed
-		}
-	}
+	index(&c.sqlIndex, c.SQLTexts, sqlText)
 }
 
 // SQLText returns the fact recorded for the SQL text of c (see
 // SQLTexts), or false when none is. It only reads c.
 func (c *Call) SQLText(text string) (*SQLText, bool) {
-	from := 0
-	if c.sqlIndex != nil && c.sqlIndexed <= len(c.SQLTexts) {
-		i, ok := c.sqlIndex[text]
-		if ok && c.SQLTexts[i].Text == text {
-			return &c.SQLTexts[i], true
-		}
-		if !ok {
-			from = c.sqlIndexed // only those appended since may hold it
-		}
-	}
-	for i := from; i < len(c.SQLTexts); i++ {
-		if c.SQLTexts[i].Text == text {
-			return &c.SQLTexts[i], true
-		}
-	}
-	return nil, false
+	return find(&c.sqlIndex, c.SQLTexts, text, sqlText)
 }
+
+func sqlText(t *SQLText) string { return t.Text }
