@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -458,12 +460,27 @@ func TestAnalyzer(t *testing.T) {
 		{call(map[string]any{"sql": "SELECT 1"}, ""), risk.Low},
 		{call(map[string]any{"path": "/tmp/x"}, ""), risk.Safe},
 	} {
-		fs, err := a.Analyze(context.Background(), c.c)
+		fs, err := a.Analyze(context.Background(), c.c) // no preparer ran: the analyzer reads the SQL itself
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := risk.Combine(fs).Level; got != c.want {
 			t.Errorf("%v: level %v, want %v\n%s", c.c.Action.Arguments, got, c.want, dump(fs))
+		}
+		// with the facts the preparer records, the same findings, and
+		// the facts as they were (escalation works on copies)
+		if _, err := (Preparer{}).Prepare(context.Background(), c.c); err != nil {
+			t.Fatal(err)
+		}
+		facts := fmt.Sprintf("%#v", c.c.SQLTexts)
+		if len(c.c.SQL) > 0 && len(c.c.SQLTexts) != len(c.c.SQL) {
+			t.Errorf("%v: %d facts for %d texts", c.c.Action.Arguments, len(c.c.SQLTexts), len(c.c.SQL))
+		}
+		if got, _ := a.Analyze(context.Background(), c.c); !slices.Equal(got, fs) {
+			t.Errorf("%v: from the facts\n%s\nwithout them\n%s", c.c.Action.Arguments, dump(got), dump(fs))
+		}
+		if after := fmt.Sprintf("%#v", c.c.SQLTexts); after != facts {
+			t.Errorf("%v: the analyzer changed the facts:\n%s\n%s", c.c.Action.Arguments, facts, after)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
