@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -24,6 +22,36 @@ var goldenCorpora = map[string]func(line map[string]any) []map[string]any{
 	"migrated_samples.jsonl": func(l map[string]any) []map[string]any { return []map[string]any{bash(l["command"])} },
 	"secrets.jsonl":          func(l map[string]any) []map[string]any { return []map[string]any{write(l["text"])} },
 	"ssrf.jsonl":             func(l map[string]any) []map[string]any { return []map[string]any{fetch(l["url"])} },
+}
+
+// corpusCases reads the corpus testdata/name and returns, for each of its
+// cases, the assess input lines convert makes of it.
+func corpusCases(t testing.TB, name string, convert func(map[string]any) []map[string]any) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases [][]string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var lines []string
+		for _, a := range convert(m) {
+			b, err := json.Marshal(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, string(b))
+		}
+		cases = append(cases, lines)
+	}
+	return cases
 }
 
 func steps(l map[string]any) []map[string]any {
@@ -54,27 +82,10 @@ func fetch(url any) map[string]any {
 func TestGolden(t *testing.T) {
 	for name, convert := range goldenCorpora {
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in bytes.Buffer
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				if strings.TrimSpace(sc.Text()) == "" {
-					continue
-				}
-				var l map[string]any
-				if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-					t.Fatal(err)
-				}
-				for _, a := range convert(l) {
-					b, err := json.Marshal(a)
-					if err != nil {
-						t.Fatal(err)
-					}
-					in.Write(append(b, '\n'))
+			var in strings.Builder
+			for _, lines := range corpusCases(t, name, convert) {
+				for _, l := range lines {
+					in.WriteString(l + "\n")
 				}
 			}
 			code, stdout, stderr := runCLI(t, in.String(), "assess", "--home", "/home/user", "--cwd", "/home/user/project")

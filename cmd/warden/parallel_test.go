@@ -1,10 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -17,40 +14,10 @@ import (
 // output on one.
 func TestAssessParallelOrder(t *testing.T) {
 	var lines []string
-	add := func(name string, convert func(map[string]any) []map[string]any) {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(l), &m); err != nil {
-				t.Fatal(err)
-			}
-			for _, a := range convert(m) {
-				b, _ := json.Marshal(a)
-				lines = append(lines, string(b))
-			}
-		}
+	for _, c := range corpusCases(t, "actions.jsonl", goldenCorpora["actions.jsonl"]) {
+		lines = append(lines, c...)
 	}
-	add("actions.jsonl", goldenCorpora["actions.jsonl"])
-	var sessions [][]string
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "session_chains.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatal(err)
-		}
-		var s []string
-		for _, a := range steps(m) {
-			b, _ := json.Marshal(a)
-			s = append(s, string(b))
-		}
-		sessions = append(sessions, s)
-	}
+	sessions := corpusCases(t, "session_chains.jsonl", steps)
 	// interleave: the steps of each session keep their order
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, s := range sessions {

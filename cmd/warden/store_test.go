@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,20 +57,11 @@ func stores(t *testing.T) map[string]string {
 func conversationLines(t *testing.T, prefix string, files ...string) []string {
 	var lines []string
 	for _, name := range files {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(l), &m); err != nil {
-				t.Fatal(err)
-			}
+		for _, c := range corpusCases(t, name, func(m map[string]any) []map[string]any {
 			m["id"] = prefix + m["id"].(string)
-			for _, a := range steps(m) {
-				b, _ := json.Marshal(a)
-				lines = append(lines, string(b))
-			}
+			return steps(m)
+		}) {
+			lines = append(lines, c...)
 		}
 	}
 	return lines
