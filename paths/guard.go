@@ -277,31 +277,52 @@ var guardKeySet, guardKeyLens, guardAlways = func() (map[string]bool, uint64, bo
 }()
 
 // mayGuard reports whether the path p may fall under a guard row: a
-// component of p is a row's key (a literal component of its pattern,
-// which only an equal component matches), or p holds what this test does
-// not judge (a glob, an upper-case or non-ASCII letter). It is false for
+// component of p is, in lower case, a row's key (a literal component of
+// its pattern, which only an equal component matches), or p holds what
+// this test does not judge (a glob, a non-ASCII letter). It is false for
 // almost every path, without allocating.
 func mayGuard(p string) bool {
 	if guardAlways {
 		return true
 	}
-	start := 0
+	start, upper := 0, false
 	for i := 0; i <= len(p); i++ {
 		if i < len(p) {
 			b := p[i]
-			if b >= 0x80 || 'A' <= b && b <= 'Z' || b == '*' || b == '?' || b == '[' {
+			switch {
+			case b >= 0x80 || b == '*' || b == '?' || b == '[':
 				return true
+			case 'A' <= b && b <= 'Z':
+				upper = true
 			}
 			if b != '/' {
 				continue
 			}
 		}
-		if n := i - start; n > 0 && n < 64 && guardKeyLens&(1<<n) != 0 && guardKeySet[p[start:i]] {
-			return true
+		if n := i - start; n > 0 && n < 64 && guardKeyLens&(1<<n) != 0 {
+			c := p[start:i]
+			if upper {
+				var buf [64]byte
+				for j := range n {
+					buf[j] = lowerASCII(c[j])
+				}
+				if guardKeySet[string(buf[:n])] {
+					return true
+				}
+			} else if guardKeySet[c] {
+				return true
+			}
 		}
-		start = i + 1
+		start, upper = i+1, false
 	}
 	return false
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // guarded returns the row p falls under, or nil.
@@ -378,10 +399,15 @@ func matchAt(rc, pc []string, at int) bool {
 	}
 	for i, pat := range rc {
 		c := pc[at+i]
-		if ok, err := path.Match(pat, c); err == nil && ok {
+		if pat == c {
 			continue
 		}
-		if !strings.ContainsAny(c, "*?[") || strings.ContainsAny(pat, "*?[") || pat[0] == '.' && c[0] != '.' {
+		if hasMeta(pat, true) { // else only an equal name matches it
+			if ok, err := path.Match(pat, c); err == nil && ok {
+				continue
+			}
+		}
+		if !hasMeta(c, false) || hasMeta(pat, false) || pat[0] == '.' && c[0] != '.' {
 			return false
 		}
 		if ok, err := path.Match(c, pat); err != nil || !ok {
@@ -389,6 +415,22 @@ func matchAt(rc, pc []string, at int) bool {
 		}
 	}
 	return true
+}
+
+// hasMeta reports whether s holds a glob character (*, ?, [), or, with
+// escape, a backslash.
+func hasMeta(s string, escape bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[':
+			return true
+		case '\\':
+			if escape {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // split returns the components of a slash-separated path.

@@ -251,18 +251,51 @@ var credentialHome = []string{
 var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
 
 func credential(p, home string) bool {
-	for _, s := range credentialSystem {
-		if Within(p, s) {
-			return true
-		}
+	if credentialSystemSet.holds(p) {
+		return true
 	}
 	rest, ok := inAnyHome(p, home)
 	if !ok || strings.HasSuffix(rest, ".pub") || strings.HasSuffix(rest, "/known_hosts") {
 		return false // public keys and host keys are not secrets
 	}
-	for _, c := range credentialHome {
-		if Within(rest, c) {
+	return credentialHomeSet.holds(rest)
+}
+
+var (
+	credentialHomeSet, credentialSystemSet = newPrefixes(credentialHome), newPrefixes(credentialSystem)
+	startupHomeSet, startupSystemSet       = newPrefixes(startupHome), newPrefixes(startupSystem)
+)
+
+// prefixes is a set of paths (none with a trailing slash or an empty
+// component) that tells whether a path is one of them or lies below one.
+type prefixes struct {
+	set map[string]bool
+	// depth is the most components a path of the set has
+	depth int
+}
+
+func newPrefixes(ps []string) prefixes {
+	s := prefixes{set: make(map[string]bool, len(ps))}
+	for _, p := range ps {
+		s.set[p] = true
+		s.depth = max(s.depth, len(split(p)))
+	}
+	return s
+}
+
+// holds reports whether p is a path of s or lies below one (Within, for
+// each path of s): one look-up for each of p's first components.
+func (s prefixes) holds(p string) bool {
+	n := 0
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if s.set[p[:i]] {
 			return true
+		}
+		if n++; n >= s.depth {
+			return false
 		}
 	}
 	return false
@@ -274,21 +307,11 @@ var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_log
 var startupSystem = []string{"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/ld.so.preload", "/etc/rc.local", "/etc/cron.d", "/etc/crontab", "/etc/systemd", "/etc/init.d", "/var/spool/cron"}
 
 func startup(p, home string) bool {
-	for _, s := range startupSystem {
-		if Within(p, s) {
-			return true
-		}
+	if startupSystemSet.holds(p) {
+		return true
 	}
 	rest, ok := inAnyHome(p, home)
-	if !ok {
-		return false
-	}
-	for _, c := range startupHome {
-		if Within(rest, c) {
-			return true
-		}
-	}
-	return false
+	return ok && startupHomeSet.holds(rest)
 }
 
 // inAnyHome returns p relative to the home directory holding it: the

@@ -1,6 +1,9 @@
 package paths
 
-import "testing"
+import (
+	"path"
+	"testing"
+)
 
 func TestClassify(t *testing.T) {
 	e := Env{Cwd: "/home/user/project", Home: "/home/user"}
@@ -96,6 +99,27 @@ func TestSecret(t *testing.T) {
 		"/home/user/project/env.go", "/home/user/project/keys.md", "/home/user/project/README.md"} {
 		if env.Secret(p) {
 			t.Errorf("Secret(%q) = true", p)
+		}
+	}
+}
+
+// TestPrefixes: prefixes.holds is Within for some path of the set.
+func TestPrefixes(t *testing.T) {
+	for _, list := range [][]string{credentialHome, credentialSystem, startupHome, startupSystem} {
+		s := newPrefixes(list)
+		var samples []string
+		for _, p := range list {
+			samples = append(samples, p, p+"/x", p+"x", p+"/", p[:len(p)-1], "/"+p, p+"//y", "a/"+p, path.Dir(p), path.Dir(p)+"/")
+		}
+		samples = append(samples, "", "/", ".", "a", "/a/b/c/d/e")
+		for _, p := range samples {
+			want := false
+			for _, q := range list {
+				want = want || Within(p, q)
+			}
+			if got := s.holds(p); got != want {
+				t.Errorf("holds(%q) = %v, want %v", p, got, want)
+			}
 		}
 	}
 }
