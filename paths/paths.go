@@ -98,13 +98,53 @@ func (e Env) abs(p string) string {
 	case p == "~" && e.Home != "":
 		return e.Home
 	case strings.HasPrefix(p, "~/") && e.Home != "":
-		return path.Join(e.Home, p[2:])
+		return join(e.Home, p[2:])
 	case strings.HasPrefix(p, "/"):
 		return path.Clean(p)
 	case e.Cwd != "":
-		return path.Join(e.Cwd, p)
+		return join(e.Cwd, p)
 	}
 	return path.Clean(p)
+}
+
+// join is path.Join(dir, p), in one allocation when both are clean (dir
+// absolute, p relative), as they mostly are.
+func join(dir, p string) string {
+	if p == "" || p[0] == '/' || !clean(dir) || !clean(p) {
+		return path.Join(dir, p)
+	}
+	if dir == "/" {
+		return "/" + p
+	}
+	if dir[0] != '/' {
+		return path.Join(dir, p)
+	}
+	return dir + "/" + p
+}
+
+// clean reports whether path.Clean(p) is p: no empty, . or .. component,
+// no trailing slash (but for the root).
+func clean(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "/" {
+		return true
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for i := start; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if c := p[start:i]; c == "" || c == "." || c == ".." {
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // Classify returns the class of p, resolved against e. A trailing glob

@@ -123,3 +123,31 @@ func TestPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestJoin: join is path.Join; clean(p) only when path.Clean(p) is p.
+func TestJoin(t *testing.T) {
+	dirs := []string{"/", "/home/user", "/home/user/", "/a/./b", "/a/../b", "//a", "rel", "rel/x", "", ".", ".."}
+	ps := []string{"x", "x/y", "./x", "../x", "x/", "x//y", ".", "..", "", "/abs", "...", ".x", "x/..", "x/."}
+	for _, d := range dirs {
+		for _, p := range ps {
+			if got, want := join(d, p), path.Join(d, p); got != want {
+				t.Errorf("join(%q, %q) = %q, want %q", d, p, got, want)
+			}
+		}
+	}
+	for _, p := range append(dirs, ps...) {
+		if clean(p) && path.Clean(p) != p {
+			t.Errorf("clean(%q) = true, but path.Clean makes it %q", p, path.Clean(p))
+		}
+	}
+}
+
+func FuzzJoin(f *testing.F) {
+	f.Add("/home/user", "src/x.go")
+	f.Add("/", "../a/./b/")
+	f.Fuzz(func(t *testing.T, dir, p string) {
+		if got, want := join(dir, p), path.Join(dir, p); got != want {
+			t.Errorf("join(%q, %q) = %q, want %q", dir, p, got, want)
+		}
+	})
+}

@@ -32,9 +32,9 @@ func (ck *check) codeText(env paths.Env, lang, text string) {
 	if changer == "" && !writeMode.MatchString(text) {
 		return
 	}
-	how := "by " + lang + " code"
+	how := how{"by " + lang + " code", ""}
 	if changer != "" {
-		how += " calling " + changer
+		how.what = " calling " + changer
 	}
 	// removing, moving or changing the mode of a literal directory above
 	// the guard reaches it; writing into one does not

@@ -70,6 +70,7 @@ func (Analyzer) Name() string { return "guard" }
 // Analyze reports every route by which c changes what guards the agent.
 func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	ck := &check{a: a, env: c.Env(), work: c.Work}
+	ck.seen, ck.ops = ck.seenBuf[:0], ck.opsBuf[:0]
 	ck.edits(c)
 	ck.shell(c)
 	ck.effects(c)
@@ -93,13 +94,51 @@ type check struct {
 	// work is the call's budget; seen the paths judged already (a path
 	// named a thousand times is judged once)
 	work *tool.Budget
-	seen map[touched]bool
+	seen []touched
+	// many holds seen once it is long (a script of many paths)
+	many map[touched]bool
+	// ops is the operands buffer command reuses
+	ops []operand
+	// buffers for the first of seen and ops
+	seenBuf [4]touched
+	opsBuf  [4]operand
 }
 
 // touched is a change judged: to the path abs, how, whole or not.
 type touched struct {
-	abs, how string
-	whole    bool
+	abs   string
+	how   how
+	whole bool
+}
+
+// how says how a path is changed, for a reason: verb followed by what
+// ("by " and "rm"), joined only when a finding is made.
+type how struct{ verb, what string }
+
+func (h how) String() string { return h.verb + h.what }
+
+// judged reports whether k was judged already.
+func (ck *check) judged(k touched) bool {
+	if ck.many != nil {
+		return ck.many[k]
+	}
+	return slices.Contains(ck.seen, k)
+}
+
+// remember notes that k is judged.
+func (ck *check) remember(k touched) {
+	switch {
+	case ck.many != nil:
+		ck.many[k] = true
+	case len(ck.seen) < 32:
+		ck.seen = append(ck.seen, k)
+	default:
+		ck.many = make(map[touched]bool, 2*len(ck.seen))
+		for _, o := range ck.seen {
+			ck.many[o] = true
+		}
+		ck.many[k] = true
+	}
 }
 
 // guarded reports what the absolute path p is to the guard.
@@ -133,23 +172,17 @@ func (ck *check) holds(p string) bool {
 // the path p as written, resolved in env; whole is set when the change
 // reaches everything below p too (rm -r, mv, chmod -R), so that a
 // directory above the guard counts.
-func (ck *check) touch(env paths.Env, p, how string, whole bool) {
+func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return
 	}
 	// find's {} stands for every entry below its starting point
 	abs := env.Abs(paths.Contents(strings.ReplaceAll(p, "{}", "*")))
 	key := touched{abs, how, whole}
-	if ck.seen[key] {
+	if ck.judged(key) || !ck.work.Charge(pathWork+len(p), "guard: paths") {
 		return
 	}
-	if !ck.work.Charge(pathWork+len(p), "guard: paths") {
-		return
-	}
-	if ck.seen == nil {
-		ck.seen = map[touched]bool{}
-	}
-	ck.seen[key] = true
+	ck.remember(key)
 	g, ok := ck.guarded(abs)
 	switch {
 	case ok:
@@ -158,10 +191,10 @@ func (ck *check) touch(env paths.Env, p, how string, whole bool) {
 			rule = RuleHooks
 		}
 		ck.add(risk.Finding{Rule: rule, Level: risk.Critical, Resource: "file:" + abs,
-			Reason: "The agent changes " + g.What + " (" + abs + ", " + how + "): the guard it runs under would no longer hold; only a person may do this"})
+			Reason: "The agent changes " + g.What + " (" + abs + ", " + how.String() + "): the guard it runs under would no longer hold; only a person may do this"})
 	case whole && ck.holds(abs):
 		ck.add(risk.Finding{Rule: RuleSelf, Level: risk.Critical, Resource: "file:" + abs,
-			Reason: "The agent changes " + abs + " as a whole (" + how + "), which holds warden's policy or an agent's hook settings: the guard it runs under would no longer hold; only a person may do this"})
+			Reason: "The agent changes " + abs + " as a whole (" + how.String() + "), which holds warden's policy or an agent's hook settings: the guard it runs under would no longer hold; only a person may do this"})
 	}
 }
 
@@ -183,18 +216,18 @@ func (ck *check) edits(c *tool.Call) {
 	switch {
 	case c.Class == tool.Edit:
 		for _, p := range c.Paths {
-			ck.touch(ck.env, p, "written by "+c.Action.Tool, true)
+			ck.touch(ck.env, p, how{"written by ", c.Action.Tool}, true)
 		}
 		for _, ct := range c.Content {
-			ck.touch(ck.env, ct.Path, "written by "+c.Action.Tool, false)
+			ck.touch(ck.env, ct.Path, how{"written by ", c.Action.Tool}, false)
 		}
 	case (c.Server != "" || !c.Known) && c.Class != tool.Read && changes(c.Name):
 		for _, p := range c.Paths {
-			ck.touch(ck.env, p, "changed by "+c.Action.Tool, true)
+			ck.touch(ck.env, p, how{"changed by ", c.Action.Tool}, true)
 		}
 		for _, t := range c.Text {
 			if len(t) < 4096 && !strings.ContainsAny(t, "\n") {
-				ck.touch(ck.env, t, "changed by "+c.Action.Tool, true)
+				ck.touch(ck.env, t, how{"changed by ", c.Action.Tool}, true)
 			}
 		}
 	}
@@ -233,11 +266,11 @@ func (ck *check) effects(c *tool.Call) {
 	for _, e := range c.Effects {
 		switch e.Kind {
 		case tool.WriteFile, tool.FetchFile, tool.CopyFile, tool.Symlink:
-			ck.touch(ck.env, e.Path, "written ("+e.Kind.String()+")", false)
+			ck.touch(ck.env, e.Path, how{"written (" + e.Kind.String() + ")", ""}, false)
 		case tool.MakeExecutable:
-			ck.touch(ck.env, e.Path, "its mode changed", false)
+			ck.touch(ck.env, e.Path, how{"its mode changed", ""}, false)
 		case tool.RemoveFile:
-			ck.touch(ck.env, e.Path, "removed", true)
+			ck.touch(ck.env, e.Path, how{"removed", ""}, true)
 		}
 	}
 }

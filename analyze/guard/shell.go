@@ -56,7 +56,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	}
 	for _, rd := range cmd.Redirs {
 		if rd.Writes() && !rd.Dynamic {
-			ck.touch(env, rd.Target, "written by the redirection "+rd.Op, false)
+			ck.touch(env, rd.Target, how{"written by the redirection ", rd.Op}, false)
 		}
 	}
 	if len(cmd.Args) > 0 && !cmd.Dynamic[0] && path.Base(cmd.Args[0]) == "find" {
@@ -97,11 +97,11 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
 		return
 	}
-	ops := append(operands(cmd), fed(cmds, i)...)
-	how := "by " + name
+	ops := append(operands(ck.ops[:0], cmd), fed(cmds, i)...)
+	by := how{"by ", name}
 	// find's {} stands for every entry at any depth below its start
 	inFind := finder(cmds, i) >= 0
-	touch := func(p string, whole bool) { ck.touch(env, p, how, whole || inFind && strings.Contains(p, "{}")) }
+	touch := func(p string, whole bool) { ck.touch(env, p, by, whole || inFind && strings.Contains(p, "{}")) }
 	switch {
 	case destroyers[name] || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
 		// a directory above the guard is reached only by a recursive
@@ -159,6 +159,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			touch(o.text, false)
 		}
 	}
+	ck.ops = ops[:0]
 }
 
 // extractors write an archive's entries, which the command line does not
@@ -223,10 +224,9 @@ type operand struct {
 	value, target bool
 }
 
-// operands returns the words of cmd that may name files: its operands,
-// and the values of --flag=value and key=value words (dd of=…).
-func operands(cmd shell.Command) []operand {
-	var out []operand
+// operands appends to out the words of cmd that may name files: its
+// operands, and the values of --flag=value and key=value words (dd of=…).
+func operands(out []operand, cmd shell.Command) []operand {
 	dashdash := false
 	for j := 1; j < len(cmd.Args); j++ {
 		a := cmd.Args[j]
