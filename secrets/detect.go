@@ -132,7 +132,7 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 	} else {
 		last, covered = lastArr[:len(d.rules)], coveredArr[:len(d.rules)]
 	}
-	var cli cliState // the words a scanner read last
+	var cli *cliState // the words a scanner read last, once one reads
 	// the start of the line of the last keyword, and how far the text
 	// was searched for it
 	curLine, searched := 0, 0
@@ -143,7 +143,10 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		lineStart, lineEnd := -1, -1
 		for _, r := range d.byWord[id] {
 			if r.scan != nil {
-				fs = r.scanned(&cli, text, end-kw, end, d.allow, fs)
+				if cli == nil {
+					cli = &cliState{}
+				}
+				fs = r.scanned(cli, text, end-kw, end, d.allow, fs)
 				continue
 			}
 			p := r.compiled()
