@@ -51,6 +51,10 @@ type Engine struct {
 	sessions  session.Store // nil: every action stands alone
 	scanners  []session.Scanner
 
+	// guarded are files the guard analyzer protects beside those it
+	// knows itself: a session store's files (see WithStore).
+	guarded []string
+
 	// the seams of the pipeline (see pipeline.go)
 	judge    Judge
 	reviewer Reviewer
@@ -182,6 +186,10 @@ func WithStore(s session.Store) Option {
 			return fmt.Errorf("warden: nil session store")
 		}
 		e.sessions = s
+		if f, ok := s.(interface{ Files() []string }); ok {
+			// the store's files are warden's own: no agent may touch them
+			e.guarded = append(e.guarded, f.Files()...)
+		}
 		return nil
 	}
 }
@@ -225,7 +233,7 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	if e.defaultAnalyzers {
-		as, err := defaultAnalyzers(e.policy)
+		as, err := defaultAnalyzers(e.policy, e.guarded)
 		if err != nil {
 			return nil, err
 		}
@@ -250,22 +258,25 @@ func defaultPreparers() []Preparer {
 }
 
 // defaultAnalyzers are the analyzers New installs, configured by policy p,
-// in the order they run. Add a built-in analyzer here.
-func defaultAnalyzers(p *policy.Policy) ([]Analyzer, error) {
+// in the order they run; the guard also protects the files guarded. Add a
+// built-in analyzer here.
+func defaultAnalyzers(p *policy.Policy, guarded []string) ([]Analyzer, error) {
 	ra, err := rules.New()
 	if err != nil {
 		return nil, fmt.Errorf("warden: default rules: %w", err)
 	}
-	g, err := netguard.New(p.Netguard)
+	ng, err := netguard.New(p.Netguard)
 	if err != nil {
 		return nil, fmt.Errorf("warden: policy: %w", err)
 	}
+	g := guard.FromEnvironment() // warden's own files: the binary's path is read here, once
+	g.Files = append(g.Files, guarded...)
 	return []Analyzer{
 		ra,
 		sql.Analyzer{},
 		secrets.Analyzer{},
-		netguard.Analyzer{Guard: g},
-		guard.FromEnvironment(), // warden's own files: the binary's path is read here, once
+		netguard.Analyzer{Guard: ng},
+		g,
 		hints{},
 	}, nil
 }

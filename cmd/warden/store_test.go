@@ -157,3 +157,40 @@ func TestStoreBad(t *testing.T) {
 		t.Error("--store changed a file that is not a store")
 	}
 }
+
+// The files of a store given with --store are warden's own, wherever they
+// are: no agent may delete, edit or rewrite them (it would wipe what its
+// conversation is known to have done).
+func TestStoreGuarded(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "custom.sqlite")
+	for _, a := range []string{
+		fmt.Sprintf(`{"tool":"Bash","arguments":{"command":"rm -f %s"}}`, db),
+		fmt.Sprintf(`{"tool":"Bash","arguments":{"command":"sqlite3 %s 'DELETE FROM warden_sessions'"}}`, db),
+		fmt.Sprintf(`{"tool":"Bash","arguments":{"command":"cp /tmp/empty.db %s-wal"}}`, db),
+		fmt.Sprintf(`{"tool":"Write","arguments":{"file_path":%q,"content":"x"}}`, db),
+	} {
+		code, out, stderr := runCLI(t, a+"\n", "assess", "--store", db, "--home", "/home/user", "--cwd", "/home/user/project")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		o := parseOutput(t, out)[0]
+		if o.Level != "critical" || o.Decision == "allow" || !hasRule(o, "guard.self_modification") {
+			t.Errorf("%s: %s %s %v, want critical, not allowed, guard.self_modification", a, o.Level, o.Decision, o.Findings)
+		}
+	}
+	// without --store the same file is no one's
+	code, out, _ := runCLI(t, fmt.Sprintf(`{"tool":"Bash","arguments":{"command":"rm -f %s"}}`, db)+"\n", "assess", "--home", "/home/user", "--cwd", "/home/user/project")
+	if o := parseOutput(t, out)[0]; code != 0 || hasRule(o, "guard.self_modification") {
+		t.Errorf("without --store: %v", o.Findings)
+	}
+}
+
+func hasRule(o output, rule string) bool {
+	for _, f := range o.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}

@@ -29,6 +29,7 @@ const BusyTimeout = 10_000 // milliseconds
 type Store struct {
 	db   *sql.DB
 	path string
+	abs  string // path, absolute
 	cfg  session.Config
 	key  []byte
 
@@ -94,7 +95,7 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{db: db, path: path, cfg: cfg.WithDefaults()}
+	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults()}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		if isNotADB(err) {
@@ -251,6 +252,14 @@ func (s *Store) schemaVersion(ctx context.Context, tx *sql.Tx) (int, error) {
 
 // Path returns the file the store was opened on.
 func (s *Store) Path() string { return s.path }
+
+// Files returns the absolute paths of the files the store lives in: the
+// database and the journal files SQLite keeps beside it. The engine
+// guards them (see warden.WithStore): an agent that could delete or edit
+// them could wipe what its conversation is known to have done.
+func (s *Store) Files() []string {
+	return []string{s.abs, s.abs + "-wal", s.abs + "-shm", s.abs + "-journal"}
+}
 
 func (s *Store) check() error {
 	s.mu.Lock()
