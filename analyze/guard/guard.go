@@ -75,6 +75,7 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 	ck.shell(c)
 	ck.effects(c)
 	ck.code(c)
+	ck.sql(c)
 	if c.Work.Spent() {
 		// what was not looked at may be a change to the guard
 		return ck.out, errors.New("guard: the work budget ran out before every path was judged")
