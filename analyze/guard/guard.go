@@ -70,7 +70,6 @@ func (Analyzer) Name() string { return "guard" }
 // Analyze reports every route by which c changes what guards the agent.
 func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	ck := &check{a: a, env: c.Env(), work: c.Work}
-	ck.seen, ck.ops = ck.seenBuf[:0], ck.opsBuf[:0]
 	ck.edits(c)
 	ck.shell(c)
 	ck.effects(c)
@@ -100,9 +99,6 @@ type check struct {
 	many map[touched]bool
 	// ops is the operands buffer command reuses
 	ops []operand
-	// buffers for the first of seen and ops
-	seenBuf [4]touched
-	opsBuf  [4]operand
 }
 
 // touched is a change judged: to the path abs, how, whole or not.
