@@ -232,7 +232,9 @@ func commandsIn(script string, o Options) ([]Command, []tool.Effect, bool, error
 	if err != nil {
 		return nil, nil, true, err
 	}
-	return r.out, r.changes, r.sets, nil
+	out, changes, sets := r.out, r.changes, r.sets
+	release(r)
+	return out, changes, sets, nil
 }
 
 // unseen returns the findings of where resolution stopped seeing, each

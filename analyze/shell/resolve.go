@@ -85,7 +85,9 @@ func ResolveWith(script string, o Options) ([]Command, []tool.Effect, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return r.out, r.changes, nil
+	out, changes := r.out, r.changes
+	release(r)
+	return out, changes, nil
 }
 
 // resolveText is ResolveWith, returning the resolver that read script.
@@ -122,7 +124,9 @@ func ResolveFieldsWith(fields []string, o Options) ([]Command, []tool.Effect, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return r.out, r.changes, nil
+	out, changes := r.out, r.changes
+	release(r)
+	return out, changes, nil
 }
 
 // resolveFields is ResolveFieldsWith, returning the resolver that read
@@ -141,7 +145,11 @@ func resolveFields(fields []string, o Options) (*resolver, error) {
 
 func newResolver(o Options) *resolver {
 	env, prior := o.Env, o.Prior
-	r := &resolver{vars: map[string]string{}, work: o.Work}
+	r, _ := resolvers.Get().(*resolver)
+	if r == nil {
+		r = &resolver{vars: map[string]string{}}
+	}
+	r.work = o.Work
 	if r.work == nil {
 		r.work = tool.NewBudget(tool.DefaultWork)
 	}
@@ -162,6 +170,24 @@ func newResolver(o Options) *resolver {
 		r.vars["PWD"] = env.Cwd
 	}
 	return r
+}
+
+// resolvers holds resolvers done with (see release): a call resolves its
+// scripts with one that is already allocated, with its map of variables.
+var resolvers sync.Pool
+
+// release hands r back once its out and changes were taken: it is reset
+// whole (nothing the caller holds is shared with what it keeps), and kept
+// only when its map of variables stayed small, so that clearing it costs
+// no more than it saves.
+func release(r *resolver) {
+	if r == nil || len(r.vars) > 32 {
+		return
+	}
+	vars := r.vars
+	clear(vars)
+	*r = resolver{vars: vars}
+	resolvers.Put(r)
 }
 
 type resolver struct {
