@@ -105,7 +105,7 @@ func nesting(src string) int {
 			continue
 		}
 		start := wordStart
-		wordStart = strings.IndexByte(" \t\n;&|()", c) >= 0
+		wordStart = c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
 		switch c {
 		case '\\':
 			i++
