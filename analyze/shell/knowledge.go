@@ -436,7 +436,11 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 		if !dyn && !(relative && c.DirDynamic) {
 			here := runsIn(c, env) // relative to where an earlier cd went
 			abs = here.Abs(p)
-			class = env.ClassifyAbs(here.Abs(paths.Contents(p))).String()
+			of := abs // the directory whose contents p names, when it does
+			if cp := paths.Contents(p); cp != p {
+				of = here.Abs(cp)
+			}
+			class = env.ClassifyAbs(of).String()
 		}
 		if l, ok := r.byClass[class]; ok {
 			consider(l, abs)
