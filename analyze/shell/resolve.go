@@ -469,6 +469,11 @@ func (r *resolver) add(c Command, id int, off uint) {
 	}
 	r.chdir(c)
 	r.builtin(c)
+	if r.out == nil {
+		// most scripts run one or two commands: room for two at once, not
+		// grown one by one
+		r.out, r.owner, r.offset = make([]Command, 0, 2), make([]int, 0, 2), make([]uint, 0, 2)
+	}
 	r.out = append(r.out, c)
 	r.owner = append(r.owner, id)
 	r.offset = append(r.offset, off)
