@@ -289,7 +289,10 @@ func (r *resolver) script(src string, depth int) error {
 		walkErr error
 		pipes   [][2]span  // the two sides of each pipe
 		stmts   []stmtSpan // simple-command statements: their words and redirections
-		redirs  = map[*syntax.CallExpr][]Redirect{}
+		// the redirections of the statement whose command is call: Walk
+		// visits a statement's command right after the statement
+		call   *syntax.CallExpr
+		redirs []Redirect
 	)
 	outer := r.locals
 	r.locals = nil
@@ -311,9 +314,9 @@ func (r *resolver) script(src string, depth int) error {
 			r.define(x)
 		case *syntax.Stmt:
 			rs := r.redirects(x.Redirs)
-			if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-				redirs[call] = rs
-				stmts = append(stmts, stmtSpan{spanOf(x), call.Pos().Offset()})
+			if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+				call, redirs = ce, rs
+				stmts = append(stmts, stmtSpan{spanOf(x), ce.Pos().Offset()})
 			} else if len(rs) > 0 {
 				// redirections of a compound command or of none at all
 				// (> /etc/passwd): a command without words holds them.
@@ -343,7 +346,9 @@ func (r *resolver) script(src string, depth int) error {
 			}
 			cmd := r.words(x.Args)
 			cmd.Depth = depth
-			cmd.Redirs = redirs[x]
+			if x == call {
+				cmd.Redirs = redirs
+			}
 			if err := r.emit(cmd, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
 				walkErr = err
 			}
