@@ -30,6 +30,7 @@ type Assessor struct {
 type kwIndex struct {
 	build func() *keywords.Index // built on first use
 	lens  []int                  // keyword id → its length
+	words []string               // keyword id → keyword
 }
 
 // index assigns keyword ids to rules and returns their shared prefilter,
@@ -74,7 +75,13 @@ func index(rules []*Rule) *kwIndex {
 			r.gwSet[id>>6] |= 1 << (id & 63)
 		}
 	}
-	return &kwIndex{build: sync.OnceValue(func() *keywords.Index { return keywords.New(words) }), lens: lens}
+	build := func() *keywords.Index { return keywords.New(words) }
+	if len(words) > 0 && slices.Equal(words, defaultKeywords) {
+		// The built-in set: its automaton is generated Go data
+		// (kwindex_gen.go), so nothing is built.
+		build = func() *keywords.Index { return keywords.FromTables(&defaultTables) }
+	}
+	return &kwIndex{build: sync.OnceValue(build), lens: lens, words: words}
 }
 
 // Option configures an Assessor.

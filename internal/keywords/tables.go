@@ -1,0 +1,26 @@
+package keywords
+
+// Tables is an Index as plain data, so a fixed keyword set's automaton can
+// be written as Go literals at build time (laid out by the linker: no work
+// at start) and used with FromTables.
+type Tables struct {
+	Class  [256]uint8
+	Stride int
+	N      int
+	Words  int
+	T16    []uint16
+	T32    []uint32
+	Out    [][]int32
+}
+
+// Tables returns k's automaton as data. The slices are k's own: do not
+// change them.
+func (k *Index) Tables() Tables {
+	return Tables{Class: k.class, Stride: k.stride, N: k.n, Words: k.words, T16: k.t16, T32: k.t32, Out: k.out}
+}
+
+// FromTables returns the Index whose data is t (see Tables), without
+// building anything. t must come from Tables; its slices are shared.
+func FromTables(t *Tables) *Index {
+	return &Index{class: t.Class, stride: t.Stride, n: t.N, words: t.Words, t16: t.T16, t32: t.T32, out: t.Out}
+}
