@@ -241,8 +241,12 @@ func (f failingStore) Update(ctx context.Context, id string, fn func(*session.St
 func TestPipelineStoreFailureDenies(t *testing.T) {
 	ctx := context.Background()
 	for _, before := range []bool{true, false} {
-		eng := corpusEngine(t, warden.WithStore(failingStore{session.NewMemoryStore(session.DefaultConfig()), before}))
+		l := &log{}
+		eng := corpusEngine(t, warden.WithStore(failingStore{session.NewMemoryStore(session.DefaultConfig()), before}), warden.WithRecorder(l.wrap))
 		as, d, err := eng.Check(ctx, bashAction("rm -rf ~", "s1"))
+		if k := l.kinds(); len(k) != 1 || k[0] != warden.KindCheck {
+			t.Errorf("store failing (before %v): the recorders saw %v, want the check once", before, k)
+		}
 		if err != nil || d.Verdict != risk.Deny || d.Stage != risk.StageRecord || d.Rule != "record.error" {
 			t.Errorf("store failing (before %v): %v %v", before, d, err)
 		}

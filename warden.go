@@ -373,10 +373,13 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 			return nil
 		})
 		if err != nil {
-			if !ran { // the conversation could not be read: judged alone, then denied
+			if !ran { // the conversation could not be read: judged alone
 				e.stages(ctx, s, nil)
 			}
 			denyUnrecorded(s, fmt.Errorf("session store: %w", err))
+			if !ran { // and the recorders, which have not seen it, see the denial
+				e.recordStage(ctx, s, nil)
+			}
 		}
 		return
 	}
