@@ -5,4 +5,15 @@
 //	eng, err := warden.New()
 //	a, d, err := eng.Check(ctx, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "rm -rf ~"}})
 //	// a.Level == risk.Critical, d.Verdict == risk.Ask
+//
+// Every entry point (Check, Approve, Observe, Reject) goes through one
+// pipeline with one exit: prepare (preparers record typed facts on the
+// call: the commands a script runs, the SQL it sends, the secrets it
+// carries) → analyze (analyzers read the facts, never write) → judge →
+// decide (the policy, a pure function) → review → record. Judge, Reviewer
+// and Recorder are seams that WithJudge, WithReviewer and WithRecorder
+// wrap; a step that cannot be recorded is denied (risk.StageRecord).
+// Conversations live in a session.Store: in memory by default, in SQLite
+// or PostgreSQL with WithStore (package store), so that a conversation
+// continues in the next process.
 package warden
