@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"sync"
@@ -47,21 +46,6 @@ func yamlCLI(t testing.TB) *cliGrammar {
 // them from the YAML (and a binary should not carry sample secrets).
 var samples = golit.Printer{Pkg: "secrets", Skip: map[string]bool{"Match": true, "NoMatch": true}}
 
-// checkGenerated fails when file is not want; -update rewrites it.
-func checkGenerated(t *testing.T, file string, want []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(file)
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go generate ./secrets", file)
-	}
-}
-
 // TestRulesGenerated fails when rules_gen.go is not what rules.yaml
 // generates; -update rewrites it (go generate ./secrets).
 func TestRulesGenerated(t *testing.T) {
@@ -81,7 +65,7 @@ func TestRulesGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGenerated(t, "rules_gen.go", src)
+	golit.Check(t, "rules_gen.go", src, *update)
 }
 
 // TestCLIGenerated fails when cli_gen.go is not what cli.yaml generates;
@@ -101,7 +85,7 @@ func TestCLIGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGenerated(t, "cli_gen.go", src)
+	golit.Check(t, "cli_gen.go", src, *update)
 }
 
 // TestBuiltinRules: the built-in rules are rules.yaml's without their

@@ -3,9 +3,9 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"github.com/agentwarden/warden/internal/golit"
 	"go/format"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -75,16 +75,9 @@ func writeInts[T uint16 | uint32](b *bytes.Buffer, field, typ string, xs []T) {
 }
 
 func TestKeywordsGenerated(t *testing.T) {
-	want := generateKeywords(t)
+	golit.Check(t, "kwindex_gen.go", generateKeywords(t), *update)
 	if *update {
-		if err := os.WriteFile("kwindex_gen.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		return
-	}
-	got, err := os.ReadFile("kwindex_gen.go")
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("kwindex_gen.go is stale: run go generate ./analyze/rules")
 	}
 	words := defaultWords(t)
 	if !slices.Equal(words, defaultKeywords) {

@@ -5,8 +5,8 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
+	"github.com/agentwarden/warden/internal/golit"
 	"go/format"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,15 +140,5 @@ func quoteAll(list []string) []string {
 // TestPackGenerated fails when pack_gen.go is not what default.yaml
 // generates; -update rewrites it.
 func TestPackGenerated(t *testing.T) {
-	want := generatePack(t)
-	if *update {
-		if err := os.WriteFile("pack_gen.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("pack_gen.go")
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("pack_gen.go is stale: run go generate ./analyze/rules")
-	}
+	golit.Check(t, "pack_gen.go", generatePack(t), *update)
 }

@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bytes"
 	"os"
 	"testing"
 
@@ -48,15 +47,5 @@ func generateKnowledge(t *testing.T) []byte {
 // TestKnowledgeGenerated fails when knowledge_gen.go is not what
 // commands.yaml generates; -update rewrites it (go generate ./analyze/shell).
 func TestKnowledgeGenerated(t *testing.T) {
-	want := generateKnowledge(t)
-	if *update {
-		if err := os.WriteFile("knowledge_gen.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("knowledge_gen.go")
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("knowledge_gen.go is stale: run go generate ./analyze/shell")
-	}
+	golit.Check(t, "knowledge_gen.go", generateKnowledge(t), *update)
 }

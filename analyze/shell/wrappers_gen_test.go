@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/agentwarden/warden/internal/golit"
 	"go/format"
-	"os"
 	"strings"
 	"testing"
 )
@@ -38,15 +38,5 @@ func generateWrappers(t *testing.T) []byte {
 // TestWrappersGenerated fails when wrappers_gen.go is not what
 // wrappers.yaml generates; -update rewrites it.
 func TestWrappersGenerated(t *testing.T) {
-	want := generateWrappers(t)
-	if *update {
-		if err := os.WriteFile("wrappers_gen.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("wrappers_gen.go")
-	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("wrappers_gen.go is stale: run go generate ./analyze/shell")
-	}
+	golit.Check(t, "wrappers_gen.go", generateWrappers(t), *update)
 }

@@ -5,13 +5,16 @@
 package golit
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"go/format"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Printer writes values of package Pkg (whose types it names without a
@@ -155,4 +158,21 @@ func quote(s string) string {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)
+}
+
+// Check fails t when the generated file is not want, saying how to make it
+// again; with update set (a test's -update flag) it rewrites file instead.
+// Each generator is a test that calls it with the source it generates.
+func Check(t testing.TB, file string, want []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(file, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(file)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s is stale: run go generate (go test -run '^%s$' -args -update)", file, t.Name())
+	}
 }
