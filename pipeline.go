@@ -187,14 +187,25 @@ func (e *Engine) reviewStage(ctx context.Context, s *Step) {
 // recorder fails, the action is denied, and it is that denial the state
 // remembers.
 func (e *Engine) recordStage(ctx context.Context, s *Step, st *session.State) {
-	if e.recorder != Recorder(nop{}) {
-		if err := guardErr(func() error { return e.recorder.Record(ctx, s) }); err != nil {
-			denyUnrecorded(s, err)
-		}
+	if err := e.record(ctx, s); err != nil {
+		denyUnrecorded(s, err)
 	}
 	if st != nil && s.Kind == KindCheck {
 		st.Record(s.Call, &s.Assessment, &s.Decision)
 	}
+}
+
+// record gives s to the recorders; their error or panic is the error.
+func (e *Engine) record(ctx context.Context, s *Step) (err error) {
+	if e.recorder == Recorder(nop{}) {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return e.recorder.Record(ctx, s)
 }
 
 // denyUnrecorded turns the decision of s into the deny of a step that
@@ -202,14 +213,4 @@ func (e *Engine) recordStage(ctx context.Context, s *Step, st *session.State) {
 func denyUnrecorded(s *Step, err error) {
 	s.Decision = risk.Decision{Verdict: risk.Deny, Rule: "record.error", Stage: risk.StageRecord,
 		Reasons: []string{"the decision could not be recorded, so the action is denied: nothing runs unrecorded: " + err.Error()}}
-}
-
-// guardErr runs fn, turning its panic into an error.
-func guardErr(fn func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return fn()
 }

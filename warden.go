@@ -473,7 +473,7 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 	record := func(st *session.State) error {
 		s.Session = st
 		defer func() { s.Session = nil }()
-		if err := guardErr(func() error { return e.recorder.Record(ctx, s) }); err != nil {
+		if err := e.record(ctx, s); err != nil {
 			return fmt.Errorf("warden: the approval could not be recorded, so it is not made: %w", err)
 		}
 		return nil
@@ -484,8 +484,6 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 		if err = record(nil); err == nil {
 			err = apply()
 		}
-	case e.sessions == nil:
-		err = fmt.Errorf("warden: a session approval needs sessions, and the engine follows none")
 	default:
 		err = e.sessions.Update(ctx, a.SessionID, func(st *session.State) error {
 			if err := record(st); err != nil {
@@ -521,6 +519,10 @@ func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (ent
 	exact := policy.Entry{Exact: policy.ActionKey(c)}
 	if scope == policy.ScopeSession && a.SessionID == "" {
 		s.Err = fmt.Errorf("warden: a session approval needs the action's session_id")
+		return nil, nil
+	}
+	if scope == policy.ScopeSession && e.sessions == nil {
+		s.Err = fmt.Errorf("warden: a session approval needs sessions, and the engine follows none")
 		return nil, nil
 	}
 	exact.Origin = "a person approved this exact action in session " + a.SessionID
@@ -645,7 +647,7 @@ func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]r
 		s.Assessment = risk.Combine(st.Observe(c, output, e.scanners...))
 		s.Session = st
 		defer func() { s.Session = nil }()
-		if err := guardErr(func() error { return e.recorder.Record(ctx, s) }); err != nil {
+		if err := e.record(ctx, s); err != nil {
 			unrecorded = fmt.Errorf("warden: the observation could not be recorded: %w", err)
 		}
 		return nil
