@@ -37,7 +37,7 @@ func loadCorpusActions(tb testing.TB) []risk.Action {
 
 // BenchmarkCheckCorpus measures Engine.Check (no judge) over the whole
 // evaluation corpus and reports the median and p99 time per action
-// (budget: median ≤ 20 µs, p99 ≤ 200 µs; DESIGN.md §8).
+// (budget: median ≤ 10 µs, p99 ≤ 100 µs; DESIGN.md §8).
 func BenchmarkCheckCorpus(b *testing.B) {
 	actions := loadCorpusActions(b)
 	eng, err := warden.New(warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"))

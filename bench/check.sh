@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures Engine.Check (no judge) over testdata/actions.jsonl: median and p99
-# per action, against DESIGN.md §8 (median ≤ 20 µs, p99 ≤ 200 µs).
+# per action, against DESIGN.md §8 (median ≤ 10 µs, p99 ≤ 100 µs).
 # Usage: bench/check.sh [count]   — repeat count for benchstat (default 6)
 set -euo pipefail
 cd "$(dirname "$0")/.."
