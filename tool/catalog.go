@@ -991,15 +991,35 @@ func JoinArgv(argv []string) string {
 	return b.String()
 }
 
-var plainWord = lazyre.New(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// Quote quotes one word for bash.
+// Quote quotes one word for bash: a plain word (see plainWord) stays as
+// it is, any other is single-quoted.
 func Quote(s string) string {
-	if s != "" && plainWord.MatchString(s) {
+	if plainWord(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// plainWord reports a non-empty word made only of letters, digits and
+// _@%+=:,./- (ASCII), which bash takes literally unquoted.
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !plainByte[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+var plainByte = func() (t [256]bool) {
+	for _, b := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") {
+		t[b] = true
+	}
+	return t
+}()
 
 func appendStrings(dst []string, v any) []string {
 	switch x := v.(type) {

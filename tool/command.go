@@ -53,6 +53,11 @@ type Command struct {
 // written as they stood in the script.
 func (c Command) Line() string {
 	var b strings.Builder
+	n := len(c.Args)
+	for _, a := range c.Args {
+		n += len(a)
+	}
+	b.Grow(n) // enough unless a word needs quotes
 	for i, a := range c.Args {
 		if i > 0 {
 			b.WriteByte(' ')
