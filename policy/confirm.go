@@ -87,8 +87,9 @@ func (ConfirmRisky) Name() string { return "confirm_risky" }
 // run without a person (NeverConfirm included).
 func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 	if p.ShouldConfirm(a.Level) {
-		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
-			Reasons: []string{fmt.Sprintf("%s asks about %s actions", p.Name(), a.Level)}}
+		name := p.Name()
+		return risk.Decision{Verdict: risk.Ask, Rule: name,
+			Reasons: []string{name + " asks about " + a.Level.String() + " actions"}}
 	}
 	if a.Unknown && p.ShouldConfirm(risk.Unknown) {
 		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
@@ -98,6 +99,7 @@ func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 		return risk.Decision{Verdict: risk.Ask, Rule: "locked",
 			Reasons: []string{"a person must approve this exact action: " + lockedBy(a) + "; no confirmation policy lets it run unasked"}}
 	}
-	return risk.Decision{Verdict: risk.Allow, Rule: p.Name(),
-		Reasons: []string{fmt.Sprintf("%s does not ask about %s actions", p.Name(), a.Level)}}
+	name := p.Name()
+	return risk.Decision{Verdict: risk.Allow, Rule: name,
+		Reasons: []string{name + " does not ask about " + a.Level.String() + " actions"}}
 }

@@ -152,22 +152,29 @@ func (p *Policy) Decide(a *risk.Assessment, c *tool.Call) risk.Decision {
 
 // DecideFacts decides on the facts of one call, in the order of the
 // Policy type's documentation. Approved are the allow entries remembered
-// for the call's conversation (Engine.Approve).
+// for the call's conversation (Engine.Approve). It does not modify f.
 func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
+	x := p.lists()
+	if x.deny.n == 0 && x.ask.n == 0 && x.allow.n == 0 && len(approved) == 0 {
+		return p.modeDecision(f.Assessment, f.Call) // no rule to match: nothing to prepare
+	}
+	return p.decideRules(x, *f, approved)
+}
+
+// decideRules is DecideFacts for a policy or conversation with rules to
+// match. It takes the facts as a copy, which the rules' conditions may
+// keep: the common call without rules allocates none.
+func (p *Policy) decideRules(x *index, f Facts, approved []Entry) risk.Decision {
 	a, c := f.Assessment, f.Call
 	if f.Session.Env == "" {
 		f.Session.Env = p.Environment
 	}
-	x := p.lists()
-	if x.deny.n == 0 && x.ask.n == 0 && x.allow.n == 0 && len(approved) == 0 {
-		return p.modeDecision(a, c) // no rule to match: nothing to prepare
-	}
 	s := NewSubject(c)
-	if e := x.deny.any(s, f); e != nil {
+	if e := x.deny.any(s, &f); e != nil {
 		return ruleDecision(risk.Deny, "deny", e, "denied by the policy rule")
 	}
 	bypass := p.Mode == ModeBypassPermissions && !p.DisableBypass
-	if e := x.ask.any(s, f); e != nil && !bypass {
+	if e := x.ask.any(s, &f); e != nil && !bypass {
 		if p.Mode == ModeDontAsk {
 			d := ruleDecision(risk.Deny, "ask", e, "the policy rule asks for a person")
 			d.Reasons = append(d.Reasons, "dontAsk mode: nobody is asked, so it is denied")
@@ -178,7 +185,7 @@ func (p *Policy) DecideFacts(f *Facts, approved ...Entry) risk.Decision {
 	if e := x.allow.exactly(c, approved); e != nil {
 		return ruleDecision(risk.Allow, "allow", e, "a person approved this exact action")
 	}
-	e := x.allow.all(s, f, approved)
+	e := x.allow.all(s, &f, approved)
 	if e != nil && !a.Locked {
 		return ruleDecision(risk.Allow, "allow", e, "allowed by the policy rule")
 	}
