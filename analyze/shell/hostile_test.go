@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/internal/hostile"
@@ -119,7 +120,20 @@ func TestNesting(t *testing.T) {
 			t.Errorf("nesting(%q) = %d, want %d", tc.src, got, tc.want)
 		}
 	}
+	// resolver.script skips the scan for a script of at most MaxNesting
+	// bytes: each level the scan counts is opened by a byte of its own
+	deep := []string{"(", "$(", "`", "{", "${", "\"", "if ", "do ", "case ", "|", "||", "&&", "<<E\n", "<<-E\n$("}
+	for _, unit := range deep {
+		for n := 1; n*len(unit) <= 3*MaxNesting; n++ {
+			if s := strings.Repeat(unit, n); nesting(s) > len(s) {
+				t.Errorf("nesting(%q × %d) = %d, more than its %d bytes", unit, n, nesting(s), len(s))
+			}
+		}
+	}
 	for _, in := range hostile.Inputs() {
+		if got := nesting(in.Script); got > len(in.Script) {
+			t.Errorf("%s: nesting %d, more than its %d bytes", in.Name, got, len(in.Script))
+		}
 		switch in.Name {
 		case "subst20000", "paren20000", "group20000", "if20000", "case5000", "while5000", "func5000", "procsubst5000", "param-deep", "dquote-subst-deep", "hidden-by-quote", "hidden-by-ansi-quote", "arith-deep", "pipeline50000":
 			if got := nesting(in.Script); got <= MaxNesting {

@@ -181,14 +181,17 @@ var resolvers sync.Pool
 // only when its map of variables stayed small, so that clearing it costs
 // no more than it saves.
 func release(r *resolver) {
-	if r == nil || len(r.vars) > 32 {
+	if r == nil || len(r.vars) > 32 || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch {
 		return
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars}
+	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0]}
 	resolvers.Put(r)
 }
+
+// maxScratch bounds the lists a resolver kept in the pool holds room for.
+const maxScratch = 1024
 
 type resolver struct {
 	vars map[string]string
@@ -206,12 +209,14 @@ type resolver struct {
 	dirDyn bool
 	dirs   []string
 	out    []Command
-	// where each command of out was found: the script it belongs to
-	// (positions are only comparable within one script) and its offset.
-	owner  []int
-	offset []uint
+	at     []place  // where each command of out was found
 	via    []string // wrappers around the commands being emitted
 	nextID int
+	// the pipes and simple-command statements of the scripts being
+	// walked (see walk)
+	pipes  [][2]span
+	stmts  []stmtSpan
+	reader strings.Reader // the script being parsed
 
 	// The persistent shell: aliases, functions and git aliases (shared
 	// with the prior state until written: see own), the positional
@@ -235,6 +240,13 @@ type resolver struct {
 }
 
 type span struct{ from, to uint }
+
+// place is where a command was found: the script it belongs to
+// (positions are only comparable within one script) and its offset.
+type place struct {
+	owner  int
+	offset uint
+}
 
 func spanOf(n syntax.Node) span { return span{n.Pos().Offset(), n.End().Offset()} }
 
@@ -264,7 +276,9 @@ func (r *resolver) script(src string, depth int) error {
 	if !r.work.Charge(scriptCost+parseCost*len(src), "shell parsing") {
 		return nil
 	}
-	if nesting(src) > MaxNesting {
+	// a script nests no deeper than it has bytes (see nesting): a short
+	// one needs no scan
+	if len(src) > MaxNesting && nesting(src) > MaxNesting {
 		// not handed to the recursive parser: it reads as one command
 		// nested too deep to follow
 		r.sets = true
@@ -274,7 +288,8 @@ func (r *resolver) script(src string, depth int) error {
 		return nil
 	}
 	p := parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(src), "")
+	r.reader.Reset(src)
+	f, err := p.Parse(&r.reader, "")
 	parsers.Put(p)
 	if err != nil {
 		return err
@@ -282,84 +297,102 @@ func (r *resolver) script(src string, depth int) error {
 	outerSrc := r.src
 	r.src = src
 	defer func() { r.src = outerSrc }()
-	id := r.nextID
+	w := &walk{r: r, depth: depth, id: r.nextID, pipes: len(r.pipes), stmts: len(r.stmts)}
 	r.nextID++
 	first := len(r.out) // the script's commands are at first or after
-	var (
-		walkErr error
-		pipes   [][2]span  // the two sides of each pipe
-		stmts   []stmtSpan // simple-command statements: their words and redirections
-		// the redirections of the statement whose command is call: Walk
-		// visits a statement's command right after the statement
-		call   *syntax.CallExpr
-		redirs []Redirect
-	)
+	// the script's spans, pipes and statements follow those of the
+	// scripts it is nested in, which get theirs back when it is done
 	outer := r.locals
-	r.locals = nil
+	r.locals = r.locals[len(r.locals):len(r.locals)]
 	defer func() { r.locals = outer }()
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if n == nil {
-			return true
+	syntax.Walk(f, w.visit)
+	r.link(w.id, first, r.pipes[w.pipes:], r.stmts[w.stmts:])
+	r.pipes, r.stmts = r.pipes[:w.pipes], r.stmts[:w.stmts]
+	if w.err == nil {
+		w.err = r.echoed(w.id, first)
+	}
+	return w.err
+}
+
+// walk is the walk of one script's syntax tree (see resolver.script).
+type walk struct {
+	r         *resolver
+	depth, id int
+	err       error // the first error of a command read in turn
+	// where the script's pipes and statements start in r.pipes and r.stmts
+	pipes, stmts int
+	// the redirections of the statement whose command is call: Walk
+	// visits a statement's command right after the statement
+	call   *syntax.CallExpr
+	redirs []Redirect
+}
+
+// visit is the walk's syntax.Walk function.
+func (w *walk) visit(n syntax.Node) bool {
+	if n == nil {
+		return true
+	}
+	r := w.r
+	if !r.work.Charge(nodeCost, "shell syntax walk") {
+		return false
+	}
+	if !r.sets && assigns(n) {
+		r.sets = true
+	}
+	r.leave(n)
+	w.node(n)
+	r.enter(n)
+	return true
+}
+
+// node reads syntax node n of the script.
+func (w *walk) node(n syntax.Node) {
+	r, depth, id := w.r, w.depth, w.id
+	switch x := n.(type) {
+	case *syntax.FuncDecl:
+		r.define(x)
+	case *syntax.Stmt:
+		rs := r.redirects(x.Redirs)
+		if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+			w.call, w.redirs = ce, rs
+			r.stmts = append(r.stmts, stmtSpan{spanOf(x), ce.Pos().Offset()})
+		} else if len(rs) > 0 {
+			// redirections of a compound command or of none at all
+			// (> /etc/passwd): a command without words holds them.
+			r.add(Command{Redirs: rs, Depth: depth}, id, x.Pos().Offset())
 		}
-		if !r.work.Charge(nodeCost, "shell syntax walk") {
-			return false
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			r.pipes = append(r.pipes, [2]span{spanOf(x.X), spanOf(x.Y)})
+			r.locals = append(r.locals, spanOf(x))
 		}
-		if !r.sets && assigns(n) {
-			r.sets = true
+	case *syntax.DeclClause:
+		for _, as := range x.Args {
+			r.assign(as)
 		}
-		r.leave(n)
-		defer r.enter(n)
-		switch x := n.(type) {
-		case *syntax.FuncDecl:
-			r.define(x)
-		case *syntax.Stmt:
-			rs := r.redirects(x.Redirs)
-			if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-				call, redirs = ce, rs
-				stmts = append(stmts, stmtSpan{spanOf(x), ce.Pos().Offset()})
-			} else if len(rs) > 0 {
-				// redirections of a compound command or of none at all
-				// (> /etc/passwd): a command without words holds them.
-				r.add(Command{Redirs: rs, Depth: depth}, id, x.Pos().Offset())
-			}
-		case *syntax.BinaryCmd:
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				pipes = append(pipes, [2]span{spanOf(x.X), spanOf(x.Y)})
-				r.locals = append(r.locals, spanOf(x))
-			}
-		case *syntax.DeclClause:
-			for _, as := range x.Args {
+		w.fail(r.envScripts(x.Args, depth, id, x.Pos().Offset()))
+	case *syntax.CallExpr:
+		w.fail(r.envScripts(x.Assigns, depth, id, x.Pos().Offset()))
+		if len(x.Args) == 0 {
+			for _, as := range x.Assigns {
 				r.assign(as)
 			}
-			if err := r.envScripts(x.Args, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
-				walkErr = err
-			}
-		case *syntax.CallExpr:
-			if err := r.envScripts(x.Assigns, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
-				walkErr = err
-			}
-			if len(x.Args) == 0 {
-				for _, as := range x.Assigns {
-					r.assign(as)
-				}
-				return true
-			}
-			cmd := r.words(x.Args)
-			cmd.Depth = depth
-			if x == call {
-				cmd.Redirs = redirs
-			}
-			if err := r.emit(cmd, depth, id, x.Pos().Offset()); err != nil && walkErr == nil {
-				walkErr = err
-			}
+			return
 		}
-		return true
-	})
-	r.link(id, first, pipes, stmts)
-	if walkErr == nil {
-		walkErr = r.echoed(id, first)
+		cmd := r.words(x.Args)
+		cmd.Depth = depth
+		if x == w.call {
+			cmd.Redirs = w.redirs
+		}
+		w.fail(r.emit(cmd, depth, id, x.Pos().Offset()))
 	}
-	return walkErr
+}
+
+// fail keeps err when it is the walk's first.
+func (w *walk) fail(err error) {
+	if err != nil && w.err == nil {
+		w.err = err
+	}
 }
 
 // commandVars are environment variables whose value a program runs as a
@@ -419,7 +452,7 @@ func (r *resolver) echoed(id, first int) error {
 	n := len(r.out)
 	for i := first; i < n; i++ {
 		c := r.out[i]
-		if r.owner[i] != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) {
+		if r.at[i].owner != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) {
 			continue
 		}
 		subst := substScript(c)
@@ -443,7 +476,7 @@ func (r *resolver) echoed(id, first int) error {
 		}
 		if subst && !fed {
 			// sh <(cmd), source <(cmd): the script is cmd's output
-			if err := r.dynamicScript(path.Base(c.Args[0]), c.Depth, id, r.offset[i]); err != nil {
+			if err := r.dynamicScript(path.Base(c.Args[0]), c.Depth, id, r.at[i].offset); err != nil {
 				return err
 			}
 		}
@@ -477,11 +510,10 @@ func (r *resolver) add(c Command, id int, off uint) {
 	if r.out == nil {
 		// most scripts run one or two commands: room for two at once, not
 		// grown one by one
-		r.out, r.owner, r.offset = make([]Command, 0, 2), make([]int, 0, 2), make([]uint, 0, 2)
+		r.out = make([]Command, 0, 2)
 	}
 	r.out = append(r.out, c)
-	r.owner = append(r.owner, id)
-	r.offset = append(r.offset, off)
+	r.at = append(r.at, place{id, off})
 }
 
 // chdir follows cd, pushd and popd: later commands of the script run in
@@ -537,7 +569,7 @@ type stmtSpan struct {
 func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 	var own []int // this script's commands, in source order
 	for i := first; i < len(r.out); i++ {
-		if r.owner[i] == id {
+		if r.at[i].owner == id {
 			own = append(own, i)
 		}
 	}
@@ -546,12 +578,12 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 	}
 	// bounds returns the part of own inside sp.
 	bounds := func(sp span) (int, int) {
-		lo := sort.Search(len(own), func(k int) bool { return r.offset[own[k]] >= sp.from })
-		hi := sort.Search(len(own), func(k int) bool { return r.offset[own[k]] >= sp.to })
+		lo := sort.Search(len(own), func(k int) bool { return r.at[own[k]].offset >= sp.from })
+		hi := sort.Search(len(own), func(k int) bool { return r.at[own[k]].offset >= sp.to })
 		return lo, hi
 	}
 	feed := func(recvLo, recvHi int, head uint, from []int) {
-		for k := recvLo; k < recvHi && r.offset[own[k]] == head; k++ {
+		for k := recvLo; k < recvHi && r.at[own[k]].offset == head; k++ {
 			i := own[k]
 			for _, j := range from {
 				if j != i && !slices.Contains(r.out[i].Inputs, j) {
@@ -577,12 +609,12 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 		for j := max(own[xlo], end-maxFeeds); j < end; j++ {
 			from = append(from, j)
 		}
-		feed(ylo, yhi, r.offset[own[ylo]], from)
+		feed(ylo, yhi, r.at[own[ylo]].offset, from)
 	}
 	for _, st := range stmts {
 		lo, hi := bounds(st.span)
 		k := lo
-		for k < hi && r.offset[own[k]] <= st.call {
+		for k < hi && r.at[own[k]].offset <= st.call {
 			k++
 		}
 		if k == hi {
@@ -590,7 +622,7 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 		}
 		from := own[k:min(hi, k+maxFeeds)]
 		first := lo
-		for first < hi && r.offset[own[first]] != st.call {
+		for first < hi && r.at[own[first]].offset != st.call {
 			first++
 		}
 		feed(first, hi, st.call, from)
@@ -716,22 +748,17 @@ func (e *env) Each(fn func(string, expand.Variable) bool) {
 // fields is not built but kept dynamic, as is every word once the budget
 // is spent.
 func (r *resolver) word(w *syntax.Word) ([]string, bool) {
+	return r.appendWord(nil, w)
+}
+
+// appendWord appends the fields of word w to dst (see word); when w
+// cannot be resolved it returns dst unchanged and false.
+func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 	if !r.work.Charge(wordCost, "shell words") {
-		return nil, false
+		return dst, false
 	}
-	if len(w.Parts) == 1 {
-		switch p := w.Parts[0].(type) {
-		case *syntax.Lit:
-			// A plain word needs no expansion unless it holds characters
-			// that tilde, brace or pattern expansion, or escapes, act on.
-			if !strings.ContainsAny(p.Value, "~{}*?[]\\") {
-				return []string{p.Value}, true
-			}
-		case *syntax.SglQuoted:
-			if !p.Dollar {
-				return []string{p.Value}, true
-			}
-		}
+	if s, ok := literal(w); ok {
+		return append(dst, s), true
 	}
 	if hasSubst(w) {
 		return nil, false // its value is some command's output
@@ -761,9 +788,31 @@ func (r *resolver) word(w *syntax.Word) ([]string, bool) {
 	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
 	out, err := expand.Fields(cfg, w)
 	if err != nil || e.unknown {
-		return nil, false
+		return dst, false
 	}
-	return out, true
+	if dst == nil {
+		return out, true
+	}
+	return append(dst, out...), true
+}
+
+// literal returns the value of a word that needs no expansion: a plain
+// word without the characters that tilde, brace or pattern expansion, or
+// escapes, act on, or one single-quoted.
+func literal(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if !strings.ContainsAny(p.Value, "~{}*?[]\\") {
+				return p.Value, true
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value, true
+			}
+		}
+	}
+	return "", false
 }
 
 // text returns the source text of node n of the script being walked, or,
@@ -783,8 +832,44 @@ func (r *resolver) text(n syntax.Node) string {
 // hasSubst reports whether a word holds a command or process
 // substitution, whose value only running a command could give.
 func hasSubst(w *syntax.Word) bool {
+	return w != nil && partsHaveSubst(w.Parts)
+}
+
+// partsHaveSubst is hasSubst for the parts of a word. The parts words
+// are made of are read directly; others (arithmetic, which nests
+// expressions) are walked.
+func partsHaveSubst(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return true
+		case *syntax.DblQuoted:
+			if partsHaveSubst(x.Parts) {
+				return true
+			}
+		case *syntax.ParamExp:
+			if x.NestedParam != nil && partsHaveSubst([]syntax.WordPart{x.NestedParam}) ||
+				x.Index != nil && walkHasSubst(x.Index) ||
+				x.Slice != nil && (x.Slice.Offset != nil && walkHasSubst(x.Slice.Offset) || x.Slice.Length != nil && walkHasSubst(x.Slice.Length)) ||
+				x.Repl != nil && (hasSubst(x.Repl.Orig) || hasSubst(x.Repl.With)) ||
+				x.Exp != nil && hasSubst(x.Exp.Word) {
+				return true
+			}
+		default:
+			if walkHasSubst(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// walkHasSubst reports whether syntax node n holds a command or process
+// substitution, walking all of it.
+func walkHasSubst(n syntax.Node) bool {
 	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			found = true
@@ -797,11 +882,12 @@ func hasSubst(w *syntax.Word) bool {
 // words resolves a command's words; each word that cannot be resolved is
 // kept as written and marked dynamic.
 func (r *resolver) words(ws []*syntax.Word) Command {
-	var c Command
+	c := Command{Args: make([]string, 0, len(ws)), Dynamic: make([]bool, 0, len(ws))}
 	for _, w := range ws {
-		if f, ok := r.word(w); ok {
-			for _, s := range f {
-				c.Args = append(c.Args, s)
+		n := len(c.Args)
+		if f, ok := r.appendWord(c.Args, w); ok {
+			c.Args = f
+			for range f[n:] {
 				c.Dynamic = append(c.Dynamic, false)
 			}
 			continue

@@ -1,0 +1,48 @@
+package shell
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// BenchmarkPrepareCorpus measures the shell preparer, then Facts, as the
+// engine runs them, over the calls of testdata/actions.jsonl that carry
+// shell scripts or, for a tool the catalog does not know, text; one
+// iteration is one pass over them. The calls are normalized once: each
+// iteration prepares a copy of each, with a budget of its own.
+func BenchmarkPrepareCorpus(b *testing.B) {
+	f, err := os.Open("../../testdata/actions.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var calls []*tool.Call
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := tool.Normalize(&a, testEnv.Cwd, testEnv.Home)
+		if len(c.Shell) > 0 || !c.Known && len(c.Text) > 0 {
+			calls = append(calls, c)
+		}
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		for _, base := range calls {
+			c := *base
+			c.Work = tool.NewBudget(tool.DefaultWork)
+			if _, err := (Preparer{}).Prepare(ctx, &c); err != nil {
+				b.Fatal(err)
+			}
+			Facts(&c)
+		}
+	}
+}
