@@ -105,21 +105,9 @@ func ParseObject(data []byte, lim Limits) (Action, map[string]any, error) {
 	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
 		return Action{}, nil, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
 	}
-	if !utf8.Valid(data) {
-		return Action{}, nil, inputErrorf("action is not valid UTF-8")
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return Action{}, nil, inputErrorf("action contains a NUL byte")
-	}
-	if d := jsonDepth(data); lim.MaxDepth > 0 && d > lim.MaxDepth {
-		return Action{}, nil, inputErrorf("action nests deeper than %d levels", lim.MaxDepth)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(data, &obj); err != nil {
-		if _, ok := err.(*json.UnmarshalTypeError); ok {
-			return Action{}, nil, inputErrorf("an action must be a JSON object: %v", err)
-		}
-		return Action{}, nil, inputErrorf("not valid JSON: %v", err)
+	obj, err := objectOf(data, lim)
+	if err != nil {
+		return Action{}, nil, err
 	}
 	a, err := ActionFromObject(obj)
 	if err != nil {
@@ -129,6 +117,36 @@ func ParseObject(data []byte, lim Limits) (Action, map[string]any, error) {
 		return Action{}, obj, err
 	}
 	return a, obj, nil
+}
+
+// objectOf decodes data, which is within lim.MaxBytes, as a JSON object.
+// obj is nil, without an error, for the JSON null.
+func objectOf(data []byte, lim Limits) (obj map[string]any, err error) {
+	if obj, ok := decodeObject(data, lim.MaxDepth); ok {
+		return obj, nil
+	}
+	return objectOfSlowly(data, lim)
+}
+
+// objectOfSlowly is objectOf with encoding/json, for what decodeObject
+// does not decide; its errors say what is wrong.
+func objectOfSlowly(data []byte, lim Limits) (obj map[string]any, err error) {
+	if !utf8.Valid(data) {
+		return nil, inputErrorf("action is not valid UTF-8")
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, inputErrorf("action contains a NUL byte")
+	}
+	if d := jsonDepth(data); lim.MaxDepth > 0 && d > lim.MaxDepth {
+		return nil, inputErrorf("action nests deeper than %d levels", lim.MaxDepth)
+	}
+	if err := json.Unmarshal(data, &obj); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok {
+			return nil, inputErrorf("an action must be a JSON object: %v", err)
+		}
+		return nil, inputErrorf("not valid JSON: %v", err)
+	}
+	return obj, nil
 }
 
 // jsonDepth returns the deepest nesting of objects and arrays in data,

@@ -1,0 +1,403 @@
+package risk
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// decodeObject decodes data, one JSON object, to exactly what
+// encoding/json's Unmarshal into a map[string]any makes of it: strings,
+// float64, bool, nil, []any (empty, not nil, for []) and map[string]any;
+// the last of duplicate keys wins; an escaped lone surrogate becomes
+// U+FFFD. It does so in one pass, without reflection, for the input a
+// well-behaved agent sends.
+//
+// ok is false for anything else: data that is not one JSON object, not
+// valid JSON or not valid UTF-8, nesting deeper than maxDepth (0: no
+// limit of ours), a number out of float64's range. The caller then
+// decodes data the slow way, whose errors say what is wrong: ok = false
+// never means the data is invalid, only that decodeObject did not decide.
+func decodeObject(data []byte, maxDepth int) (obj map[string]any, ok bool) {
+	// beyond this, recursion is the slow path's business (encoding/json
+	// refuses nesting past 10000)
+	const deepest = 512
+	if maxDepth <= 0 || maxDepth > deepest {
+		maxDepth = deepest
+	}
+	d := decoder{data: data, maxDepth: maxDepth}
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, false
+	}
+	obj, ok = d.object(1)
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	if d.pos != len(d.data) {
+		return nil, false
+	}
+	return obj, true
+}
+
+// decoder reads data from pos on. Its methods report ok = false at the
+// first byte they do not accept, and leave pos anywhere.
+type decoder struct {
+	data     []byte
+	pos      int
+	maxDepth int
+}
+
+// space skips JSON white space.
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value reads the value at pos, nested depth levels deep.
+func (d *decoder) value(depth int) (any, bool) {
+	if d.pos >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.pos]; {
+	case c == '"':
+		s, ok := d.string()
+		return s, ok
+	case c == '{':
+		m, ok := d.object(depth + 1)
+		return m, ok
+	case c == '[':
+		a, ok := d.array(depth + 1)
+		return a, ok
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	}
+	return nil, false
+}
+
+// object reads the object at pos, which is at the given depth.
+func (d *decoder) object(depth int) (map[string]any, bool) {
+	if depth > d.maxDepth {
+		return nil, false
+	}
+	d.pos++ // {
+	m := make(map[string]any)
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, true
+	}
+	for {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, false
+		}
+		k, ok := d.key()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, false
+		}
+		d.pos++
+		d.space()
+		v, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.space()
+		case '}':
+			d.pos++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// array reads the array at pos, which is at the given depth.
+func (d *decoder) array(depth int) ([]any, bool) {
+	if depth > d.maxDepth {
+		return nil, false
+	}
+	d.pos++ // [
+	a := make([]any, 0)
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a, true
+	}
+	for {
+		v, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.space()
+		case ']':
+			d.pos++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// literal reads the literal word at pos.
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		return false
+	}
+	d.pos += len(word)
+	return true
+}
+
+// number reads the number at pos, in JSON's grammar, as a float64.
+func (d *decoder) number() (any, bool) {
+	start := d.pos
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	intStart := d.pos
+	switch {
+	case d.pos < len(d.data) && d.data[d.pos] == '0':
+		d.pos++
+	case d.pos < len(d.data) && '1' <= d.data[d.pos] && d.data[d.pos] <= '9':
+		d.digits()
+	default:
+		return nil, false
+	}
+	intEnd := d.pos
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if d.digits() == 0 {
+			return nil, false
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return nil, false
+		}
+	}
+	if d.pos == intEnd && intEnd-intStart <= 15 {
+		// an integer of at most 15 digits is exact in a float64: what
+		// ParseFloat returns, without its string
+		f := 0.0
+		for _, c := range d.data[intStart:intEnd] {
+			f = f*10 + float64(c-'0')
+		}
+		if intStart != start {
+			f = -f // -0 too, as ParseFloat
+		}
+		return f, true
+	}
+	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// digits skips decimal digits and returns how many.
+func (d *decoder) digits() int {
+	start := d.pos
+	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos - start
+}
+
+// key reads the string at pos as an object's key: the keys of the forms
+// ParseObject reads come as constants, without an allocation.
+func (d *decoder) key() (string, bool) {
+	raw, plain, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if !plain {
+		return unquote(raw)
+	}
+	switch string(raw) {
+	case "tool":
+		return "tool", true
+	case "arguments":
+		return "arguments", true
+	case "command":
+		return "command", true
+	case "session_id":
+		return "session_id", true
+	case "cwd":
+		return "cwd", true
+	case "file_path":
+		return "file_path", true
+	case "content":
+		return "content", true
+	case "path":
+		return "path", true
+	case "url":
+		return "url", true
+	case "code":
+		return "code", true
+	case "query":
+		return "query", true
+	case "description":
+		return "description", true
+	}
+	return string(raw), true
+}
+
+// string reads the string at pos.
+func (d *decoder) string() (string, bool) {
+	raw, plain, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if plain {
+		return string(raw), true
+	}
+	return unquote(raw)
+}
+
+// scanString finds the end of the string at pos and returns its text
+// between the quotes, raw. plain is set when it holds no escape. ok is
+// false when it does not end, holds a control character, an invalid
+// escape or invalid UTF-8.
+func (d *decoder) scanString() (raw []byte, plain, ok bool) {
+	start := d.pos + 1
+	ascii := true
+	plain = true
+	for i := start; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			raw = d.data[start:i]
+			if !ascii && !utf8.Valid(raw) {
+				return nil, false, false
+			}
+			d.pos = i + 1
+			return raw, plain, true
+		case c == '\\':
+			plain = false
+			i++
+			if i >= len(d.data) {
+				return nil, false, false
+			}
+			switch d.data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if hex4(d.data[i+1:]) < 0 {
+					return nil, false, false
+				}
+				i += 4
+			default:
+				return nil, false, false
+			}
+		case c < ' ':
+			return nil, false, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false, false
+}
+
+// unquote decodes the escapes of raw, a string's valid text between its
+// quotes, as encoding/json does.
+func unquote(raw []byte) (string, bool) {
+	b := make([]byte, 0, len(raw)+2*utf8.UTFMax)
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		switch raw[i+1] {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r := rune(hex4(raw[i+2:]))
+			i += 6
+			if utf16.IsSurrogate(r) {
+				// a pair when a low surrogate follows; alone, U+FFFD
+				r2 := rune(-1)
+				if i+1 < len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = rune(hex4(raw[i+2:]))
+				}
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					i += 6
+					r = dec
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b = utf8.AppendRune(b, r)
+			continue
+		default: // " \ /
+			b = append(b, raw[i+1])
+		}
+		i += 2
+	}
+	return string(b), true
+}
+
+// hex4 returns the value of the four hex digits that b starts with, or -1.
+func hex4(b []byte) int {
+	if len(b) < 4 {
+		return -1
+	}
+	n := 0
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		n = n*16 + int(c)
+	}
+	return n
+}
