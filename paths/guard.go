@@ -260,18 +260,19 @@ var guardNames = func() []string {
 	return ns
 }()
 
-// guardKeySet holds the keys of guardKeys, guardKeyLens bit n when a key
-// is n bytes long, guardAlways is set when a row has no literal component
-// (no key rules a path out).
-var guardKeySet, guardKeyLens, guardAlways = func() (map[string]bool, uint64, bool) {
-	set, lens, always := map[string]bool{}, uint64(0), false
+// guardKeySet holds the keys of guardKeys; guardKeyLens[b] has bit n set
+// when a key is n bytes long and starts with the byte b (so that almost
+// no component of a path is looked up in the set); guardAlways is set
+// when a row has no literal component (no key rules a path out).
+var guardKeySet, guardKeyLens, guardAlways = func() (map[string]bool, *[256]uint64, bool) {
+	set, lens, always := map[string]bool{}, new([256]uint64), false
 	for _, k := range guardKeys {
 		set[k] = true
 		if k == "" || len(k) >= 64 {
 			always = true
 			continue
 		}
-		lens |= 1 << len(k)
+		lens[k[0]] |= 1 << len(k)
 	}
 	return set, lens, always
 }()
@@ -299,7 +300,7 @@ func mayGuard(p string) bool {
 				continue
 			}
 		}
-		if n := i - start; n > 0 && n < 64 && guardKeyLens&(1<<n) != 0 {
+		if n := i - start; n > 0 && n < 64 && guardKeyLens[lowerASCII(p[start])]&(1<<n) != 0 {
 			c := p[start:i]
 			if upper {
 				var buf [64]byte

@@ -100,6 +100,9 @@ func (e Env) abs(p string) string {
 	case strings.HasPrefix(p, "~/") && e.Home != "":
 		return join(e.Home, p[2:])
 	case strings.HasPrefix(p, "/"):
+		if clean(p) {
+			return p
+		}
 		return path.Clean(p)
 	case e.Cwd != "":
 		return join(e.Cwd, p)

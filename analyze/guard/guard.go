@@ -128,6 +128,9 @@ func (ck *check) remember(k touched) {
 	case ck.many != nil:
 		ck.many[k] = true
 	case len(ck.seen) < 32:
+		if ck.seen == nil {
+			ck.seen = make([]touched, 0, 2) // most calls touch a few paths
+		}
 		ck.seen = append(ck.seen, k)
 	default:
 		ck.many = make(map[touched]bool, 2*len(ck.seen))

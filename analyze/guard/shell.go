@@ -97,6 +97,9 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
 		return
 	}
+	if ck.ops == nil {
+		ck.ops = make([]operand, 0, 4) // reused by every command of the call
+	}
 	ops := append(operands(ck.ops[:0], cmd), fed(cmds, i)...)
 	by := how{"by ", name}
 	// find's {} stands for every entry at any depth below its start
