@@ -100,6 +100,18 @@ func Recommendations(l Level, reversible bool) []string {
 // findings name.
 func Combine(findings []Finding, extraResources ...string) Assessment {
 	a := Assessment{Level: Safe, Reversible: true, Findings: findings}
+	resources := len(extraResources)
+	for i := range findings {
+		if findings[i].Resource != "" {
+			resources++
+		}
+	}
+	if len(findings) > 0 {
+		a.Reasons = make([]string, 0, len(findings))
+	}
+	if resources > 0 {
+		a.AffectedResources = make([]string, 0, min(resources, MaxResources))
+	}
 	concrete := false
 	seenReason := map[string]bool{}
 	for _, f := range findings {
