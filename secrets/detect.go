@@ -73,7 +73,13 @@ func New(rules []*Rule, opts ...Option) (*Detector, error) {
 			}
 		}
 	}
-	d.idx = keywords.New(words)
+	if slices.Equal(words, defaultKeywords) {
+		// the built-in rules' keywords: their automaton is generated Go
+		// data (kwindex_gen.go), so nothing is built
+		d.idx = keywords.FromTables(&defaultTables)
+	} else {
+		d.idx = keywords.New(words)
+	}
 	d.words = words
 	for _, o := range opts {
 		o(d)

@@ -3,12 +3,14 @@ package secrets
 import (
 	"flag"
 	"os"
+	"reflect"
 	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentwarden/warden/internal/golit"
+	"github.com/agentwarden/warden/internal/keywords"
 )
 
 var update = flag.Bool("update", false, "rewrite generated files")
@@ -140,4 +142,39 @@ func TestConcurrentFirstUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// defaultWords returns the keywords New numbers for the built-in rules,
+// in their order.
+func defaultWords(t testing.TB) []string {
+	t.Helper()
+	rules, err := DefaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.words
+}
+
+// TestKeywordsGenerated fails when kwindex_gen.go is not the built-in
+// rules' keywords and their automaton's tables; -update rewrites it (go
+// generate ./secrets).
+func TestKeywordsGenerated(t *testing.T) {
+	words := defaultWords(t)
+	src, err := golit.Source("rules.yaml and cli.yaml", "secrets",
+		"import \"github.com/agentwarden/warden/internal/keywords\"\n\n"+
+			"// defaultKeywords are the keywords New numbers for the built-in rules,\n// in their order.\n"+
+			"var defaultKeywords = "+samples.Literal(words)+"\n\n"+
+			"// defaultTables is keywords.New(defaultKeywords) as data: static, so a\n// process builds no automaton for the built-in rules.\n"+
+			"var defaultTables = "+golit.KeywordTables(keywords.New(words).Tables())+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golit.Check(t, "kwindex_gen.go", src, *update)
+	if !*update && !reflect.DeepEqual(keywords.FromTables(&defaultTables).Tables(), keywords.New(words).Tables()) {
+		t.Fatal("defaultTables differ from a freshly built index")
+	}
 }

@@ -37,41 +37,12 @@ func generateKeywords(t testing.TB) []byte {
 	b.WriteString("// defaultKeywords is the keyword list index makes for the default pack,\n// keyword id by keyword id.\n")
 	fmt.Fprintf(&b, "var defaultKeywords = %#v\n\n", words)
 	b.WriteString("// defaultTables is keywords.New(defaultKeywords) as data: static, so a\n// process builds no automaton for the built-in rules.\n")
-	fmt.Fprintf(&b, "var defaultTables = keywords.Tables{\nClass: %#v,\nStride: %d,\nN: %d,\nWords: %d,\n", tb.Class, tb.Stride, tb.N, tb.Words)
-	if tb.T16 != nil {
-		writeInts(&b, "T16", "uint16", tb.T16)
-	}
-	if tb.T32 != nil {
-		writeInts(&b, "T32", "uint32", tb.T32)
-	}
-	b.WriteString("Out: [][]int32{\n")
-	for _, o := range tb.Out {
-		if o == nil {
-			b.WriteString("nil,\n")
-		} else {
-			fmt.Fprintf(&b, "%#v,\n", o)
-		}
-	}
-	b.WriteString("},\n}\n")
+	b.WriteString("var defaultTables = " + golit.KeywordTables(tb) + "\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return src
-}
-
-// writeInts writes field: a slice literal of xs, 24 numbers a line.
-func writeInts[T uint16 | uint32](b *bytes.Buffer, field, typ string, xs []T) {
-	fmt.Fprintf(b, "%s: []%s{", field, typ)
-	for i, x := range xs {
-		if i%24 == 0 {
-			b.WriteString("\n")
-		} else {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(b, "%d,", x)
-	}
-	b.WriteString("\n},\n")
 }
 
 func TestKeywordsGenerated(t *testing.T) {
