@@ -103,8 +103,9 @@ type program struct {
 
 	once      sync.Once
 	re        *regexp.Regexp
-	pathGroup int // index of the "path" group, or -1
-	mode      int // wholeText, lineMode or a span (see window.go)
+	m         *matcher // re, for MatchString
+	pathGroup int      // index of the "path" group, or -1
+	mode      int      // wholeText, lineMode or a span (see window.go)
 	err       error
 
 	condOnce sync.Once
@@ -131,12 +132,12 @@ func (p *program) get() (*program, error) {
 		if p.pattern == "" {
 			return
 		}
-		re, err := regexp.Compile("(?i)" + p.pattern)
+		m, err := newMatcher("(?i)" + p.pattern)
 		if err != nil {
 			p.err = fmt.Errorf("pattern: %w", err)
 			return
 		}
-		p.re, p.pathGroup = re, re.SubexpIndex("path")
+		p.m, p.re, p.pathGroup = m, m.re, m.re.SubexpIndex("path")
 		switch {
 		case p.window == "line":
 			if !lineWindowed(p.pattern, p.keywords) {
@@ -315,7 +316,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 						if !c.Work.Charge(ruleCost*(w[1]-w[0]), "rules") {
 							return false, "", nil
 						}
-						if p.re.MatchString(s[w[0]:w[1]]) {
+						if p.m.MatchString(s[w[0]:w[1]]) {
 							hit = true
 							break
 						}
@@ -444,7 +445,7 @@ const ruleCost = 32
 
 func (r *Rule) find(p *program, c *tool.Call, s string) (bool, string) {
 	if !r.AtCommand && r.Where == "" && p.pathGroup <= 0 {
-		return p.re.MatchString(s), ""
+		return p.m.MatchString(s), ""
 	}
 	g := p.pathGroup
 	for _, m := range p.re.FindAllStringSubmatchIndex(s, 16) {

@@ -1,0 +1,304 @@
+package rules
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A matcher answers what regexp's MatchString answers for a pattern, with
+// less work on texts where few positions can start a match. Go's regexp
+// tries every position of the text in turn, paying for each the pattern's
+// first instructions (10 to 20 ns each); most of the pack's patterns can
+// start only at a few bytes (> or t, c or w at a word's start, a
+// quote…). The matcher reads from the pattern's program which bytes may
+// start a match, in which context (after a non-word byte for \b, at the
+// text's or a line's start for ^), and which bytes may follow them
+// (starts); it looks up each position of the text in that table and runs
+// the pattern anchored at the candidates only:
+//
+//   - at position 0, \A(?:pattern) on the text;
+//   - at a position p > 0, \A(?s:.)(?:pattern) on the text from p-1: the
+//     dot consumes the byte before p, so the pattern starts at p and its
+//     assertions (\b, \B, ^ and $ of a line, \A) read the byte before as
+//     in the whole text. Candidates are ASCII bytes, never inside a
+//     multi-byte character, so the dot consumes exactly that one byte
+//     (an invalid sequence decodes as one byte too); its value differs
+//     only for a non-ASCII byte, which \b, \B and ^ read as the whole
+//     character would be read: not a word character, not a newline.
+//
+// A match cannot start at a position whose byte cannot start one (the
+// pattern never matches the empty string, so a match consumes the byte at
+// its start), and Go's search starts only at character boundaries, which
+// every ASCII byte is. A pattern that cannot match a newline runs on the
+// candidate's line only, the newline kept so that $ and \b read it.
+//
+// When a text holds a non-ASCII byte and a match may start with one, the
+// pattern runs unanchored over the whole text instead; when the anchored
+// runs would scan (in all) more than a few times the text, over the rest
+// of it, from a position no match starts at: the cost stays linear in the
+// text's length.
+type matcher struct {
+	re         *regexp.Regexp // the pattern, unanchored
+	at0, after *regexp.Regexp // anchored at the text's start, after its first byte; nil: always run re
+	starts     *starts        // where a match may start
+	line       bool           // no match holds a newline
+}
+
+// newMatcher compiles expr, a pattern with its flags (as regexp.Compile
+// takes it), to a matcher; an error is regexp.Compile's.
+func newMatcher(expr string) (*matcher, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	m := &matcher{re: re}
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return m, nil // not reached: regexp parsed it
+	}
+	tree = tree.Simplify()
+	prog, err := syntax.Compile(tree)
+	if err != nil {
+		return m, nil
+	}
+	st, ok := startsOf(prog)
+	if !ok {
+		return m, nil
+	}
+	at0, err0 := regexp.Compile(`\A(?:` + expr + `)`)
+	after, err1 := regexp.Compile(`\A(?s:.)(?:` + expr + `)`)
+	if err0 != nil || err1 != nil {
+		return m, nil
+	}
+	m.at0, m.after, m.starts, m.line = at0, after, st, !matchesNewline(tree)
+	return m, nil
+}
+
+// anchoredBudget bounds the bytes the anchored runs over one text may
+// span, as a multiple of its length (plus a constant for short texts),
+// before the matcher runs the pattern unanchored over the rest.
+const anchoredBudget = 4
+
+// MatchString reports whether s holds a match of the pattern.
+func (m *matcher) MatchString(s string) bool {
+	st := m.starts
+	if st == nil || st.high && !isASCII(s) {
+		return m.re.MatchString(s)
+	}
+	budget := anchoredBudget*len(s) + 256
+	clean := -1 // the last position no match can start at, in any context
+	for p := 0; p < len(s); p++ {
+		if st.first[s[p]] == 0 {
+			clean = p
+			continue
+		}
+		if !st.candidate(s, p) {
+			continue
+		}
+		end := len(s)
+		if m.line {
+			if i := strings.IndexByte(s[p:], '\n'); i >= 0 {
+				end = p + i + 1
+			}
+		}
+		if budget -= end - p; budget < 0 {
+			// the unanchored search from a position no match starts at
+			// reads the context of every later one as in s
+			return m.re.MatchString(s[max(clean, 0):])
+		}
+		if p == 0 {
+			if m.at0.MatchString(s[:end]) {
+				return true
+			}
+		} else if m.after.MatchString(s[p-1 : end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// starts is what a pattern's program says of the bytes a match may start
+// with: the first byte, whether it needs a \b before it, and the byte
+// after it.
+type starts struct {
+	first [256]uint8 // the contexts a match may start with the byte in (0: none)
+	next  [256]uint8 // for a first byte, its index in masks (0: any byte, or the end, may follow)
+	masks [][4]uint64
+	high  bool // a match may start with a non-ASCII character
+}
+
+// The contexts a first byte may start a match in.
+const (
+	anyContext   = 1 << iota
+	afterNonWord // a \b before a word character: the text's start or a non-word byte before it
+	atTextStart  // \A before it
+	atLineStart  // (?m)^ before it: the text's start or a newline before it
+)
+
+// candidate reports whether a match may start at s[p], an ASCII byte.
+func (st *starts) candidate(s string, p int) bool {
+	b := s[p]
+	f := st.first[b]
+	if f&anyContext == 0 &&
+		!(f&afterNonWord != 0 && (p == 0 || !isWordByte(s[p-1]))) &&
+		!(f&atTextStart != 0 && p == 0) &&
+		!(f&atLineStart != 0 && (p == 0 || s[p-1] == '\n')) {
+		return false
+	}
+	i := st.next[b]
+	if i == 0 {
+		return true
+	}
+	if p+1 == len(s) {
+		return false
+	}
+	n := s[p+1]
+	return st.masks[i][n>>6]&(1<<(n&63)) != 0
+}
+
+func isWordByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+}
+
+// startsOf reads prog's starts; ok is false when it may match the empty
+// string (a match may start anywhere).
+func startsOf(prog *syntax.Prog) (st *starts, ok bool) {
+	st = &starts{masks: make([][4]uint64, 1)}
+	first, matchable := closure(prog, uint32(prog.Start))
+	if matchable {
+		return nil, false
+	}
+	var follow [256][4]uint64 // bytes that may follow a first byte
+	var anyNext [256]bool     // a match may end after the first byte
+	for _, x := range first {
+		in := &prog.Inst[x.pc]
+		st.high = st.high || matchesHigh(in)
+		var next [4]uint64 // bytes the instructions after in match
+		after, afterMatch := closure(prog, in.Out)
+		for _, y := range after {
+			yi := &prog.Inst[y.pc]
+			for n := range utf8.RuneSelf {
+				if matchesByte(yi, byte(n)) {
+					next[n>>6] |= 1 << (n & 63)
+				}
+			}
+			if matchesHigh(yi) {
+				next[2], next[3] = ^uint64(0), ^uint64(0)
+			}
+		}
+		for b := range utf8.RuneSelf {
+			if !matchesByte(in, byte(b)) {
+				continue
+			}
+			switch {
+			case x.ctx&atTextStart != 0:
+				st.first[b] |= atTextStart
+			case x.ctx&atLineStart != 0:
+				st.first[b] |= atLineStart
+			case x.ctx&afterNonWord != 0 && isWordByte(byte(b)):
+				st.first[b] |= afterNonWord
+			default:
+				st.first[b] |= anyContext
+			}
+			anyNext[b] = anyNext[b] || afterMatch
+			for i := range next {
+				follow[b][i] |= next[i]
+			}
+		}
+	}
+	for b := range st.first {
+		if st.first[b]&anyContext != 0 {
+			st.first[b] = anyContext // it holds of the others
+		}
+		if st.first[b] != 0 && !anyNext[b] {
+			st.next[b] = uint8(len(st.masks))
+			st.masks = append(st.masks, follow[b])
+		}
+	}
+	if st.high {
+		for b := utf8.RuneSelf; b < 256; b++ {
+			st.first[b], st.next[b] = anyContext, 0
+		}
+	}
+	return st, true
+}
+
+// pos is a rune instruction a match may reach, and the assertions passed
+// on the way: afterNonWord for \b, atTextStart for \A, atLineStart for
+// (?m)^.
+type pos struct {
+	pc  uint32
+	ctx uint8
+}
+
+// closure returns the rune instructions prog reaches from pc without
+// consuming input, and whether it reaches a match. Empty-width
+// assertions are passed as if they held, those a start position needs
+// noted.
+func closure(prog *syntax.Prog, pc uint32) (out []pos, match bool) {
+	seen := map[pos]bool{}
+	var walk func(p pos)
+	walk = func(p pos) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		in := &prog.Inst[p.pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			walk(pos{in.Out, p.ctx})
+			walk(pos{in.Arg, p.ctx})
+		case syntax.InstCapture, syntax.InstNop:
+			walk(pos{in.Out, p.ctx})
+		case syntax.InstEmptyWidth:
+			ctx, op := p.ctx, syntax.EmptyOp(in.Arg)
+			if op&syntax.EmptyWordBoundary != 0 {
+				ctx |= afterNonWord
+			}
+			if op&syntax.EmptyBeginText != 0 {
+				ctx |= atTextStart
+			}
+			if op&syntax.EmptyBeginLine != 0 {
+				ctx |= atLineStart
+			}
+			walk(pos{in.Out, ctx})
+		case syntax.InstMatch:
+			match = true
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			out = append(out, p)
+		}
+	}
+	walk(pos{pc, 0})
+	return out, match
+}
+
+// matchesByte reports whether rune instruction in matches the ASCII byte b.
+func matchesByte(in *syntax.Inst, b byte) bool {
+	switch in.Op {
+	case syntax.InstRuneAny:
+		return true
+	case syntax.InstRuneAnyNotNL:
+		return b != '\n'
+	}
+	return in.MatchRune(rune(b))
+}
+
+// matchesHigh reports whether rune instruction in may match a non-ASCII
+// character (or an invalid byte, read as U+FFFD).
+func matchesHigh(in *syntax.Inst) bool {
+	switch in.Op {
+	case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		return true
+	}
+	if len(in.Rune) == 1 && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+		for f := unicode.SimpleFold(in.Rune[0]); f != in.Rune[0]; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf {
+				return true
+			}
+		}
+	}
+	return len(in.Rune) > 0 && in.Rune[len(in.Rune)-1] >= utf8.RuneSelf
+}
