@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/store"
@@ -72,6 +73,45 @@ type assessLine struct {
 	// DecisionStage is the stage that decided: policy, review or record.
 	DecisionStage risk.Stage `json:"decision_stage,omitempty"`
 	Error         string     `json:"error,omitempty"`
+}
+
+// appendJSON appends l's JSON line, as encoding/json writes it (HTML
+// escaping off) with its newline. It fails where encoding/json does (a
+// level that is not valid), and dst is then to be dropped.
+func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	dst, err := l.Assessment.AppendJSONFields(dst)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"decision":`...)
+	dst = jsonenc.String(dst, string(l.Decision))
+	if l.DecisionRule != "" {
+		dst = append(dst, `,"decision_rule":`...)
+		dst = jsonenc.String(dst, l.DecisionRule)
+	}
+	if l.DecisionStage != "" {
+		dst = append(dst, `,"decision_stage":`...)
+		dst = jsonenc.String(dst, string(l.DecisionStage))
+	}
+	if l.Error != "" {
+		dst = append(dst, `,"error":`...)
+		dst = jsonenc.String(dst, l.Error)
+	}
+	return append(dst, "}\n"...), nil
+}
+
+// writeAnswer writes v, an answer, as one JSON line on w: an assessLine
+// without reflection, anything else (and an assessLine appendJSON fails
+// on, for encoding/json's error) with enc, which writes to w.
+func writeAnswer(w *bufio.Writer, enc *json.Encoder, v any) error {
+	if l, ok := v.(*assessLine); ok {
+		if b, err := l.appendJSON(w.AvailableBuffer()); err == nil {
+			_, err = w.Write(b)
+			return err
+		}
+	}
+	return enc.Encode(v)
 }
 
 // observedLine answers a line that reports what a call returned.
@@ -148,7 +188,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			if werr != nil {
 				continue // drain: the workers must not block
 			}
-			if werr = enc.Encode(v); werr == nil {
+			if werr = writeAnswer(w, enc, v); werr == nil {
 				werr = w.Flush()
 			}
 		}

@@ -1,0 +1,53 @@
+package jsonenc
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// encodingJSON is what encoding/json writes for v, HTML escaping off.
+func encodingJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+var seeds = []string{
+	"", "plain", `"quoted" \back\slash/`, "<html> & 'x'", "\b\f\n\r\t\x00\x01\x1f\x7f",
+	"é€😀", "\u2028\u2029 \u2027\u202a", "\xff\xfe", "a\xc3", "\xed\xa0\x80", "\xef\xbf\xbd", "tail\xe2\x80",
+}
+
+func TestString(t *testing.T) {
+	for _, s := range seeds {
+		if got, want := string(String(nil, s)), encodingJSON(t, s); got != want {
+			t.Errorf("String(%q) = %s, encoding/json %s", s, got, want)
+		}
+	}
+	for _, l := range [][]string{nil, {}, {"a"}, {"a", "b\n"}} {
+		if got, want := string(Strings(nil, l)), encodingJSON(t, l); got != want {
+			t.Errorf("Strings(%q) = %s, encoding/json %s", l, got, want)
+		}
+	}
+	for _, b := range []bool{false, true} {
+		if got, want := string(Bool(nil, b)), encodingJSON(t, b); got != want {
+			t.Errorf("Bool(%v) = %s, encoding/json %s", b, got, want)
+		}
+	}
+}
+
+func FuzzString(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(String([]byte("x"), s)), "x"+encodingJSON(t, s); got != want {
+			t.Fatalf("String(%q) = %s, encoding/json %s", s, got, want)
+		}
+	})
+}
