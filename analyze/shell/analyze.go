@@ -15,15 +15,20 @@ import (
 // downloads and decoded text flowing into interpreters, the SQL given to
 // database clients, and where resolution stopped seeing (see unseen).
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
-	return k.analyze(cmds, env, nil)
+	return k.analyze(nil, cmds, env, nil)
 }
 
-// analyze is Analyze, reading the SQL given to database clients from the
-// facts of call (see sqlFact; nil: none).
-func (k *Knowledge) analyze(cmds []Command, env paths.Env, call *tool.Call) []risk.Finding {
-	out := unseen(cmds)
+// analyze is Analyze, appending to out, reading the SQL given to
+// database clients from the facts of call (see sqlFact; nil: none).
+func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, call *tool.Call) []risk.Finding {
+	out = unseen(out, cmds)
 	cred := make([]bool, len(cmds)) // the command reads a credential file
 	fl := &flows{cmds: cmds}
+	// the words of a command, split: their room is reused from command
+	// to command (on the stack for most)
+	var flagRoom [8]string
+	var operandRoom [8]int
+	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
 	for i, c := range cmds {
 		out = append(out, c.Findings...)
 		out = k.redirects(out, c, env)
@@ -37,7 +42,7 @@ func (k *Knowledge) analyze(cmds []Command, env paths.Env, call *tool.Call) []ri
 			rows = k.byName["mkfs"]
 		}
 		if len(rows) > 0 {
-			w := k.split(name, c)
+			w = k.splitInto(w, name, c)
 			for _, r := range rows {
 				if t, ok := k.match(r, name, c, w); ok {
 					if len(t) == 0 && r.Target == "operands" {
@@ -400,7 +405,7 @@ func (k *Knowledge) sqlOf(cmds []Command, i int, name string) (texts, conn []str
 			switch {
 			case a == f && j+1 < len(c.Args):
 				texts = append(texts, c.Args[j+1])
-			case strings.HasPrefix(a, f+"=") && strings.HasPrefix(f, "--"):
+			case hasValue(a, f) && strings.HasPrefix(f, "--"):
 				texts = append(texts, a[len(f)+1:])
 			case len(f) == 2 && strings.HasPrefix(a, f) && len(a) > 2 && !strings.HasPrefix(f, "--") && a[1] != '-':
 				texts = append(texts, a[2:]) // -e"DROP …"
@@ -409,7 +414,7 @@ func (k *Knowledge) sqlOf(cmds []Command, i int, name string) (texts, conn []str
 		for _, f := range cl.Conn {
 			if a == f && j+1 < len(c.Args) {
 				conn = append(conn, c.Args[j+1])
-			} else if strings.HasPrefix(a, f+"=") {
+			} else if hasValue(a, f) {
 				conn = append(conn, a[len(f)+1:])
 			}
 		}

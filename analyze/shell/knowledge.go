@@ -245,7 +245,12 @@ type words struct {
 }
 
 func (k *Knowledge) split(name string, c Command) words {
-	var w words
+	return k.splitInto(words{}, name, c)
+}
+
+// splitInto is split, reusing the room of w's lists.
+func (k *Knowledge) splitInto(w words, name string, c Command) words {
+	w.flags, w.operands = w.flags[:0], w.operands[:0]
 	vf := k.vflags[name]
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
@@ -277,7 +282,7 @@ func hasFlag(flags []string, f string) bool {
 		case g == f:
 			return true
 		case long:
-			if strings.HasPrefix(g, f+"=") {
+			if hasValue(g, f) {
 				return true
 			}
 		case len(f) == 2 && len(g) > 2 && g[1] != '-' && isCluster(g):
@@ -287,6 +292,12 @@ func hasFlag(flags []string, f string) bool {
 		}
 	}
 	return false
+}
+
+// hasValue reports whether word a is flag or key f with a value
+// attached: f=value.
+func hasValue(a, f string) bool {
+	return len(a) > len(f) && a[len(f)] == '=' && a[:len(f)] == f
 }
 
 // isCluster reports whether a flag word is a cluster of one-letter flags.
@@ -381,20 +392,20 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		}
 		return nil, true
 	case strings.HasPrefix(t, "kv:"):
-		key := t[3:] + "="
+		key := t[3:]
 		for i := 1; i < len(c.Args); i++ {
-			if strings.HasPrefix(c.Args[i], key) {
+			if hasValue(c.Args[i], key) {
 				targets = append(targets, i)
 			}
 		}
 		return targets, true
 	case strings.HasPrefix(t, "flag:"):
-		for _, f := range strings.Split(t[5:], ",") {
+		for f := range strings.SplitSeq(t[5:], ",") {
 			for i := 1; i < len(c.Args); i++ {
 				a := c.Args[i]
 				if a == f && i+1 < len(c.Args) {
 					targets = append(targets, i+1)
-				} else if strings.HasPrefix(a, f+"=") {
+				} else if hasValue(a, f) {
 					targets = append(targets, -i) // value after '='
 				}
 			}

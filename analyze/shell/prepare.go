@@ -52,7 +52,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			// one simple command whose words are what it shows: nothing
 			// to add, and bash refuses it too if it does not parse
 			if err == nil {
-				out = append(out, k.analyze(cmds, env, c)...)
+				out = k.analyze(out, cmds, env, c)
 			}
 			continue
 		}
@@ -63,7 +63,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 				Reason: "The shell command could not be parsed, so what it runs is unknown: " + parseMessage(err)})
 			continue
 		}
-		out = append(out, k.analyze(cmds, env, c)...)
+		out = k.analyze(out, cmds, env, c)
 		dynamic := 0
 		text := textOf(script)
 		for _, cmd := range cmds {
@@ -204,7 +204,7 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 			continue
 		}
 		if cmds, _, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
-			out = append(out, k.analyze(cmds, env, c)...)
+			out = k.analyze(out, cmds, env, c)
 		}
 	}
 	return out
@@ -237,15 +237,14 @@ func commandsIn(script string, o Options) ([]Command, []tool.Effect, bool, error
 	return out, changes, sets, nil
 }
 
-// unseen returns the findings of where resolution stopped seeing, each
+// unseen appends the findings of where resolution stopped seeing, each
 // at High and locked, since what is unseen may hide what no allow rule
 // would open: shell.too_deep when it stopped following cmds somewhere
 // because they nest too deeply (rm -rf ~ behind 40 wrappers), and
 // shell.expansion_bound when a word or a variable's value would grow past
 // MaxValue bytes or too many brace fields, so warden did not build it
 // (and building it may exhaust the machine: a=$a$a sixty times).
-func unseen(cmds []Command) []risk.Finding {
-	var out []risk.Finding
+func unseen(out []risk.Finding, cmds []Command) []risk.Finding {
 	deep, capped := false, false
 	for _, c := range cmds {
 		if c.TooDeep && !deep {
@@ -304,11 +303,18 @@ func plain(s string) bool {
 		return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
-			strings.IndexByte("-_./:=,@%+", c) >= 0) {
+		if !literalByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// literalByte marks the bytes plain takes literally.
+var literalByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' ||
+			strings.IndexByte("-_./:=,@%+", byte(c)) >= 0
+	}
+	return t
+}()

@@ -10,15 +10,13 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// BenchmarkPrepareCorpus measures the shell preparer, then Facts, as the
-// engine runs them, over the calls of testdata/actions.jsonl that carry
-// shell scripts or, for a tool the catalog does not know, text; one
-// iteration is one pass over them. The calls are normalized once: each
-// iteration prepares a copy of each, with a budget of its own.
-func BenchmarkPrepareCorpus(b *testing.B) {
+// corpusCalls returns the actions of testdata/actions.jsonl, normalized
+// as calls in testEnv.
+func corpusCalls(tb testing.TB) []*tool.Call {
+	tb.Helper()
 	f, err := os.Open("../../testdata/actions.jsonl")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	var calls []*tool.Call
@@ -27,9 +25,21 @@ func BenchmarkPrepareCorpus(b *testing.B) {
 	for sc.Scan() {
 		a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
-		c := tool.Normalize(&a, testEnv.Cwd, testEnv.Home)
+		calls = append(calls, tool.Normalize(&a, testEnv.Cwd, testEnv.Home))
+	}
+	return calls
+}
+
+// BenchmarkPrepareCorpus measures the shell preparer, then Facts, as the
+// engine runs them, over the calls of testdata/actions.jsonl that carry
+// shell scripts or, for a tool the catalog does not know, text; one
+// iteration is one pass over them. The calls are normalized once: each
+// iteration prepares a copy of each, with a budget of its own.
+func BenchmarkPrepareCorpus(b *testing.B) {
+	var calls []*tool.Call
+	for _, c := range corpusCalls(b) {
 		if len(c.Shell) > 0 || !c.Known && len(c.Text) > 0 {
 			calls = append(calls, c)
 		}

@@ -305,7 +305,7 @@ func (r *resolver) script(src string, depth int) error {
 	outer := r.locals
 	r.locals = r.locals[len(r.locals):len(r.locals)]
 	defer func() { r.locals = outer }()
-	syntax.Walk(f, w.visit)
+	walkTree(w, f)
 	r.link(w.id, first, r.pipes[w.pipes:], r.stmts[w.stmts:])
 	r.pipes, r.stmts = r.pipes[:w.pipes], r.stmts[:w.stmts]
 	if w.err == nil {
@@ -327,7 +327,7 @@ type walk struct {
 	redirs []Redirect
 }
 
-// visit is the walk's syntax.Walk function.
+// visit reads node n (see visitor).
 func (w *walk) visit(n syntax.Node) bool {
 	if n == nil {
 		return true
@@ -796,6 +796,18 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 	return append(dst, out...), true
 }
 
+// expands reports whether an unquoted literal holds a character that
+// tilde, brace or pattern expansion, or an escape, act on: ~ { } * ? [ ] \.
+func expands(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~', '{', '}', '*', '?', '[', ']', '\\':
+			return true
+		}
+	}
+	return false
+}
+
 // literal returns the value of a word that needs no expansion: a plain
 // word without the characters that tilde, brace or pattern expansion, or
 // escapes, act on, or one single-quoted.
@@ -803,7 +815,7 @@ func literal(w *syntax.Word) (string, bool) {
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
-			if !strings.ContainsAny(p.Value, "~{}*?[]\\") {
+			if !expands(p.Value) {
 				return p.Value, true
 			}
 		case *syntax.SglQuoted:
