@@ -53,6 +53,12 @@ type Step struct {
 	// Approved is, for an Approve step, the rule or exact action
 	// remembered.
 	Approved string
+
+	// call and work are what Call and Call.Work point to once the engine
+	// normalized the action (see Engine.normalize): the step, its call
+	// and their budget are one allocation.
+	call tool.Call
+	work tool.Budget
 }
 
 // Judge gives a second opinion on an assessed action: the guardrail LLM.

@@ -351,8 +351,7 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 
 // check takes a KindCheck step through the pipeline.
 func (e *Engine) check(ctx context.Context, s *Step) {
-	c := tool.Normalize(&s.Action, e.cwd, e.home)
-	s.Call = c
+	c := e.normalize(s)
 	if err := s.Action.Validate(e.limits); err != nil {
 		s.Err = err
 		s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
@@ -504,8 +503,7 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 // makes (apply). It sets s.Err when the action cannot be approved.
 func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (entries []session.Approval, apply func() error) {
 	a := &s.Action
-	c := tool.Normalize(a, e.cwd, e.home)
-	s.Call = c
+	c := e.normalize(s)
 	if err := a.Validate(e.limits); err != nil {
 		s.Err = err
 		return nil, nil
@@ -632,8 +630,7 @@ func lockedRules(as *risk.Assessment) string {
 // nothing; so does an observation that could not be recorded.
 func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]risk.Finding, error) {
 	s := &Step{Kind: KindObserve, Action: a}
-	c := tool.Normalize(&s.Action, e.cwd, e.home)
-	s.Call = c
+	c := e.normalize(s)
 	if err := s.Action.Validate(e.limits); err != nil {
 		s.Err = err
 		e.recordStage(ctx, s, nil)
@@ -778,11 +775,25 @@ func maskAssessment(as *risk.Assessment, raw []string) {
 	as.EstimatedImpact = mask(as.EstimatedImpact)
 }
 
+// normalize sets s.Call to s's action normalized, with the work budget
+// for everything the engine does with it (Check, Approve and Observe
+// prepare it too); the call and the budget live in s.
+func (e *Engine) normalize(s *Step) *tool.Call {
+	tool.NormalizeInto(&s.call, &s.Action, e.cwd, e.home)
+	s.work = *e.budget()
+	s.call.Work = &s.work
+	s.Call = &s.call
+	return s.Call
+}
+
+// budget returns a fresh work budget for one call.
+func (e *Engine) budget() *tool.Budget { return tool.NewBudget(cmp.Or(e.work, tool.DefaultWork)) }
+
 // prepare runs every preparer on c and returns their findings, after the
 // finding that c's arguments do not fit its tool, if they do not.
 func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
-	if c.Work == nil { // one budget for all the work on the call (Approve and Observe prepare too)
-		c.Work = tool.NewBudget(cmp.Or(e.work, tool.DefaultWork))
+	if c.Work == nil { // a call the engine did not normalize
+		c.Work = e.budget()
 	}
 	findings := malformed(c)
 	for _, p := range e.preparers {

@@ -473,7 +473,16 @@ func Names() []string {
 // trust. The arguments of a known tool are checked against what it takes
 // (see Call.Malformed).
 func Normalize(a *risk.Action, cwd, home string) *Call {
-	c := &Call{Action: a, Name: a.Tool, Cwd: cwd, Home: home}
+	c := new(Call)
+	NormalizeInto(c, a, cwd, home)
+	return c
+}
+
+// NormalizeInto is Normalize into *c, which it overwrites whole: a caller
+// that keeps the Call inside a value of its own (the engine's step)
+// allocates the two at once.
+func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
+	*c = Call{Action: a, Name: a.Tool, Cwd: cwd, Home: home}
 	if a.Cwd != "" {
 		c.Cwd = a.Cwd
 	}
@@ -514,7 +523,6 @@ func Normalize(a *risk.Action, cwd, home string) *Call {
 		c.generic(args)
 	}
 	c.OwnShell = len(c.Shell)
-	return c
 }
 
 // lookalike returns the spec of a known tool named name (any server's, or
