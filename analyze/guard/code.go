@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
 )
@@ -29,7 +28,7 @@ func (ck *check) code(c *tool.Call) {
 // codeText judges one program text in lang (see code).
 func (ck *check) codeText(env paths.Env, lang, text string) {
 	changer, whole := calls(text)
-	if changer == "" && !writeMode.MatchString(text) {
+	if changer == "" && !writeMode(text) {
 		return
 	}
 	how := how{"by " + lang + " code", ""}
@@ -94,14 +93,57 @@ var codeCalls = map[string]bool{
 	"execvp": true, "spawnl": true,
 }
 
-// writeMode finds a file mode that writes: 'w', "a+", 'rb+', "x".
-var writeMode = lazyre.New(`["'][rbt]*[wax+][rbt+]*["']`)
+// writeMode reports whether text holds a quoted file mode that writes:
+// 'w', "a+", 'rb+', "x" (what the pattern ["'][rbt]*[wax+][rbt+]*["']
+// finds: a quote, mode letters with one of w, a, x or + and no w, a or x
+// after it, a quote).
+func writeMode(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\'' && text[i] != '"' {
+			continue
+		}
+		writes, j := false, i+1
+		for ; j < len(text); j++ {
+			b := text[j]
+			if b == 'r' || b == 'b' || b == 't' || b == '+' && writes {
+				continue
+			}
+			if (b == 'w' || b == 'a' || b == 'x' || b == '+') && !writes {
+				writes = true
+				continue
+			}
+			break
+		}
+		if writes && j < len(text) && (text[j] == '\'' || text[j] == '"') {
+			return true
+		}
+	}
+	return false
+}
 
-// literal finds quoted strings: '…', "…", `…` (no escapes followed; a
-// prefix such as r, b or f is outside the match). Those longer than
-// maxLiteral are no paths and are skipped (a counted repetition in the
-// pattern would cost milliseconds to compile at every start).
-var literal = lazyre.New("'[^'\\n]+'|\"[^\"\\n]+\"|`[^`\\n]+`")
+// literals returns the spans [start, end) of the quoted strings of text,
+// quotes included, at most n of them: '…', "…", `…` of at least one
+// character and no newline (no escapes followed; a prefix such as r, b
+// or f is outside the span), each starting at the first quote after the
+// one before.
+func literals(text string, n int) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text) && len(out) < n; i++ {
+		q := text[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) && text[j] != q && text[j] != '\n' {
+			j++
+		}
+		if j < len(text) && text[j] == q && j > i+1 {
+			out = append(out, [2]int{i, j + 1})
+			i = j
+		}
+	}
+	return out
+}
 
 const maxLiteral = 512
 
@@ -116,8 +158,9 @@ const (
 // (they hold a slash, a dot or a tilde), and each stretch (of up to
 // maxJoined) of a run of literals that only joining punctuation separates
 // (", ", " / ", ") + ") joined with slashes: at most maxLiteralPaths.
+// Literals longer than maxLiteral are no paths and are skipped.
 func literalPaths(text string) []string {
-	locs := literal.FindAllStringIndex(text, maxLiteralPaths)
+	locs := literals(text, maxLiteralPaths)
 	var out []string
 	var run []string
 	prevEnd := -1

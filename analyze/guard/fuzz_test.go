@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,6 +35,33 @@ func FuzzAnalyze(f *testing.F) {
 					t.Fatalf("%q: %+v", s, f)
 				}
 			}
+		}
+	})
+}
+
+// FuzzCodeScanners holds the hand-written scanners of program text to the
+// patterns they stand for: literals to '[^'\n]+'|"[^"\n]+"|`[^`\n]+`
+// (FindAllStringIndex), writeMode to ["'][rbt]*[wax+][rbt+]*["'].
+func FuzzCodeScanners(f *testing.F) {
+	for _, s := range []string{`open(".warden/policy.yaml", "w")`, `Path.home() / ".claude" / 'settings.json'`, "''\"\"``", "'a\nb' 'c'",
+		`"rb+" 'r+' 'wa' "+w" 'x' "t" 'rt+b'`, "`x` 'y\" \"z'", "\xff'\xfe'\"", `"a+" + 'w'`, "'''", `"r++"`, `'++w'`} {
+		f.Add(s)
+	}
+	literal := regexp.MustCompile("'[^'\\n]+'|\"[^\"\\n]+\"|`[^`\\n]+`")
+	mode := regexp.MustCompile(`["'][rbt]*[wax+][rbt+]*["']`)
+	f.Fuzz(func(t *testing.T, s string) {
+		want := literal.FindAllStringIndex(s, 8)
+		got := literals(s, 8)
+		if len(got) != len(want) {
+			t.Fatalf("literals(%q) = %v, want %v", s, got, want)
+		}
+		for i := range got {
+			if got[i][0] != want[i][0] || got[i][1] != want[i][1] {
+				t.Fatalf("literals(%q) = %v, want %v", s, got, want)
+			}
+		}
+		if got, want := writeMode(s), mode.MatchString(s); got != want {
+			t.Fatalf("writeMode(%q) = %v, want %v", s, got, want)
 		}
 	})
 }
