@@ -17,7 +17,9 @@ import (
 
 // AssessFunc assesses a call with the engine's analyzers, without the
 // session: the session uses it to read the files a call runs. It fills
-// the call's Effects when the call has a Prior.
+// the call's Effects when the call has a Prior. The session reads the
+// assessment's level and findings only: its affected resources may be
+// left out.
 type AssessFunc func(ctx context.Context, c *tool.Call) risk.Assessment
 
 // The rules of the findings the session makes.
@@ -130,7 +132,7 @@ func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
 		return
 	}
 	switch {
-	case execRE.MatchString(text):
+	case strings.Contains(text, "Exec") && execRE.MatchString(text):
 		// a systemd unit or a desktop entry: the commands of its Exec lines
 		var b strings.Builder
 		for _, m := range execRE.FindAllStringSubmatch(text, 16) {
@@ -374,10 +376,19 @@ func language(p, text string) string {
 // for it the usual ways ($(dirname "$0"), ${BASH_SOURCE[0]}), so that a
 // script that cds next to itself is followed there.
 func scriptDir(text, p string) string {
-	dir := tool.Quote(path.Dir(p))
-	text = dirnameRE.ReplaceAllLiteralString(text, dir)
-	text = cdPwdRE.ReplaceAllString(text, "$1")
-	return strings.NewReplacer(`"$0"`, tool.Quote(p), `"${BASH_SOURCE[0]}"`, tool.Quote(p)).Replace(text)
+	// each pattern is looked for only in a text that holds a word it
+	// needs: most texts hold none, and are returned as they are
+	if strings.Contains(text, "dirname") {
+		text = dirnameRE.ReplaceAllLiteralString(text, tool.Quote(path.Dir(p)))
+	}
+	if strings.Contains(text, "pwd") {
+		text = cdPwdRE.ReplaceAllString(text, "$1")
+	}
+	if strings.Contains(text, `"$0"`) || strings.Contains(text, `"${BASH_SOURCE[0]}"`) {
+		q := tool.Quote(p)
+		text = strings.NewReplacer(`"$0"`, q, `"${BASH_SOURCE[0]}"`, q).Replace(text)
+	}
+	return text
 }
 
 var (
