@@ -709,8 +709,12 @@ func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) [
 		findings = append(findings, runAnalyzer(ctx, an, c)...)
 	}
 	if st != nil {
-		// the text a chain runs is assessed alone, without the session
-		alone := func(ctx context.Context, c *tool.Call) risk.Assessment { return e.combine(c, e.analyze(ctx, c, nil)) }
+		// the text a chain runs is assessed alone, without the session;
+		// the chain reads its level and findings, not the resources the
+		// rule pack would look for in the text again (rules.Resources)
+		alone := func(ctx context.Context, c *tool.Call) risk.Assessment {
+			return e.combineWith(c, e.analyze(ctx, c, nil), nil)
+		}
 		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
 			return st.Analyze(ctx, c, alone), nil
 		})...)
@@ -726,10 +730,16 @@ func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) [
 // combine makes the assessment of call c from its findings, without those
 // the policy turns off and with every secret the call carries masked.
 func (e *Engine) combine(c *tool.Call, findings []risk.Finding) risk.Assessment {
+	return e.combineWith(c, findings, rules.Resources(c))
+}
+
+// combineWith is combine with extra, instead of the resources the rule
+// pack finds in c, as the affected resources beside the findings'.
+func (e *Engine) combineWith(c *tool.Call, findings []risk.Finding, extra []string) risk.Assessment {
 	if e.dropped != nil || e.off != nil {
 		findings = slices.DeleteFunc(slices.Clone(findings), e.drops)
 	}
-	as := risk.Combine(findings, rules.Resources(c)...)
+	as := risk.Combine(findings, extra...)
 	if c.Work.Spent() {
 		as.Incomplete()
 	}
