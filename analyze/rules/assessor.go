@@ -3,8 +3,6 @@ package rules
 import (
 	"context"
 	"fmt"
-	"github.com/agentwarden/warden/internal/lazyre"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -222,11 +220,12 @@ func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
 	return risk.Combine(f, Resources(c)...)
 }
 
+// The patterns Resources reads texts with, compiled on first use.
 var (
-	quotedPath = lazyre.New(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
-	pathCall   = lazyre.New(`Path\(\s*["']([^"']+)["']`)
-	urlRe      = lazyre.New(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
-	tableRe    = lazyre.New(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
+	quotedPath = lazyMatcher(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
+	pathCall   = lazyMatcher(`Path\(\s*["']([^"']+)["']`)
+	urlRe      = lazyMatcher(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
+	tableRe    = lazyMatcher(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
 )
 
 // sqlNoise are words the table pattern picks up that are not tables.
@@ -256,18 +255,18 @@ func Resources(c *tool.Call) []string {
 		// Each pattern needs a literal; checking for it first skips the
 		// regular expression on most texts.
 		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
-			eachMatch(quotedPath.Get(), s, full, func(m []string) { add("file:" + c.Abs(m[1])) })
+			eachMatch(quotedPath(), s, full, func(m []int) { add("file:" + c.Abs(s[m[2]:m[3]])) })
 		}
 		if !sql && strings.Contains(s, "Path(") {
-			eachMatch(pathCall.Get(), s, full, func(m []string) { add("file:" + c.Abs(m[1])) })
+			eachMatch(pathCall(), s, full, func(m []int) { add("file:" + c.Abs(s[m[2]:m[3]])) })
 		}
 		if strings.Contains(s, "://") {
-			eachMatch(urlRe.Get(), s, full, func(m []string) { add("url:" + strings.TrimRight(m[0], ".,;")) })
+			eachMatch(urlRe(), s, full, func(m []int) { add("url:" + strings.TrimRight(s[m[0]:m[1]], ".,;")) })
 		}
-		if sql || strings.Contains(strings.ToLower(s), "table") || strings.Contains(strings.ToLower(s), "from") {
-			eachMatch(tableRe.Get(), s, full, func(m []string) {
-				if !sqlNoise[strings.ToLower(m[1])] {
-					add("table:" + m[1])
+		if sql || containsLower(s, "table") || containsLower(s, "from") {
+			eachMatch(tableRe(), s, full, func(m []int) {
+				if t := s[m[2]:m[3]]; !sqlNoise[strings.ToLower(t)] {
+					add("table:" + t)
 				}
 			})
 		}
@@ -284,24 +283,46 @@ func Resources(c *tool.Call) []string {
 	return out
 }
 
-// eachMatch calls fn with the matches of re in s, in order, as
-// FindAllStringSubmatch(s, -1) gives them, until full reports true: it
-// looks for a few matches first and for twice as many each time more are
-// needed, so that a long text whose first matches fill the list is not
-// scanned whole (at worst, one that never fills it is scanned twice over).
-func eachMatch(re *regexp.Regexp, s string, full func() bool, fn func(m []string)) {
-	done := 0
-	for n := 64; ; n *= 2 {
-		ms := re.FindAllStringSubmatch(s, n)
-		for _, m := range ms[done:] {
-			fn(m)
-			if full() {
-				return
-			}
+// eachMatch calls fn with the matches of m in s, in order, as
+// FindAllStringSubmatchIndex(s, -1) gives them, until full reports true.
+func eachMatch(m *matcher, s string, full func() bool, fn func(loc []int)) {
+	m.each(s, func(loc []int) bool {
+		fn(loc)
+		return !full()
+	})
+}
+
+// containsLower reports whether strings.ToLower(s) holds word, a
+// lower-case ASCII word without k: only the upper-case ASCII letters
+// lower to its letters (the Kelvin sign lowers to k, İ to i), so an ASCII
+// case-insensitive search answers the same, without a lower-case copy.
+func containsLower(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && lowerByte(s[i+j]) == word[j] {
+			j++
 		}
-		if len(ms) < n {
-			return
+		if j == len(word) {
+			return true
 		}
-		done = len(ms)
 	}
+	return false
+}
+
+func lowerByte(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// lazyMatcher returns a built-in pattern's matcher, compiled on first use.
+func lazyMatcher(expr string) func() *matcher {
+	return sync.OnceValue(func() *matcher {
+		m, err := newMatcher(expr)
+		if err != nil {
+			panic(err) // a built-in pattern: its tests compile it
+		}
+		return m
+	})
 }

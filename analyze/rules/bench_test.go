@@ -45,13 +45,9 @@ func prepared(tb testing.TB, a *risk.Action) *tool.Call {
 	return c
 }
 
-// BenchmarkAnalyzeCorpus measures the rule pack over every action of
-// testdata/actions.jsonl, prepared as the engine prepares them, after one
-// pass that compiles what the corpus uses (the first use of a pattern
-// compiles it). It reports the median and p99 wall time per action and
-// the mean CPU time of the benchmark's thread per action (cpu-µs/action),
-// which other processes on a loaded machine disturb less.
-func BenchmarkAnalyzeCorpus(b *testing.B) {
+// corpusCalls returns every action of testdata/actions.jsonl, prepared as
+// the engine prepares them, without a work budget.
+func corpusCalls(b *testing.B) []*tool.Call {
 	f, err := os.Open("../../testdata/actions.jsonl")
 	if err != nil {
 		b.Fatal(err)
@@ -69,6 +65,17 @@ func BenchmarkAnalyzeCorpus(b *testing.B) {
 		c.Work = nil
 		calls = append(calls, c)
 	}
+	return calls
+}
+
+// BenchmarkAnalyzeCorpus measures the rule pack over every action of
+// testdata/actions.jsonl, prepared as the engine prepares them, after one
+// pass that compiles what the corpus uses (the first use of a pattern
+// compiles it). It reports the median and p99 wall time per action and
+// the mean CPU time of the benchmark's thread per action (cpu-µs/action),
+// which other processes on a loaded machine disturb less.
+func BenchmarkAnalyzeCorpus(b *testing.B) {
+	calls := corpusCalls(b)
 	a, err := rules.New()
 	if err != nil {
 		b.Fatal(err)
@@ -163,5 +170,18 @@ func BenchmarkFirstAnalyze(b *testing.B) {
 			b.Fatal(err)
 		}
 		_, _ = a.Analyze(context.Background(), c)
+	}
+}
+
+// BenchmarkResources measures rules.Resources (which the engine's combine
+// calls for every call) over every action of testdata/actions.jsonl,
+// prepared as the engine prepares them.
+func BenchmarkResources(b *testing.B) {
+	calls := corpusCalls(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range calls {
+			rules.Resources(c)
+		}
 	}
 }

@@ -98,12 +98,7 @@ func (m *matcher) MatchString(s string) bool {
 		if !st.candidate(s, p) {
 			continue
 		}
-		end := len(s)
-		if m.line {
-			if i := strings.IndexByte(s[p:], '\n'); i >= 0 {
-				end = p + i + 1
-			}
-		}
+		end := m.lineEnd(s, p)
 		if budget -= end - p; budget < 0 {
 			// the unanchored search from a position no match starts at
 			// reads the context of every later one as in s
@@ -118,6 +113,76 @@ func (m *matcher) MatchString(s string) bool {
 		}
 	}
 	return false
+}
+
+// each calls fn with the successive matches of the pattern in s, each as
+// FindAllStringSubmatchIndex gives it (the pattern's groups numbered as
+// in it), until fn returns false or there is none left. At a candidate
+// the anchored run gives the match regexp's search finds there: at the
+// leftmost start, the one the pattern prefers. When the budget runs out,
+// each goes on with regexp's own search, past the matches given already.
+func (m *matcher) each(s string, fn func(loc []int) bool) {
+	given := 0
+	if st := m.starts; st != nil && !(st.high && !isASCII(s)) {
+		budget := anchoredBudget*len(s) + 256
+		for p := 0; p < len(s); {
+			if !st.candidate(s, p) {
+				p++
+				continue
+			}
+			end := m.lineEnd(s, p)
+			if budget -= end - p; budget < 0 {
+				break
+			}
+			var loc []int
+			if p == 0 {
+				loc = m.at0.FindStringSubmatchIndex(s[:end])
+			} else if loc = m.after.FindStringSubmatchIndex(s[p-1 : end]); loc != nil {
+				for i, x := range loc {
+					if x >= 0 {
+						loc[i] = x + p - 1
+					}
+				}
+				loc[0] = p // the dot read the byte before
+			}
+			if loc == nil {
+				p++
+				continue
+			}
+			if !fn(loc) {
+				return
+			}
+			given++
+			p = loc[1] // > p: no match is empty
+		}
+		if budget >= 0 {
+			return
+		}
+	}
+	for n := 64; ; n *= 2 {
+		all := m.re.FindAllStringSubmatchIndex(s, n)
+		for _, loc := range all[min(given, len(all)):] {
+			if !fn(loc) {
+				return
+			}
+			given++
+		}
+		if len(all) < n {
+			return
+		}
+	}
+}
+
+// lineEnd returns where the anchored run from p may stop: past the
+// newline that ends p's line, for a pattern that holds no newline, or
+// the text's end.
+func (m *matcher) lineEnd(s string, p int) int {
+	if m.line {
+		if i := strings.IndexByte(s[p:], '\n'); i >= 0 {
+			return p + i + 1
+		}
+	}
+	return len(s)
 }
 
 // starts is what a pattern's program says of the bytes a match may start

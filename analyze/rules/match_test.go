@@ -6,14 +6,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// matcherPatterns are the built-in pack's patterns and a few that
-// exercise the matcher's edges: \b, \B, \A, \z, (?m) line anchors,
-// characters that fold onto ASCII, non-ASCII starts, newlines.
-func matcherPatterns(t testing.TB) []string {
+// matcherExprs are the built-in pack's patterns (as the rules compile
+// them), the patterns Resources reads texts with, and a few that exercise
+// the matcher's edges: \b, \B, \A, \z, (?m) line anchors, characters that
+// fold onto ASCII, non-ASCII starts, newlines, groups.
+func matcherExprs(t testing.TB) []string {
 	t.Helper()
 	rules, err := Default()
 	if err != nil {
@@ -22,12 +24,17 @@ func matcherPatterns(t testing.TB) []string {
 	var out []string
 	for _, r := range rules {
 		if r.Pattern != "" {
-			out = append(out, r.Pattern)
+			out = append(out, "(?i)"+r.Pattern)
 		}
 	}
-	return append(out,
-		`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
-		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`)
+	for _, m := range []func() *matcher{quotedPath, pathCall, urlRe, tableRe} {
+		out = append(out, m().re.String())
+	}
+	for _, p := range []string{`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
+		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`, `(a)|b(c)?`, `\b(\w+)\s+(\w+)`} {
+		out = append(out, "(?i)"+p, p)
+	}
+	return out
 }
 
 // matcherTexts are the pack's samples, the strings of every corpus in
@@ -82,30 +89,38 @@ func appendStrings(out []string, v any) []string {
 	return out
 }
 
-// TestMatcherExact checks that a matcher answers what regexp answers, for
-// every built-in pattern, on the samples and corpora, their pieces, and
-// texts spliced from them (long ones too, which exhaust the anchored
+// TestMatcherExact checks that a matcher answers what regexp answers
+// (MatchString, and each the matches FindAllStringSubmatchIndex finds),
+// for every built-in pattern, on the samples and corpora, their pieces,
+// and texts spliced from them (long ones too, which exhaust the anchored
 // runs' budget).
 func TestMatcherExact(t *testing.T) {
 	texts, pieces := matcherTexts(t)
 	rng := rand.New(rand.NewPCG(5, 6))
-	for range 600 {
+	for range 400 {
 		var b strings.Builder
 		for size := rng.IntN(400); b.Len() < size; {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		texts = append(texts, b.String())
 	}
-	for range 3 {
+	for range 2 {
 		var b strings.Builder
-		for b.Len() < 6000 {
+		for b.Len() < 4000 {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		texts = append(texts, b.String())
 	}
+	for _, s := range texts {
+		for _, w := range []string{"table", "from"} {
+			if got, want := containsLower(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+				t.Fatalf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
+			}
+		}
+	}
 	anchored := 0
-	for _, pat := range matcherPatterns(t) {
-		m, err := newMatcher("(?i)" + pat)
+	for _, expr := range matcherExprs(t) {
+		m, err := newMatcher(expr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,14 +132,35 @@ func TestMatcherExact(t *testing.T) {
 			i := rng.IntN(len(s) + 1)
 			j := i + rng.IntN(len(s)-i+1)
 			for _, s := range []string{s, s[i:j]} {
-				if got, want := m.MatchString(s), m.re.MatchString(s); got != want {
-					t.Fatalf("%q on %q: %v, want %v", pat, s, got, want)
-				}
+				checkMatcher(t, m, s)
 			}
 		}
 	}
 	if anchored < 50 {
 		t.Errorf("only %d patterns run anchored at their possible starts", anchored)
+	}
+}
+
+// checkMatcher fails t when m answers otherwise than regexp on s.
+func checkMatcher(t *testing.T, m *matcher, s string) {
+	t.Helper()
+	if got, want := m.MatchString(s), m.re.MatchString(s); got != want {
+		t.Fatalf("%q on %q: %v, want %v", m.re, s, got, want)
+	}
+	var got [][]int
+	m.each(s, func(loc []int) bool {
+		got = append(got, slices.Clone(loc))
+		return true
+	})
+	if want := m.re.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("%q on %q: matches %v, want %v", m.re, s, got, want)
+	}
+	for stop := range min(len(got), 3) {
+		n := 0
+		m.each(s, func([]int) bool { n++; return n <= stop })
+		if n != stop+1 {
+			t.Fatalf("%q on %q: each went on after fn returned false", m.re, s)
+		}
 	}
 }
 
@@ -135,8 +171,8 @@ func FuzzMatcher(f *testing.F) {
 		f.Add(s)
 	}
 	var ms []*matcher
-	for _, pat := range matcherPatterns(f) {
-		m, err := newMatcher("(?i)" + pat)
+	for _, expr := range matcherExprs(f) {
+		m, err := newMatcher(expr)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -144,8 +180,11 @@ func FuzzMatcher(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range ms {
-			if got, want := m.MatchString(s), m.re.MatchString(s); got != want {
-				t.Fatalf("%q on %q: %v, want %v", m.re, s, got, want)
+			checkMatcher(t, m, s)
+		}
+		for _, w := range []string{"table", "from"} {
+			if got, want := containsLower(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+				t.Fatalf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
 			}
 		}
 	})
