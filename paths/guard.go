@@ -287,37 +287,61 @@ func mayGuard(p string) bool {
 		return true
 	}
 	start, upper := 0, false
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) {
-			b := p[i]
-			switch {
-			case b >= 0x80 || b == '*' || b == '?' || b == '[':
-				return true
-			case 'A' <= b && b <= 'Z':
-				upper = true
-			}
-			if b != '/' {
-				continue
-			}
+	for i := 0; i < len(p); i++ {
+		switch byteKinds[p[i]] {
+		case otherByte:
+			continue
+		case upperByte:
+			upper = true
+			continue
+		case undecidedByte:
+			return true
 		}
-		if n := i - start; n > 0 && n < 64 && guardKeyLens[lowerASCII(p[start])]&(1<<n) != 0 {
-			c := p[start:i]
-			if upper {
-				var buf [64]byte
-				for j := range n {
-					buf[j] = lowerASCII(c[j])
-				}
-				if guardKeySet[string(buf[:n])] {
-					return true
-				}
-			} else if guardKeySet[c] {
-				return true
-			}
+		if guardKey(p[start:i], upper) { // a slash ends the component
+			return true
 		}
 		start, upper = i+1, false
 	}
-	return false
+	return guardKey(p[start:], upper)
 }
+
+// guardKey reports whether the path component c is, in lower case, a key
+// of guardKeySet; upper says whether c holds an upper-case letter.
+func guardKey(c string, upper bool) bool {
+	n := len(c)
+	if n == 0 || n >= 64 || guardKeyLens[lowerASCII(c[0])]&(1<<n) == 0 {
+		return false
+	}
+	if !upper {
+		return guardKeySet[c]
+	}
+	var buf [64]byte
+	for j := range n {
+		buf[j] = lowerASCII(c[j])
+	}
+	return guardKeySet[string(buf[:n])]
+}
+
+// The kinds of bytes mayGuard tells apart.
+const (
+	otherByte     = iota
+	slashByte     // '/'
+	upperByte     // 'A' to 'Z'
+	undecidedByte // a glob character (*, ?, [) or a byte of a non-ASCII letter
+)
+
+// byteKinds gives each byte its kind.
+var byteKinds = func() (t [256]uint8) {
+	t['/'] = slashByte
+	for b := 'A'; b <= 'Z'; b++ {
+		t[b] = upperByte
+	}
+	t['*'], t['?'], t['['] = undecidedByte, undecidedByte, undecidedByte
+	for b := 0x80; b < 0x100; b++ {
+		t[b] = undecidedByte
+	}
+	return t
+}()
 
 func lowerASCII(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
