@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
@@ -497,9 +498,9 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 	var sp spec
 	var ok bool
 	if mcp {
-		sp, ok = known().servers[serverName(c.Server)][strings.ToLower(name)]
+		sp, ok = lookup(known().servers[serverName(c.Server)], name)
 	} else {
-		sp, ok = known().agents[strings.ToLower(name)]
+		sp, ok = lookup(known().agents, name)
 	}
 	args := a.Arguments
 	switch {
@@ -523,6 +524,30 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 		c.generic(args)
 	}
 	c.OwnShell = len(c.Shell)
+}
+
+// lookup returns the spec of the tool name in tools, whose names are
+// lower-case, as tools[strings.ToLower(name)] does, without lowering a
+// short ASCII name into a new string.
+func lookup(tools map[string]spec, name string) (spec, bool) {
+	var buf [32]byte
+	if len(name) > len(buf) {
+		sp, ok := tools[strings.ToLower(name)]
+		return sp, ok
+	}
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		switch {
+		case b >= utf8.RuneSelf:
+			sp, ok := tools[strings.ToLower(name)]
+			return sp, ok
+		case 'A' <= b && b <= 'Z':
+			b += 'a' - 'A'
+		}
+		buf[i] = b
+	}
+	sp, ok := tools[string(buf[:len(name)])]
+	return sp, ok
 }
 
 // lookalike returns the spec of a known tool named name (any server's, or
