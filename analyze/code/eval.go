@@ -697,8 +697,9 @@ func canon(name string) string {
 	name = strings.TrimPrefix(name, "builtins.")
 	name = strings.TrimPrefix(name, "__builtins__.")
 	for _, r := range canonPrefixes {
-		if name == r[0] || strings.HasPrefix(name, r[0]+".") {
-			return r[1] + name[len(r[0]):]
+		// name is r[0] or starts with r[0] and a dot
+		if rest, ok := strings.CutPrefix(name, r[0]); ok && (rest == "" || rest[0] == '.') {
+			return r[1] + rest
 		}
 	}
 	return name
