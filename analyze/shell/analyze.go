@@ -87,6 +87,9 @@ func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Fin
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
 		}
+		if !cred[i] && len(c.Inputs) == 0 {
+			continue // no secrets of its own, nothing flows in
+		}
 		name := commandName(c.Args[0])
 		if !k.down[name] {
 			continue
@@ -227,7 +230,7 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 // text decoded at run time.
 func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []risk.Finding {
 	c := fl.cmds[i]
-	if !k.interp[interpreterName(name)] || len(c.Inputs) == 0 || !programFromInput(name, c) {
+	if len(c.Inputs) == 0 || !k.interp[interpreterName(name)] || !programFromInput(name, c) {
 		return out
 	}
 	if fl.download == nil {

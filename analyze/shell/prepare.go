@@ -34,7 +34,8 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	env := c.Env()
 	usedBefore := c.Work.Used()
 	for i, script := range scripts {
-		cmds, changes, sets, err := commandsIn(script, Options{Env: env, Prior: c.Prior, Work: c.Work})
+		isPlain := plain(script)
+		cmds, changes, sets, err := resolveScript(script, isPlain, Options{Env: env, Prior: c.Prior, Work: c.Work})
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
@@ -48,7 +49,7 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 			c.Effects = append(c.Effects, k.effects(cmds, env, c)...)
 			c.Effects = append(c.Effects, changes...)
 		}
-		if plain(script) {
+		if isPlain {
 			// one simple command whose words are what it shows: nothing
 			// to add, and bash refuses it too if it does not parse
 			if err == nil {
@@ -216,9 +217,14 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 // It also reports whether the script may set a shell variable, itself or
 // in a script it runs in turn (see tool.Script.SetsVariables).
 func commandsIn(script string, o Options) ([]Command, []tool.Effect, bool, error) {
+	return resolveScript(script, plain(script), o)
+}
+
+// resolveScript is commandsIn, told whether script is plain.
+func resolveScript(script string, isPlain bool, o Options) ([]Command, []tool.Effect, bool, error) {
 	var r *resolver
 	var err error
-	if plain(script) {
+	if isPlain {
 		if !o.Work.Charge(len(script), "shell words") {
 			return nil, nil, false, nil
 		}
@@ -299,12 +305,20 @@ const maxDynamicFindings = 8
 // no command name, so resolving it could add nothing; and if it does not
 // parse (a stray "fi"), bash refuses to run it too.
 func plain(s string) bool {
-	if f, _, _ := strings.Cut(strings.TrimLeft(s, " \t"), " "); strings.Contains(f, "=") {
-		return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
-	}
+	first := 0 // 0: before the first word, 1: in it (up to a space), 2: after it
 	for i := 0; i < len(s); i++ {
-		if !literalByte[s[i]] {
+		c := s[i]
+		if !literalByte[c] {
 			return false
+		}
+		switch {
+		case first == 0 && c != ' ' && c != '\t':
+			first = 1
+		case first == 1 && c == ' ':
+			first = 2
+		}
+		if first == 1 && c == '=' {
+			return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
 		}
 	}
 	return true

@@ -181,12 +181,12 @@ var resolvers sync.Pool
 // only when its map of variables stayed small, so that clearing it costs
 // no more than it saves.
 func release(r *resolver) {
-	if r == nil || len(r.vars) > 32 || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch {
+	if r == nil || len(r.vars) > 32 || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch || cap(r.via) > maxScratch {
 		return
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0]}
+	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0]}
 	resolvers.Put(r)
 }
 
@@ -211,7 +211,9 @@ type resolver struct {
 	out    []Command
 	at     []place  // where each command of out was found
 	via    []string // wrappers around the commands being emitted
-	nextID int
+	// viaCopy is the copy of via the last command added holds
+	viaCopy []string
+	nextID  int
 	// the pipes and simple-command statements of the scripts being
 	// walked (see walk)
 	pipes  [][2]span
@@ -498,7 +500,12 @@ func substScript(c Command) bool {
 // add appends a command found in script id at offset.
 func (r *resolver) add(c Command, id int, off uint) {
 	if len(r.via) > 0 {
-		c.Via = slices.Clone(r.via)
+		// commands are read-only: those run through the same wrappers
+		// share one copy of the list
+		if !slices.Equal(r.viaCopy, r.via) {
+			r.viaCopy = slices.Clone(r.via)
+		}
+		c.Via = r.viaCopy
 	}
 	c.Dir, c.DirDynamic = r.dir, r.dirDyn
 	r.persist = r.transient == 0 && !r.inLocal(off)

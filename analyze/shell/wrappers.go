@@ -132,10 +132,14 @@ var wrapperRows = sync.OnceValue(func() map[string][]*Wrapper {
 // wrappersOf returns the rows of the program name, or of its unversioned
 // name (python3.12 is python3).
 func wrappersOf(name string) []*Wrapper {
-	if rows := wrapperRows()[name]; rows != nil {
-		return rows
+	rows := wrapperRows()
+	if w := rows[name]; w != nil {
+		return w
 	}
-	return wrapperRows()[interpreterName(name)]
+	if short := interpreterName(name); short != name {
+		return rows[short]
+	}
+	return nil
 }
 
 // pieceKind is what a wrapper runs.
@@ -154,21 +158,22 @@ type piece struct {
 	text string
 }
 
-// read returns what the wrapper w runs, given the words of its command
-// (nil: nothing).
-func (w *Wrapper) read(args []string, dyn []bool) []piece {
+// read appends to pieces what the wrapper w runs, given the words of its
+// command (none: nothing).
+func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
+	var seenRoom [4]string // the flags of an option, most often one
+	start := len(pieces)
 	i := 1
 	if len(w.Sub) > 0 {
 		for i < len(args) && !dyn[i] && isOpt(args[i]) {
-			_, _, _, next := w.option(args, dyn, i)
+			_, _, _, _, next := w.option(seenRoom[:0], args, dyn, i)
 			i = next
 		}
 		if i >= len(args) || dyn[i] || !slices.Contains(w.Sub, args[i]) {
-			return nil
+			return pieces
 		}
 		i++
 	}
-	var pieces []piece
 	operands, join, noProgram, flagsDone := 0, false, false, false
 	for i < len(args) {
 		a := args[i]
@@ -195,16 +200,16 @@ func (w *Wrapper) read(args []string, dyn []bool) []piece {
 			break
 		}
 		if !flagsDone && isOpt(a) {
-			seen, val, valDyn, next := w.option(args, dyn, i)
+			seen, val, hasVal, valDyn, next := w.option(seenRoom[:0], args, dyn, i)
 			for _, f := range seen {
 				if slices.Contains(w.NotIf, f) {
-					return nil
+					return pieces[:start]
 				}
 				join = join || slices.Contains(w.JoinIf, f)
 				noProgram = noProgram || slices.Contains(w.Files, f)
 			}
-			if len(seen) > 0 && val != nil {
-				if text, ok := w.script(seen[len(seen)-1], *val); ok {
+			if len(seen) > 0 && hasVal {
+				if text, ok := w.script(seen[len(seen)-1], val); ok {
 					if valDyn {
 						pieces = append(pieces, piece{kind: pDynamic})
 					} else {
@@ -285,17 +290,18 @@ func joined(args []string, dyn []bool, from int) piece {
 func isOpt(a string) bool { return len(a) > 1 && a[0] == '-' }
 
 // option reads the option at args[i]: the flags it names (a cluster names
-// several), the value of its last flag (nil: none), whether that value is
-// computed at run time, and the index after it.
-func (w *Wrapper) option(args []string, dyn []bool, i int) (seen []string, val *string, valDyn bool, next int) {
+// several), appended to seen, the value of its last flag (hasVal false:
+// none), whether that value is computed at run time, and the index after
+// it.
+func (w *Wrapper) option(seen, args []string, dyn []bool, i int) (_ []string, val string, hasVal, valDyn bool, next int) {
 	a := args[i]
 	take := func(f string, n int, attached string, hasAttached bool) {
 		seen = append(seen, f)
 		switch {
 		case n == -1 || hasAttached && n != 0:
-			val, next = &attached, i+1
+			val, hasVal, next = attached, true, i+1
 		case n >= 1 && i+1 < len(args):
-			val, valDyn, next = &args[i+1], dyn[i+1], i+1+n
+			val, hasVal, valDyn, next = args[i+1], true, dyn[i+1], i+1+n
 		default:
 			next = i + 1
 		}
@@ -303,24 +309,26 @@ func (w *Wrapper) option(args []string, dyn []bool, i int) (seen []string, val *
 	}
 	if strings.HasPrefix(a, "--") || w.value[a] != 0 || w.Whole {
 		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
-			v := a[k+1:]
-			return []string{a[:k]}, &v, false, i + 1
+			return append(seen, a[:k]), a[k+1:], true, false, i + 1
 		}
 		take(a, w.value[a], "", false)
-		return seen, val, valDyn, next
+		return seen, val, hasVal, valDyn, next
 	}
 	for k := 1; k < len(a); k++ {
-		f := "-" + a[k:k+1]
+		f := a[k-1 : k+1] // -x, or the letter after its dash
+		if k > 1 {
+			f = "-" + a[k:k+1]
+		}
 		if n := w.value[f]; n != 0 {
 			take(f, n, a[k+1:], k+1 < len(a))
-			return seen, val, valDyn, next
+			return seen, val, hasVal, valDyn, next
 		}
 		seen = append(seen, f)
 	}
 	if len(a) > 2 {
 		seen = append(seen, a) // -ls, -list: a long option with one dash
 	}
-	return seen, nil, false, i + 1
+	return seen, "", false, false, i + 1
 }
 
 // script returns the script the flag's value carries, if the flag is one
@@ -399,8 +407,9 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 		return nil
 	}
 	rows := wrappersOf(name)
+	var room [2]piece // what a wrapper runs, most often one piece
 	for _, w := range rows {
-		pieces := w.read(cmd.Args, cmd.Dynamic)
+		pieces := w.read(room[:0], cmd.Args, cmd.Dynamic)
 		if len(pieces) == 0 {
 			continue
 		}
@@ -734,16 +743,16 @@ func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) e
 // interpreter), the program may well run it with the words after it, so
 // that command is judged too (via "NAME (may run)").
 func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) error {
-	k := DefaultKnowledge()
-	if k.byName[commandName(name)] != nil || k.interp[interpreterName(name)] || notRunners[name] {
-		return nil
-	}
 	i := 1
 	for i < len(cmd.Args) && !cmd.Dynamic[i] && isOpt(cmd.Args[i]) {
 		i++
 	}
 	if i >= len(cmd.Args) || i+1 >= len(cmd.Args) || cmd.Dynamic[i] {
 		return nil // a lone word: `man rm` runs nothing
+	}
+	k := DefaultKnowledge()
+	if k.byName[commandName(name)] != nil || k.interp[interpreterName(name)] || notRunners[name] {
+		return nil
 	}
 	next := cmd.Args[i]
 	if strings.Contains(next, "/") && !strings.HasPrefix(next, "/") {
@@ -793,7 +802,8 @@ func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env En
 	}
 	reads := false
 	for _, w := range wrappersOf(name) {
-		for _, p := range w.read(c.Args, c.Dynamic) {
+		var room [2]piece
+		for _, p := range w.read(room[:0], c.Args, c.Dynamic) {
 			reads = reads || p.kind == pStdin
 		}
 	}

@@ -70,7 +70,7 @@ func TestWrapperSamples(t *testing.T) {
 				args, dyn := sampleWords(t, line)
 				got := "<nothing>"
 				for _, r := range rows[path.Base(args[0])] {
-					if ps := r.read(args, dyn); len(ps) > 0 {
+					if ps := r.read(nil, args, dyn); len(ps) > 0 {
 						got = describePiece(r, args, ps[0])
 						break
 					}
@@ -81,7 +81,7 @@ func TestWrapperSamples(t *testing.T) {
 			}
 			for _, line := range w.NoMatch {
 				args, dyn := sampleWords(t, line)
-				if ps := w.read(args, dyn); len(ps) > 0 {
+				if ps := w.read(nil, args, dyn); len(ps) > 0 {
 					t.Errorf("%s: unwraps to %q, want nothing", line, describePiece(w, args, ps[0]))
 				}
 			}
@@ -124,7 +124,7 @@ func FuzzWrapperRead(f *testing.F) {
 			dyn[i] = strings.HasPrefix(args[i], "$")
 		}
 		for _, w := range wrapperRows()[path.Base(args[0])] {
-			for _, p := range w.read(args, dyn) {
+			for _, p := range w.read(nil, args, dyn) {
 				if p.kind == pArgv && (p.at < 1 || p.at >= len(args)) {
 					t.Fatalf("%q: command at %d of %d words", line, p.at, len(args))
 				}
