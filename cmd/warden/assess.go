@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -146,30 +146,36 @@ func outputOf(obj map[string]any) (text string, ok bool) {
 }
 
 // assessStream answers the actions of in, one line each, on out, in input
-// order, each line flushed as soon as it and those before it are
-// answered. Lines are assessed on up to GOMAXPROCS workers: the lines of
-// one session on one worker, in order (a conversation is a sequence),
-// lines without a session_id on any.
+// order. Lines are assessed on up to GOMAXPROCS workers: the lines of one
+// session on one worker, in order (a conversation is a sequence), lines
+// without a session_id on any. They are handed over in batches of the
+// lines that have already arrived (a caller that writes one line and
+// waits has its own batch of one), and the output is flushed whenever no
+// further answer is ready: at once for such a caller, when its buffer
+// fills for a stream.
 func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.Writer) error {
 	ctx := cmd.Context()
-	r := bufio.NewReaderSize(in, 64<<10)
-	w := bufio.NewWriter(out)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	limit := eng.Limits()
+	lines := newLineReader(in, limit.MaxBytes)
+	w := bufio.NewWriterSize(out, 64<<10)
 
 	workers := max(1, runtime.GOMAXPROCS(0))
-	type job struct {
-		action risk.Action
-		obj    map[string]any
-		perr   error
-		result chan any
-	}
-	queues := make([]chan job, workers)
+	// at most this many batches wait to be answered or written; with the
+	// bounds of a batch, they bound the memory of a stream
+	const waiting = 4
+	queues := make([]chan batchPart, workers)
 	for i := range queues {
-		queues[i] = make(chan job, 16)
-		go func(q chan job) {
-			for j := range q {
-				j.result <- answer(ctx, eng, j.action, j.obj, j.perr)
+		queues[i] = make(chan batchPart, waiting+1)
+		go func(q chan batchPart) {
+			for p := range q {
+				for _, i := range p.lines {
+					l := &p.b.lines[i]
+					p.b.answers[i] = answer(ctx, eng, l.action, l.obj, l.perr)
+					*l = parsedLine{} // done with it
+				}
+				if p.b.left.Add(-1) == 0 {
+					close(p.b.done)
+				}
 			}
 		}(queues[i])
 	}
@@ -178,58 +184,149 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			close(q)
 		}
 	}()
-	// the answers, in input order: at most 4 per worker wait to be written
-	pending := make(chan chan any, 4*workers)
+	pending := make(chan *batch, waiting)
 	done := make(chan error, 1)
-	go func() {
-		var werr error
-		for res := range pending {
-			v := <-res
-			if werr != nil {
-				continue // drain: the workers must not block
-			}
-			if werr = writeAnswer(w, enc, v); werr == nil {
-				werr = w.Flush()
-			}
-		}
-		done <- werr
-	}()
+	go func() { done <- writeAnswers(pending, w) }()
 
-	limit := eng.Limits()
-	next := 0
 	var rerr error
-	for {
-		line, tooLong, err := readLine(r, limit.MaxBytes)
-		if errors.Is(err, io.EOF) && line == nil {
+	rr := 0 // the worker of the next line without a session
+	for eof := false; !eof; {
+		b := &batch{done: make(chan struct{})}
+		parts := make([][]int, workers)
+		size := 0
+		for len(b.lines) < batchLines && size < batchBytes {
+			line, tooLong, err := lines.next()
+			if errors.Is(err, io.EOF) && line == nil {
+				eof = true
+				break
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				rerr, eof = err, true
+				break
+			}
+			// decoded here, once: the session it names picks the worker
+			var l parsedLine
+			if tooLong {
+				l.perr = &risk.InputError{Reason: "action is larger than the limit"}
+			} else {
+				l.action, l.obj, l.perr = risk.ParseObject(line, limit)
+			}
+			q := rr
+			if id := l.action.SessionID; id != "" {
+				q = int(fnv32a(id) % uint32(workers))
+			} else {
+				rr = (rr + 1) % workers
+			}
+			parts[q] = append(parts[q], len(b.lines))
+			b.lines = append(b.lines, l)
+			size += len(line)
+			if !lines.ready() {
+				break // no other line has arrived: answer these now
+			}
+		}
+		if len(b.lines) == 0 {
 			break
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			rerr = err
-			break
+		b.answers = make([]any, len(b.lines))
+		for _, p := range parts {
+			if len(p) > 0 {
+				b.left.Add(1)
+			}
 		}
-		// decoded here, once: the session it names picks the worker
-		j := job{result: make(chan any, 1)}
-		if tooLong {
-			j.perr = &risk.InputError{Reason: "action is larger than the limit"}
-		} else {
-			j.action, j.obj, j.perr = risk.ParseObject(line, limit)
+		pending <- b
+		for q, p := range parts {
+			if len(p) > 0 {
+				queues[q] <- batchPart{b, p}
+			}
 		}
-		q := next
-		if id := j.action.SessionID; id != "" {
-			h := fnv.New32a()
-			h.Write([]byte(id))
-			q = int(h.Sum32() % uint32(workers))
-		} else {
-			next = (next + 1) % workers
-		}
-		pending <- j.result
-		queues[q] <- j
 	}
 	close(pending)
 	if werr := <-done; werr != nil {
 		return werr
 	}
 	return rerr
+}
+
+// writeAnswers writes the answers of the batches from pending on w, in
+// order, and flushes w whenever the next batch is not answered yet. After
+// a write fails, it keeps receiving batches (the workers must not block)
+// and returns the error when pending is closed.
+func writeAnswers(pending <-chan *batch, w *bufio.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var werr error
+	b, ok := <-pending
+	for ok {
+		<-b.done
+		for _, v := range b.answers {
+			if werr == nil {
+				werr = writeAnswer(w, enc, v)
+			}
+		}
+		var next *batch
+		select {
+		case next, ok = <-pending:
+		default: // none has arrived
+		}
+		if werr == nil && (next == nil || !next.answered()) {
+			werr = w.Flush()
+		}
+		if next == nil && ok {
+			next, ok = <-pending
+		}
+		b = next
+	}
+	return werr
+}
+
+// A batch is at most batchLines lines, and it closes once it holds
+// batchBytes or more.
+const (
+	batchLines = 32
+	batchBytes = 64 << 10
+)
+
+// batch is lines of input that arrived together, handed to the workers in
+// parts, and their answers.
+type batch struct {
+	lines   []parsedLine
+	answers []any         // answers[i] answers lines[i]
+	left    atomic.Int32  // parts not yet answered
+	done    chan struct{} // closed when every part is answered
+}
+
+// answered reports whether every line of b is answered.
+func (b *batch) answered() bool {
+	select {
+	case <-b.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// batchPart is the lines of a batch (indexes, in order) that one worker
+// answers.
+type batchPart struct {
+	b     *batch
+	lines []int
+}
+
+// parsedLine is an input line, decoded (see answer).
+type parsedLine struct {
+	action risk.Action
+	obj    map[string]any
+	perr   error
+}
+
+// fnv32a is the 32-bit FNV-1a hash of s.
+func fnv32a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
 }
 
 // answer answers one input line, decoded: an action to check (a), the
@@ -262,11 +359,45 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[stri
 	return res
 }
 
-// readLine reads one line without its newline (and a trailing CR). At most
+// lineReader reads input lines and tells whether another one has
+// already arrived.
+type lineReader struct {
+	r     *bufio.Reader
+	limit int
+	// tail is the number of buffered bytes after the last newline seen in
+	// the buffer: while more than tail bytes are buffered, a whole line
+	// is; -1 when the buffer must be looked at again (it may have been
+	// refilled)
+	tail int
+}
+
+func newLineReader(in io.Reader, limit int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(in, 64<<10), limit: limit, tail: -1}
+}
+
+// ready reports whether a whole line is buffered, so that next will not
+// wait for input.
+func (lr *lineReader) ready() bool {
+	n := lr.r.Buffered()
+	if lr.tail >= 0 && n > lr.tail {
+		return true
+	}
+	buf, _ := lr.r.Peek(n)
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 {
+		lr.tail = -1 // next reads past the buffer
+		return false
+	}
+	lr.tail = n - i - 1
+	return true
+}
+
+// next reads one line without its newline (and a trailing CR). At most
 // limit bytes are kept; the rest of a longer line is consumed and tooLong is
 // set. At the end of input it returns io.EOF, with the last line if it had
 // no newline.
-func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
+	r, limit := lr.r, lr.limit
 	for {
 		chunk, isPrefix, rerr := r.ReadLine()
 		if rerr != nil {

@@ -240,6 +240,8 @@ func TestAssessOutputFields(t *testing.T) {
 
 // TestAssessFlushesEachLine writes one line, and reads its answer before
 // writing the next: what an agent hook or proxy streaming actions does.
+// Lines that arrive together are answered without waiting for more, nor
+// for the rest of a line that has only partly arrived.
 func TestAssessFlushesEachLine(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -250,28 +252,46 @@ func TestAssessFlushesEachLine(t *testing.T) {
 		done <- code
 	}()
 	lines := bufio.NewReader(outR)
-	for i, in := range []string{read("/tmp/f1"), "garbage", read("/tmp/f3")} {
-		if _, err := io.WriteString(inW, in+"\n"); err != nil {
+	third := read("/tmp/f3")
+	n := 0 // answers read
+	for _, in := range []string{
+		read("/tmp/f1") + "\n", "garbage\n", third + "\n",
+		read("/tmp/f1") + "\ngarbage\n" + third[:10], third[10:] + "\n",
+	} {
+		if _, err := io.WriteString(inW, in); err != nil {
 			t.Fatal(err)
 		}
-		got := make(chan string, 1)
+		got := make(chan []string, 1)
 		go func() {
-			line, _ := lines.ReadString('\n')
-			got <- line
+			var answers []string
+			for range strings.Count(in, "\n") {
+				line, err := lines.ReadString('\n')
+				if err != nil {
+					break
+				}
+				answers = append(answers, line)
+			}
+			got <- answers
 		}()
 		select {
-		case line := <-got:
-			o := decodeLine(t, i+1, strings.TrimSuffix(line, "\n"))
-			if (i == 1) != (o.Error != "") {
-				t.Errorf("line %d: error %q", i+1, o.Error)
+		case answers := <-got:
+			for _, a := range answers {
+				n++
+				o := decodeLine(t, n, strings.TrimSuffix(a, "\n"))
+				if (n%3 == 2) != (o.Error != "") {
+					t.Errorf("answer %d: error %q", n, o.Error)
+				}
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("no answer to line %d before the next was written: output is not flushed per line", i+1)
+			t.Fatalf("no answer to %q before more was written: output is not flushed as the answers are ready", in)
 		}
 	}
 	inW.Close()
 	if rest, _ := io.ReadAll(outR); len(rest) != 0 {
 		t.Errorf("extra output: %q", rest)
+	}
+	if n != 6 {
+		t.Errorf("%d answers to 6 lines", n)
 	}
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d", code)
