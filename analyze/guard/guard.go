@@ -92,13 +92,14 @@ type check struct {
 	env paths.Env
 	out []risk.Finding
 	// work is the call's budget; seen the paths judged already (a path
-	// named a thousand times is judged once)
+	// named a thousand times is judged once): the first few in few, in
+	// place (the check lives on its caller's stack), the rest in more,
+	// and all of them in many once they are many (a script of many paths)
 	work *tool.Budget
-	seen []touched
-	// many holds seen once it is long (a script of many paths)
+	few  [4]touched
+	more []touched
 	many map[touched]bool
-	// ops is the operands buffer command reuses
-	ops []operand
+	nfew int
 }
 
 // touched is a change judged: to the path abs, how, whole or not.
@@ -119,7 +120,7 @@ func (ck *check) judged(k touched) bool {
 	if ck.many != nil {
 		return ck.many[k]
 	}
-	return slices.Contains(ck.seen, k)
+	return slices.Contains(ck.few[:ck.nfew], k) || slices.Contains(ck.more, k)
 }
 
 // remember notes that k is judged.
@@ -127,14 +128,17 @@ func (ck *check) remember(k touched) {
 	switch {
 	case ck.many != nil:
 		ck.many[k] = true
-	case len(ck.seen) < 32:
-		if ck.seen == nil {
-			ck.seen = make([]touched, 0, 2) // most calls touch a few paths
-		}
-		ck.seen = append(ck.seen, k)
+	case ck.nfew < len(ck.few):
+		ck.few[ck.nfew] = k
+		ck.nfew++
+	case len(ck.more) < 28:
+		ck.more = append(ck.more, k)
 	default:
-		ck.many = make(map[touched]bool, 2*len(ck.seen))
-		for _, o := range ck.seen {
+		ck.many = make(map[touched]bool, 2*(len(ck.few)+len(ck.more)))
+		for _, o := range ck.few {
+			ck.many[o] = true
+		}
+		for _, o := range ck.more {
 			ck.many[o] = true
 		}
 		ck.many[k] = true

@@ -97,10 +97,8 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
 		return
 	}
-	if ck.ops == nil {
-		ck.ops = make([]operand, 0, 4) // reused by every command of the call
-	}
-	ops := append(operands(ck.ops[:0], cmd), fed(cmds, i)...)
+	var buf [8]operand // enough for most commands, on the stack
+	ops := append(operands(buf[:0], cmd), fed(cmds, i)...)
 	by := how{"by ", name}
 	// find's {} stands for every entry at any depth below its start
 	inFind := finder(cmds, i) >= 0
@@ -162,7 +160,6 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			touch(o.text, false)
 		}
 	}
-	ck.ops = ops[:0]
 }
 
 // extractors write an archive's entries, which the command line does not
