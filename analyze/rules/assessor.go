@@ -29,6 +29,17 @@ type kwIndex struct {
 	build func() *keywords.Index // built on first use
 	lens  []int                  // keyword id → its length
 	words []string               // keyword id → keyword
+	// rules are, by keyword id, the rules that have it among their
+	// keywords, as a bitset of their positions in the set: nil for a
+	// keyword no rule has (a gate string).
+	rules     [][]uint64
+	ruleWords int // the length of those bitsets
+}
+
+// newScanState returns the per-call state of the prefilter for the rules
+// index was made for.
+func (idx *kwIndex) newScanState() scanState {
+	return scanState{idx: idx.build(), lens: idx.lens, rules: idx.rules, ruleWords: idx.ruleWords}
 }
 
 // index assigns keyword ids to rules and returns their shared prefilter,
@@ -73,13 +84,23 @@ func index(rules []*Rule) *kwIndex {
 			r.gwSet[id>>6] |= 1 << (id & 63)
 		}
 	}
+	byWord := make([][]uint64, len(words))
+	ruleWords := (len(rules) + 63) / 64
+	for i, r := range rules {
+		for _, id := range r.kw {
+			if byWord[id] == nil {
+				byWord[id] = make([]uint64, ruleWords)
+			}
+			byWord[id][i>>6] |= 1 << (i & 63)
+		}
+	}
 	build := func() *keywords.Index { return keywords.New(words) }
 	if len(words) > 0 && slices.Equal(words, defaultKeywords) {
 		// The built-in set: its automaton is generated Go data
 		// (kwindex_gen.go), so nothing is built.
 		build = func() *keywords.Index { return keywords.FromTables(&defaultTables) }
 	}
-	return &kwIndex{build: sync.OnceValue(build), lens: lens, words: words}
+	return &kwIndex{build: sync.OnceValue(build), lens: lens, words: words, rules: byWord, ruleWords: ruleWords}
 }
 
 // Option configures an Assessor.
@@ -192,9 +213,9 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
 	var out []risk.Finding
-	st := scanState{idx: idx.build(), lens: idx.lens}
-	for _, r := range rules {
-		ok, res, err := r.match(c, &st)
+	st := idx.newScanState()
+	for i, r := range rules {
+		ok, res, err := r.match(c, &st, i)
 		if err != nil {
 			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
 				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})

@@ -84,8 +84,8 @@ func (s Sample) Call(r *Rule) *tool.Call {
 func (s Sample) Matches(r *Rule) (bool, error) {
 	rc := *r
 	idx := index([]*Rule{&rc})
-	st := scanState{idx: idx.build(), lens: idx.lens}
-	ok, _, err := rc.match(s.Call(&rc), &st)
+	st := idx.newScanState()
+	ok, _, err := rc.match(s.Call(&rc), &st, 0)
 	return ok, err
 }
 

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -284,8 +285,8 @@ func texts(c *tool.Call, t Target) []string {
 
 // match reports whether the rule fires on c, and the file resource its
 // pattern named, if any. st shares the keyword prefilter's work between
-// rules.
-func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
+// rules; pos is the rule's position in the set st's index was made for.
+func (r *Rule) match(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) && (c.Like == "" || !slices.Contains(r.Classes, c.Like)) {
 		return false, "", nil
 	}
@@ -299,7 +300,7 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 		p := r.prog // compiled below, once a text passes the gates
 		hit := false
 		for _, ti := range r.tix {
-			if len(r.kw) > 0 && !st.has(c, ti, r.kw) {
+			if len(r.kw) > 0 && !st.has(c, ti, pos) {
 				continue
 			}
 			for j, s := range st.texts(c, ti) {
@@ -361,14 +362,19 @@ func (r *Rule) match(c *tool.Call, st *scanState) (bool, string, error) {
 // scanState holds, for one call, which keywords each target's texts
 // contain, computed on first use so that every rule shares one pass.
 type scanState struct {
-	idx   *keywords.Index
-	lens  []int                             // keyword id → length
-	found [len(allTargets)][]uint64         // by targetIndex
-	hits  [len(allTargets)][][]keywords.Hit // by targetIndex, then text
-	wins  [][2]int                          // scratch for windows
-	text  [len(allTargets)][]string         // texts(c, target), by targetIndex
-	done  [len(allTargets)]bool             // text[i] is computed
-	act   map[string]any                    // CEL activation, built on first use
+	idx       *keywords.Index
+	lens      []int                             // keyword id → length
+	rules     [][]uint64                        // keyword id → rules (kwIndex.rules)
+	ruleWords int                               // the length of a bitset of rules
+	cand      [len(allTargets)][]uint64         // by targetIndex: the rules a keyword of the texts holds, by position
+	hits      [len(allTargets)][][]keywords.Hit // by targetIndex, then text
+	found     []uint64                          // scratch: the keywords of a target's texts
+	ruleBits  []uint64                          // the room cand's bitsets take
+	all       []keywords.Hit                    // every target's hits, which hits slices
+	wins      [][2]int                          // scratch for windows
+	text      [len(allTargets)][]string         // texts(c, target), by targetIndex
+	done      [len(allTargets)]bool             // text[i] is computed
+	act       map[string]any                    // CEL activation, built on first use
 }
 
 // texts returns texts(c, allTargets[ti]), computed once per call: SQL
@@ -399,23 +405,43 @@ func targetIndex(t Target) int {
 	return 0
 }
 
-func (st *scanState) has(c *tool.Call, ti int, ids []int32) bool {
-	bits := st.found[ti]
-	if bits == nil {
-		bits = make([]uint64, st.idx.Words())
-		texts := st.texts(c, ti)
-		st.hits[ti] = make([][]keywords.Hit, len(texts))
-		for j, s := range texts {
-			st.hits[ti][j] = st.idx.Find(s, bits, nil)
-		}
-		st.found[ti] = bits
+// has reports whether the texts of target ti hold a keyword of the rule
+// at position pos. The first call for a target scans its texts.
+func (st *scanState) has(c *tool.Call, ti, pos int) bool {
+	cand := st.cand[ti]
+	if cand == nil {
+		cand = st.scan(c, ti)
 	}
-	for _, id := range ids {
-		if bits[id>>6]&(1<<(id&63)) != 0 {
-			return true
+	return cand[pos>>6]&(1<<(pos&63)) != 0
+}
+
+// scan finds the keywords of target ti's texts, their hits and the rules
+// they are keywords of.
+func (st *scanState) scan(c *tool.Call, ti int) []uint64 {
+	rw := max(st.ruleWords, 1) // a target's rules bitset: never empty, so never nil once made
+	if st.found == nil {
+		// one allocation for the keyword bits and every target's rules
+		buf := make([]uint64, st.idx.Words()+len(allTargets)*rw)
+		st.found, st.ruleBits = buf[:st.idx.Words()], buf[st.idx.Words():]
+	}
+	clear(st.found)
+	texts := st.texts(c, ti)
+	st.hits[ti] = make([][]keywords.Hit, len(texts))
+	for j, s := range texts {
+		from := len(st.all)
+		st.all = st.idx.Find(s, st.found, st.all)
+		st.hits[ti][j] = st.all[from:len(st.all):len(st.all)]
+	}
+	cand := st.ruleBits[ti*rw : (ti+1)*rw]
+	for w, word := range st.found {
+		for ; word != 0; word &= word - 1 {
+			for i, x := range st.rules[w<<6+bits.TrailingZeros64(word)] {
+				cand[i] |= x
+			}
 		}
 	}
-	return false
+	st.cand[ti] = cand
+	return cand
 }
 
 // outsideWorkspace reports whether an absolute path lies outside the call's

@@ -91,8 +91,8 @@ func TestWindowsExact(t *testing.T) {
 			c := Sample{Text: s}.Call(r)
 			c.Work = nil
 			idx := index([]*Rule{r})
-			st := scanState{idx: idx.build(), lens: idx.lens}
-			got, _, err := r.match(c, &st)
+			st := idx.newScanState()
+			got, _, err := r.match(c, &st, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
