@@ -313,10 +313,11 @@ func eachMatch(m *matcher, s string, full func() bool, fn func(loc []int)) {
 	})
 }
 
-// containsLower reports whether strings.ToLower(s) holds word, a
-// lower-case ASCII word without k: only the upper-case ASCII letters
-// lower to its letters (the Kelvin sign lowers to k, İ to i), so an ASCII
-// case-insensitive search answers the same, without a lower-case copy.
+// containsLower reports whether s, its ASCII letters lower-cased
+// (lowerASCII), holds word, lower-case, without making the copy. For a
+// word without k and i it answers as strings.ToLower(s) would: only the
+// upper-case ASCII letters lower to its letters (the Kelvin sign lowers
+// to k, İ to i, nothing else to ASCII).
 func containsLower(s, word string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
 		j := 0

@@ -1,12 +1,10 @@
 package rules
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/shell"
-	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -18,7 +16,7 @@ import (
 // atCmd is set.
 type commandRule struct {
 	cmd      func(args []string) bool
-	pattern  *lazyre.Regexp
+	pattern  func() *matcher
 	keywords []string
 	atCmd    bool
 }
@@ -62,17 +60,16 @@ func (r commandRule) match(c *tool.Call) bool {
 // charged to c's work budget as a pattern rule's scan is (when it runs
 // out, the engine reports the call as not fully assessed).
 func (r commandRule) text(c *tool.Call, s string) bool {
-	lower := lowerASCII(s)
-	if !slices.ContainsFunc(r.keywords, func(k string) bool { return strings.Contains(lower, k) }) {
+	if !slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) }) {
 		return false
 	}
 	if !c.Work.Charge(ruleCost*len(s), "rules") {
 		return false
 	}
 	if !r.atCmd {
-		return r.pattern.Get().MatchString(s)
+		return r.pattern().MatchString(s)
 	}
-	return matchAtCommand(r.pattern.Get(), s)
+	return matchAtCommand(r.pattern(), s)
 }
 
 // pkgInstall is rule pkg.install on the parsed commands: a command whose
@@ -80,7 +77,7 @@ func (r commandRule) text(c *tool.Call, s string) bool {
 // uv pip install, python -m pip install, npm i, cargo add, go get, apt-get
 // install …).
 var pkgInstall = commandRule{cmd: installs, atCmd: true,
-	pattern:  lazyre.New(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`),
+	pattern:  pkgInstallPattern,
 	keywords: []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
 }.match
 
@@ -122,7 +119,7 @@ func isVersioned(name, prog string) bool {
 // privSudo is rule priv.sudo on the parsed commands: a command run with
 // elevated privileges (sudo, doas, pkexec, run0).
 var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && elevators[args[0]] },
-	pattern:  lazyre.New(`(?i)(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|doas|pkexec|run0)(?:\s|$)`),
+	pattern:  privSudoPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0"},
 }.match
 
@@ -151,18 +148,28 @@ func gitSub(args []string) string {
 // commands.
 var (
 	gitCommit = commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
-		pattern: lazyre.New(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`), keywords: []string{"commit"}}.match
+		pattern: gitCommitPattern, keywords: []string{"commit"}}.match
 	gitPush = commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
-		pattern: lazyre.New(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`), keywords: []string{"push"}}.match
+		pattern: gitPushPattern, keywords: []string{"push"}}.match
 )
 
-// matchAtCommand reports whether re matches s at a command position, among
+// The patterns of the command rules, for the texts that are not parsed
+// shell scripts.
+var (
+	pkgInstallPattern = lazyMatcher(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`)
+	privSudoPattern   = lazyMatcher(`(?i)(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|doas|pkexec|run0)(?:\s|$)`)
+	gitCommitPattern  = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`)
+	gitPushPattern    = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`)
+)
+
+// matchAtCommand reports whether m matches s at a command position, among
 // its first 16 matches.
-func matchAtCommand(re *regexp.Regexp, s string) bool {
-	for _, m := range re.FindAllStringIndex(s, 16) {
-		if atCommand(s, m[0]) {
-			return true
-		}
-	}
-	return false
+func matchAtCommand(m *matcher, s string) bool {
+	found, n := false, 0
+	m.each(s, func(loc []int) bool {
+		n++
+		found = atCommand(s, loc[0])
+		return !found && n < 16
+	})
+	return found
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -28,7 +27,7 @@ var popular = []string{
 	"jquery", "underscore", "request", "dotenv", "mongoose", "electron", "cross-env", "event-stream", "coffee-script",
 }
 
-var installCmd = lazyre.New(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
+var installCmd = lazyMatcher(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
 
 // typosquat reports a package install whose name is one edit away from a
 // popular package without being it.
@@ -37,26 +36,36 @@ func typosquat(c *tool.Call) bool {
 		if !strings.Contains(s, "install") && !strings.Contains(s, "add") && !strings.Contains(s, " i ") {
 			continue
 		}
-		for _, m := range installCmd.Get().FindAllStringSubmatch(s, -1) {
-			for _, w := range strings.Fields(m[1]) {
-				if strings.HasPrefix(w, "-") {
-					continue
-				}
-				name := strings.ToLower(w)
-				if i := strings.IndexAny(name, "=<>~!@["); i > 0 {
-					name = name[:i]
-				}
-				if slices.Contains(popular, name) {
-					continue
-				}
-				for _, p := range popular {
-					if editDistance(name, p) == 1 {
-						return true
-					}
-					if len(name) == len(p) && transposed(name, p) {
-						return true
-					}
-				}
+		found := false
+		installCmd().each(s, func(loc []int) bool {
+			found = typosquatted(s[loc[2]:loc[3]])
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// typosquatted reports whether the words of a package install's
+// arguments name a package one edit away from a popular one without
+// being it.
+func typosquatted(args string) bool {
+	for _, w := range strings.Fields(args) {
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		name := strings.ToLower(w)
+		if i := strings.IndexAny(name, "=<>~!@["); i > 0 {
+			name = name[:i]
+		}
+		if slices.Contains(popular, name) {
+			continue
+		}
+		for _, p := range popular {
+			if editDistance(name, p) == 1 || len(name) == len(p) && transposed(name, p) {
+				return true
 			}
 		}
 	}

@@ -27,7 +27,8 @@ func matcherExprs(t testing.TB) []string {
 			out = append(out, "(?i)"+r.Pattern)
 		}
 	}
-	for _, m := range []func() *matcher{quotedPath, pathCall, urlRe, tableRe} {
+	for _, m := range []func() *matcher{quotedPath, pathCall, urlRe, tableRe, installCmd,
+		pkgInstallPattern, privSudoPattern, gitCommitPattern, gitPushPattern} {
 		out = append(out, m().re.String())
 	}
 	for _, p := range []string{`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
