@@ -359,9 +359,13 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		}
 	}
 	if r.re != nil {
+		re := r.re.Get()
+		// every match begins with the pattern's literal prefix: a word
+		// without it cannot match
+		prefix, _ := re.LiteralPrefix()
 		found := false
 		for i := 1; i < len(c.Args); i++ {
-			if r.re.MatchString(c.Args[i]) {
+			if (prefix == "" || strings.Contains(c.Args[i], prefix)) && re.MatchString(c.Args[i]) {
 				found = true
 				break
 			}

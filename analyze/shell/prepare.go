@@ -305,20 +305,21 @@ const maxDynamicFindings = 8
 // no command name, so resolving it could add nothing; and if it does not
 // parse (a stray "fi"), bash refuses to run it too.
 func plain(s string) bool {
-	first := 0 // 0: before the first word, 1: in it (up to a space), 2: after it
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !literalByte[c] {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for ; i < len(s) && s[i] != ' '; i++ { // the first word
+		if s[i] == '=' {
+			return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
+		}
+		if !literalByte[s[i]] {
 			return false
 		}
-		switch {
-		case first == 0 && c != ' ' && c != '\t':
-			first = 1
-		case first == 1 && c == ' ':
-			first = 2
-		}
-		if first == 1 && c == '=' {
-			return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
+	}
+	for ; i < len(s); i++ {
+		if !literalByte[s[i]] {
+			return false
 		}
 	}
 	return true

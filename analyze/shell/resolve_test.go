@@ -218,7 +218,7 @@ func BenchmarkResolve(b *testing.B) {
 // TestPlainNeedsNoResolution checks the preparer's shortcut: for a plain
 // script, resolution yields exactly the blank-separated words of its text.
 func TestPlainNeedsNoResolution(t *testing.T) {
-	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "docker ps -a", "df -h"} {
+	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "docker ps -a", "df -h", "make CC=gcc", "\t ls a=b"} {
 		if !plain(s) {
 			t.Fatalf("%q not plain", s)
 		}
@@ -238,7 +238,7 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 		}
 	}
 	for _, s := range []string{"rm -rf ~", "r''m x", "a;b", "$x", "echo *", "a{b,c}", `\rm`, "x # y",
-		"X=1 make -j4 all", "P=.warden/policy.yaml", " FOO=1 rm -rf /"} { // assignments: the fields would read X=1 as the command
+		"X=1 make -j4 all", "P=.warden/policy.yaml", " FOO=1 rm -rf /", "\t X=1 ls", "a\tb=c d"} { // assignments: the fields would read X=1 as the command
 		if plain(s) {
 			t.Errorf("%q taken as plain", s)
 		}
