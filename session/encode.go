@@ -241,6 +241,9 @@ func UnmarshalState(data []byte, cfg Config, key []byte) (*State, error) {
 				d.fail("file %q misplaced or repeated", f.Path)
 				break
 			}
+			if st.files == nil {
+				st.files, st.byBase = map[string]*File{}, map[string][]string{}
+			}
 			st.files[f.Path] = f
 			st.byBase[b] = append(st.byBase[b], f.Path)
 		}

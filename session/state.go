@@ -74,8 +74,10 @@ func New(id string, cfg Config, key []byte) *State {
 	return st
 }
 
+// newState returns an empty state; its maps of files are made when the
+// first file is recorded (most lone calls record none).
 func newState(id string, cfg Config) *State {
-	return &State{id: id, cfg: cfg, files: map[string]*File{}, byBase: map[string][]string{}}
+	return &State{id: id, cfg: cfg}
 }
 
 func (st *State) setKey(key []byte) {
@@ -231,6 +233,9 @@ func (st *State) file(p string) *File {
 		st.forget(oldest)
 	}
 	f := &File{Path: p, Step: st.step}
+	if st.files == nil {
+		st.files, st.byBase = map[string]*File{}, map[string][]string{}
+	}
 	st.files[p] = f
 	b := path.Base(p)
 	st.byBase[b] = append(slices.Clip(st.byBase[b]), p) // never in place: copies share them
@@ -260,6 +265,9 @@ func (st *State) fileView() *State {
 	v.prior.Lists = maps.Clone(st.prior.Lists)
 	// what the conversation read, which apply never changes
 	v.reads, v.marks, v.key, v.mk = st.reads, st.marks, st.key, st.mk
+	if len(st.files) > 0 {
+		v.files = make(map[string]*File, len(st.files))
+	}
 	for p, f := range st.files {
 		cp := *f
 		v.files[p] = &cp
