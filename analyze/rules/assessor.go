@@ -78,18 +78,22 @@ func index(rules []*Rule) *kwIndex {
 	for i, w := range words {
 		lens[i] = len(w)
 	}
-	for _, r := range rules {
-		r.gwSet = make([]uint64, (len(words)+63)/64)
+	kwWords := (len(words) + 63) / 64
+	sets := make([]uint64, len(rules)*kwWords) // the rules' gwSets, in one allocation
+	for i, r := range rules {
+		r.gwSet = sets[i*kwWords : (i+1)*kwWords : (i+1)*kwWords]
 		for _, id := range r.gw {
 			r.gwSet[id>>6] |= 1 << (id & 63)
 		}
 	}
 	byWord := make([][]uint64, len(words))
 	ruleWords := (len(rules) + 63) / 64
+	block := make([]uint64, 0, n*ruleWords) // the bitsets, in one allocation
 	for i, r := range rules {
 		for _, id := range r.kw {
 			if byWord[id] == nil {
-				byWord[id] = make([]uint64, ruleWords)
+				block = block[:len(block)+ruleWords]
+				byWord[id] = block[len(block)-ruleWords:]
 			}
 			byWord[id][i>>6] |= 1 << (i & 63)
 		}
