@@ -88,8 +88,7 @@ func (ConfirmRisky) Name() string { return "confirm_risky" }
 func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 	if p.ShouldConfirm(a.Level) {
 		name := p.Name()
-		return risk.Decision{Verdict: risk.Ask, Rule: name,
-			Reasons: []string{name + " asks about " + a.Level.String() + " actions"}}
+		return risk.Decision{Verdict: risk.Ask, Rule: name, Reasons: []string{levelReason(name, true, a.Level)}}
 	}
 	if a.Unknown && p.ShouldConfirm(risk.Unknown) {
 		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
@@ -100,6 +99,40 @@ func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 			Reasons: []string{"a person must approve this exact action: " + lockedBy(a) + "; no confirmation policy lets it run unasked"}}
 	}
 	name := p.Name()
-	return risk.Decision{Verdict: risk.Allow, Rule: name,
-		Reasons: []string{name + " does not ask about " + a.Level.String() + " actions"}}
+	return risk.Decision{Verdict: risk.Allow, Rule: name, Reasons: []string{levelReason(name, false, a.Level)}}
 }
+
+// levelReason is Decide's reason for asking (or not) about a level under
+// the confirmation policy name: "confirm_risky asks about high actions".
+// Those of the built-in policies are made once (builtinReasons).
+func levelReason(name string, asks bool, l risk.Level) string {
+	if rs, ok := builtinReasons[name]; ok && l.Valid() {
+		if asks {
+			return rs.asks[l]
+		}
+		return rs.not[l]
+	}
+	if asks {
+		return name + " asks about " + l.String() + " actions"
+	}
+	return name + " does not ask about " + l.String() + " actions"
+}
+
+// builtinReasons are the reasons levelReason gives for the built-in
+// confirmation policies, by policy name.
+var builtinReasons = func() map[string]*levelReasons {
+	m := map[string]*levelReasons{}
+	for _, p := range []ConfirmationPolicy{ConfirmRisky{}, AlwaysConfirm{}, NeverConfirm{}} {
+		rs := new(levelReasons)
+		for l := risk.Unknown; l <= risk.Critical; l++ {
+			rs.asks[l] = p.Name() + " asks about " + l.String() + " actions"
+			rs.not[l] = p.Name() + " does not ask about " + l.String() + " actions"
+		}
+		m[p.Name()] = rs
+	}
+	return m
+}()
+
+// levelReasons are a confirmation policy's reasons for asking, and for
+// not asking, about each level.
+type levelReasons struct{ asks, not [risk.Critical + 1]string }
