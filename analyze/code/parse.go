@@ -119,10 +119,22 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int
+	nodes []node // room for the next nodes (see mk)
 }
 
-// mk allocates a node.
-func (p *parser) mk(n node) *node { return &n }
+// mk allocates a node. Nodes are allocated in chunks, each twice the last
+// up to maxChunk, kept by the parser across the lines it parses: a line
+// is a handful of nodes, a script a few hundred.
+func (p *parser) mk(n node) *node {
+	if len(p.nodes) == cap(p.nodes) {
+		p.nodes = make([]node, 0, min(max(2*cap(p.nodes), 4), maxChunk))
+	}
+	p.nodes = append(p.nodes, n)
+	return &p.nodes[len(p.nodes)-1]
+}
+
+// maxChunk bounds the nodes mk allocates at once.
+const maxChunk = 32
 
 // parse builds statements from logical lines, nesting bodies by indent.
 func parse(lines []line) []*stmt {
@@ -132,11 +144,13 @@ func parse(lines []line) []*stmt {
 	}
 	var module []*stmt
 	stack := []frame{{indent: -1}}
+	p := &parser{} // one for every line, for its room for nodes
 	for _, ln := range lines {
 		for len(stack) > 1 && ln.indent <= stack[len(stack)-1].indent {
 			stack = stack[:len(stack)-1]
 		}
-		sts, open := parseLine(ln.toks)
+		p.toks, p.i, p.depth = ln.toks, 0, 0
+		sts, open := p.line()
 		if len(sts) == 0 {
 			continue
 		}
@@ -153,11 +167,11 @@ func parse(lines []line) []*stmt {
 	return module
 }
 
-// parseLine parses one logical line: simple statements separated by ;
+// line parses one logical line, p.toks: simple statements separated by ;
 // or a compound statement's header with an optional inline body. open
 // reports a header whose body follows on indented lines.
-func parseLine(toks []token) (sts []*stmt, open bool) {
-	p := &parser{toks: toks}
+func (p *parser) line() (sts []*stmt, open bool) {
+	toks := p.toks
 	if len(toks) > 0 && toks[0].kind == tMagic {
 		return []*stmt{{kind: sMagic, text: toks[0].text, pos: toks[0].pos}}, false
 	}
