@@ -119,7 +119,8 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int
-	nodes []node // room for the next nodes (see mk)
+	nodes []node  // room for the next nodes (see mk)
+	ptrs  []*node // room for the next lists of operands (see refs)
 }
 
 // mk allocates a node. Nodes are allocated in chunks, each twice the last
@@ -135,6 +136,18 @@ func (p *parser) mk(n node) *node {
 
 // maxChunk bounds the nodes mk allocates at once.
 const maxChunk = 32
+
+// refs returns a node's list of operands ns, allocated in chunks as mk
+// allocates nodes. The list's capacity is its length: an append to it
+// copies it out of the chunk.
+func (p *parser) refs(ns ...*node) []*node {
+	if cap(p.ptrs)-len(p.ptrs) < len(ns) {
+		p.ptrs = make([]*node, 0, max(min(max(2*cap(p.ptrs), 8), 4*maxChunk), len(ns)))
+	}
+	i := len(p.ptrs)
+	p.ptrs = append(p.ptrs, ns...)
+	return p.ptrs[i:len(p.ptrs):len(p.ptrs)]
+}
 
 // parse builds statements from logical lines, nesting bodies by indent.
 func parse(lines []line) []*stmt {
@@ -846,7 +859,7 @@ func (p *parser) boolOp(op string, operand func() *node) *node {
 	if !p.isKw(op) {
 		return n
 	}
-	b := p.mk(node{kind: nBool, op: op, args: []*node{n}, pos: n.pos})
+	b := p.mk(node{kind: nBool, op: op, args: p.refs(n), pos: n.pos})
 	for p.accept(op) {
 		b.args = append(b.args, operand())
 	}
@@ -926,7 +939,7 @@ func (p *parser) binary(min int) *node {
 		}
 		p.i++
 		right := p.binary(prec + 1)
-		left = p.mk(node{kind: nBin, op: t.text, args: []*node{left, right}, pos: left.pos})
+		left = p.mk(node{kind: nBin, op: t.text, args: p.refs(left, right), pos: left.pos})
 	}
 }
 
@@ -942,7 +955,7 @@ func (p *parser) unary() *node {
 		if t.text == "await" {
 			return operand
 		}
-		return p.mk(node{kind: nUnary, op: t.text, args: []*node{operand}, pos: t.pos})
+		return p.mk(node{kind: nUnary, op: t.text, args: p.refs(operand), pos: t.pos})
 	}
 	return p.power()
 }
@@ -975,7 +988,7 @@ func (p *parser) postfix(n *node) *node {
 			p.i++
 			if a := p.peek(); a.kind == tName {
 				p.i++
-				n = p.mk(node{kind: nAttr, op: a.text, args: []*node{n}, pos: n.pos})
+				n = p.mk(node{kind: nAttr, op: a.text, args: p.refs(n), pos: n.pos})
 				continue
 			}
 			return n
@@ -986,7 +999,7 @@ func (p *parser) postfix(n *node) *node {
 			p.i++
 			idx := p.subscript()
 			p.accept("]")
-			n = p.mk(node{kind: nSub, args: []*node{n, idx}, pos: n.pos})
+			n = p.mk(node{kind: nSub, args: p.refs(n, idx), pos: n.pos})
 		default:
 			return n
 		}
@@ -995,7 +1008,7 @@ func (p *parser) postfix(n *node) *node {
 }
 
 func (p *parser) callArgs(fn *node) *node {
-	call := p.mk(node{kind: nCall, args: []*node{fn}, pos: fn.pos})
+	call := p.mk(node{kind: nCall, args: p.refs(fn), pos: fn.pos})
 	if !p.enter() {
 		return call
 	}
