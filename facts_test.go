@@ -67,7 +67,7 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := tool.Normalize(&a, e.cwd, e.home)
-		e.prepare(ctx, c)
+		e.prepare(ctx, c, nil)
 		sqlFacts += len(c.SQLTexts)
 		before := callSnapshot(c)
 		for _, an := range e.analyzers {

@@ -656,7 +656,7 @@ func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]r
 		given := s.Action.Cwd != "" || c.Cwd != e.cwd
 		err := e.sessions.Update(ctx, s.Action.SessionID, func(st *session.State) error {
 			st.Enter(c, given)
-			e.prepare(ctx, c)
+			e.prepare(ctx, c, nil)
 			return observe(st)
 		})
 		if err != nil {
@@ -704,9 +704,12 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // when the call belongs to a conversation st, the chains it completes,
 // and returns their findings.
 func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) []risk.Finding {
-	findings := e.prepare(ctx, c) // sets c.Work
+	// each step's findings as it returns them, copied into one slice at
+	// the end (most steps find nothing)
+	var buf [16][]risk.Finding
+	parts := e.prepare(ctx, c, buf[:0]) // sets c.Work
 	for _, an := range e.analyzers {
-		findings = append(findings, runAnalyzer(ctx, an, c)...)
+		parts = append(parts, runAnalyzer(ctx, an, c))
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session;
@@ -715,16 +718,16 @@ func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) [
 		alone := func(ctx context.Context, c *tool.Call) risk.Assessment {
 			return e.combineWith(c, e.analyze(ctx, c, nil), nil)
 		}
-		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
+		parts = append(parts, runStep("session", c, func() ([]risk.Finding, error) {
 			return st.Analyze(ctx, c, alone), nil
-		})...)
+		}))
 	}
 	if c.Work.Spent() {
 		// what was not assessed is unknown, never safe, and no allow rule
 		// opens it: it may hide what none would
-		findings = append(findings, risk.Finding{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()})
+		parts = append(parts, []risk.Finding{{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()}})
 	}
-	return findings
+	return slices.Concat(parts...)
 }
 
 // combine makes the assessment of call c from its findings, without those
@@ -799,18 +802,19 @@ func (e *Engine) normalize(s *Step) *tool.Call {
 // budget returns a fresh work budget for one call.
 func (e *Engine) budget() *tool.Budget { return tool.NewBudget(cmp.Or(e.work, tool.DefaultWork)) }
 
-// prepare runs every preparer on c and returns their findings, after the
-// finding that c's arguments do not fit its tool, if they do not.
-func (e *Engine) prepare(ctx context.Context, c *tool.Call) []risk.Finding {
+// prepare runs every preparer on c and appends their findings to parts,
+// after the finding that c's arguments do not fit its tool, if they do
+// not.
+func (e *Engine) prepare(ctx context.Context, c *tool.Call, parts [][]risk.Finding) [][]risk.Finding {
 	if c.Work == nil { // a call the engine did not normalize
 		c.Work = e.budget()
 	}
-	findings := malformed(c)
+	parts = append(parts, malformed(c))
 	for _, p := range e.preparers {
-		findings = append(findings, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) })...)
+		parts = append(parts, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) }))
 	}
 	shell.Facts(c) // what each script runs, for the policy, whatever preparers ran
-	return findings
+	return parts
 }
 
 // runAnalyzer runs one analyzer, turning its error or panic into an Unknown
