@@ -27,6 +27,11 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Effect {
 	var out []tool.Effect
 	var rd readers
+	// the words of a command, split: their room is reused from command
+	// to command (on the stack for most)
+	var flagRoom [8]string
+	var operandRoom [8]int
+	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
 	for i, c := range cmds {
 		here := runsIn(c, env)
 		abs := func(j int) (string, bool) {
@@ -41,7 +46,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 			continue
 		}
 		name := commandName(c.Args[0])
-		w := k.split(name, c)
+		w = k.splitInto(w, name, c)
 		ops := func() []string {
 			var ps []string
 			for _, j := range w.operands {
