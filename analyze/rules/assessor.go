@@ -323,14 +323,36 @@ func eachMatch(m *matcher, s string, full func() bool, fn func(loc []int)) {
 // upper-case ASCII letters lower to its letters (the Kelvin sign lowers
 // to k, İ to i, nothing else to ASCII).
 func containsLower(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
+	if word == "" {
+		return true
+	}
+	first, upper := word[0], word[0]
+	if 'a' <= first && first <= 'z' {
+		upper = first - ('a' - 'A')
+	}
+	for len(s) >= len(word) {
+		// the next byte that may start word, in either case
+		limit := len(s) - len(word) + 1
+		i := strings.IndexByte(s[:limit], first)
+		if upper != first {
+			if i >= 0 {
+				limit = i
+			}
+			if k := strings.IndexByte(s[:limit], upper); k >= 0 {
+				i = k
+			}
+		}
+		if i < 0 {
+			return false
+		}
+		j := 1
 		for j < len(word) && lowerByte(s[i+j]) == word[j] {
 			j++
 		}
 		if j == len(word) {
 			return true
 		}
+		s = s[i+1:]
 	}
 	return false
 }

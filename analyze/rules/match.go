@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,6 +46,10 @@ type matcher struct {
 	at0, after *regexp.Regexp // anchored at the text's start, after its first byte; nil: always run re
 	starts     *starts        // where a match may start
 	line       bool           // no match holds a newline
+	// needs are sets of strings (lower-case ASCII) every match holds one
+	// of each, read from the pattern (needsOf): an ASCII text that lacks
+	// all the strings of a set, its case aside, has no match.
+	needs [][]string
 }
 
 // newMatcher compiles expr, a pattern with its flags (as regexp.Compile
@@ -60,6 +65,7 @@ func newMatcher(expr string) (*matcher, error) {
 		return m, nil // not reached: regexp parsed it
 	}
 	tree = tree.Simplify()
+	m.needs = needsOf(tree)
 	prog, err := syntax.Compile(tree)
 	if err != nil {
 		return m, nil
@@ -77,6 +83,47 @@ func newMatcher(expr string) (*matcher, error) {
 	return m, nil
 }
 
+// needsOf returns sets of strings every match of re holds one of each
+// (required, each string non-empty and ASCII), one set for each part of
+// a concatenation that shows one. Sets of many short strings, which most
+// texts hold, are left out.
+func needsOf(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return needsOf(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return needsOf(re.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		var out [][]string
+		for _, sub := range re.Sub {
+			out = append(out, needsOf(sub)...)
+		}
+		return out
+	}
+	list := required(re, nil)
+	if list == nil || len(list) > 16 || shortest(list) < 2 && (len(list) > 3 || slices.ContainsFunc(list, func(s string) bool {
+		return strings.TrimSpace(s) == ""
+	})) {
+		return nil
+	}
+	return [][]string{list}
+}
+
+// holds reports whether s may hold a match as far as m.needs say: a text
+// with non-ASCII bytes (which case folding may read as ASCII letters) is
+// not checked.
+func (m *matcher) holds(s string) bool {
+	for _, need := range m.needs {
+		if !slices.ContainsFunc(need, func(w string) bool { return containsLower(s, w) }) {
+			return !isASCII(s)
+		}
+	}
+	return true
+}
+
 // anchoredBudget bounds the bytes the anchored runs over one text may
 // span, as a multiple of its length (plus a constant for short texts),
 // before the matcher runs the pattern unanchored over the rest.
@@ -84,6 +131,9 @@ const anchoredBudget = 4
 
 // MatchString reports whether s holds a match of the pattern.
 func (m *matcher) MatchString(s string) bool {
+	if !m.holds(s) {
+		return false
+	}
 	st := m.starts
 	if st == nil || st.high && !isASCII(s) {
 		return m.re.MatchString(s)
@@ -122,6 +172,9 @@ func (m *matcher) MatchString(s string) bool {
 // leftmost start, the one the pattern prefers. When the budget runs out,
 // each goes on with regexp's own search, past the matches given already.
 func (m *matcher) each(s string, fn func(loc []int) bool) {
+	if !m.holds(s) {
+		return
+	}
 	given := 0
 	if st := m.starts; st != nil && !(st.high && !isASCII(s)) {
 		budget := anchoredBudget*len(s) + 256

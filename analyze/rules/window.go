@@ -238,7 +238,8 @@ func product(a, b []string) []string {
 func covers(re *syntax.Regexp, kws []string) bool { return required(re, kws) != nil }
 
 // required returns strings every match of re holds one of (lower-case),
-// each holding one of kws, or nil when re shows none. Among candidates it
+// each holding one of kws (any, when kws is nil), or nil when re shows
+// none. Among candidates it
 // prefers the longest shortest string: the fewer texts hold them, the
 // fewer the pattern runs on.
 func required(re *syntax.Regexp, kws []string) []string {
@@ -246,7 +247,7 @@ func required(re *syntax.Regexp, kws []string) []string {
 	// that the keyword scan, which folds ASCII only, would not find
 	holdAll := func(list []string) bool {
 		return list != nil && !slices.ContainsFunc(list, func(s string) bool {
-			return !isASCII(s) || !slices.ContainsFunc(kws, func(k string) bool { return strings.Contains(s, k) })
+			return !isASCII(s) || s == "" || kws != nil && !slices.ContainsFunc(kws, func(k string) bool { return strings.Contains(s, k) })
 		})
 	}
 	var best []string
