@@ -13,11 +13,11 @@ func String(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
+		if plain[b] {
+			i++
+			continue
+		}
 		if b < utf8.RuneSelf {
-			if b >= ' ' && b != '"' && b != '\\' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':
@@ -59,6 +59,15 @@ func String(dst []byte, s string) []byte {
 }
 
 const hex = "0123456789abcdef"
+
+// plain holds the bytes a JSON string holds as they are: ASCII but for
+// the control characters, '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for b := ' '; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
 
 // Strings appends list as a JSON array of strings; nil is null.
 func Strings(dst []byte, list []string) []byte {
