@@ -175,10 +175,21 @@ func (a *Assessor) AddRule(r Rule) error {
 			return fmt.Errorf("%s: duplicate rule name", r.Name)
 		}
 	}
-	rules := append(slices.Clone(a.rules), &r)
+	rules := append(copies(a.rules), &r)
 	a.idx = index(rules)
 	a.rules = rules
 	return nil
+}
+
+// copies returns copies of rules, for index to number: the rules an
+// assessment in flight reads are never written.
+func copies(rules []*Rule) []*Rule {
+	out := make([]*Rule, len(rules), len(rules)+1)
+	for i, r := range rules {
+		c := *r
+		out[i] = &c
+	}
+	return out
 }
 
 // RemoveRule removes the named rule and reports whether it existed.
@@ -187,7 +198,7 @@ func (a *Assessor) RemoveRule(name string) bool {
 	defer a.mu.Unlock()
 	for i, x := range a.rules {
 		if x.Name == name {
-			rules := slices.Delete(slices.Clone(a.rules), i, i+1)
+			rules := slices.Delete(copies(a.rules), i, i+1)
 			a.idx = index(rules)
 			a.rules = rules
 			return true
