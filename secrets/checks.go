@@ -66,16 +66,26 @@ func jwtHeader(c candidate) bool {
 // characters of base64 once line breaks (also escaped ones) and header
 // lines are removed.
 func keyBody(c candidate) bool {
-	n := 0
-	for _, line := range strings.FieldsFunc(strings.NewReplacer(`\r`, "\n", `\n`, "\n").Replace(c.secret), func(r rune) bool { return r == '\n' || r == '\r' }) {
-		line = strings.TrimSpace(line)
-		if strings.Contains(line, ":") {
-			continue // Proc-Type: and DEK-Info: headers
-		}
-		for i := 0; i < len(line); i++ {
-			if b := line[i]; b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/' {
-				n++
+	// lines end at \n, \r and their escapes (\\n, \\r, read left to
+	// right); a line with a colon is a header (Proc-Type:, DEK-Info:)
+	s := c.secret
+	n, line, header := 0, 0, false
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '\n' || s[i] == '\r' || s[i] == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r') {
+			if !header {
+				n += line
 			}
+			line, header = 0, false
+			if i < len(s) && s[i] == '\\' {
+				i++ // the escape's letter
+			}
+			continue
+		}
+		switch b := s[i]; {
+		case b == ':':
+			header = true
+		case b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/':
+			line++
 		}
 	}
 	return n >= 64 && entropy(c.secret) >= 4.0
