@@ -22,7 +22,6 @@ var unprovedGates = map[string]string{
 	"net.upload_file":             "curl uploads hold @, -T or --upload-file, wget --post-file",
 	"sec.firewall_or_mac_disable": "each alternative starts with a listed program name (ufw, iptables, nft, systemctl … firewalld|ufw|apparmor|nftables|iptables, setenforce, aa-teardown, aa-disable, spctl, csrutil, pfctl, netsh)",
 	"persist.git_config_hooks":    "git config (the resolved line the shell preparer adds normalises the blanks)",
-	"persist.autorun_config":      "curl|wget|iwr|irm piped to a shell, /dev/tcp/, base64 -d piped to a shell",
 	"db.tautology":                "a tautology needs 'where ' or 'or '",
 	"pkg.install_from_url":        "pip|npm|yarn|pnpm|gem install|add, or go install|get … insecure",
 }

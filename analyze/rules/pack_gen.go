@@ -387,7 +387,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "A config file that runs commands automatically (install scripts, editor tasks, git hooks, dev containers) is made to fetch and run remote code",
 		Reversible: true,
-		Keywords:   []string{"curl", "wget", "iwr", "/dev/tcp", "base64", "nc"},
+		Keywords:   []string{"curl", "wget", "iwr", "irm", "/dev/tcp", "base64"},
 		On:         []Target{OnContent},
 	},
 	{
@@ -649,8 +649,8 @@ var defaultGates = [][]string{
 	nil, // persist.authorized_keys
 	nil, // persist.git_config_hooks
 	{"ld_preload=", "/etc/ld.so.preload", "dyld_insert_libraries="}, // persist.preload_injection
-	nil,                             // persist.prompt_hook
-	nil,                             // persist.autorun_config
+	nil, // persist.prompt_hook
+	{"curl", "wget", "iwr", "irm", "/dev/tcp/", "base64"}, // persist.autorun_config
 	nil,                             // git.commit
 	nil,                             // git.push
 	nil,                             // db.drop_database
