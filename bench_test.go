@@ -1,13 +1,14 @@
 package warden_test
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/agentwarden/warden/internal/corpus"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/eval"
@@ -16,23 +17,7 @@ import (
 
 // loadCorpusActions reads testdata/actions.jsonl as actions.
 func loadCorpusActions(tb testing.TB) []risk.Action {
-	tb.Helper()
-	f, err := os.Open("testdata/actions.jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var out []risk.Action
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, a)
-	}
-	return out
+	return corpus.Actions(tb, "testdata/actions.jsonl")
 }
 
 // BenchmarkCheckCorpus measures Engine.Check (no judge) over the whole

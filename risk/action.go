@@ -102,10 +102,15 @@ func ParseAction(data []byte, lim Limits) (Action, error) {
 // once. The object is nil when the data is not a JSON object within lim;
 // it is returned, with the error, when it is one but not a valid action.
 func ParseObject(data []byte, lim Limits) (Action, map[string]any, error) {
+	return parseObject(data, lim, objectOf)
+}
+
+// parseObject is ParseObject with the JSON object decoded by decode.
+func parseObject(data []byte, lim Limits, decode func([]byte, Limits) (map[string]any, error)) (Action, map[string]any, error) {
 	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
 		return Action{}, nil, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
 	}
-	obj, err := objectOf(data, lim)
+	obj, err := decode(data, lim)
 	if err != nil {
 		return Action{}, nil, err
 	}

@@ -17,21 +17,7 @@ import (
 // parseObjectSlow is ParseObject as it was before decodeObject: every
 // line through encoding/json (objectOfSlowly). The differential tests hold the two equal.
 func parseObjectSlow(data []byte, lim Limits) (Action, map[string]any, error) {
-	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
-		return Action{}, nil, inputErrorf("action is %d bytes, more than the limit of %d", len(data), lim.MaxBytes)
-	}
-	obj, err := objectOfSlowly(data, lim)
-	if err != nil {
-		return Action{}, nil, err
-	}
-	a, err := ActionFromObject(obj)
-	if err != nil {
-		return Action{}, obj, err
-	}
-	if err := a.Validate(lim); err != nil {
-		return Action{}, obj, err
-	}
-	return a, obj, nil
+	return parseObject(data, lim, objectOfSlowly)
 }
 
 // sameJSON reports whether a and b are the same decoded JSON value, down

@@ -1,15 +1,15 @@
 package rules_test
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentwarden/warden/internal/corpus"
 
 	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
@@ -48,19 +48,8 @@ func prepared(tb testing.TB, a *risk.Action) *tool.Call {
 // corpusCalls returns every action of testdata/actions.jsonl, prepared as
 // the engine prepares them, without a work budget.
 func corpusCalls(b *testing.B) []*tool.Call {
-	f, err := os.Open("../../testdata/actions.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
 	var calls []*tool.Call
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, a := range corpus.Actions(b, "../../testdata/actions.jsonl") {
 		c := prepared(b, &a)
 		c.Work = nil
 		calls = append(calls, c)

@@ -1,32 +1,19 @@
 package shell
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"testing"
 
-	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/internal/corpus"
+
 	"github.com/agentwarden/warden/tool"
 )
 
 // corpusCalls returns the actions of testdata/actions.jsonl, normalized
 // as calls in testEnv.
 func corpusCalls(tb testing.TB) []*tool.Call {
-	tb.Helper()
-	f, err := os.Open("../../testdata/actions.jsonl")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var calls []*tool.Call
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
-		if err != nil {
-			tb.Fatal(err)
-		}
+	for _, a := range corpus.Actions(tb, "../../testdata/actions.jsonl") {
 		calls = append(calls, tool.Normalize(&a, testEnv.Cwd, testEnv.Home))
 	}
 	return calls
