@@ -284,6 +284,8 @@ func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding 
 		if m := p.anchored.FindSubmatchIndex(window); m != nil {
 			ms = [][]int{m}
 		}
+	} else if p.keyBlocks {
+		ms = findKeyBlocks(window, 8)
 	} else {
 		ms = p.re.FindAllSubmatchIndex(window, 8)
 	}

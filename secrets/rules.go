@@ -66,6 +66,7 @@ type Rule struct {
 type prog struct {
 	re         *regexp.Regexp
 	anchored   *regexp.Regexp // for a rule with a name or an anchor: the pattern at the window's start
+	keyBlocks  bool           // the pattern is privateKeyPattern: findKeyBlocks finds its matches
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
 }
 
@@ -176,7 +177,8 @@ func compileProg(pattern, anchor string) (*prog, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q")}
+	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q"),
+		keyBlocks: pattern == privateKeyPattern && anchor == ""}
 	prefix := `\A(?:`
 	if anchor == "token" {
 		// the window starts a byte before the keyword: that byte must not
