@@ -341,17 +341,20 @@ func containsLower(s, word string) bool {
 	if 'a' <= first && first <= 'z' {
 		upper = first - ('a' - 'A')
 	}
-	for len(s) >= len(word) {
-		// the next byte that may start word, in either case
-		limit := len(s) - len(word) + 1
-		i := strings.IndexByte(s[:limit], first)
-		if upper != first {
-			if i >= 0 {
-				limit = i
-			}
-			if k := strings.IndexByte(s[:limit], upper); k >= 0 {
-				i = k
-			}
+	end := len(s) - len(word) + 1 // word can start before end
+	// lo and up are the next positions, at or after pos, of the word's
+	// first byte in each case: each is searched again only once the
+	// search has passed it, so every byte of s is scanned at most once
+	// per case (a text of many upper-case candidates and no lower-case
+	// one used to be rescanned to its end for each candidate).
+	lo, up := nextByte(s, 0, end, first), -1
+	if upper != first {
+		up = nextByte(s, 0, end, upper)
+	}
+	for {
+		i := lo
+		if up >= 0 && (i < 0 || up < i) {
+			i = up
 		}
 		if i < 0 {
 			return false
@@ -363,9 +366,23 @@ func containsLower(s, word string) bool {
 		if j == len(word) {
 			return true
 		}
-		s = s[i+1:]
+		if i == lo {
+			lo = nextByte(s, i+1, end, first)
+		} else {
+			up = nextByte(s, i+1, end, upper)
+		}
 	}
-	return false
+}
+
+// nextByte returns the first position of b in s[from:end], or -1.
+func nextByte(s string, from, end int, b byte) int {
+	if from >= end {
+		return -1
+	}
+	if k := strings.IndexByte(s[from:end], b); k >= 0 {
+		return from + k
+	}
+	return -1
 }
 
 func lowerByte(b byte) byte {

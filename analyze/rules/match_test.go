@@ -199,3 +199,22 @@ func FuzzMatcher(f *testing.F) {
 		checkContainsLower(t, s)
 	})
 }
+
+// TestContainsLowerCandidates holds containsLower to strings.Contains on
+// texts whose candidates for a word's first byte alternate between the
+// two cases, in every order, with the word at the start, the middle, the
+// end and nowhere.
+func TestContainsLowerCandidates(t *testing.T) {
+	parts := []string{"a", "A", "ab", "AB", "aB", "Ab", "x", "ca", "CA", " "}
+	var gen func(prefix string, depth int)
+	gen = func(prefix string, depth int) {
+		checkContainsLower(t, prefix)
+		if depth == 0 {
+			return
+		}
+		for _, p := range parts {
+			gen(prefix+p, depth-1)
+		}
+	}
+	gen("", 4)
+}
