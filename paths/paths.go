@@ -110,19 +110,34 @@ func (e Env) abs(p string) string {
 	return path.Clean(p)
 }
 
-// join is path.Join(dir, p), in one allocation when both are clean (dir
-// absolute, p relative), as they mostly are.
+// join is path.Join(dir, p). When dir is absolute and clean and p is
+// relative without a .. component, as they mostly are, the result is built
+// in one allocation, or none when p names dir itself (., ./, empty): p's
+// empty and . components are dropped, which is all path.Clean would do.
 func join(dir, p string) string {
-	if p == "" || p[0] == '/' || !clean(dir) || !clean(p) {
+	if p == "" || p[0] == '/' || dir == "" || dir[0] != '/' || !clean(dir) || strings.Contains(p, "..") {
 		return path.Join(dir, p)
 	}
+	base := dir
 	if dir == "/" {
-		return "/" + p
+		base = ""
 	}
-	if dir[0] != '/' {
-		return path.Join(dir, p)
+	var b strings.Builder
+	for c := range strings.SplitSeq(p, "/") {
+		if c == "" || c == "." {
+			continue
+		}
+		if b.Len() == 0 {
+			b.Grow(len(base) + 1 + len(p))
+			b.WriteString(base)
+		}
+		b.WriteByte('/')
+		b.WriteString(c)
 	}
-	return dir + "/" + p
+	if b.Len() == 0 {
+		return dir
+	}
+	return b.String()
 }
 
 // clean reports whether path.Clean(p) is p: no empty, . or .. component,

@@ -127,7 +127,7 @@ func TestPrefixes(t *testing.T) {
 // TestJoin: join is path.Join; clean(p) only when path.Clean(p) is p.
 func TestJoin(t *testing.T) {
 	dirs := []string{"/", "/home/user", "/home/user/", "/a/./b", "/a/../b", "//a", "rel", "rel/x", "", ".", ".."}
-	ps := []string{"x", "x/y", "./x", "../x", "x/", "x//y", ".", "..", "", "/abs", "...", ".x", "x/..", "x/."}
+	ps := []string{"x", "x/y", "./x", "../x", "x/", "x//y", ".", "..", "", "/abs", "...", ".x", "x/..", "x/.", "./", ".//x", "./...", "x/./y/", "https://h/p", "a..b", "//", "./.", "x/y/"}
 	for _, d := range dirs {
 		for _, p := range ps {
 			if got, want := join(d, p), path.Join(d, p); got != want {
