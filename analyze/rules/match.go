@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,45 +43,69 @@ import (
 // of it, from a position no match starts at: the cost stays linear in the
 // text's length.
 type matcher struct {
-	re         *regexp.Regexp // the pattern, unanchored
-	at0, after *regexp.Regexp // anchored at the text's start, after its first byte; nil: always run re
-	starts     *starts        // where a match may start
-	line       bool           // no match holds a newline
+	re   *regexp.Regexp // the pattern, unanchored
+	expr string         // re's source
+
+	// What the pattern's program says (analyse), read on first use, once:
+	// a process runs a rule's pattern on few texts, often on none.
+	once   sync.Once
+	starts *starts // where a match may start; nil: always run re
+	line   bool    // no match holds a newline
 	// needs are sets of strings (lower-case ASCII) every match holds one
 	// of each, read from the pattern (needsOf): an ASCII text that lacks
 	// all the strings of a set, its case aside, has no match.
 	needs [][]string
+
+	// The anchored forms, each compiled the first time a text has a
+	// candidate it serves: at0 at the text's start, after at a later
+	// position. A form that does not compile leaves its texts to re.
+	at0, after anchored
+}
+
+// anchored is a pattern anchored at a text's start, compiled on first use.
+type anchored struct {
+	once sync.Once
+	expr string
+	re   *regexp.Regexp // nil when expr did not compile
+}
+
+func (a *anchored) get() *regexp.Regexp {
+	a.once.Do(func() { a.re, _ = regexp.Compile(a.expr) })
+	return a.re
 }
 
 // newMatcher compiles expr, a pattern with its flags (as regexp.Compile
-// takes it), to a matcher; an error is regexp.Compile's.
+// takes it), to a matcher; an error is regexp.Compile's. The rest is
+// prepared on first use.
 func newMatcher(expr string) (*matcher, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return nil, err
 	}
-	m := &matcher{re: re}
-	tree, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return m, nil // not reached: regexp parsed it
-	}
-	tree = tree.Simplify()
-	m.needs = needsOf(tree)
-	prog, err := syntax.Compile(tree)
-	if err != nil {
-		return m, nil
-	}
-	st, ok := startsOf(prog)
-	if !ok {
-		return m, nil
-	}
-	at0, err0 := regexp.Compile(`\A(?:` + expr + `)`)
-	after, err1 := regexp.Compile(`\A(?s:.)(?:` + expr + `)`)
-	if err0 != nil || err1 != nil {
-		return m, nil
-	}
-	m.at0, m.after, m.starts, m.line = at0, after, st, !matchesNewline(tree)
-	return m, nil
+	return &matcher{re: re, expr: expr,
+		at0:   anchored{expr: `\A(?:` + expr + `)`},
+		after: anchored{expr: `\A(?s:.)(?:` + expr + `)`},
+	}, nil
+}
+
+// analyse reads m's starts, line and needs from the pattern, on its first
+// call; m is safe for concurrent use.
+func (m *matcher) analyse() {
+	m.once.Do(func() {
+		tree, err := syntax.Parse(m.expr, syntax.Perl)
+		if err != nil {
+			return // not reached: regexp parsed it
+		}
+		tree = tree.Simplify()
+		m.needs = needsOf(tree)
+		prog, err := syntax.Compile(tree)
+		if err != nil {
+			return
+		}
+		if st, ok := startsOf(prog); ok {
+			m.starts, m.line = st, !matchesNewline(tree)
+		}
+	})
 }
 
 // needsOf returns sets of strings every match of re holds one of each
@@ -131,6 +156,7 @@ const anchoredBudget = 4
 
 // MatchString reports whether s holds a match of the pattern.
 func (m *matcher) MatchString(s string) bool {
+	m.analyse()
 	if !m.holds(s) {
 		return false
 	}
@@ -154,11 +180,11 @@ func (m *matcher) MatchString(s string) bool {
 			// reads the context of every later one as in s
 			return m.re.MatchString(s[max(clean, 0):])
 		}
-		if p == 0 {
-			if m.at0.MatchString(s[:end]) {
-				return true
-			}
-		} else if m.after.MatchString(s[p-1 : end]) {
+		re, from := m.anchoredAt(p)
+		if re == nil {
+			return m.re.MatchString(s[max(clean, 0):])
+		}
+		if re.MatchString(s[from:end]) {
 			return true
 		}
 	}
@@ -172,6 +198,7 @@ func (m *matcher) MatchString(s string) bool {
 // leftmost start, the one the pattern prefers. When the budget runs out,
 // each goes on with regexp's own search, past the matches given already.
 func (m *matcher) each(s string, fn func(loc []int) bool) {
+	m.analyse()
 	if !m.holds(s) {
 		return
 	}
@@ -187,10 +214,13 @@ func (m *matcher) each(s string, fn func(loc []int) bool) {
 			if budget -= end - p; budget < 0 {
 				break
 			}
-			var loc []int
-			if p == 0 {
-				loc = m.at0.FindStringSubmatchIndex(s[:end])
-			} else if loc = m.after.FindStringSubmatchIndex(s[p-1 : end]); loc != nil {
+			re, from := m.anchoredAt(p)
+			if re == nil {
+				budget = -1 // regexp's own search goes on
+				break
+			}
+			loc := re.FindStringSubmatchIndex(s[from:end])
+			if loc != nil && p > 0 {
 				for i, x := range loc {
 					if x >= 0 {
 						loc[i] = x + p - 1
@@ -224,6 +254,16 @@ func (m *matcher) each(s string, fn func(loc []int) bool) {
 			return
 		}
 	}
+}
+
+// anchoredAt returns the pattern anchored at a candidate p, to run on the
+// text from the returned position (p, or the byte before it), or nil when
+// that form does not compile.
+func (m *matcher) anchoredAt(p int) (*regexp.Regexp, int) {
+	if p == 0 {
+		return m.at0.get(), 0
+	}
+	return m.after.get(), p - 1
 }
 
 // lineEnd returns where the anchored run from p may stop: past the

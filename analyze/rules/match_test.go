@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -121,6 +122,7 @@ func TestMatcherExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.analyse()
 		if m.starts != nil {
 			anchored++
 		}
@@ -217,4 +219,41 @@ func TestContainsLowerCandidates(t *testing.T) {
 		}
 	}
 	gen("", 4)
+}
+
+// TestMatcherFormsFail checks a matcher whose anchored forms do not
+// compile (the pattern nests as deep as regexp allows, and they nest it
+// one level deeper): it answers as regexp, from regexp's own search.
+func TestMatcherFormsFail(t *testing.T) {
+	expr := strings.Repeat("(", 998) + "a[bc]" + strings.Repeat(")", 998)
+	m, err := newMatcher(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"", "a", "ab", "xab", "ab ac\nxac", "acab", "zzz"} {
+		checkMatcher(t, m, s)
+	}
+	if m.analyse(); m.starts == nil || m.at0.get() != nil || m.after.get() != nil {
+		t.Fatalf("want starts read and both anchored forms failing to compile")
+	}
+}
+
+// TestMatcherConcurrent has goroutines meet a new matcher at once, each
+// building its lazy parts on first use (go test -race reads it).
+func TestMatcherConcurrent(t *testing.T) {
+	m, err := newMatcher(`(?i)\bcurl\b.*\|\s*(?:ba)?sh`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			s := []string{"curl x | sh", "x curl y |bash", "nothing"}[i%3]
+			if m.MatchString(s) != m.re.MatchString(s) {
+				t.Errorf("%q: MatchString disagrees with regexp", s)
+			}
+			m.each(s, func([]int) bool { return true })
+		})
+	}
+	wg.Wait()
 }
