@@ -46,6 +46,10 @@ type matcher struct {
 	re   *regexp.Regexp // the pattern, unanchored
 	expr string         // re's source
 
+	// The pattern parsed and simplified (parsed), on first use, once.
+	parseOnce sync.Once
+	tree      *syntax.Regexp // nil: not reached, regexp parsed it
+
 	// What the pattern's program says (analyse), read on first use, once:
 	// a process runs a rule's pattern on few texts, often on none.
 	once   sync.Once
@@ -88,15 +92,26 @@ func newMatcher(expr string) (*matcher, error) {
 	}, nil
 }
 
+// parsed returns the pattern's syntax tree, simplified, parsed on the
+// first call; nil is not reached (regexp parsed the pattern). Callers
+// only read it.
+func (m *matcher) parsed() *syntax.Regexp {
+	m.parseOnce.Do(func() {
+		if tree, err := syntax.Parse(m.expr, syntax.Perl); err == nil {
+			m.tree = tree.Simplify()
+		}
+	})
+	return m.tree
+}
+
 // analyse reads m's starts, line and needs from the pattern, on its first
 // call; m is safe for concurrent use.
 func (m *matcher) analyse() {
 	m.once.Do(func() {
-		tree, err := syntax.Parse(m.expr, syntax.Perl)
-		if err != nil {
-			return // not reached: regexp parsed it
+		tree := m.parsed()
+		if tree == nil {
+			return
 		}
-		tree = tree.Simplify()
 		m.needs = needsOf(tree)
 		prog, err := syntax.Compile(tree)
 		if err != nil {

@@ -141,13 +141,13 @@ func (p *program) get() (*program, error) {
 		p.m, p.re, p.pathGroup = m, m.re, m.re.SubexpIndex("path")
 		switch {
 		case p.window == "line":
-			if !lineWindowed(p.pattern, p.keywords) {
+			if !lineWindowed(m.parsed(), p.keywords) {
 				p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
 				return
 			}
 			p.mode = lineMode
 		case !p.whole && p.pathGroup < 0:
-			p.mode = windowMode(p.pattern, p.keywords)
+			p.mode = windowModeOf(m.parsed, p.keywords)
 		}
 	})
 	return p, p.err

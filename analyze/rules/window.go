@@ -41,14 +41,19 @@ const (
 
 // windowMode says how a pattern with the given keywords may be windowed.
 func windowMode(pattern string, kws []string) int {
+	return windowModeOf(func() *syntax.Regexp { return parseFolded(pattern) }, kws)
+}
+
+// windowModeOf is windowMode for a pattern's tree (as parseFolded
+// returns it), asked of tree only when kws are not empty.
+func windowModeOf(tree func() *syntax.Regexp, kws []string) int {
 	if len(kws) == 0 {
 		return wholeText
 	}
-	re, err := syntax.Parse("(?i)"+pattern, syntax.Perl)
-	if err != nil {
+	re := tree()
+	if re == nil {
 		return wholeText
 	}
-	re = re.Simplify()
 	if hasTextAnchor(re) || !covers(re, kws) {
 		return wholeText
 	}
@@ -64,13 +69,18 @@ func windowMode(pattern string, kws []string) int {
 // lineWindowed reports whether a pattern may be declared to describe one
 // line (window: line): every match holds one of kws, and it has no ^ or $
 // of the whole text.
-func lineWindowed(pattern string, kws []string) bool {
+func lineWindowed(re *syntax.Regexp, kws []string) bool {
+	return re != nil && len(kws) > 0 && !hasTextAnchor(re) && covers(re, kws)
+}
+
+// parseFolded returns pattern, matched case-insensitively, parsed and
+// simplified, or nil when it does not parse.
+func parseFolded(pattern string) *syntax.Regexp {
 	re, err := syntax.Parse("(?i)"+pattern, syntax.Perl)
-	if err != nil || len(kws) == 0 {
-		return false
+	if err != nil {
+		return nil
 	}
-	re = re.Simplify()
-	return !hasTextAnchor(re) && covers(re, kws)
+	return re.Simplify()
 }
 
 func hasTextAnchor(re *syntax.Regexp) bool {
@@ -322,11 +332,11 @@ func gateOf(pattern string, kws []string) []string {
 	if len(kws) == 0 || pattern == "" {
 		return nil
 	}
-	re, err := syntax.Parse("(?i)"+pattern, syntax.Perl)
-	if err != nil {
+	re := parseFolded(pattern)
+	if re == nil {
 		return nil
 	}
-	g := required(re.Simplify(), kws)
+	g := required(re, kws)
 	// a string that holds another of the set adds nothing to the gate
 	g = slices.DeleteFunc(g, func(s string) bool {
 		return slices.ContainsFunc(g, func(t string) bool { return t != s && strings.Contains(s, t) })
