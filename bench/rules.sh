@@ -25,5 +25,5 @@ side . new
 for d in ${old:+"$old"} .; do
 	echo "== $d"
 	(cd "$d" && go test -run '^$' -bench 'BenchmarkNew$|BenchmarkAnalyzeCorpus|BenchmarkLarge' -benchtime 2x ./analyze/rules &&
-		go test -run '^$' -bench 'BenchmarkNew|BenchmarkSet' -benchtime 20x ./internal/keywords) | grep -E '^Benchmark|^ok'
+		go test -run '^$' -bench 'BenchmarkNew|BenchmarkSet|BenchmarkFind' -benchtime 20x ./internal/keywords) | grep -E '^Benchmark|^ok'
 done

@@ -142,7 +142,7 @@ func TestLoadErrorsHavePositions(t *testing.T) {
 func TestKeywordIndex(t *testing.T) {
 	idx := keywords.New([]string{"rm", "curl", "he", "she", "hers"})
 	bits := make([]uint64, idx.Words())
-	idx.Set("USHERS: Curl", bits)
+	idx.Find("USHERS: Curl", bits, nil)
 	want := []bool{false, true, true, true, true}
 	for i, w := range want {
 		if got := bits[0]&(1<<i) != 0; got != w {

@@ -35,14 +35,15 @@ func BenchmarkNew(b *testing.B) {
 	}
 }
 
-// BenchmarkSet measures scan throughput with the rule pack's keywords over
+// BenchmarkFind measures scan throughput with the rule pack's keywords over
 // shell-like text.
-func BenchmarkSet(b *testing.B) {
+func BenchmarkFind(b *testing.B) {
 	k := New(packWords(b, "rules"))
 	text := strings.Repeat("cd /home/user/project && go test ./... 2>&1 | tail -20; git status --short; ls -la build/\n", 1000)
 	found := make([]uint64, k.Words())
+	var hits []Hit
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		k.Set(text, found)
+		hits = k.Find(text, found, hits[:0])
 	}
 }

@@ -145,28 +145,6 @@ func trieNodes(keywords []string) int {
 // Words returns the length, in uint64 words, of the bitset Set fills.
 func (k *Index) Words() int { return k.words }
 
-// Set sets in found the bit of every keyword text contains.
-func (k *Index) Set(text string, found []uint64) {
-	if k.t16 != nil {
-		set(k, k.t16, text, found)
-	} else {
-		set(k, k.t32, text, found)
-	}
-}
-
-func set[T state](k *Index, table []T, text string, found []uint64) {
-	hit, stride, class := top[T](), k.stride, &k.class
-	s := T(0)
-	for i := 0; i < len(text); i++ {
-		s = table[int(s&^hit)*stride+int(class[text[i]])]
-		if s&hit != 0 {
-			for _, id := range k.out[s&^hit] {
-				found[id>>6] |= 1 << (id & 63)
-			}
-		}
-	}
-}
-
 // Each calls fn for every occurrence of a keyword in text, with the
 // keyword's number and the offset just past its end, in text order. fn
 // returns false to stop.
@@ -199,8 +177,8 @@ type Hit struct {
 	ID, End int
 }
 
-// Find sets in found the bit of every keyword text contains, as Set does,
-// and appends to hits every occurrence, in text order.
+// Find sets in found the bit of every keyword text contains and appends
+// to hits every occurrence, in text order.
 func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
 	if k.t16 != nil {
 		return find(k, k.t16, text, found, hits)
