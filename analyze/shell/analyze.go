@@ -37,13 +37,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			continue
 		}
 		name := commandName(c.Args[0])
-		rows := k.byName[name]
-		if rows == nil && strings.HasPrefix(name, "mkfs.") {
-			rows = k.byName["mkfs"]
-		}
-		if len(rows) > 0 {
-			w = k.splitInto(w, name, c)
-			for _, r := range rows {
+		e := k.entry(name)
+		if len(e.rows) > 0 {
+			w = splitInto(w, e.vflags, c)
+			for _, r := range e.rows {
 				if t, ok := k.match(r, name, c, w); ok {
 					if len(t) == 0 && r.Target == "operands" {
 						c, t = fedOperands(cmds, i, c)
@@ -57,11 +54,15 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				}
 			}
 		}
-		out = k.flow(out, fl, i, name)
+		if e.interp {
+			out = k.flow(out, fl, i, name)
+		}
 		if len(c.Inputs) > 0 {
 			out = k.fedProgram(out, cmds, i, env)
 		}
-		out = k.sqlClient(out, cmds, i, name, call)
+		if e.sql != nil {
+			out = k.sqlClient(out, cmds, i, &e, call)
+		}
 	}
 	return k.exfil(out, fl, cred)
 }
@@ -226,11 +227,11 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 	return out
 }
 
-// flow finds program text an interpreter takes from a download or from
-// text decoded at run time.
+// flow finds program text an interpreter, command i named name, takes
+// from a download or from text decoded at run time.
 func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []risk.Finding {
 	c := fl.cmds[i]
-	if len(c.Inputs) == 0 || !k.interp[interpreterName(name)] || !programFromInput(name, c) {
+	if len(c.Inputs) == 0 || !programFromInput(name, c) {
 		return out
 	}
 	if fl.download == nil {
@@ -364,8 +365,8 @@ func decoder(n string, c Command) bool {
 // sqlClient analyzes the SQL a database client is given on its command
 // line or stdin, escalating destructive statements on production hosts or
 // databases.
-func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, name string, call *tool.Call) []risk.Finding {
-	texts, conn := k.sqlOf(cmds, i, name)
+func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, e *entry, call *tool.Call) []risk.Finding {
+	texts, conn := sqlOf(cmds, i, e)
 	for _, t := range texts {
 		n := len(out)
 		out = append(out, sqlFact(call, t).Findings...) // copied: Escalate changes them in place
@@ -392,16 +393,16 @@ func sqlFact(call *tool.Call, t string) *tool.SQLText {
 	return f
 }
 
-// sqlOf returns the SQL texts database client command i (named name) is
-// given, on its command line or stdin, and the words that name its
+// sqlOf returns the SQL texts database client command i (whose entry is
+// e) is given, on its command line or stdin, and the words that name its
 // connection (hosts, databases, URLs).
-func (k *Knowledge) sqlOf(cmds []Command, i int, name string) (texts, conn []string) {
-	cl, ok := k.SQLClients[name]
-	if !ok {
+func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
+	cl := e.sql
+	if cl == nil {
 		return nil, nil
 	}
 	c := cmds[i]
-	w := k.split(name, c)
+	w := splitInto(words{}, e.vflags, c)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		for _, f := range cl.Flags {

@@ -46,7 +46,8 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 			continue
 		}
 		name := commandName(c.Args[0])
-		w = k.splitInto(w, name, c)
+		e := k.entry(name)
+		w = splitInto(w, e.vflags, c)
 		ops := func() []string {
 			var ps []string
 			for _, j := range w.operands {
@@ -81,7 +82,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 						tool.Effect{Kind: tool.CopyFile, Src: src, Path: path.Join(dst, path.Base(src))})
 				}
 			}
-		case archivers[name]:
+		case e.archiver:
 			out = archive(out, name, c, w, here)
 		case name == "crontab" && (len(w.operands) == 0 || c.Args[w.operands[0]] == "-"):
 			// crontab - fed by echo or printf: the new table
@@ -184,7 +185,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
-		out = k.contextReads(out, cmds, i, name, env, &rd, call)
+		out = k.contextReads(out, cmds, i, name, &e, env, &rd, call)
 	}
 	return out
 }
@@ -193,10 +194,10 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 // into the conversation: the whole environment, the rows of personal data
 // a database client returns, or files of secrets (.env, keys) it shows,
 // when its output is not saved to a file or filtered away.
-func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, env Env, rd *readers, call *tool.Call) []tool.Effect {
+func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, e *entry, env Env, rd *readers, call *tool.Call) []tool.Effect {
 	what := ""
-	if k.isSQLClient(name) {
-		texts, _ := k.sqlOf(cmds, i, name)
+	if e.sql != nil {
+		texts, _ := sqlOf(cmds, i, e)
 		for _, t := range texts {
 			if pd := sqlFact(call, t).PersonalData; pd != "" {
 				what = "personal data (" + pd + ")"
@@ -206,16 +207,16 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 	} else if envDump(cmds[i]) {
 		what = "the environment"
 	}
-	if (what == "" && !printers[name]) || !toContext(cmds, rd.of(cmds), i, 0) {
+	if (what == "" && !e.printer) || !toContext(cmds, rd.of(cmds), i, 0) {
 		return out
 	}
 	if what != "" {
 		out = append(out, tool.Effect{Kind: tool.ReadFile, Sensitive: what})
 	}
-	if printers[name] {
+	if e.printer {
 		c := cmds[i]
 		here := runsIn(c, env)
-		for _, j := range k.split(name, c).operands {
+		for _, j := range splitInto(words{}, e.vflags, c).operands {
 			if c.Dynamic[j] || c.DirDynamic && !strings.HasPrefix(c.Args[j], "/") {
 				continue
 			}

@@ -38,6 +38,37 @@ type Knowledge struct {
 	interp map[string]bool
 	down   map[string]bool
 	vflags map[string]map[string]bool
+	// entries holds, for every name the lookups above know, what they
+	// say about it (see entry)
+	entries map[string]*entry
+}
+
+// entry is what the knowledge says about one command name, read with one
+// lookup (see Knowledge.entry) instead of one per table.
+type entry struct {
+	rows   []*Row          // its rows (byName; a mkfs.* name has mkfs's)
+	vflags map[string]bool // its value flags
+	sql    *SQLClient      // where it takes SQL; nil: no database client
+	// interp: the name without a version (interpreterName) is an
+	// interpreter; down: the name is a downloader; printer and archiver:
+	// it is one of printers, of archivers (effects)
+	interp, down, printer, archiver bool
+}
+
+// entry returns what k knows about the command name (see entry): the
+// tables' answers for name, each as the lookup it replaces gives it.
+func (k *Knowledge) entry(name string) entry {
+	if e := k.entries[name]; e != nil {
+		return *e
+	}
+	var e entry
+	if strings.HasPrefix(name, "mkfs.") {
+		e.rows = k.byName["mkfs"]
+	}
+	if n := interpreterName(name); n != name {
+		e.interp = k.interp[n]
+	}
+	return e
 }
 
 // SQLClient says where a database client takes its SQL: the value of one
@@ -140,7 +171,27 @@ func (k *Knowledge) index(eager bool) error {
 			k.byName[c] = append(k.byName[c], r)
 		}
 	}
+	k.indexEntries()
 	return nil
+}
+
+// indexEntries builds k.entries from the other lookups (see entry).
+func (k *Knowledge) indexEntries() {
+	k.entries = map[string]*entry{}
+	names := slices.Concat(slices.Collect(maps.Keys(k.byName)), k.Interpreters, k.Downloaders,
+		slices.Collect(maps.Keys(k.vflags)), slices.Collect(maps.Keys(k.SQLClients)),
+		slices.Collect(maps.Keys(printers)), slices.Collect(maps.Keys(archivers)))
+	for _, n := range names {
+		e := &entry{rows: k.byName[n], vflags: k.vflags[n], interp: k.interp[interpreterName(n)], down: k.down[n],
+			printer: printers[n], archiver: archivers[n]}
+		if e.rows == nil && strings.HasPrefix(n, "mkfs.") {
+			e.rows = k.byName["mkfs"]
+		}
+		if cl, ok := k.SQLClients[n]; ok {
+			e.sql = &cl
+		}
+		k.entries[n] = e
+	}
 }
 
 func set(xs []string) map[string]bool {
@@ -245,13 +296,13 @@ type words struct {
 }
 
 func (k *Knowledge) split(name string, c Command) words {
-	return k.splitInto(words{}, name, c)
+	return splitInto(words{}, k.vflags[name], c)
 }
 
-// splitInto is split, reusing the room of w's lists.
-func (k *Knowledge) splitInto(w words, name string, c Command) words {
+// splitInto is split, with the command's value flags vf (see entry),
+// reusing the room of w's lists.
+func splitInto(w words, vf map[string]bool, c Command) words {
 	w.flags, w.operands = w.flags[:0], w.operands[:0]
-	vf := k.vflags[name]
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
 		if a == "--" {

@@ -3,6 +3,9 @@ package shell
 import (
 	"context"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +83,7 @@ func TestKnowledgeSamples(t *testing.T) {
 			if r.Rule == k.Redirect.Rule {
 				one.Redirect = r
 			}
+			one.indexEntries()
 			if fs := one.Analyze(cmds, testEnv); len(fs) > 0 {
 				if _, ok := levelOf(fs, r.Rule); ok {
 					t.Errorf("%s: %q must not fire it; findings:%s", r.Rule, cmd, describe(fs))
@@ -209,6 +213,41 @@ func TestUnknownToolText(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%v: level %v, want %v; findings:%s", tc.args, got, tc.want, describe(fs))
+		}
+	}
+}
+
+// TestEntry checks that one entry lookup answers as the tables it
+// replaces do, for every name they hold and for names they do not (a
+// versioned interpreter, a mkfs.* name, an unknown one).
+func TestEntry(t *testing.T) {
+	k := DefaultKnowledge()
+	names := []string{"python3.12", "python3.", "node.22", "mkfs.ext4", "mkfs.", "frobnicate", "", ".", "rm", "git"}
+	for n := range k.byName {
+		names = append(names, n, n+".1")
+	}
+	names = append(names, k.Interpreters...)
+	names = append(names, k.Downloaders...)
+	for n := range k.SQLClients {
+		names = append(names, n)
+	}
+	for n := range printers {
+		names = append(names, n)
+	}
+	for n := range archivers {
+		names = append(names, n)
+	}
+	for _, n := range names {
+		e := k.entry(n)
+		rows := k.byName[n]
+		if rows == nil && strings.HasPrefix(n, "mkfs.") {
+			rows = k.byName["mkfs"]
+		}
+		cl, isSQL := k.SQLClients[n]
+		if !slices.Equal(e.rows, rows) || !maps.Equal(e.vflags, k.vflags[n]) || (e.sql != nil) != isSQL ||
+			e.sql != nil && !reflect.DeepEqual(*e.sql, cl) || e.interp != k.interp[interpreterName(n)] ||
+			e.down != k.down[n] || e.printer != printers[n] || e.archiver != archivers[n] {
+			t.Errorf("entry(%q) = %+v, not what the tables say", n, e)
 		}
 	}
 }
