@@ -791,16 +791,73 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 	if !r.work.Charge(fields*(size+fieldCost), "shell expansion") {
 		return nil, false
 	}
-	e := &env{r: r}
-	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
-	out, err := expand.Fields(cfg, w)
-	if err != nil || e.unknown {
+	if s, ok := quotedLiteral(w); ok {
+		return append(dst, s), true // what expand.Fields gives it
+	}
+	out, ok := r.expandFields(w)
+	if !ok {
 		return dst, false
 	}
 	if dst == nil {
 		return out, true
 	}
 	return append(dst, out...), true
+}
+
+// expandFields expands w to its fields with expand.Fields in r's
+// variables, or reports that it cannot (an unknown variable, an error).
+func (r *resolver) expandFields(w *syntax.Word) ([]string, bool) {
+	e := &env{r: r}
+	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
+	out, err := expand.Fields(cfg, w)
+	if err != nil || e.unknown {
+		return nil, false
+	}
+	return out, true
+}
+
+// quotedLiteral returns the one field of a word made of literal text and
+// quotes only: unquoted text without what expands (see expands),
+// '…', and "…" holding text without a backslash; such a word expands to
+// its pieces joined (git commit -m "fix the build"). Others (a NUL,
+// $'…', $"…", an expansion) are left to expand.Fields.
+func quotedLiteral(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 0 {
+		return "", false // no field at all
+	}
+	var room [4]string
+	pieces := room[:0]
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if expands(x.Value) || strings.IndexByte(x.Value, 0) >= 0 {
+				return "", false
+			}
+			pieces = append(pieces, x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar || strings.IndexByte(x.Value, 0) >= 0 {
+				return "", false
+			}
+			pieces = append(pieces, x.Value)
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return "", false
+			}
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.IndexByte(l.Value, '\\') >= 0 || strings.IndexByte(l.Value, 0) >= 0 {
+					return "", false
+				}
+				pieces = append(pieces, l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	if len(pieces) == 1 {
+		return pieces[0], true
+	}
+	return strings.Join(pieces, ""), true
 }
 
 // expands reports whether an unquoted literal holds a character that

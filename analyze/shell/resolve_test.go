@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/agentwarden/warden/internal/hostile"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -259,4 +261,41 @@ func TestTextContains(t *testing.T) {
 			t.Errorf("contains(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// FuzzQuotedLiteral checks quotedLiteral against expand.Fields, the
+// general path it stands in for: on every word of a script that it takes,
+// expand.Fields gives that one field.
+func FuzzQuotedLiteral(f *testing.F) {
+	for _, s := range []string{`git commit -m "fix the build"`, `echo 'a b'"c d"e`, `echo "a\"b" "a\\b" "a\$b" 'x\y'`,
+		`echo "" '' a""b`, `echo $'a\nb' $"x" "~" ~ "*" '{a,b}' "a{b}"`, "echo \"a\x00b\" 'c\x00d' e\x00f", `echo "a$" "$" "$(x)"`,
+		`echo "ü" 'ß' "a` + "\n" + `b"`, `x="a b" y='c'd`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4<<10 {
+			return
+		}
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+		if err != nil {
+			return
+		}
+		r := newResolver(Options{Env: testEnv})
+		defer release(r)
+		syntax.Walk(file, func(n syntax.Node) bool {
+			w, ok := n.(*syntax.Word)
+			if !ok {
+				return true
+			}
+			got, ok := quotedLiteral(w)
+			if !ok {
+				return true
+			}
+			want, ok := r.expandFields(w)
+			if !ok || len(want) != 1 || want[0] != got {
+				t.Fatalf("word %q: quotedLiteral gives %q, expand.Fields %q (%v)", source(w), got, want, ok)
+			}
+			return true
+		})
+	})
 }
