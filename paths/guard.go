@@ -123,17 +123,19 @@ func holdsGuard(p, home string) bool {
 		return true
 	}
 	p = strings.ToLower(p)
-	pc := split(p)
-	// p below a home: its components there (nil when in none)
-	var rests [][]string
-	for _, h := range homesOf(p, home) {
+	var pcBuf [16]string
+	pc := appendSplit(pcBuf[:0], p)
+	// p below a home: its components there (none when in none)
+	var hs [3]string
+	homes := homesOf(p, home, &hs)
+	for _, h := range homes {
 		if p == h || Within(h, p) {
 			return true // a home, or a directory above one
 		}
-		if rest, ok := strings.CutPrefix(p, h+"/"); ok {
-			rests = append(rests, split(rest))
-		}
 	}
+	var restBuf [16]string
+	var restArr [3][]string
+	rests := homeRests(restArr[:0], restBuf[:0], p, homes)
 	for i := range guardRows {
 		r, rc := &guardRows[i], guardParts[i]
 		switch r.at {
@@ -182,6 +184,10 @@ var holdKeys = func() map[string]bool {
 // what this test does not judge (a glob, an upper-case or non-ASCII
 // letter, an empty component, a home that is not plain lower-case ASCII).
 func mayHold(p, home string) bool {
+	if !plain(p) && ascii(p) {
+		// holdsGuard reads p in lower case
+		p = strings.ToLower(p)
+	}
 	if p == "" || p[0] != '/' || p == "/" || p[len(p)-1] == '/' || strings.Contains(p, "//") || !plain(home) || home != "" && Within(home, p) {
 		return true
 	}
@@ -204,12 +210,35 @@ func mayHold(p, home string) bool {
 				continue
 			}
 		}
-		if holdKeys[p[start+1:i]] {
+		if c := p[start+1 : i]; c != "" && len(c) < 64 && holdKeyLens[c[0]]&(1<<len(c)) != 0 && holdKeys[c] {
 			return true
 		}
 		start = i
 	}
 	return false
+}
+
+// holdKeyLens[b] has bit n set when a key of holdKeys is n bytes long and
+// starts with the byte b: almost no component of a path is looked up.
+var holdKeyLens = func() *[256]uint64 {
+	lens := new([256]uint64)
+	for k := range holdKeys {
+		if k == "" || len(k) >= 64 {
+			panic("paths: a hold key is empty or too long for holdKeyLens: " + k)
+		}
+		lens[k[0]] |= 1 << len(k)
+	}
+	return lens
+}()
+
+// ascii reports whether s holds only ASCII bytes.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // plain reports whether s holds no upper-case or non-ASCII letter.
@@ -260,32 +289,42 @@ var guardNames = func() []string {
 	return ns
 }()
 
-// guardKeySet holds the keys of guardKeys; guardKeyLens[b] has bit n set
-// when a key is n bytes long and starts with the byte b (so that almost
-// no component of a path is looked up in the set); guardAlways is set
-// when a row has no literal component (no key rules a path out).
-var guardKeySet, guardKeyLens, guardAlways = func() (map[string]bool, *[256]uint64, bool) {
-	set, lens, always := map[string]bool{}, new([256]uint64), false
-	for _, k := range guardKeys {
-		set[k] = true
+// guardKeySet maps each key of guardKeys to the rows it is the key of (bit
+// i for guardRows[i]); guardKeyLens[b] has bit n set when a key is n bytes
+// long and starts with the byte b (so that almost no component of a path
+// is looked up in the set); guardAlways holds the rows without a literal
+// component (no key rules a path out of them).
+var guardKeySet, guardKeyLens, guardAlways = func() (map[string]uint64, *[256]uint64, uint64) {
+	if len(guardRows) > 64 {
+		panic("paths: more guard rows than a row mask holds")
+	}
+	set, lens, always := map[string]uint64{}, new([256]uint64), uint64(0)
+	for i, k := range guardKeys {
 		if k == "" || len(k) >= 64 {
-			always = true
+			always |= 1 << i
 			continue
 		}
+		set[k] |= 1 << i
 		lens[k[0]] |= 1 << len(k)
 	}
 	return set, lens, always
 }()
 
-// mayGuard reports whether the path p may fall under a guard row: a
-// component of p is, in lower case, a row's key (a literal component of
-// its pattern, which only an equal component matches), or p holds what
-// this test does not judge (a glob, a non-ASCII letter). It is false for
-// almost every path, without allocating.
-func mayGuard(p string) bool {
-	if guardAlways {
-		return true
-	}
+// allRows is the mask of every guard row.
+const allRows = ^uint64(0)
+
+// mayGuard reports whether the path p may fall under a guard row (see
+// mayGuardRows).
+func mayGuard(p string) bool { return mayGuardRows(p) != 0 }
+
+// mayGuardRows returns the guard rows p may fall under, as a mask of
+// guardRows: those whose key (a literal component of the pattern, which
+// only an equal component matches) is, in lower case, a component of p,
+// and those without a key; every row when p holds what this test does
+// not judge (a glob, a non-ASCII letter). It is 0 for almost every path,
+// without allocating.
+func mayGuardRows(p string) uint64 {
+	rows := guardAlways
 	start, upper := 0, false
 	for i := 0; i < len(p); i++ {
 		switch byteKinds[p[i]] {
@@ -295,22 +334,20 @@ func mayGuard(p string) bool {
 			upper = true
 			continue
 		case undecidedByte:
-			return true
+			return allRows
 		}
-		if guardKey(p[start:i], upper) { // a slash ends the component
-			return true
-		}
+		rows |= guardKey(p[start:i], upper) // a slash ends the component
 		start, upper = i+1, false
 	}
-	return guardKey(p[start:], upper)
+	return rows | guardKey(p[start:], upper)
 }
 
-// guardKey reports whether the path component c is, in lower case, a key
-// of guardKeySet; upper says whether c holds an upper-case letter.
-func guardKey(c string, upper bool) bool {
+// guardKey returns the rows whose key the path component c is, in lower
+// case; upper says whether c holds an upper-case letter.
+func guardKey(c string, upper bool) uint64 {
 	n := len(c)
 	if n == 0 || n >= 64 || guardKeyLens[lowerASCII(c[0])]&(1<<n) == 0 {
-		return false
+		return 0
 	}
 	if !upper {
 		return guardKeySet[c]
@@ -352,27 +389,34 @@ func lowerASCII(b byte) byte {
 
 // guarded returns the row p falls under, or nil.
 func guarded(p, home string) *guardRow {
-	if !mayGuard(p) {
+	rows := mayGuardRows(p)
+	if rows == 0 {
 		return nil
 	}
-	return guardedRow(p, home)
+	return guardedRows(p, home, rows)
 }
 
 // guardedRow is guarded without the mayGuard test: every row is tried.
-func guardedRow(p, home string) *guardRow {
+func guardedRow(p, home string) *guardRow { return guardedRows(p, home, allRows) }
+
+// guardedRows returns the first row of the mask rows that p falls under,
+// or nil.
+func guardedRows(p, home string, rows uint64) *guardRow {
 	if p == "" || p[0] != '/' {
 		return nil
 	}
 	p, home = strings.ToLower(p), strings.ToLower(home) // case-insensitive file systems (macOS)
 	glob := strings.ContainsAny(p, "*?[")
+	var pcBuf, restBuf [16]string
+	var restArr [3][]string
 	var pc []string
 	var rests [][]string // p's components below each home holding it
 	for i := range guardRows {
-		if !glob && !strings.Contains(p, guardKeys[i]) {
+		if rows&(1<<i) == 0 || !glob && !strings.Contains(p, guardKeys[i]) {
 			continue
 		}
 		if pc == nil {
-			pc = split(p)
+			pc = appendSplit(pcBuf[:0], p)
 		}
 		r, rc := &guardRows[i], guardParts[i]
 		switch r.at {
@@ -382,12 +426,8 @@ func guardedRow(p, home string) *guardRow {
 			}
 		case inHome:
 			if rests == nil {
-				rests = [][]string{}
-				for _, h := range homesOf(p, home) {
-					if rest, ok := strings.CutPrefix(p, h+"/"); ok {
-						rests = append(rests, split(rest))
-					}
-				}
+				var hs [3]string
+				rests = homeRests(restArr[:0], restBuf[:0], p, homesOf(p, home, &hs))
 			}
 			for _, c := range rests {
 				if fits(r, rc, c, 0) {
@@ -467,24 +507,57 @@ func split(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// homesOf returns the home directories p may lie in: the user's own and
-// the one of /home/x, /Users/x or /root it is below.
-func homesOf(p, home string) []string {
-	var hs []string
-	if home != "" && home != "/" {
-		hs = append(hs, home)
+// appendSplit appends the components of a slash-separated path to dst
+// (split, without allocating while dst has room).
+func appendSplit(dst []string, p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return dst
 	}
-	for _, h := range []string{"/home/", "/Users/", "/users/"} {
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return append(dst, p)
+		}
+		dst = append(dst, p[:i])
+		p = p[i+1:]
+	}
+}
+
+// homesOf returns the home directories p may lie in, in hs: the user's
+// own and the one of /home/x, /Users/x or /root it is below (at most
+// one of those, so three in all).
+func homesOf(p, home string, hs *[3]string) []string {
+	out := hs[:0]
+	if home != "" && home != "/" {
+		out = append(out, home)
+	}
+	for _, h := range [...]string{"/home/", "/Users/", "/users/"} {
 		if rest, ok := strings.CutPrefix(p, h); ok {
 			if i := strings.IndexByte(rest, '/'); i > 0 {
-				hs = append(hs, h+rest[:i])
+				out = append(out, p[:len(h)+i])
 			} else if rest != "" {
-				hs = append(hs, h+rest)
+				out = append(out, p)
 			}
+			break // p starts with one of them at most
 		}
 	}
 	if Within(p, "/root") {
-		hs = append(hs, "/root")
+		out = append(out, "/root")
 	}
-	return hs
+	return out
+}
+
+// homeRests appends to rests, for each home of hs that p lies below, the
+// components of p below it; buf holds them all.
+func homeRests(rests [][]string, buf []string, p string, hs []string) [][]string {
+	for _, h := range hs {
+		if len(p) <= len(h) || p[len(h)] != '/' || p[:len(h)] != h {
+			continue // not strings.CutPrefix(p, h+"/")
+		}
+		start := len(buf)
+		buf = appendSplit(buf, p[len(h)+1:])
+		rests = append(rests, buf[start:len(buf):len(buf)])
+	}
+	return rests
 }

@@ -109,15 +109,136 @@ func FuzzMayGuard(f *testing.F) {
 
 func checkMayGuard(t *testing.T, p string) {
 	t.Helper()
-	for _, home := range []string{"/home/user", "/Users/Alice", "", "/"} {
-		if want := guardedRow(p, home); guarded(p, home) != want {
-			t.Errorf("guarded(%q, %q) = %v, want %v", p, home, guarded(p, home), want)
+	for _, home := range []string{"/home/user", "/Users/Alice", "", "/", "/home/user/", "//home/user", "/home//user"} {
+		want := refGuardedRow(p, home)
+		if got := guardedRow(p, home); got != want {
+			t.Errorf("guardedRow(%q, %q) = %v, want %v", p, home, got, want)
+		}
+		if got := guarded(p, home); got != want {
+			t.Errorf("guarded(%q, %q) = %v, want %v", p, home, got, want)
 		}
 		h := strings.TrimSuffix(home, "/")
-		if want := holdsGuard(p, h); (Env{Home: home}).HoldsGuard(p) != want {
-			t.Errorf("HoldsGuard(%q) in home %q = %v, want %v", p, home, !want, want)
+		wantHold := refHoldsGuard(p, h)
+		if got := holdsGuard(p, h); got != wantHold {
+			t.Errorf("holdsGuard(%q, %q) = %v, want %v", p, h, got, wantHold)
+		}
+		if got := (Env{Home: home}).HoldsGuard(p); got != wantHold {
+			t.Errorf("HoldsGuard(%q) in home %q = %v, want %v", p, home, got, wantHold)
 		}
 	}
+}
+
+// refGuardedRow is guardedRow as first written (every row tried, a key
+// as a substring, the components split apart): what the fast paths are
+// held to.
+func refGuardedRow(p, home string) *guardRow {
+	if p == "" || p[0] != '/' {
+		return nil
+	}
+	p, home = strings.ToLower(p), strings.ToLower(home)
+	glob := strings.ContainsAny(p, "*?[")
+	var pc []string
+	var rests [][]string
+	for i := range guardRows {
+		if !glob && !strings.Contains(p, guardKeys[i]) {
+			continue
+		}
+		if pc == nil {
+			pc = split(p)
+		}
+		r, rc := &guardRows[i], guardParts[i]
+		switch r.at {
+		case atRoot:
+			if fits(r, rc, pc, 0) {
+				return r
+			}
+		case inHome:
+			if rests == nil {
+				rests = [][]string{}
+				for _, h := range refHomesOf(p, home) {
+					if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+						rests = append(rests, split(rest))
+					}
+				}
+			}
+			for _, c := range rests {
+				if fits(r, rc, c, 0) {
+					return r
+				}
+			}
+		case anyDir:
+			for at := 0; at+len(rc) <= len(pc); at++ {
+				if fits(r, rc, pc, at) {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// refHoldsGuard is holdsGuard as first written.
+func refHoldsGuard(p, home string) bool {
+	home = strings.ToLower(home)
+	if p == "/" {
+		return true
+	}
+	p = strings.ToLower(p)
+	pc := split(p)
+	var rests [][]string
+	for _, h := range refHomesOf(p, home) {
+		if p == h || Within(h, p) {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(p, h+"/"); ok {
+			rests = append(rests, split(rest))
+		}
+	}
+	for i := range guardRows {
+		r, rc := &guardRows[i], guardParts[i]
+		switch r.at {
+		case atRoot:
+			if len(pc) < len(rc) && matchAt(rc[:len(pc)], pc, 0) {
+				return true
+			}
+		case inHome:
+			for _, c := range rests {
+				if len(c) < len(rc) && matchAt(rc[:len(c)], c, 0) {
+					return true
+				}
+			}
+		case anyDir:
+			if !strings.HasPrefix(rc[0], ".") {
+				continue
+			}
+			for n := 1; n < len(rc); n++ {
+				if n <= len(pc) && matchAt(rc[:n], pc[len(pc)-n:], 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func refHomesOf(p, home string) []string {
+	var hs []string
+	if home != "" && home != "/" {
+		hs = append(hs, home)
+	}
+	for _, h := range []string{"/home/", "/Users/", "/users/"} {
+		if rest, ok := strings.CutPrefix(p, h); ok {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				hs = append(hs, h+rest[:i])
+			} else if rest != "" {
+				hs = append(hs, h+rest)
+			}
+		}
+	}
+	if Within(p, "/root") {
+		hs = append(hs, "/root")
+	}
+	return hs
 }
 
 // guardSamples are absolute paths in and out of the guard.
@@ -138,7 +259,9 @@ func guardSamples() []string {
 	for _, p := range []string{".warden/policy.yaml", ".Warden/policy.yaml", "/Users/Alice/.CLAUDE/settings.json",
 		".w?rden", ".wa*/policy.yaml", "~/.config/w*", ".c*", "/usr/local/bin/warden", "/home/user/.claude.json",
 		"/Library/Application Support/Windsurf/hooks.json", "/tmp/hoo\u212as.json", "/x/.claude/settings.json/",
-		"/home/user//.config/warden", "/a/b/c", "/", "relative/.warden", ""} {
+		"/home/user//.config/warden", "/a/b/c", "/", "relative/.warden", "", "/HOME/USER/.Config", "/Home/User/PROJECT/README.md",
+		"/home/user/.Claude", "/ETC", "/Users/Alice/.config", "/users/alice/.Local/State", "/root/.CODEX", "//home/user/.config/warden",
+		"/home//user/.config/warden", "/home/user/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/.warden/x"} {
 		out = append(out, p, env.Abs(p))
 	}
 	return out

@@ -122,6 +122,9 @@ func join(dir, p string) string {
 	if dir == "/" {
 		base = ""
 	}
+	if clean(p) { // no empty or . component: nothing to drop
+		return base + "/" + p
+	}
 	var b strings.Builder
 	for c := range strings.SplitSeq(p, "/") {
 		if c == "" || c == "." {
@@ -190,7 +193,7 @@ func StripGlob(p string) string {
 	for {
 		i := strings.LastIndexByte(p, '/')
 		last := p[i+1:]
-		if last == "" || strings.Trim(last, "*.?") != "" || !strings.ContainsAny(last, "*?") {
+		if strings.IndexByte(last, '*') < 0 && strings.IndexByte(last, '?') < 0 || strings.Trim(last, "*.?") != "" {
 			return p
 		}
 		if i == 0 {
@@ -214,9 +217,12 @@ func (e Env) ClassifyAbs(p string) Class {
 		return Home
 	case guarded(p, home) != nil:
 		return Guard
-	case credential(p, home):
+	}
+	rest, inHome := inAnyHome(p, home)
+	switch {
+	case credentialIn(p, rest, inHome):
 		return Credential
-	case startup(p, home):
+	case startupIn(p, rest, inHome):
 		return Startup
 	case under(p, "/dev") && !under(p, "/dev/shm"):
 		if p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty" || under(p, "/dev/fd") {
@@ -309,10 +315,16 @@ var credentialHome = []string{
 var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
 
 func credential(p, home string) bool {
+	rest, ok := inAnyHome(p, home)
+	return credentialIn(p, rest, ok)
+}
+
+// credentialIn is credential of p, rest and ok being inAnyHome's answer
+// for it.
+func credentialIn(p, rest string, ok bool) bool {
 	if credentialSystemSet.holds(p) {
 		return true
 	}
-	rest, ok := inAnyHome(p, home)
 	if !ok || strings.HasSuffix(rest, ".pub") || strings.HasSuffix(rest, "/known_hosts") {
 		return false // public keys and host keys are not secrets
 	}
@@ -324,12 +336,19 @@ var (
 	startupHomeSet, startupSystemSet       = newPrefixes(startupHome), newPrefixes(startupSystem)
 )
 
-// prefixes is a set of paths (none with a trailing slash or an empty
-// component) that tells whether a path is one of them or lies below one.
+// prefixes is a set of paths (none empty, "/", with a trailing slash or
+// an empty component) that tells whether a path is one of them or lies
+// below one.
 type prefixes struct {
 	set map[string]bool
 	// depth is the most components a path of the set has
 	depth int
+	// lead has bit b set when a path of the set starts with the byte b
+	// (after its leading slash, if any); lens has bit n set when a path
+	// of the set is n bytes long (bit 0 for 64 and longer): a path whose
+	// lead or prefix lengths no path of the set has is not looked up
+	lead [4]uint64
+	lens uint64
 }
 
 func newPrefixes(ps []string) prefixes {
@@ -337,19 +356,43 @@ func newPrefixes(ps []string) prefixes {
 	for _, p := range ps {
 		s.set[p] = true
 		s.depth = max(s.depth, len(split(p)))
+		b := p[leadAt(p)]
+		s.lead[b>>6] |= 1 << (b & 63)
+		s.lens |= 1 << lenBit(len(p))
 	}
 	return s
 }
 
+// leadAt is the index of the byte of p after its leading slash, if any.
+func leadAt(p string) int {
+	if p != "" && p[0] == '/' {
+		return 1
+	}
+	return 0
+}
+
+// lenBit is the bit of prefixes.lens for a length n.
+func lenBit(n int) int {
+	if n >= 64 {
+		return 0
+	}
+	return n
+}
+
 // holds reports whether p is a path of s or lies below one (Within, for
-// each path of s): one look-up for each of p's first components.
+// each path of s): one look-up for each of p's first components whose
+// length a path of s has, none when no path of s starts as p does.
 func (s prefixes) holds(p string) bool {
+	k := leadAt(p)
+	if k >= len(p) || s.lead[p[k]>>6]&(1<<(p[k]&63)) == 0 {
+		return false
+	}
 	n := 0
-	for i := 1; i <= len(p); i++ {
+	for i := k + 1; i <= len(p); i++ {
 		if i < len(p) && p[i] != '/' {
 			continue
 		}
-		if s.set[p[:i]] {
+		if s.lens&(1<<lenBit(i)) != 0 && s.set[p[:i]] {
 			return true
 		}
 		if n++; n >= s.depth {
@@ -365,11 +408,13 @@ var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_log
 var startupSystem = []string{"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/ld.so.preload", "/etc/rc.local", "/etc/cron.d", "/etc/crontab", "/etc/systemd", "/etc/init.d", "/var/spool/cron"}
 
 func startup(p, home string) bool {
-	if startupSystemSet.holds(p) {
-		return true
-	}
 	rest, ok := inAnyHome(p, home)
-	return ok && startupHomeSet.holds(rest)
+	return startupIn(p, rest, ok)
+}
+
+// startupIn is startup of p, rest and ok being inAnyHome's answer for it.
+func startupIn(p, rest string, ok bool) bool {
+	return startupSystemSet.holds(p) || ok && startupHomeSet.holds(rest)
 }
 
 // inAnyHome returns p relative to the home directory holding it: the

@@ -151,3 +151,24 @@ func FuzzJoin(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPrefixes: prefixes.holds, with its filters, is Within for some path
+// of the set.
+func FuzzPrefixes(f *testing.F) {
+	for _, p := range []string{"/etc/ssh/x", ".ssh", ".config/gcloud/a", "/var/run/secrets", "//etc/ssh", ".bashrc/"} {
+		f.Add(p)
+	}
+	lists := [][]string{credentialHome, credentialSystem, startupHome, startupSystem}
+	sets := []prefixes{credentialHomeSet, credentialSystemSet, startupHomeSet, startupSystemSet}
+	f.Fuzz(func(t *testing.T, p string) {
+		for i, list := range lists {
+			want := false
+			for _, q := range list {
+				want = want || Within(p, q)
+			}
+			if got := sets[i].holds(p); got != want {
+				t.Errorf("holds(%q) = %v, want %v", p, got, want)
+			}
+		}
+	})
+}
