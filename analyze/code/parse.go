@@ -712,7 +712,7 @@ func isKeyword(s string) bool { return keywords[s] }
 // targetList reads the target of a for loop or comprehension: names,
 // attributes, subscripts and tuples of them, up to "in".
 func (p *parser) targetList() *node {
-	first := p.starOr(p.orExpr)
+	first := p.starOrOr()
 	if !p.isOp(",") {
 		return first
 	}
@@ -721,7 +721,7 @@ func (p *parser) targetList() *node {
 		if p.isKw("in") || p.atEnd() {
 			break
 		}
-		tup.args = append(tup.args, p.starOr(p.orExpr))
+		tup.args = append(tup.args, p.starOrOr())
 	}
 	return tup
 }
@@ -735,15 +735,14 @@ func (p *parser) atomTarget() *node {
 
 // exprList reads expressions separated by commas; more than one (or a
 // trailing comma) makes a tuple.
-func (p *parser) exprList() *node { return p.list(p.expr) }
+func (p *parser) exprList() *node { return p.list(false) }
 
 // exprListStar is exprList that also allows *x items.
-func (p *parser) exprListStar() *node {
-	return p.list(func() *node { return p.starOr(p.expr) })
-}
+func (p *parser) exprListStar() *node { return p.list(true) }
 
-func (p *parser) list(item func() *node) *node {
-	first := item()
+// list is exprList, or exprListStar if star.
+func (p *parser) list(star bool) *node {
+	first := p.listItem(star)
 	if !p.isOp(",") {
 		return first
 	}
@@ -752,9 +751,18 @@ func (p *parser) list(item func() *node) *node {
 		if p.atEnd() || p.endOfExpr() {
 			break
 		}
-		tup.args = append(tup.args, item())
+		tup.args = append(tup.args, p.listItem(star))
 	}
 	return tup
+}
+
+func (p *parser) listItem(star bool) *node {
+	if star {
+		if n := p.star(); n != nil {
+			return n
+		}
+	}
+	return p.expr()
 }
 
 // endOfExpr reports a token that cannot start an expression.
@@ -775,12 +783,29 @@ func (p *parser) endOfExpr() bool {
 	return false
 }
 
-func (p *parser) starOr(f func() *node) *node {
+// star reads *x or **x, or returns nil when neither follows.
+func (p *parser) star() *node {
 	if t := p.peek(); t.kind == tOp && (t.text == "*" || t.text == "**") {
 		p.i++
 		return p.mk(node{kind: nStar, op: t.text, args: []*node{p.orExpr()}, pos: t.pos})
 	}
-	return f()
+	return nil
+}
+
+// starOrNamed reads *x, **x or a named expression.
+func (p *parser) starOrNamed() *node {
+	if n := p.star(); n != nil {
+		return n
+	}
+	return p.namedExpr()
+}
+
+// starOrOr reads *x, **x or a binary expression (a target).
+func (p *parser) starOrOr() *node {
+	if n := p.star(); n != nil {
+		return n
+	}
+	return p.orExpr()
 }
 
 func (p *parser) unknown() *node { return p.mk(node{kind: nUnknown, pos: p.peek().pos}) }
@@ -835,10 +860,10 @@ func (p *parser) expr() *node {
 			return p.exprList()
 		}
 	}
-	n := p.orTest()
+	n := p.test(lOr)
 	if p.isKw("if") {
 		p.i++
-		cond := p.orTest()
+		cond := p.test(lOr)
 		var other *node
 		if p.accept("else") {
 			other = p.expr()
@@ -850,36 +875,53 @@ func (p *parser) expr() *node {
 	return n
 }
 
-func (p *parser) orTest() *node  { return p.boolOp("or", p.andTest) }
-func (p *parser) andTest() *node { return p.boolOp("and", p.notTest) }
+// The levels of test, loosest first.
+const (
+	lOr  = iota // operands joined by or
+	lAnd        // operands joined by and
+	lNot        // a negation or a comparison
+)
 
-// boolOp reads operands joined by the keyword op (and, or).
-func (p *parser) boolOp(op string, operand func() *node) *node {
-	n := operand()
-	if !p.isKw(op) {
-		return n
-	}
-	b := p.mk(node{kind: nBool, op: op, args: p.refs(n), pos: n.pos})
-	for p.accept(op) {
-		b.args = append(b.args, operand())
-	}
-	return b
-}
-
-func (p *parser) notTest() *node {
+// test reads a boolean expression by precedence climbing: at level lOr
+// operands joined by or (lAnd) and by and (lNot) and their negations
+// (not) and comparisons, whose operands are binary expressions. A lone
+// operand costs one call whatever the level; the depth guard counts
+// only the not operators (and binary's levels), as Python's grammar
+// nests them.
+func (p *parser) test(min int) *node {
+	var n *node
 	if t := p.peek(); t.kind == tName && t.text == "not" {
 		p.i++
 		if !p.enter() {
 			return p.unknown()
 		}
-		defer p.leave()
-		return p.mk(node{kind: nUnary, op: "not", args: []*node{p.notTest()}, pos: t.pos})
+		n = p.mk(node{kind: nUnary, op: "not", args: []*node{p.test(lNot)}, pos: t.pos})
+		p.leave()
+	} else {
+		n = p.comparison(p.binary(1))
 	}
-	return p.comparison()
+	if min <= lAnd && p.isKw("and") {
+		b := p.mk(node{kind: nBool, op: "and", args: p.refs(n), pos: n.pos})
+		for p.accept("and") {
+			b.args = append(b.args, p.test(lNot))
+		}
+		n = b
+	}
+	if min <= lOr && p.isKw("or") {
+		b := p.mk(node{kind: nBool, op: "or", args: p.refs(n), pos: n.pos})
+		for p.accept("or") {
+			b.args = append(b.args, p.test(lAnd))
+		}
+		n = b
+	}
+	return n
 }
 
-func (p *parser) comparison() *node {
-	n := p.orExpr()
+// orTest reads a full boolean expression (no conditional).
+func (p *parser) orTest() *node { return p.test(lOr) }
+
+// comparison reads the comparisons, if any, whose first operand is n.
+func (p *parser) comparison(n *node) *node {
 	var ops []string
 	var args []*node
 	for {
@@ -917,32 +959,54 @@ func (p *parser) comparison() *node {
 	return p.mk(node{kind: nCmp, op: strings.Join(ops, " "), args: args, pos: n.pos})
 }
 
-// binary operator precedence, lowest first.
-var binPrec = map[string]int{
-	"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5,
-	"*": 6, "/": 6, "//": 6, "%": 6, "@": 6,
+// binPrec returns the precedence of a binary operator, lowest 1, or 0
+// when op is none.
+func binPrec(op string) int {
+	switch op {
+	case "|":
+		return 1
+	case "^":
+		return 2
+	case "&":
+		return 3
+	case "<<", ">>":
+		return 4
+	case "+", "-":
+		return 5
+	case "*", "/", "//", "%", "@":
+		return 6
+	}
+	return 0
 }
 
 func (p *parser) orExpr() *node { return p.binary(1) }
 
+// binary reads operands joined by binary operators of precedence min or
+// more, by precedence climbing.
 func (p *parser) binary(min int) *node {
 	if !p.enter() {
 		return p.unknown()
 	}
-	defer p.leave()
 	left := p.unary()
 	for {
 		t := p.peek()
-		prec, ok := binPrec[t.text]
-		if t.kind != tOp || !ok || prec < min {
-			return left
+		if t.kind != tOp {
+			break
+		}
+		prec := binPrec(t.text)
+		if prec == 0 || prec < min {
+			break
 		}
 		p.i++
 		right := p.binary(prec + 1)
 		left = p.mk(node{kind: nBin, op: t.text, args: p.refs(left, right), pos: left.pos})
 	}
+	p.leave()
+	return left
 }
 
+// unary reads an operand of a binary operator: unary operators, await,
+// an atom with its trailers and a power.
 func (p *parser) unary() *node {
 	t := p.peek()
 	if t.kind == tOp && (t.text == "-" || t.text == "+" || t.text == "~") || t.kind == tName && t.text == "await" {
@@ -950,24 +1014,21 @@ func (p *parser) unary() *node {
 		if !p.enter() {
 			return p.unknown()
 		}
-		defer p.leave()
 		operand := p.unary()
+		p.leave()
 		if t.text == "await" {
 			return operand
 		}
 		return p.mk(node{kind: nUnary, op: t.text, args: p.refs(operand), pos: t.pos})
 	}
-	return p.power()
-}
-
-func (p *parser) power() *node {
-	n := p.atomExpr()
+	n := p.postfix(p.atom())
 	if p.accept("**") {
 		if !p.enter() {
 			return p.unknown()
 		}
-		defer p.leave()
-		n = p.mk(node{kind: nBin, op: "**", args: []*node{n, p.unary()}, pos: n.pos})
+		right := p.unary()
+		p.leave()
+		n = p.mk(node{kind: nBin, op: "**", args: []*node{n, right}, pos: n.pos})
 	}
 	return n
 }
@@ -1065,7 +1126,7 @@ func (p *parser) subscript() *node {
 func (p *parser) sliceItem() *node {
 	var lo *node
 	if !p.isOp(":") {
-		lo = p.starOr(p.namedExpr)
+		lo = p.starOrNamed()
 		if !p.isOp(":") {
 			return lo
 		}
@@ -1171,7 +1232,7 @@ func (p *parser) display(closer string, kind nodeKind, pos int) *node {
 				n.kind = nDict
 				n.args = append(n.args, nil, p.orExpr())
 			} else {
-				k := p.starOr(p.namedExpr)
+				k := p.starOrNamed()
 				if p.accept(":") {
 					n.kind = nDict
 					v := p.expr()
@@ -1193,7 +1254,7 @@ func (p *parser) display(closer string, kind nodeKind, pos int) *node {
 				}
 			}
 		} else {
-			item := p.starOr(p.namedExpr)
+			item := p.starOrNamed()
 			if p.isKw("yield") {
 				item = p.expr()
 			}

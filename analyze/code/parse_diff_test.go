@@ -1,0 +1,118 @@
+package code
+
+import (
+	"bufio"
+	"encoding/json"
+	"go/ast"
+	goparser "go/parser"
+	gotoken "go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// diffTexts returns the texts the differential tests parse: every string
+// of the repository's JSONL corpora (code, commands, whatever: a parser
+// must agree with its reference on any text) and every string literal of
+// this package's tests.
+func diffTexts(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	corpora, _ := filepath.Glob("../../testdata/*.jsonl")
+	for _, name := range corpora {
+		f, err := os.Open(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var v any
+			if json.Unmarshal(sc.Bytes(), &v) == nil {
+				walk(v)
+			}
+		}
+		f.Close()
+	}
+	tests, _ := filepath.Glob("*_test.go")
+	fset := gotoken.NewFileSet()
+	for _, name := range tests {
+		f, err := goparser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == gotoken.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil {
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+	}
+	if len(corpora) == 0 || len(out) < 1000 {
+		tb.Fatalf("only %d texts from %d corpora", len(out), len(corpora))
+	}
+	return out
+}
+
+// sameParse fails when the parser and its reference disagree on src.
+func sameParse(t *testing.T, src string) {
+	t.Helper()
+	lines, _, _ := tokenize(src)
+	got, want := parse(lines), refParse(lines)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parse differs from the reference on %q", src)
+	}
+}
+
+func TestParseReference(t *testing.T) {
+	texts := diffTexts(t)
+	deep := []string{
+		strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300),
+		strings.Repeat("-", 300) + "x", strings.Repeat("not ", 300) + "x",
+		"x" + strings.Repeat(" ** x", 300), "x" + strings.Repeat(" + x", 300),
+		strings.Repeat("f(", 300) + strings.Repeat(")", 300), strings.Repeat("[", 300),
+		strings.Repeat("lambda: ", 300) + "x", strings.Repeat("x if y else ", 300) + "z",
+		strings.Repeat("a.b[", 200) + strings.Repeat("]", 200),
+		"a | b ^ c & d << e >> f + g - h * i / j // k % l @ m ** n",
+		"a < b == c >= d <= e != f <> g in h not in i is j is not k",
+		"not a and b or c and not d or -e < ~f",
+	}
+	for k := 90; k <= 110; k++ {
+		for _, unit := range []string{"(", "-", "not ", "f(", "[", "{", "x + (", "a if b else (", "x ** -"} {
+			deep = append(deep, strings.Repeat(unit, k)+"y")
+		}
+	}
+	for _, src := range append(texts, deep...) {
+		sameParse(t, src)
+	}
+}
+
+func FuzzParseReference(f *testing.F) {
+	for _, c := range corpusCodes(f) {
+		f.Add(c)
+	}
+	for _, s := range []string{"a + b * c ** -d", "not x in y is not z", "f(*a, **k, x=1)[1:2, ::3].b"} {
+		f.Add(s)
+	}
+	f.Fuzz(sameParse)
+}
