@@ -121,6 +121,12 @@ type parser struct {
 	depth int
 	nodes []node  // room for the next nodes (see mk)
 	ptrs  []*node // room for the next lists of operands (see refs)
+	stmts []stmt  // room for the next statements (see newStmt)
+	// line holds the statements of the line being parsed (see line).
+	line []*stmt
+	// args is a stack of the operands of the calls being read (see
+	// callArgs), each call's on top of its caller's.
+	args []*node
 }
 
 // mk allocates a node. Nodes are allocated in chunks, each twice the last
@@ -136,6 +142,15 @@ func (p *parser) mk(n node) *node {
 
 // maxChunk bounds the nodes mk allocates at once.
 const maxChunk = 32
+
+// newStmt allocates a statement, in chunks as mk allocates nodes.
+func (p *parser) newStmt(st stmt) *stmt {
+	if len(p.stmts) == cap(p.stmts) {
+		p.stmts = make([]stmt, 0, min(max(2*cap(p.stmts), 4), maxChunk))
+	}
+	p.stmts = append(p.stmts, st)
+	return &p.stmts[len(p.stmts)-1]
+}
 
 // refs returns a node's list of operands ns, allocated in chunks as mk
 // allocates nodes. The list's capacity is its length: an append to it
@@ -163,7 +178,8 @@ func parse(lines []line) []*stmt {
 			stack = stack[:len(stack)-1]
 		}
 		p.toks, p.i, p.depth = ln.toks, 0, 0
-		sts, open := p.line()
+		open := p.parseLine()
+		sts := p.line
 		if len(sts) == 0 {
 			continue
 		}
@@ -180,26 +196,34 @@ func parse(lines []line) []*stmt {
 	return module
 }
 
-// line parses one logical line, p.toks: simple statements separated by ;
-// or a compound statement's header with an optional inline body. open
-// reports a header whose body follows on indented lines.
-func (p *parser) line() (sts []*stmt, open bool) {
+// parseLine parses one logical line, p.toks, into p.line: simple
+// statements separated by ; or a compound statement's header with an
+// optional inline body. open reports a header whose body follows on
+// indented lines. p.line is valid until the next call.
+func (p *parser) parseLine() (open bool) {
 	toks := p.toks
+	p.line = p.line[:0]
 	if len(toks) > 0 && toks[0].kind == tMagic {
-		return []*stmt{{kind: sMagic, text: toks[0].text, pos: toks[0].pos}}, false
+		p.line = append(p.line, p.newStmt(stmt{kind: sMagic, text: toks[0].text, pos: toks[0].pos}))
+		return false
 	}
 	if len(toks) > 0 && toks[0].kind == tShell {
-		return []*stmt{{kind: sShell, text: toks[0].text, pos: toks[0].pos}}, false
+		p.line = append(p.line, p.newStmt(stmt{kind: sShell, text: toks[0].text, pos: toks[0].pos}))
+		return false
 	}
 	if h := p.header(); h != nil {
 		if p.i >= len(p.toks) {
-			return []*stmt{h}, true
+			p.line = append(p.line, h)
+			return true
 		}
-		h.body = p.simpleStmts()
-		return []*stmt{h}, false
+		p.simpleStmts()
+		h.body = append([]*stmt(nil), p.line...)
+		p.line = append(p.line[:0], h)
+		return false
 	}
 	p.i = 0
-	return p.simpleStmts(), false
+	p.simpleStmts()
+	return false
 }
 
 func (p *parser) peek() token {
@@ -273,7 +297,7 @@ func (p *parser) header() *stmt {
 	if t.kind != tName {
 		return nil
 	}
-	st := &stmt{pos: t.pos}
+	st := stmt{pos: t.pos} // allocated once it is known to be a header
 	if t.text == "async" && p.peekAt(1).kind == tName {
 		switch p.peekAt(1).text {
 		case "def", "for", "with":
@@ -397,7 +421,7 @@ func (p *parser) header() *stmt {
 			return nil
 		}
 	}
-	return st
+	return p.newStmt(st)
 }
 
 func lastIsColon(toks []token) bool {
@@ -479,13 +503,13 @@ func (p *parser) params(closer string) []param {
 	return out
 }
 
-// simpleStmts parses simple statements separated by semicolons.
-func (p *parser) simpleStmts() []*stmt {
-	var out []*stmt
+// simpleStmts appends the simple statements of the rest of the line to
+// p.line.
+func (p *parser) simpleStmts() {
 	for !p.atEnd() {
 		start := p.i
 		if st := p.simple(); st != nil {
-			out = append(out, st)
+			p.line = append(p.line, st)
 		}
 		if p.accept(";") {
 			continue
@@ -498,13 +522,12 @@ func (p *parser) simpleStmts() []*stmt {
 			p.i++
 		}
 	}
-	return out
 }
 
 // simple parses one simple statement.
 func (p *parser) simple() *stmt {
 	t := p.peek()
-	st := &stmt{pos: t.pos}
+	st := p.newStmt(stmt{pos: t.pos})
 	if t.kind == tName {
 		switch t.text {
 		case "import":
@@ -922,6 +945,9 @@ func (p *parser) orTest() *node { return p.test(lOr) }
 
 // comparison reads the comparisons, if any, whose first operand is n.
 func (p *parser) comparison(n *node) *node {
+	if t := p.peek(); !maybeCmp(t) {
+		return n
+	}
 	var ops []string
 	var args []*node
 	for {
@@ -957,6 +983,18 @@ func (p *parser) comparison(n *node) *node {
 		return n
 	}
 	return p.mk(node{kind: nCmp, op: strings.Join(ops, " "), args: args, pos: n.pos})
+}
+
+// maybeCmp reports whether t may be or start a comparison operator, as
+// a quick test before comparison's exact one.
+func maybeCmp(t token) bool {
+	switch t.kind {
+	case tOp:
+		return t.text != "" && (t.text[0] == '<' || t.text[0] == '>' || t.text[0] == '=' || t.text[0] == '!')
+	case tName:
+		return t.text == "in" || t.text == "is" || t.text == "not"
+	}
+	return false
 }
 
 // binPrec returns the precedence of a binary operator, lowest 1, or 0
@@ -1073,7 +1111,9 @@ func (p *parser) callArgs(fn *node) *node {
 	if !p.enter() {
 		return call
 	}
-	defer p.leave()
+	// The operands go on p.args, then into one list of the right length.
+	base := len(p.args)
+	p.args = append(p.args, fn)
 	for !p.atEnd() && !p.isOp(")") {
 		start := p.i
 		switch {
@@ -1083,7 +1123,7 @@ func (p *parser) callArgs(fn *node) *node {
 		case p.isOp("*"):
 			t := p.peek()
 			p.i++
-			call.args = append(call.args, p.mk(node{kind: nStar, op: "*", args: []*node{p.expr()}, pos: t.pos}))
+			p.args = append(p.args, p.mk(node{kind: nStar, op: "*", args: []*node{p.expr()}, pos: t.pos}))
 		case p.peek().kind == tName && p.peekAt(1).kind == tOp && p.peekAt(1).text == "=":
 			name := p.peek().text
 			p.i += 2
@@ -1093,7 +1133,7 @@ func (p *parser) callArgs(fn *node) *node {
 			if p.isKw("for") || p.isKw("async") {
 				a = p.comprehension(nComp, a, nil)
 			}
-			call.args = append(call.args, a)
+			p.args = append(p.args, a)
 		}
 		if !p.accept(",") {
 			p.skipTo(",", ")")
@@ -1105,6 +1145,11 @@ func (p *parser) callArgs(fn *node) *node {
 			p.i++
 		}
 	}
+	p.leave()
+	if len(p.args)-base > 1 {
+		call.args = p.refs(p.args[base:]...)
+	}
+	p.args = p.args[:base]
 	p.accept(")")
 	return call
 }
