@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -34,12 +35,54 @@ type kwIndex struct {
 	// keyword no rule has (a gate string).
 	rules     [][]uint64
 	ruleWords int // the length of those bitsets
+
+	// What a call's candidate rules are made of (scanState.candidates),
+	// bitsets of positions as rules are: the rules for every tool class
+	// (unclassed) and those for a class (classed), the rules that run
+	// whatever keywords the texts hold (always: funcs, conditions and
+	// classes alone, patterns without keywords), and by target the
+	// patterns gated by keywords that read it (reads; nil: none).
+	unclassed []uint64
+	classed   []classRules
+	always    []uint64
+	reads     [len(allTargets)][]uint64
+
+	states sync.Pool // *scanState, reset
 }
 
-// newScanState returns the per-call state of the prefilter for the rules
-// index was made for.
-func (idx *kwIndex) newScanState() scanState {
-	return scanState{idx: idx.build(), lens: idx.lens, rules: idx.rules, ruleWords: idx.ruleWords}
+// classRules are the rules restricted to classes that allow class.
+type classRules struct {
+	class tool.Class
+	rules []uint64
+}
+
+// newScanState returns a new per-call state of the prefilter for the rules
+// idx was made for.
+func (idx *kwIndex) newScanState() *scanState {
+	rw := max(idx.ruleWords, 1)
+	st := &scanState{kw: idx, idx: idx.build()}
+	// one allocation for the keyword bits, every target's rules and the
+	// candidates
+	buf := make([]uint64, st.idx.Words()+(len(allTargets)+2)*rw)
+	st.found, buf = buf[:st.idx.Words()], buf[st.idx.Words():]
+	st.ruleBits, buf = buf[:len(allTargets)*rw], buf[len(allTargets)*rw:]
+	st.eligible, st.cands = buf[:rw], buf[rw:]
+	return st
+}
+
+// getState returns a scan state for one call, reused: put it back with
+// putState once the call's rules have run.
+func (idx *kwIndex) getState() *scanState {
+	if st, ok := idx.states.Get().(*scanState); ok {
+		return st
+	}
+	return idx.newScanState()
+}
+
+// putState resets st and keeps it for another call.
+func (idx *kwIndex) putState(st *scanState) {
+	st.reset()
+	idx.states.Put(st)
 }
 
 // index assigns keyword ids to rules and returns their shared prefilter,
@@ -104,7 +147,41 @@ func index(rules []*Rule) *kwIndex {
 		// (kwindex_gen.go), so nothing is built.
 		build = func() *keywords.Index { return keywords.FromTables(&defaultTables) }
 	}
-	return &kwIndex{build: sync.OnceValue(build), lens: lens, words: words, rules: byWord, ruleWords: ruleWords}
+	idx := &kwIndex{build: sync.OnceValue(build), lens: lens, words: words, rules: byWord, ruleWords: ruleWords}
+	idx.masks(rules)
+	return idx
+}
+
+// masks sets idx's bitsets of the rules a call's candidates are made of.
+func (idx *kwIndex) masks(rules []*Rule) {
+	rw := max(idx.ruleWords, 1)
+	set := func(bs *[]uint64, i int) {
+		if *bs == nil {
+			*bs = make([]uint64, rw)
+		}
+		(*bs)[i>>6] |= 1 << (i & 63)
+	}
+	idx.unclassed, idx.always = make([]uint64, rw), make([]uint64, rw)
+	for i, r := range rules {
+		if len(r.Classes) == 0 {
+			set(&idx.unclassed, i)
+		}
+		for _, cl := range r.Classes {
+			k := slices.IndexFunc(idx.classed, func(x classRules) bool { return x.class == cl })
+			if k < 0 {
+				k = len(idx.classed)
+				idx.classed = append(idx.classed, classRules{class: cl})
+			}
+			set(&idx.classed[k].rules, i)
+		}
+		if !r.keyed() {
+			set(&idx.always, i)
+			continue
+		}
+		for _, ti := range r.tix {
+			set(&idx.reads[ti], i)
+		}
+	}
 }
 
 // Option configures an Assessor.
@@ -221,24 +298,31 @@ func (a *Assessor) Rules() []Rule {
 // Name identifies the assessor as an analyzer.
 func (a *Assessor) Name() string { return "rules" }
 
-// Analyze returns the findings of every rule that fires on c. A rule whose
-// condition fails to evaluate yields an Unknown finding, never silence.
+// Analyze returns the findings of every rule that fires on c, in the
+// rules' order. A rule whose condition fails to evaluate yields an Unknown
+// finding, never silence. Only the call's candidate rules run (see
+// scanState.candidates): a rule outside them would not fire.
 func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	a.mu.RLock()
 	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
 	var out []risk.Finding
-	st := idx.newScanState()
-	for i, r := range rules {
-		ok, res, err := r.match(c, &st, i)
-		if err != nil {
-			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
-				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})
-			continue
-		}
-		if ok {
-			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
-				Reason: r.Reason, Resource: res, Reversible: r.Reversible, Locked: r.Locked})
+	st := idx.getState()
+	defer idx.putState(st)
+	for w, word := range st.candidates(c) {
+		for ; word != 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			r := rules[i]
+			ok, res, err := r.run(c, st, i)
+			if err != nil {
+				out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
+					Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})
+				continue
+			}
+			if ok {
+				out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
+					Reason: r.Reason, Resource: res, Reversible: r.Reversible, Locked: r.Locked})
+			}
 		}
 	}
 	return out, nil

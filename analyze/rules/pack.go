@@ -85,7 +85,7 @@ func (s Sample) Matches(r *Rule) (bool, error) {
 	rc := *r
 	idx := index([]*Rule{&rc})
 	st := idx.newScanState()
-	ok, _, err := rc.match(s.Call(&rc), &st, 0)
+	ok, _, err := rc.match(s.Call(&rc), st, 0)
 	return ok, err
 }
 

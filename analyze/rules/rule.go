@@ -247,40 +247,68 @@ func (r *Rule) targets() []Target {
 }
 
 // texts returns the strings of c that a target covers. Paths are absolute.
-func texts(c *tool.Call, t Target) []string {
-	switch t {
-	case OnCommand:
+func texts(c *tool.Call, t Target) []string { return appendTexts(nil, c, targetIndex(t)) }
+
+// The indices of the targets in allTargets.
+const (
+	tiCommand = iota
+	tiCode
+	tiSQL
+	tiContent
+	tiURL
+	tiPath
+	tiText
+)
+
+// appendTexts returns the strings of c that target allTargets[ti] covers:
+// c's own list where it has one, else buf with the strings appended.
+func appendTexts(buf []string, c *tool.Call, ti int) []string {
+	switch ti {
+	case tiCommand:
 		return c.Shell
-	case OnCode:
-		out := make([]string, 0, len(c.Code))
+	case tiCode:
 		for _, x := range c.Code {
-			out = append(out, x.Text)
+			buf = append(buf, x.Text)
 		}
-		return out
-	case OnSQL:
-		out := make([]string, 0, len(c.SQL))
+	case tiSQL:
 		for _, x := range c.SQL {
-			out = append(out, stripSQLComments(x))
+			buf = append(buf, stripSQLComments(x))
 		}
-		return out
-	case OnContent:
-		out := make([]string, 0, len(c.Content))
+	case tiContent:
 		for _, x := range c.Content {
-			out = append(out, x.Text)
+			buf = append(buf, x.Text)
 		}
-		return out
-	case OnURL:
+	case tiURL:
 		return c.URLs
-	case OnPath:
-		out := make([]string, 0, len(c.Paths))
+	case tiPath:
 		for _, p := range c.Paths {
-			out = append(out, c.Abs(p))
+			buf = append(buf, c.Abs(p))
 		}
-		return out
-	case OnText:
+	case tiText:
 		return c.Text
 	}
-	return nil
+	return buf
+}
+
+// countTexts returns how many strings target allTargets[ti] covers in c.
+func countTexts(c *tool.Call, ti int) int {
+	switch ti {
+	case tiCommand:
+		return len(c.Shell)
+	case tiCode:
+		return len(c.Code)
+	case tiSQL:
+		return len(c.SQL)
+	case tiContent:
+		return len(c.Content)
+	case tiURL:
+		return len(c.URLs)
+	case tiPath:
+		return len(c.Paths)
+	case tiText:
+		return len(c.Text)
+	}
+	return 0
 }
 
 // match reports whether the rule fires on c, and the file resource its
@@ -290,6 +318,15 @@ func (r *Rule) match(c *tool.Call, st *scanState, pos int) (bool, string, error)
 	if len(r.Classes) > 0 && !slices.Contains(r.Classes, c.Class) && (c.Like == "" || !slices.Contains(r.Classes, c.Like)) {
 		return false, "", nil
 	}
+	return r.run(c, st, pos)
+}
+
+// keyed reports whether the rule is a pattern gated by keywords: it runs
+// only on the targets whose texts hold one.
+func (r *Rule) keyed() bool { return r.Func == nil && r.Pattern != "" && len(r.kw) > 0 }
+
+// run is match for a call of one of the rule's classes.
+func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	resource := ""
 	switch {
 	case r.Func != nil:
@@ -312,7 +349,7 @@ func (r *Rule) match(c *tool.Call, st *scanState, pos int) (bool, string, error)
 					return false, "", fmt.Errorf("%s: %w", r.Name, err)
 				}
 				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && !folds {
-					st.wins = windows(s, st.hits[ti][j], st.lens, r.gwSet, p.mode, st.wins[:0])
+					st.wins = windows(s, st.hits[ti][j], st.kw.lens, r.gwSet, p.mode, st.wins[:0])
 					for _, w := range st.wins {
 						if !c.Work.Charge(ruleCost*(w[1]-w[0]), "rules") {
 							return false, "", nil
@@ -360,28 +397,100 @@ func (r *Rule) match(c *tool.Call, st *scanState, pos int) (bool, string, error)
 }
 
 // scanState holds, for one call, which keywords each target's texts
-// contain, computed on first use so that every rule shares one pass.
+// contain, computed on first use so that every rule shares one pass. An
+// assessment takes one from its index's pool and puts it back reset: the
+// buffers are reused by later calls.
 type scanState struct {
-	idx       *keywords.Index
-	lens      []int                             // keyword id → length
-	rules     [][]uint64                        // keyword id → rules (kwIndex.rules)
-	ruleWords int                               // the length of a bitset of rules
-	cand      [len(allTargets)][]uint64         // by targetIndex: the rules a keyword of the texts holds, by position
-	hits      [len(allTargets)][][]keywords.Hit // by targetIndex, then text
-	found     []uint64                          // scratch: the keywords of a target's texts
-	ruleBits  []uint64                          // the room cand's bitsets take
-	all       []keywords.Hit                    // every target's hits, which hits slices
-	wins      [][2]int                          // scratch for windows
-	text      [len(allTargets)][]string         // texts(c, target), by targetIndex
-	done      [len(allTargets)]bool             // text[i] is computed
-	act       map[string]any                    // CEL activation, built on first use
+	kw       *kwIndex
+	idx      *keywords.Index
+	cand     [len(allTargets)][]uint64         // by targetIndex: the rules a keyword of the texts holds, by position
+	hits     [len(allTargets)][][]keywords.Hit // by targetIndex, then text
+	found    []uint64                          // scratch: the keywords of a target's texts
+	ruleBits []uint64                          // the room cand's bitsets take
+	eligible []uint64                          // scratch: the rules for the call's classes
+	cands    []uint64                          // the call's candidate rules (candidates)
+	all      []keywords.Hit                    // every target's hits, which hits slices
+	wins     [][2]int                          // scratch for windows
+	text     [len(allTargets)][]string         // texts(c, target), by targetIndex
+	own      [len(allTargets)][]string         // the lists text holds that are not c's
+	done     [len(allTargets)]bool             // text[i] is computed
+	act      map[string]any                    // CEL activation, built on first use
+}
+
+// maxKeptHits is the most keyword hits whose room a reset scan state keeps
+// for the next call.
+const maxKeptHits = 4096
+
+// reset readies st for another call; it keeps no string of the last one.
+func (st *scanState) reset() {
+	for ti := range allTargets {
+		clear(st.own[ti])
+		st.own[ti] = st.own[ti][:0]
+		st.cand[ti], st.text[ti], st.done[ti] = nil, nil, false
+		st.hits[ti] = st.hits[ti][:0]
+	}
+	st.all = st.all[:0]
+	if cap(st.all) > maxKeptHits {
+		st.all = nil
+	}
+	st.act = nil
+}
+
+// candidates returns the rules that may fire on c, as a bitset of their
+// positions: those for c's tool class (or the class it is like) that
+// either run whatever keywords the texts hold or read a target whose
+// texts hold one of their keywords. It scans those targets. A rule
+// outside the set does not fire: Rule.match would return false at its
+// class check or find no keyword on any of its targets.
+func (st *scanState) candidates(c *tool.Call) []uint64 {
+	k := st.kw
+	el := st.eligible
+	copy(el, k.unclassed)
+	for _, cr := range k.classed {
+		if cr.class == c.Class || c.Like != "" && cr.class == c.Like {
+			for w, x := range cr.rules {
+				el[w] |= x
+			}
+		}
+	}
+	out := st.cands
+	for w := range out {
+		out[w] = el[w] & k.always[w]
+	}
+	for ti, reads := range k.reads {
+		if reads == nil || countTexts(c, ti) == 0 || !intersects(reads, el) {
+			continue
+		}
+		cand := st.cand[ti]
+		if cand == nil {
+			cand = st.scan(c, ti)
+		}
+		for w := range out {
+			out[w] |= el[w] & reads[w] & cand[w]
+		}
+	}
+	return out
+}
+
+// intersects reports whether bitsets a and b share a bit.
+func intersects(a, b []uint64) bool {
+	for w, x := range a {
+		if x&b[w] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // texts returns texts(c, allTargets[ti]), computed once per call: SQL
 // comment stripping and path resolution are not repeated for every rule.
 func (st *scanState) texts(c *tool.Call, ti int) []string {
 	if !st.done[ti] {
-		st.text[ti], st.done[ti] = texts(c, allTargets[ti]), true
+		t := appendTexts(st.own[ti][:0], c, ti)
+		if ti != tiCommand && ti != tiURL && ti != tiText {
+			st.own[ti] = t
+		}
+		st.text[ti], st.done[ti] = t, true
 	}
 	return st.text[ti]
 }
@@ -418,24 +527,22 @@ func (st *scanState) has(c *tool.Call, ti, pos int) bool {
 // scan finds the keywords of target ti's texts, their hits and the rules
 // they are keywords of.
 func (st *scanState) scan(c *tool.Call, ti int) []uint64 {
-	rw := max(st.ruleWords, 1) // a target's rules bitset: never empty, so never nil once made
-	if st.found == nil {
-		// one allocation for the keyword bits and every target's rules
-		buf := make([]uint64, st.idx.Words()+len(allTargets)*rw)
-		st.found, st.ruleBits = buf[:st.idx.Words()], buf[st.idx.Words():]
-	}
+	k := st.kw
+	rw := max(k.ruleWords, 1) // a target's rules bitset: never empty, so never nil once made
 	clear(st.found)
 	texts := st.texts(c, ti)
-	st.hits[ti] = make([][]keywords.Hit, len(texts))
-	for j, s := range texts {
+	hits := slices.Grow(st.hits[ti][:0], len(texts))
+	for _, s := range texts {
 		from := len(st.all)
 		st.all = st.idx.Find(s, st.found, st.all)
-		st.hits[ti][j] = st.all[from:len(st.all):len(st.all)]
+		hits = append(hits, st.all[from:len(st.all):len(st.all)])
 	}
+	st.hits[ti] = hits
 	cand := st.ruleBits[ti*rw : (ti+1)*rw]
+	clear(cand)
 	for w, word := range st.found {
 		for ; word != 0; word &= word - 1 {
-			for i, x := range st.rules[w<<6+bits.TrailingZeros64(word)] {
+			for i, x := range k.rules[w<<6+bits.TrailingZeros64(word)] {
 				cand[i] |= x
 			}
 		}

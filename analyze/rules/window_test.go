@@ -92,7 +92,7 @@ func TestWindowsExact(t *testing.T) {
 			c.Work = nil
 			idx := index([]*Rule{r})
 			st := idx.newScanState()
-			got, _, err := r.match(c, &st, 0)
+			got, _, err := r.match(c, st, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	codeprep "github.com/agentwarden/warden/analyze/code"
+	"github.com/agentwarden/warden/analyze/shell"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// analyzeAll is the reference walk Analyze's candidate set must agree
+// with: every rule in order, each checking its classes and keywords
+// itself (Rule.match), on a scan state of its own.
+func analyzeAll(a *Assessor, c *tool.Call) []risk.Finding {
+	a.mu.RLock()
+	rules, idx := a.rules, a.idx
+	a.mu.RUnlock()
+	var out []risk.Finding
+	st := idx.newScanState()
+	for i, r := range rules {
+		ok, res, err := r.match(c, st, i)
+		if err != nil {
+			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
+				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})
+			continue
+		}
+		if ok {
+			out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
+				Reason: r.Reason, Resource: res, Reversible: r.Reversible, Locked: r.Locked})
+		}
+	}
+	return out
+}
+
+// corpusTexts returns every string of the JSONL corpora under testdata/
+// (commands, code, URLs, texts, the steps' arguments), each once.
+func corpusTexts(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/*.jsonl")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("corpora: %v, %v", files, err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var v any
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			walk(v)
+		}
+		fh.Close()
+	}
+	return out
+}
+
+// corpusActions returns the actions the differential test assesses: each
+// action of the corpora's steps as it is, and each corpus string as every
+// kind of argument (a script, Python, SQL, written content, a URL, a path
+// read and edited, a free-text argument, a tool the catalog knows only by
+// name), and every rule's samples.
+func corpusActions(t *testing.T) []risk.Action {
+	t.Helper()
+	var acts []risk.Action
+	files, _ := filepath.Glob("../../testdata/*.jsonl")
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var line struct {
+				Tool  string `json:"tool"`
+				Steps []struct {
+					Tool string `json:"tool"`
+				} `json:"steps"`
+			}
+			_ = json.Unmarshal(sc.Bytes(), &line)
+			if line.Tool != "" {
+				a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				acts = append(acts, a)
+			}
+			var steps struct {
+				Steps []json.RawMessage `json:"steps"`
+			}
+			_ = json.Unmarshal(sc.Bytes(), &steps)
+			for _, s := range steps.Steps {
+				a, err := risk.ParseAction(s, risk.DefaultLimits)
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				acts = append(acts, a)
+			}
+		}
+		fh.Close()
+	}
+	for _, s := range corpusTexts(t) {
+		for _, a := range []risk.Action{
+			{Tool: "Bash", Arguments: map[string]any{"command": s}},
+			{Tool: "python", Arguments: map[string]any{"code": s}},
+			{Tool: "query", Arguments: map[string]any{"sql": s}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": SampleCwd + "/f.txt", "content": s}},
+			{Tool: "WebFetch", Arguments: map[string]any{"url": s, "prompt": "summarize"}},
+			{Tool: "Read", Arguments: map[string]any{"file_path": s}},
+			{Tool: "Edit", Arguments: map[string]any{"file_path": s, "old_string": "a", "new_string": s}},
+			{Tool: "Grep", Arguments: map[string]any{"pattern": s, "path": "."}},
+			{Tool: "custom_tool", Arguments: map[string]any{"input": s}},
+			{Tool: "mcp__other__write_file", Arguments: map[string]any{"path": s, "content": s}},
+			{Tool: "mcp__other__read_file", Arguments: map[string]any{"path": s}},
+		} {
+			acts = append(acts, a)
+		}
+	}
+	return acts
+}
+
+// prepare returns a as the engine prepares it, with a budget of work
+// units (0: none).
+func prepare(t *testing.T, a *risk.Action, work int64) *tool.Call {
+	c := tool.Normalize(a, SampleCwd, SampleHome)
+	ctx := context.Background()
+	if _, err := (codeprep.Preparer{}).Prepare(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (shell.Preparer{}).Prepare(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	shell.Facts(c)
+	c.Work = nil
+	if work > 0 {
+		c.Work = tool.NewBudget(work)
+	}
+	return c
+}
+
+// TestCandidatesDifferential: Analyze, which runs only the rules its
+// candidate set holds, gives the findings of the reference walk over
+// every rule, in the same order, and charges the same work, on every
+// action of the corpora, every corpus string as every kind of argument
+// and every rule's samples; with no budget and with budgets that run out.
+func TestCandidatesDifferential(t *testing.T) {
+	a := newAssessor(t)
+	acts := corpusActions(t)
+	pack := packWithSamples(t)
+	fired, runs := 0, 0
+	check := func(name string, mk func() *tool.Call) {
+		c1, c2 := mk(), mk()
+		want := analyzeAll(a, c1)
+		got, err := a.Analyze(context.Background(), c2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs++
+		if len(want) > 0 {
+			fired++
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", name, got, want)
+		}
+		if c1.Work.Used() != c2.Work.Used() {
+			t.Errorf("%s: work used %d, the reference walk %d", name, c2.Work.Used(), c1.Work.Used())
+		}
+	}
+	for _, work := range []int64{0, 1 << 10, 1 << 13} {
+		for i := range acts {
+			b, _ := json.Marshal(acts[i])
+			check(string(b), func() *tool.Call { return prepare(t, &acts[i], work) })
+		}
+	}
+	for i := range pack {
+		for _, s := range append(pack[i].Match, pack[i].NoMatch...) {
+			check(pack[i].Name+": "+s.String(), func() *tool.Call { return s.Call(&pack[i]) })
+		}
+	}
+	if fired < 1000 || runs < 10000 {
+		t.Errorf("only %d of %d calls fire a rule", fired, runs)
+	}
+}
