@@ -116,3 +116,39 @@ func FuzzParseReference(f *testing.F) {
 	}
 	f.Fuzz(sameParse)
 }
+
+// sameStrings fails when scanString and its reference disagree on a
+// string literal of src.
+func sameStrings(t *testing.T, src string) {
+	t.Helper()
+	lines, _, _ := tokenize(src)
+	for _, ln := range lines {
+		for _, tok := range ln.toks {
+			if tok.kind != tString {
+				continue
+			}
+			q := tok.pos + strings.IndexAny(tok.text, `'"`)
+			a, b := &lexer{src: src}, &lexer{src: src}
+			got, want := a.scanString(tok.pos, q, 0), b.refScanString(tok.pos, q, 0)
+			if !reflect.DeepEqual(got, want) || a.i != b.i || !reflect.DeepEqual(a.err, b.err) {
+				t.Fatalf("scanString differs from the reference at %d of %q:\n%+v %+v\n%+v %+v", tok.pos, src, got, got.str, want, want.str)
+			}
+		}
+	}
+}
+
+func TestScanStringReference(t *testing.T) {
+	for _, src := range append(diffTexts(t), `'a\`, `r'a\`, `f'{x`, `f'a{{b}}c}d{e!r:>{w}}'`, `b'\x00\n\
+'`, `'''a
+b\'''`, `f'''{x
+}'''`, `rb'\'`, `f'{'`, "'a\nb'") {
+		sameStrings(t, src)
+	}
+}
+
+func FuzzScanStringReference(f *testing.F) {
+	for _, s := range []string{`'a\nb'`, `f'{x!r}{{'`, `r'\''`, `b'\xff'`, `f"{f'{y}'}" '''x'''`} {
+		f.Add(s)
+	}
+	f.Fuzz(sameStrings)
+}

@@ -1075,3 +1075,87 @@ func (p *refParser) comprehension(kind nodeKind, elt, val *node) *node {
 	}
 	return c
 }
+
+// refScanString is scanString as it was before it took literal text as a
+// slice of the source (the reference for TestScanStringReference).
+func (lx *lexer) refScanString(start, q, nest int) token {
+	src := lx.src
+	prefix := strings.ToLower(src[start:q])
+	raw := strings.ContainsRune(prefix, 'r')
+	lit := &strLit{bytes: strings.ContainsRune(prefix, 'b'), fmt: strings.ContainsAny(prefix, "ft")}
+	quote := src[q]
+	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
+	i := q + 1
+	if triple {
+		i = q + 3
+	}
+	var b strings.Builder
+	flush := func() {
+		if lit.fmt && b.Len() > 0 {
+			lit.parts = append(lit.parts, fpart{text: b.String()})
+			b.Reset()
+		}
+	}
+	for {
+		if i >= len(src) {
+			lx.fail(q, "unterminated string literal")
+			break
+		}
+		c := src[i]
+		if c == quote {
+			if !triple {
+				i++
+				break
+			}
+			if i+2 < len(src) && src[i+1] == quote && src[i+2] == quote {
+				i += 3
+				break
+			}
+		}
+		if (c == '\n' || c == '\r') && !triple {
+			lx.fail(q, "unterminated string literal")
+			break // leave the line break to end the line
+		}
+		if c == '\\' {
+			if raw {
+				b.WriteByte(c)
+				if i+1 < len(src) {
+					b.WriteByte(src[i+1])
+				}
+				i += 2
+				continue
+			}
+			i = unescape(src, i, lit.bytes, &b)
+			continue
+		}
+		if lit.fmt && (c == '{' || c == '}') {
+			if i+1 < len(src) && src[i+1] == c {
+				b.WriteByte(c)
+				i += 2
+				continue
+			}
+			if c == '}' {
+				lx.fail(i, "single '}' is not allowed in an f-string")
+				i++
+				continue
+			}
+			flush()
+			expr, next := lx.scanFExpr(i+1, quote, triple, nest)
+			lit.parts = append(lit.parts, fpart{text: expr, expr: true})
+			i = next
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+	if lit.fmt {
+		flush()
+	} else {
+		lit.value = b.String()
+	}
+	if i > len(src) {
+		i = len(src)
+	}
+	lx.i = i
+	return token{kind: tString, text: src[start:i], pos: start, str: lit}
+}

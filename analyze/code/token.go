@@ -86,7 +86,7 @@ type lexer struct {
 // tokenize splits Python source into logical lines. It never fails: an
 // error is recorded and the text around it is read as best it can be.
 func tokenize(src string) ([]line, *cellMagic, *lexError) {
-	lx := &lexer{src: src, toks: make([]token, 0, len(src)/6+1)}
+	lx := &lexer{src: src, toks: make([]token, 0, len(src)/6+1), spans: make([]span, 0, strings.Count(src, "\n")+1)}
 	lx.run()
 	return lx.lines(), lx.cell, lx.err
 }
@@ -505,69 +505,89 @@ func (lx *lexer) scanString(start, q, nest int) token {
 	if triple {
 		i = q + 3
 	}
+	// The text is src[run:end] after what b holds: b takes only text that
+	// differs from the source (escapes, doubled braces), so a literal
+	// without them is a slice of the source, not a copy.
 	var b strings.Builder
-	flush := func() {
-		if lit.fmt && b.Len() > 0 {
-			lit.parts = append(lit.parts, fpart{text: b.String()})
-			b.Reset()
+	run := i
+	text := func(end int) string {
+		if b.Len() == 0 {
+			return src[run:end]
+		}
+		b.WriteString(src[run:end])
+		s := b.String()
+		b.Reset()
+		return s
+	}
+	flush := func(end int) {
+		if lit.fmt && (b.Len() > 0 || end > run) {
+			lit.parts = append(lit.parts, fpart{text: text(end)})
 		}
 	}
+	end := i
 	for {
 		if i >= len(src) {
 			lx.fail(q, "unterminated string literal")
+			end = len(src)
 			break
 		}
 		c := src[i]
 		if c == quote {
 			if !triple {
+				end = i
 				i++
 				break
 			}
 			if i+2 < len(src) && src[i+1] == quote && src[i+2] == quote {
+				end = i
 				i += 3
 				break
 			}
 		}
 		if (c == '\n' || c == '\r') && !triple {
 			lx.fail(q, "unterminated string literal")
+			end = i
 			break // leave the line break to end the line
 		}
 		if c == '\\' {
-			if raw {
-				b.WriteByte(c)
-				if i+1 < len(src) {
-					b.WriteByte(src[i+1])
-				}
+			if raw { // the backslash and the character after it, as written
 				i += 2
 				continue
 			}
+			b.WriteString(src[run:i])
 			i = unescape(src, i, lit.bytes, &b)
+			run = i
 			continue
 		}
 		if lit.fmt && (c == '{' || c == '}') {
 			if i+1 < len(src) && src[i+1] == c {
-				b.WriteByte(c)
+				b.WriteString(src[run : i+1])
 				i += 2
+				run = i
 				continue
 			}
 			if c == '}' {
 				lx.fail(i, "single '}' is not allowed in an f-string")
+				b.WriteString(src[run:i])
 				i++
+				run = i
 				continue
 			}
-			flush()
+			flush(i)
 			expr, next := lx.scanFExpr(i+1, quote, triple, nest)
 			lit.parts = append(lit.parts, fpart{text: expr, expr: true})
 			i = next
+			run = i
 			continue
 		}
-		b.WriteByte(c)
 		i++
 	}
+	run = min(run, len(src)) // a field may end past the source
+	end = max(end, run)
 	if lit.fmt {
-		flush()
+		flush(end)
 	} else {
-		lit.value = b.String()
+		lit.value = text(end)
 	}
 	if i > len(src) {
 		i = len(src)
