@@ -186,7 +186,7 @@ func release(r *resolver) {
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0]}
+	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks}
 	resolvers.Put(r)
 }
 
@@ -219,6 +219,13 @@ type resolver struct {
 	pipes  [][2]span
 	stmts  []stmtSpan
 	reader strings.Reader // the script being parsed
+	// walks are walks done with, for the next scripts to reuse (at most
+	// one per level of nesting)
+	walks []*walk
+	// expEnv and expCfg are what expandFields hands expand.Fields, reset
+	// for each word
+	expEnv env
+	expCfg expand.Config
 
 	// The persistent shell: aliases, functions and git aliases (shared
 	// with the prior state until written: see own), the positional
@@ -299,7 +306,13 @@ func (r *resolver) script(src string, depth int) error {
 	outerSrc := r.src
 	r.src = src
 	defer func() { r.src = outerSrc }()
-	w := &walk{r: r, depth: depth, id: r.nextID, pipes: len(r.pipes), stmts: len(r.stmts)}
+	var w *walk
+	if n := len(r.walks); n > 0 {
+		w, r.walks = r.walks[n-1], r.walks[:n-1]
+	} else {
+		w = new(walk)
+	}
+	*w = walk{r: r, depth: depth, id: r.nextID, pipes: len(r.pipes), stmts: len(r.stmts)}
 	r.nextID++
 	first := len(r.out) // the script's commands are at first or after
 	// the script's spans, pipes and statements follow those of the
@@ -313,7 +326,10 @@ func (r *resolver) script(src string, depth int) error {
 	if w.err == nil {
 		w.err = r.echoed(w.id, first)
 	}
-	return w.err
+	err = w.err
+	*w = walk{} // done with: kept for the next script, holding nothing
+	r.walks = append(r.walks, w)
+	return err
 }
 
 // walk is the walk of one script's syntax tree (see resolver.script).
@@ -807,8 +823,10 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 // expandFields expands w to its fields with expand.Fields in r's
 // variables, or reports that it cannot (an unknown variable, an error).
 func (r *resolver) expandFields(w *syntax.Word) ([]string, bool) {
-	e := &env{r: r}
-	cfg := &expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
+	e := &r.expEnv
+	*e = env{r: r}
+	cfg := &r.expCfg
+	*cfg = expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
 	out, err := expand.Fields(cfg, w)
 	if err != nil || e.unknown {
 		return nil, false
