@@ -821,8 +821,14 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 }
 
 // expandFields expands w to its fields with expand.Fields in r's
-// variables, or reports that it cannot (an unknown variable, an error).
-func (r *resolver) expandFields(w *syntax.Word) ([]string, bool) {
+// variables, or reports that it cannot (an unknown variable, an error,
+// or a panic of expand's: it has some on arithmetic, $((++A++))).
+func (r *resolver) expandFields(w *syntax.Word) (fields []string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			fields, ok = nil, false // kept as written, dynamic
+		}
+	}()
 	e := &r.expEnv
 	*e = env{r: r}
 	cfg := &r.expCfg

@@ -299,3 +299,16 @@ func FuzzQuotedLiteral(f *testing.F) {
 		})
 	})
 }
+
+// TestExpandPanic checks that a word expand.Fields panics on
+// ($((++A++)): it takes the operand of ++ for a word) is kept dynamic
+// rather than crashing resolution.
+func TestExpandPanic(t *testing.T) {
+	cmds, err := Resolve(`: $((++A++%000)); $((++A++)) x`, testEnv)
+	if err != nil || len(cmds) != 2 {
+		t.Fatalf("got %+v, %v", cmds, err)
+	}
+	if !cmds[0].Dynamic[1] || !cmds[1].Dynamic[0] {
+		t.Errorf("the words expand panics on are not dynamic: %+v", cmds)
+	}
+}
