@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentwarden/warden/internal/jsonenc"
 )
 
 // decodeObject decodes data, one JSON object, to exactly what
@@ -299,6 +301,9 @@ func (d *decoder) scanString() (raw []byte, plain, ok bool) {
 	ascii := true
 	plain = true
 	for i := start; i < len(d.data); i++ {
+		if i = jsonenc.Plain(d.data, i); i == len(d.data) {
+			break
+		}
 		switch c := d.data[i]; {
 		case c == '"':
 			raw = d.data[start:i]

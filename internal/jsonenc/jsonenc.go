@@ -14,7 +14,7 @@ func String(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		b := s[i]
 		if plain[b] {
-			i++
+			i = Plain(s, i+1)
 			continue
 		}
 		if b < utf8.RuneSelf {
@@ -59,6 +59,33 @@ func String(dst []byte, s string) []byte {
 }
 
 const hex = "0123456789abcdef"
+
+// Plain returns the index of the first byte of s at or after i that a
+// JSON string does not hold as it is (see plain: '"', '\\', a control
+// character or a byte of a multi-byte UTF-8 sequence), or len(s). It reads
+// eight bytes at a time.
+func Plain[T ~string | ~[]byte](s T, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if !plain8(uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56) {
+			break
+		}
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// plain8 reports whether the eight bytes of x are all plain. Each test
+// may report a byte that is not there (only for a byte beside one that
+// is), never miss one: false means "look byte by byte".
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs } // some byte of v is 0
+	control := (x - 0x20*ones) & ^x & highs                          // some byte < 0x20
+	return (x&highs | control | zero(x^'"'*ones) | zero(x^'\\'*ones)) == 0
+}
 
 // plain holds the bytes a JSON string holds as they are: ASCII but for
 // the control characters, '"' and '\\'.

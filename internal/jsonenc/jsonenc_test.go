@@ -51,3 +51,44 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// plainSlowly is Plain byte by byte.
+func plainSlowly(s string, i int) int {
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+func TestPlain(t *testing.T) {
+	// every byte at every place of a word, and beside another
+	for b := range 256 {
+		for at := range 20 {
+			s := []byte("abcdefghijklmnopqrst")
+			s[at] = byte(b)
+			for from := range 3 {
+				if got, want := Plain(string(s), from), plainSlowly(string(s), from); got != want {
+					t.Fatalf("Plain(%q, %d) = %d, want %d", s, from, got, want)
+				}
+				if got, want := Plain(s, from), plainSlowly(string(s), from); got != want {
+					t.Fatalf("Plain([]byte %q, %d) = %d, want %d", s, from, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzPlain(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s, 0)
+	}
+	f.Add("0123456789abcdef\x1f", 1)
+	f.Fuzz(func(t *testing.T, s string, from int) {
+		if from < 0 || from > len(s) {
+			return
+		}
+		if got, want := Plain(s, from), plainSlowly(s, from); got != want {
+			t.Fatalf("Plain(%q, %d) = %d, want %d", s, from, got, want)
+		}
+	})
+}
