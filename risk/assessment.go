@@ -75,23 +75,31 @@ func Impact(l Level) string {
 // Recommendations returns the precautions advised for a level: none below
 // High.
 func Recommendations(l Level, reversible bool) []string {
-	var out []string
+	return appendRecommendations(nil, l, reversible)
+}
+
+// appendRecommendations appends Recommendations(l, reversible) to dst.
+func appendRecommendations(dst []string, l Level, reversible bool) []string {
 	switch l {
 	case Critical:
-		out = append(out, "Require explicit approval before running this action",
+		dst = append(dst, "Require explicit approval before running this action",
 			"Confirm the exact targets and make a backup first")
 	case High:
-		out = append(out, "Review carefully before approving")
+		dst = append(dst, "Review carefully before approving")
 	case Unknown:
-		out = append(out, "The action could not be fully assessed: review it before approving")
+		dst = append(dst, "The action could not be fully assessed: review it before approving")
 	default:
-		return nil
+		return dst
 	}
 	if !reversible && l != Unknown {
-		out = append(out, "This cannot be undone: verify that it is intended")
+		dst = append(dst, "This cannot be undone: verify that it is intended")
 	}
-	return out
+	return dst
 }
+
+// partlyUnknown is the recommendation for an assessment with a concrete
+// level that some analyzer could not complete.
+const partlyUnknown = "Part of the action could not be assessed: review it before approving"
 
 // Combine builds an Assessment from findings: the highest concrete level
 // wins, reasons are de-duplicated in order, reversible holds only if every
@@ -100,21 +108,10 @@ func Recommendations(l Level, reversible bool) []string {
 // findings name.
 func Combine(findings []Finding, extraResources ...string) Assessment {
 	a := Assessment{Level: Safe, Reversible: true, Findings: findings}
-	resources := len(extraResources)
-	for i := range findings {
-		if findings[i].Resource != "" {
-			resources++
-		}
-	}
-	if len(findings) > 0 {
-		a.Reasons = make([]string, 0, len(findings))
-	}
-	if resources > 0 {
-		a.AffectedResources = make([]string, 0, min(resources, MaxResources))
-	}
 	concrete := false
-	seenReason := map[string]bool{}
-	for _, f := range findings {
+	reasons, resources := 0, len(extraResources)
+	for i := range findings {
+		f := &findings[i]
 		if f.Level == Unknown {
 			a.Unknown = true
 		} else {
@@ -132,8 +129,33 @@ func Combine(findings []Finding, extraResources ...string) Assessment {
 		if f.Locked { // whatever its level: a finding that says so locks the action
 			a.Locked = true
 		}
-		if f.Reason != "" && !seenReason[f.Reason] {
-			seenReason[f.Reason] = true
+		if f.Reason != "" {
+			reasons++
+		}
+		if f.Resource != "" {
+			resources++
+		}
+	}
+	if !concrete && a.Unknown {
+		a.Level = Unknown
+		a.Reversible = false
+	}
+	// the reasons, the resources and the recommendations share one array
+	resources = min(resources, MaxResources)
+	recs := 4 // at most: two, the irreversible one and partlyUnknown
+	if a.Level < High && !a.Unknown {
+		recs = 0
+	}
+	if n := reasons + resources + recs; n > 0 {
+		texts := make([]string, n)
+		a.Reasons = texts[:0:reasons]
+		a.AffectedResources = texts[reasons : reasons : reasons+resources]
+		a.Recommendations = texts[reasons+resources : reasons+resources : n]
+	}
+	var seenReason map[string]bool // beyond a few reasons
+	for i := range findings {
+		f := &findings[i]
+		if f.Reason != "" && !a.hasReason(f.Reason, &seenReason) {
 			a.Reasons = append(a.Reasons, f.Reason)
 		}
 		a.addResource(f.Resource)
@@ -141,12 +163,28 @@ func Combine(findings []Finding, extraResources ...string) Assessment {
 	for _, r := range extraResources {
 		a.addResource(r)
 	}
-	if !concrete && a.Unknown {
-		a.Level = Unknown
-		a.Reversible = false
-	}
 	a.finish()
 	return a
+}
+
+// hasReason reports whether r is among a.Reasons already, looking them
+// over while they are few and in *seen (made then) after.
+func (a *Assessment) hasReason(r string, seen *map[string]bool) bool {
+	const few = 16
+	if len(a.Reasons) < few {
+		return slices.Contains(a.Reasons, r)
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*few)
+		for _, s := range a.Reasons {
+			(*seen)[s] = true
+		}
+	}
+	if (*seen)[r] {
+		return true
+	}
+	(*seen)[r] = true
+	return false
 }
 
 func (a *Assessment) addResource(r string) {
@@ -162,9 +200,10 @@ func (a *Assessment) finish() {
 		a.Score = a.Level.Score()
 	}
 	a.EstimatedImpact = Impact(a.Level)
-	a.Recommendations = Recommendations(a.Level, a.Reversible)
+	// into the room Combine set aside, if any
+	a.Recommendations = appendRecommendations(a.Recommendations[:0], a.Level, a.Reversible)
 	if a.Unknown && a.Level != Unknown {
-		a.Recommendations = append(a.Recommendations, "Part of the action could not be assessed: review it before approving")
+		a.Recommendations = append(a.Recommendations, partlyUnknown)
 	}
 	a.SecurityRisk = a.Level.SecurityRisk()
 	if a.Findings == nil {
@@ -190,6 +229,7 @@ func (a *Assessment) Incomplete() {
 	if a.Level != Unknown && a.Level < High {
 		a.Level, a.Score, a.Reversible = Unknown, 0, false
 	}
+	a.Recommendations = nil // made again, not written over: a caller may hold them
 	a.finish()
 }
 
