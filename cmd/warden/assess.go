@@ -170,7 +170,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			for p := range q {
 				for _, i := range p.lines {
 					l := &p.b.lines[i]
-					p.b.answers[i] = answer(ctx, eng, l.action, l.obj, l.perr)
+					answer(ctx, eng, l.action, l.obj, l.perr, &p.b.answers[i])
 					*l = parsedLine{} // done with it
 				}
 				if p.b.left.Add(-1) == 0 {
@@ -227,7 +227,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 		if len(b.lines) == 0 {
 			break
 		}
-		b.answers = make([]any, len(b.lines))
+		b.answers = make([]lineAnswer, len(b.lines))
 		for _, p := range parts {
 			if len(p) > 0 {
 				b.left.Add(1)
@@ -258,9 +258,9 @@ func writeAnswers(pending <-chan *batch, w *bufio.Writer) error {
 	b, ok := <-pending
 	for ok {
 		<-b.done
-		for _, v := range b.answers {
+		for i := range b.answers {
 			if werr == nil {
-				werr = writeAnswer(w, enc, v)
+				werr = writeAnswer(w, enc, b.answers[i].value())
 			}
 		}
 		var next *batch
@@ -290,7 +290,7 @@ const (
 // parts, and their answers.
 type batch struct {
 	lines   []parsedLine
-	answers []any         // answers[i] answers lines[i]
+	answers []lineAnswer  // answers[i] answers lines[i]
 	left    atomic.Int32  // parts not yet answered
 	done    chan struct{} // closed when every part is answered
 }
@@ -329,10 +329,25 @@ func fnv32a(s string) uint32 {
 	return h
 }
 
-// answer answers one input line, decoded: an action to check (a), the
-// output of a call that ran (obj has one), or input that is not an action
-// (perr).
-func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[string]any, perr error) any {
+// lineAnswer is the answer to one input line: observed when the line
+// reported what a call returned, assess otherwise.
+type lineAnswer struct {
+	assess   assessLine
+	observed *observedLine
+}
+
+// value returns the answer to write.
+func (l *lineAnswer) value() any {
+	if l.observed != nil {
+		return l.observed
+	}
+	return &l.assess
+}
+
+// answer sets dst to the answer to one input line, decoded: an action to
+// check (a), the output of a call that ran (obj has one), or input that is
+// not an action (perr).
+func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[string]any, perr error, dst *lineAnswer) {
 	if output, ok := outputOf(obj); ok {
 		obs := observedLine{Observed: true, Findings: []risk.Finding{}}
 		if perr == nil {
@@ -345,18 +360,19 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[stri
 		if perr != nil {
 			obs.Error = perr.Error()
 		}
-		return &obs
+		dst.observed = &obs
+		return
 	}
 	if perr != nil {
 		as, d := eng.Reject(ctx, perr)
-		return &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, Error: perr.Error()}
+		dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, Error: perr.Error()}
+		return
 	}
 	as, d, cerr := eng.Check(ctx, a)
-	res := &assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage}
+	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage}
 	if cerr != nil {
-		res.Error = cerr.Error()
+		dst.assess.Error = cerr.Error()
 	}
-	return res
 }
 
 // lineReader reads input lines and tells whether another one has
@@ -395,11 +411,18 @@ func (lr *lineReader) ready() bool {
 // next reads one line without its newline (and a trailing CR). At most
 // limit bytes are kept; the rest of a longer line is consumed and tooLong is
 // set. At the end of input it returns io.EOF, with the last line if it had
-// no newline.
+// no newline. The line is valid until the next call of next or ready: a
+// line that is whole in the buffer is not copied.
 func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	r, limit := lr.r, lr.limit
 	for {
 		chunk, isPrefix, rerr := r.ReadLine()
+		if line == nil && !tooLong && !isPrefix && rerr == nil && (limit <= 0 || len(chunk) <= limit) {
+			if chunk == nil {
+				chunk = []byte{}
+			}
+			return chunk, false, nil
+		}
 		if rerr != nil {
 			if line == nil && !tooLong {
 				return nil, false, rerr
