@@ -115,17 +115,24 @@ func (e Env) abs(p string) string {
 // in one allocation, or none when p names dir itself (., ./, empty): p's
 // empty and . components are dropped, which is all path.Clean would do.
 func join(dir, p string) string {
-	if p == "" || p[0] == '/' || dir == "" || dir[0] != '/' || !clean(dir) || strings.Contains(p, "..") {
+	if p == "" || p[0] == '/' || dir == "" || dir[0] != '/' || !clean(dir) {
 		return path.Join(dir, p)
 	}
 	base := dir
 	if dir == "/" {
 		base = ""
 	}
-	if clean(p) { // no empty or . component: nothing to drop
-		return base + "/" + p
-	}
 	var b strings.Builder
+	if clean(p) { // no empty, . or .. component: nothing to drop
+		b.Grow(len(base) + 1 + len(p))
+		b.WriteString(base)
+		b.WriteByte('/')
+		b.WriteString(p)
+		return b.String()
+	}
+	if strings.Contains(p, "..") {
+		return path.Join(dir, p)
+	}
 	for c := range strings.SplitSeq(p, "/") {
 		if c == "" || c == "." {
 			continue
@@ -152,20 +159,23 @@ func clean(p string) bool {
 	if p == "/" {
 		return true
 	}
-	start := 0
 	if p[0] == '/' {
-		start = 1
+		p = p[1:]
 	}
-	for i := start; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
+	for {
+		i := strings.IndexByte(p, '/')
+		c := p
+		if i >= 0 {
+			c = p[:i]
 		}
-		if c := p[start:i]; c == "" || c == "." || c == ".." {
+		if len(c) <= 2 && (c == "" || c == "." || c == "..") {
 			return false
 		}
-		start = i + 1
+		if i < 0 {
+			return true
+		}
+		p = p[i+1:]
 	}
-	return true
 }
 
 // Classify returns the class of p, resolved against e. A trailing glob

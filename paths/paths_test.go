@@ -149,7 +149,36 @@ func FuzzJoin(f *testing.F) {
 		if got, want := join(dir, p), path.Join(dir, p); got != want {
 			t.Errorf("join(%q, %q) = %q, want %q", dir, p, got, want)
 		}
+		for _, s := range []string{dir, p} {
+			if got, want := clean(s), refClean(s); got != want {
+				t.Errorf("clean(%q) = %v, want %v", s, got, want)
+			}
+		}
 	})
+}
+
+// refClean is clean as first written, a byte at a time.
+func refClean(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == "/" {
+		return true
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for i := start; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if c := p[start:i]; c == "" || c == "." || c == ".." {
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // FuzzPrefixes: prefixes.holds, with its filters, is Within for some path
