@@ -2,10 +2,12 @@ package guard
 
 import (
 	"context"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -64,4 +66,36 @@ func FuzzCodeScanners(f *testing.F) {
 			t.Fatalf("writeMode(%q) = %v, want %v", s, got, want)
 		}
 	})
+}
+
+// FuzzGuardName holds guardName to path.Match both ways over every name
+// of the guard, with and without a filter on the names.
+func FuzzGuardName(f *testing.F) {
+	for _, s := range []string{"*.json", "settings.json", "*.pyc", ".warden", "hooks", "h?oks.json", "[a-z]*", `\.warden`, "*", "[", "policy.y*ml", ".claude", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) { checkGuardName(t, p) })
+}
+
+func checkGuardName(t *testing.T, p string) {
+	t.Helper()
+	for _, keep := range []func(string) bool{nil, fileName} {
+		want := false
+		for _, n := range paths.GuardNames() {
+			m1, _ := path.Match(p, n)
+			m2, _ := path.Match(n, p)
+			want = want || (m1 || m2) && (keep == nil || keep(n))
+		}
+		if got := guardName(p, keep); got != want {
+			t.Errorf("guardName(%q, keep %v) = %v, want %v", p, keep != nil, got, want)
+		}
+	}
+}
+
+func TestGuardName(t *testing.T) {
+	for _, n := range paths.GuardNames() {
+		for _, p := range []string{n, n + "x", "x" + n, strings.ToUpper(n), n[:len(n)-1] + "?", "*" + n[1:], `\` + n, "[" + n} {
+			checkGuardName(t, p)
+		}
+	}
 }

@@ -177,11 +177,15 @@ func (ck *check) holds(p string) bool {
 // reaches everything below p too (rm -r, mv, chmod -R), so that a
 // directory above the guard counts.
 func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
-	if p == "" || strings.ContainsRune(p, 0) {
+	if p == "" || strings.IndexByte(p, 0) >= 0 {
 		return
 	}
-	// find's {} stands for every entry below its starting point
-	abs := env.Abs(paths.Contents(strings.ReplaceAll(p, "{}", "*")))
+	q := p
+	if strings.Contains(p, "{}") {
+		// find's {} stands for every entry below its starting point
+		q = strings.ReplaceAll(p, "{}", "*")
+	}
+	abs := env.Abs(paths.Contents(q))
 	key := touched{abs, how, whole}
 	if ck.judged(key) || !ck.work.Charge(pathWork+len(p), "guard: paths") {
 		return

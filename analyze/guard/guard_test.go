@@ -185,3 +185,23 @@ func TestHostile(t *testing.T) {
 		t.Error("a spent budget is not an error")
 	}
 }
+
+// TestRoles: roles says of every command what the tables it is built
+// from say.
+func TestRoles(t *testing.T) {
+	names := map[string]bool{}
+	for _, s := range []map[string]bool{destroyers, recursiveOnly, copiers, extractors} {
+		for n := range s {
+			names[n] = true
+		}
+	}
+	for n := range names {
+		r := roles[n]
+		if r&destroys != 0 != destroyers[n] || r&recursive != 0 != recursiveOnly[n] || r&copies != 0 != copiers[n] || r&extracts != 0 != extractors[n] {
+			t.Errorf("roles[%q] = %b", n, r)
+		}
+	}
+	if len(roles) != len(names) {
+		t.Errorf("roles holds %d commands, the tables %d", len(roles), len(names))
+	}
+}

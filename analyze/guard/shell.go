@@ -103,19 +103,20 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	// find's {} stands for every entry at any depth below its start
 	inFind := finder(cmds, i) >= 0
 	touch := func(p string, whole bool) { ck.touch(env, p, by, whole || inFind && strings.Contains(p, "{}")) }
+	r := roles[name] // one look-up for the tables below
 	switch {
-	case destroyers[name] || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
+	case r&destroys != 0 || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
 		// a directory above the guard is reached only by a recursive
 		// change (rm -r, chmod -R), by trash and git mv, and by find
 		// unless its -name filters spare every name of the guard
-		whole := !recursiveOnly[name] || flagged(args, "r", "--recursive") || flagged(args, "R", "--recursive")
+		whole := r&recursive == 0 || flagged(args, "r", "--recursive") || flagged(args, "R", "--recursive")
 		if name == "find" {
 			whole = !spares(args)
 		}
 		for _, o := range ops {
 			touch(o.text, whole)
 		}
-	case name == "mv" || copiers[name]:
+	case name == "mv" || r&copies != 0:
 		// mv removes its sources; copiers read theirs. The destination
 		// (the last operand, or the value of -t) is written, and so is,
 		// when it is a directory, each source's name inside it: cp -r
@@ -149,7 +150,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 				}
 			}
 		}
-	case extractors[name]:
+	case r&extracts != 0:
 		// an archive's entries are unknown: extracting into a directory
 		// above the guard (unzip -d .claude, tar -C ~) may write it
 		for _, o := range ops {
@@ -287,17 +288,56 @@ func spares(args []string) bool {
 		return false
 	}
 	for _, p := range pats {
-		for _, n := range paths.GuardNames() {
-			if m, _ := path.Match(p, n); m {
-				return false
-			}
-			if m, _ := path.Match(n, p); m {
-				return false
-			}
+		if guardName(p, nil) {
+			return false
 		}
 	}
 	return true
 }
+
+// guardName reports whether the name pattern p (find -name's, in lower
+// case) and a name of paths.GuardNames match, either as the pattern of
+// the other (path.Match both ways), for a name n that keep accepts (nil:
+// any).
+func guardName(p string, keep func(n string) bool) bool {
+	if !hasGlob(p) {
+		// literal: only an equal name matches it, and a literal name
+		// only an equal text
+		return guardNameSet[p] && (keep == nil || keep(p))
+	}
+	for _, n := range paths.GuardNames() {
+		if keep != nil && !keep(n) {
+			continue
+		}
+		if m, _ := path.Match(p, n); m {
+			return true
+		}
+		if guardNameSet[n] {
+			if n == p {
+				return true
+			}
+		} else if m, _ := path.Match(n, p); m {
+			return true
+		}
+	}
+	return false
+}
+
+// guardNameSet holds the names of paths.GuardNames without a glob
+// character or escape (all of them, so far): path.Match(n, x) is n == x.
+var guardNameSet = func() map[string]bool {
+	set := map[string]bool{}
+	for _, n := range paths.GuardNames() {
+		if !hasGlob(n) {
+			set[n] = true
+		}
+	}
+	return set
+}()
+
+// hasGlob reports whether a path.Match pattern holds a character that is
+// not literal (*, ?, [ or the escape \).
+func hasGlob(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 
 // targets judges a find that deletes, or runs a command that is not
 // read-only on, the files its -name filters pick when a filter names a
@@ -328,22 +368,22 @@ func (ck *check) targets(cmd shell.Command, env paths.Env) {
 		if strings.Trim(p, "*") == "" {
 			continue // every name: as rm -r of the start, judged by touch
 		}
-		for _, n := range paths.GuardNames() {
-			m1, _ := path.Match(p, n)
-			m2, _ := path.Match(n, p)
-			if (m1 || m2) && strings.Contains(n, ".") && n != "." {
-				start := "."
-				if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-					start = args[0]
-				}
-				abs := env.Abs(start)
-				ck.add(risk.Finding{Rule: RuleSelf, Level: risk.Critical, Resource: "file:" + abs,
-					Reason: "The agent changes every file named " + args[j+1] + " below " + abs + " (by find), which takes in warden's policy or an agent's hook settings there: the guard it runs under would no longer hold; only a person may do this"})
-				return
+		if guardName(p, fileName) {
+			start := "."
+			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+				start = args[0]
 			}
+			abs := env.Abs(start)
+			ck.add(risk.Finding{Rule: RuleSelf, Level: risk.Critical, Resource: "file:" + abs,
+				Reason: "The agent changes every file named " + args[j+1] + " below " + abs + " (by find), which takes in warden's policy or an agent's hook settings there: the guard it runs under would no longer hold; only a person may do this"})
+			return
 		}
 	}
 }
+
+// fileName reports a name of the guard that names a file or a dot
+// directory (it holds a dot), not a bare directory such as hooks.
+func fileName(n string) bool { return strings.Contains(n, ".") && n != "." }
 
 // recursiveOnly are the destroyers that reach below a directory only with
 // -r or -R (chmod 700 ~ changes the home directory alone).
@@ -355,6 +395,32 @@ var destroyers = set("rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "
 
 // copiers read their sources and write their destination.
 var copiers = set("cp", "scp", "rsync", "install", "zip")
+
+// role is what the tables of commands say of one: a destroyer, one of
+// recursiveOnly, a copier, an extractor.
+type role uint8
+
+const (
+	destroys role = 1 << iota
+	recursive
+	copies
+	extracts
+)
+
+// roles holds the role of every command of destroyers, recursiveOnly,
+// copiers and extractors.
+var roles = func() map[string]role {
+	m := map[string]role{}
+	for _, t := range []struct {
+		set map[string]bool
+		r   role
+	}{{destroyers, destroys}, {recursiveOnly, recursive}, {copiers, copies}, {extractors, extracts}} {
+		for n := range t.set {
+			m[n] |= t.r
+		}
+	}
+	return m
+}()
 
 func set(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
