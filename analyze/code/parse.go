@@ -127,6 +127,9 @@ type parser struct {
 	// args is a stack of the operands of the calls being read (see
 	// callArgs), each call's on top of its caller's.
 	args []*node
+	// Initial room for args and line.
+	argsRoom [16]*node
+	lineRoom [4]*stmt
 }
 
 // mk allocates a node. Nodes are allocated in chunks, each twice the last
@@ -170,9 +173,10 @@ func parse(lines []line) []*stmt {
 		indent int
 		st     *stmt
 	}
-	var module []*stmt
+	module := make([]*stmt, 0, len(lines)) // room for a statement per line
 	stack := []frame{{indent: -1}}
 	p := &parser{} // one for every line, for its room for nodes
+	p.args, p.line = p.argsRoom[:0], p.lineRoom[:0]
 	for _, ln := range lines {
 		for len(stack) > 1 && ln.indent <= stack[len(stack)-1].indent {
 			stack = stack[:len(stack)-1]
@@ -192,6 +196,9 @@ func parse(lines []line) []*stmt {
 		if open {
 			stack = append(stack, frame{indent: ln.indent, st: sts[len(sts)-1]})
 		}
+	}
+	if len(module) == 0 {
+		return nil
 	}
 	return module
 }
@@ -660,18 +667,23 @@ func (p *parser) simple() *stmt {
 	first := p.exprListStar()
 	switch {
 	case p.isOp("="):
+		// The targets and the value go on p.args, then into one list.
 		st.kind = sAssign
-		st.targets = []*node{first}
+		base := len(p.args)
+		p.args = append(p.args, first)
 		for p.accept("=") {
 			if p.peek().kind == tShell {
 				st.kind, st.text = sShell, p.peek().text
 				p.i++
+				st.targets = p.refs(p.args[base:]...)
+				p.args = p.args[:base]
 				return st
 			}
-			st.targets = append(st.targets, p.exprListStar())
+			p.args = append(p.args, p.exprListStar())
 		}
-		st.value = st.targets[len(st.targets)-1]
-		st.targets = st.targets[:len(st.targets)-1]
+		st.value = p.args[len(p.args)-1]
+		st.targets = p.refs(p.args[base : len(p.args)-1]...)
+		p.args = p.args[:base]
 	case p.isOp(":"): // annotated assignment
 		p.i++
 		p.expr()
