@@ -105,6 +105,30 @@ func ParseObject(data []byte, lim Limits) (Action, map[string]any, error) {
 	return parseObject(data, lim, objectOf)
 }
 
+// ParseLine is ParseObject for a caller that reads, beside the action,
+// only the value of the first of keys (other fields of its own) that the
+// object holds, not null: v is that value, nil when there is none. It
+// does not make the object of a plain action (see decodeAction), only of
+// the lines that hold one of keys, or are not plain, which it reads as
+// ParseObject does; the action and the error are ParseObject's.
+func ParseLine(data []byte, lim Limits, keys ...string) (a Action, v any, err error) {
+	if lim.MaxBytes <= 0 || len(data) <= lim.MaxBytes {
+		if a, ok := decodeAction(data, lim.MaxDepth, keys); ok {
+			if err := a.Validate(lim); err != nil {
+				return Action{}, nil, err
+			}
+			return a, nil, nil
+		}
+	}
+	a, obj, err := ParseObject(data, lim)
+	for _, k := range keys {
+		if v = obj[k]; v != nil {
+			break
+		}
+	}
+	return a, v, err
+}
+
 // parseObject is ParseObject with the JSON object decoded by decode.
 func parseObject(data []byte, lim Limits, decode func([]byte, Limits) (map[string]any, error)) (Action, map[string]any, error) {
 	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {

@@ -1,7 +1,9 @@
 package risk
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -41,6 +43,120 @@ func decodeObject(data []byte, maxDepth int) (obj map[string]any, ok bool) {
 		return nil, false
 	}
 	return obj, true
+}
+
+// decodeAction decodes data, one JSON object, straight to the action
+// ActionFromObject makes of it, without the object, for the plain form a
+// well-behaved agent sends: a "tool" and "arguments", other fields of the
+// action as strings (or null), any others ignored. ok is false for
+// anything else, decodeObject's cases and an object that holds one of
+// the keys ActionFromObject reads another way ("name", "input",
+// "action", "annotations") or one of others, a field of the action that
+// is not a string or null, or no tool: the caller then decodes data the
+// object's way, which decides them.
+func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool) {
+	const deepest = 512 // as decodeObject
+	if maxDepth <= 0 || maxDepth > deepest {
+		maxDepth = deepest
+	}
+	d := decoder{data: data, maxDepth: maxDepth}
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return Action{}, false
+	}
+	d.pos++
+	d.space()
+	var args any
+	hasArgs := false
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		return Action{}, false // no tool
+	}
+	for {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return Action{}, false
+		}
+		k, ok := d.key()
+		if !ok {
+			return Action{}, false
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return Action{}, false
+		}
+		d.pos++
+		d.space()
+		var dst *string
+		switch k {
+		case "tool":
+			dst = &a.Tool
+		case "session_id":
+			dst = &a.SessionID
+		case "cwd":
+			dst = &a.Cwd
+		case "agent":
+			dst = &a.Agent
+		case "security_risk":
+			dst = &a.SecurityRisk
+		case "thought":
+			dst = &a.Thought
+		case "summary":
+			dst = &a.Summary
+		case "name", "input", "action", "annotations":
+			return Action{}, false
+		default:
+			if slices.Contains(others, k) {
+				return Action{}, false
+			}
+		}
+		v, ok := d.value(1)
+		if !ok {
+			return Action{}, false
+		}
+		switch {
+		case dst != nil:
+			switch x := v.(type) {
+			case string:
+				*dst = x
+			case nil:
+				*dst = ""
+			default:
+				return Action{}, false
+			}
+		case k == "arguments":
+			args, hasArgs = v, true
+		}
+		d.space()
+		if d.pos >= len(d.data) {
+			return Action{}, false
+		}
+		if d.data[d.pos] == '}' {
+			d.pos++
+			break
+		}
+		if d.data[d.pos] != ',' {
+			return Action{}, false
+		}
+		d.pos++
+		d.space()
+	}
+	d.space()
+	if d.pos != len(d.data) || strings.TrimSpace(a.Tool) == "" {
+		return Action{}, false
+	}
+	if !hasArgs {
+		a.Arguments = map[string]any{}
+	} else {
+		var err error
+		if a.Arguments, err = argumentsOf(args); err != nil {
+			return Action{}, false
+		}
+	}
+	if a.SecurityRisk == "" {
+		if s, ok := a.Arguments["security_risk"].(string); ok {
+			a.SecurityRisk = s
+		}
+	}
+	return a, true
 }
 
 // decoder reads data from pos on. Its methods report ok = false at the

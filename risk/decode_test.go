@@ -87,6 +87,25 @@ func checkParseObject(t *testing.T, data []byte) {
 		if !sameAction(a, wa) {
 			t.Fatalf("%+v %q: action\n %#v\nwant\n %#v", lim, data, a, wa)
 		}
+		// and ParseLine, which makes no object of a plain action, is
+		// ParseObject with the first of its keys read from the object
+		keys := []string{"output", "tool_response"}
+		la, v, lerr := ParseLine(data, lim, keys...)
+		var wv any
+		for _, k := range keys {
+			if wv = wobj[k]; wv != nil {
+				break
+			}
+		}
+		if fmt.Sprint(lerr) != fmt.Sprint(werr) {
+			t.Fatalf("%+v %q: ParseLine error\n %v\nwant\n %v", lim, data, lerr, werr)
+		}
+		if !sameJSON(v, wv) {
+			t.Fatalf("%+v %q: ParseLine value\n %#v\nwant\n %#v", lim, data, v, wv)
+		}
+		if !sameAction(la, wa) {
+			t.Fatalf("%+v %q: ParseLine action\n %#v\nwant\n %#v", lim, data, la, wa)
+		}
 	}
 }
 
@@ -123,6 +142,13 @@ var decodeSeeds = []string{
 	`{"tool":"x","arguments":{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`,
 	`{"tool":"x","arguments":{"a":"]]]]]]]]{{{{{{{{[[[[[[[[\"[[[[[["}}`,
 	`{"tool":"Bash","arguments":{"command":"` + strings.Repeat("a", 100) + `"}}`,
+	`{"tool":"Bash","arguments":{"command":"ls"},"output":"x"}`, `{"tool":"Bash","output":null,"tool_response":{"a":[1]}}`,
+	`{"tool":"Bash","arguments":{"command":"ls"},"tool_response":"x","output":5}`, `{"tool":"Bash","output":"x","output":null}`,
+	`{"tool":"x","id":"h-1","label":"harmful","arguments":{"security_risk":"HIGH"},"min_level":{"a":[1,{"b":null}]}}`,
+	`{"tool":"x","arguments":null,"session_id":null,"cwd":5}`, `{"tool":" ","name":"n"}`, `{"tool":"x","tool":null}`,
+	`{"tool":"x","arguments":{"a":1},"arguments":"{\"b\":2}"}`, `{"tool":"x","security_risk":"LOW","arguments":{"security_risk":"HIGH"}}`,
+	`{"tool":"x","input":{"a":1}}`, `{"tool":"x","action":"code"}`, `{"action":"code","code":"1"}`, `{"tool":"x","annotations":null}`,
+	`{"tool":"0123456789abcdef\"0123456789abcdef","arguments":{"command":"01234567\u00e9 89abcdef\t"}}`,
 }
 
 func TestParseObjectSameAsSlow(t *testing.T) {
@@ -152,7 +178,7 @@ func TestParseObjectSameAsSlow(t *testing.T) {
 }
 
 // TestDecodeObjectDecides: the actions of the corpus take the one-pass
-// way, not the slow one.
+// way, not the slow one, and decodeAction's, without the object.
 func TestDecodeObjectDecides(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "actions.jsonl"))
 	if err != nil {
@@ -161,6 +187,9 @@ func TestDecodeObjectDecides(t *testing.T) {
 	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if _, ok := decodeObject(line, DefaultLimits.MaxDepth); !ok {
 			t.Errorf("decodeObject did not decide %s", line)
+		}
+		if _, ok := decodeAction(line, DefaultLimits.MaxDepth, []string{"output"}); !ok {
+			t.Errorf("decodeAction did not decide %s", line)
 		}
 	}
 	for _, s := range []string{

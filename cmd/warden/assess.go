@@ -121,15 +121,15 @@ type observedLine struct {
 	Error    string         `json:"error,omitempty"`
 }
 
-// outputOf returns the result a line reports ("output", or Claude Code's
-// "tool_response") in its decoded object obj, as text: a JSON string's
+// outputKeys are the fields in which a line reports the result of a call
+// that ran: "output", or Claude Code's "tool_response".
+var outputKeys = []string{"output", "tool_response"}
+
+// outputOf returns the result a line reports, v (the value of the first
+// of outputKeys it holds, see risk.ParseLine), as text: a JSON string's
 // value, any other JSON value encoded. ok is false for a line that reports
 // none.
-func outputOf(obj map[string]any) (text string, ok bool) {
-	v := obj["output"]
-	if v == nil {
-		v = obj["tool_response"]
-	}
+func outputOf(v any) (text string, ok bool) {
 	switch x := v.(type) {
 	case nil:
 		return "", false
@@ -170,7 +170,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			for p := range q {
 				for _, i := range p.lines {
 					l := &p.b.lines[i]
-					answer(ctx, eng, l.action, l.obj, l.perr, &p.b.answers[i])
+					answer(ctx, eng, l.action, l.output, l.perr, &p.b.answers[i])
 					*l = parsedLine{} // done with it
 				}
 				if p.b.left.Add(-1) == 0 {
@@ -209,7 +209,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 			if tooLong {
 				l.perr = &risk.InputError{Reason: "action is larger than the limit"}
 			} else {
-				l.action, l.obj, l.perr = risk.ParseObject(line, limit)
+				l.action, l.output, l.perr = risk.ParseLine(line, limit, outputKeys...)
 			}
 			q := rr
 			if id := l.action.SessionID; id != "" {
@@ -315,7 +315,7 @@ type batchPart struct {
 // parsedLine is an input line, decoded (see answer).
 type parsedLine struct {
 	action risk.Action
-	obj    map[string]any
+	output any // see outputOf
 	perr   error
 }
 
@@ -345,10 +345,10 @@ func (l *lineAnswer) value() any {
 }
 
 // answer sets dst to the answer to one input line, decoded: an action to
-// check (a), the output of a call that ran (obj has one), or input that is
-// not an action (perr).
-func answer(ctx context.Context, eng *warden.Engine, a risk.Action, obj map[string]any, perr error, dst *lineAnswer) {
-	if output, ok := outputOf(obj); ok {
+// check (a), the result of a call that ran (see outputOf), or input that
+// is not an action (perr).
+func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, perr error, dst *lineAnswer) {
+	if output, ok := outputOf(result); ok {
 		obs := observedLine{Observed: true, Findings: []risk.Finding{}}
 		if perr == nil {
 			fs, oerr := eng.Observe(ctx, a, output)
