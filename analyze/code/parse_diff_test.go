@@ -152,3 +152,43 @@ func FuzzScanStringReference(f *testing.F) {
 	}
 	f.Fuzz(sameStrings)
 }
+
+func TestValidText(t *testing.T) {
+	for _, s := range []string{"", "ascii only", "caf\u00e9 \u2603", "a\xffb", "\xed\xa0\x80", "\uFFFD", "x\xc3", strings.Repeat("é", 40) + "\x80"} {
+		if got, want := validText(s), strings.ToValidUTF8(s, "\uFFFD"); got != want {
+			t.Errorf("validText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// refOpLen is opLen as it was before its test of the second character.
+func refOpLen(s string) int {
+	if len(s) >= 3 {
+		switch s[:3] {
+		case "**=", "//=", ">>=", "<<=", "...":
+			return 3
+		}
+	}
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<>":
+			return 2
+		}
+	}
+	return 1
+}
+
+func TestOpLen(t *testing.T) {
+	const ops = "+-*/%@&|^~<>,:;.=!()[]{}a"
+	for _, a := range ops {
+		for _, b := range ops {
+			for _, c := range ops {
+				for _, s := range []string{string(a), string(a) + string(b), string(a) + string(b) + string(c)} {
+					if got, want := opLen(s), refOpLen(s); got != want {
+						t.Errorf("opLen(%q) = %d, want %d", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}

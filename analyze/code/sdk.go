@@ -307,7 +307,7 @@ func (a *analysis) k8sCall(m string, c *args) {
 
 // cliLine adds the command line an SDK call amounts to, for shell analysis.
 func (a *analysis) cliLine(prog, line, api string) {
-	line = strings.ToValidUTF8(line, "\uFFFD")
+	line = validText(line)
 	a.appendTo(&a.call.Shell, line)
 	a.add(risk.Finding{Rule: RuleCloudAPI, Level: risk.Low, Reversible: true,
 		Reason: "Code calls " + api + "; the call is assessed as the equivalent " + prog + " command"})

@@ -27,8 +27,8 @@ var lockedRules = map[string]bool{
 func (a *analysis) add(f risk.Finding) {
 	f.Analyzer = Name
 	f.Locked = f.Locked || f.Level == risk.Critical && lockedRules[f.Rule]
-	f.Reason = strings.ToValidUTF8(f.Reason, "\uFFFD")
-	f.Resource = strings.ToValidUTF8(f.Resource, "\uFFFD")
+	f.Reason = validText(f.Reason)
+	f.Resource = validText(f.Resource)
 	for _, g := range a.findings {
 		if g == f {
 			return
@@ -48,6 +48,15 @@ func (a *analysis) add(f risk.Finding) {
 	if rank(f.Level) > rank(a.findings[low].Level) {
 		a.findings[low] = f
 	}
+}
+
+// validText is strings.ToValidUTF8(s, "\uFFFD") with a fast test
+// (utf8.ValidString reads ASCII a word at a time) for the usual valid s.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // rank orders levels by how much a finding matters; Unknown counts as
@@ -924,7 +933,7 @@ func (a *analysis) shellLine(line string, cwd *value, prog string) {
 	case a.env.Cwd != a.call.Cwd || !a.cwdOK:
 		line = "cd " + renderShellWord(a.cwd().s) + " && " + line
 	}
-	line = strings.ToValidUTF8(line, "\uFFFD")
+	line = validText(line)
 	a.appendTo(&a.call.Shell, line)
 	what := "a shell command"
 	if plainWord(prog) {
@@ -1260,7 +1269,7 @@ func (a *analysis) sqlText(v value, db bool) {
 	if !db && !looksLikeSQL(s) {
 		return
 	}
-	s = strings.ToValidUTF8(strings.ReplaceAll(s, dyn, "warden_dynamic"), "\uFFFD")
+	s = validText(strings.ReplaceAll(s, dyn, "warden_dynamic"))
 	a.appendTo(&a.call.SQL, s)
 }
 

@@ -449,6 +449,14 @@ done:
 // there is none): the longest of the three-, two- and one-character
 // operators.
 func opLen(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	switch s[1] { // the second character of every longer operator
+	case '=', '*', '/', '>', '<', '.':
+	default:
+		return 1
+	}
 	if len(s) >= 3 {
 		switch s[:3] {
 		case "**=", "//=", ">>=", "<<=", "...":
