@@ -342,10 +342,8 @@ func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
 
 // The patterns Resources reads texts with, compiled on first use.
 var (
-	quotedPath = lazyMatcher(`["']((?:~|\.{1,2})?/[^"'\s]*)["']`)
-	pathCall   = lazyMatcher(`Path\(\s*["']([^"']+)["']`)
-	urlRe      = lazyMatcher(`\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`)
-	tableRe    = lazyMatcher(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
+	pathCall = lazyMatcher(`Path\(\s*["']([^"']+)["']`)
+	tableRe  = lazyMatcher(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
 )
 
 // sqlNoise are words the table pattern picks up that are not tables.
@@ -375,13 +373,19 @@ func Resources(c *tool.Call) []string {
 		// Each pattern needs a literal; checking for it first skips the
 		// regular expression on most texts.
 		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
-			eachMatch(quotedPath(), s, full, func(m []int) { add("file:" + c.Abs(s[m[2]:m[3]])) })
+			eachQuotedPath(s, func(m [4]int) bool {
+				add("file:" + c.Abs(s[m[2]:m[3]]))
+				return !full()
+			})
 		}
 		if !sql && strings.Contains(s, "Path(") {
 			eachMatch(pathCall(), s, full, func(m []int) { add("file:" + c.Abs(s[m[2]:m[3]])) })
 		}
 		if strings.Contains(s, "://") {
-			eachMatch(urlRe(), s, full, func(m []int) { add("url:" + strings.TrimRight(s[m[0]:m[1]], ".,;")) })
+			eachURL(s, func(start, end int) bool {
+				add("url:" + strings.TrimRight(s[start:end], ".,;"))
+				return !full()
+			})
 		}
 		if sql || containsLower(s, "table") || containsLower(s, "from") {
 			eachMatch(tableRe(), s, full, func(m []int) {
@@ -401,6 +405,101 @@ func Resources(c *tool.Call) []string {
 		scan(s, true)
 	}
 	return out
+}
+
+// eachQuotedPath calls fn with the successive matches in s of
+// ["']((?:~|\.{1,2})?/[^"'\s]*)["'] (a quoted absolute, home or relative
+// path), each as FindAllStringSubmatchIndex gives it, until fn returns
+// false. It reads the text as regexp would, without running it: a match
+// starts at a quote, its path at the byte after.
+func eachQuotedPath(s string, fn func(loc [4]int) bool) {
+	for p := 0; p < len(s); {
+		k := strings.IndexAny(s[p:], `"'`)
+		if k < 0 {
+			return
+		}
+		q := p + k
+		p = q + 1 // the next search, unless a match ends later
+		rest := s[q+1:]
+		n := 0 // the bytes before the slash
+		switch {
+		case strings.HasPrefix(rest, "/"):
+		case strings.HasPrefix(rest, "~/"), strings.HasPrefix(rest, "./"):
+			n = 1
+		case strings.HasPrefix(rest, "../"):
+			n = 2
+		default:
+			continue
+		}
+		j := q + 1 + n + 1
+		for j < len(s) && !isQuoteOrSpace(s[j]) {
+			j++
+		}
+		if j == len(s) || s[j] != '"' && s[j] != '\'' {
+			continue // white space ends the path before a quote
+		}
+		if !fn([4]int{q, j + 1, q + 1, j}) {
+			return
+		}
+		p = j + 1
+	}
+}
+
+// isQuoteOrSpace reports a quote or what \s matches.
+func isQuoteOrSpace(b byte) bool {
+	switch b {
+	case '"', '\'', ' ', '\t', '\n', '\f', '\r':
+		return true
+	}
+	return false
+}
+
+// urlSchemes are the schemes eachURL finds.
+var urlSchemes = [...]string{"http", "https", "ftp", "gopher", "file", "ws", "wss"}
+
+// eachURL calls fn with the start and end of each successive match in s
+// of \b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+, as
+// FindAllStringIndex gives them, until fn returns false. It reads the
+// text as regexp would, without running it: a match's scheme is the
+// whole word before a "://" (\b and the word bytes before it leave no
+// other start), and its end the first byte of the set after it.
+func eachURL(s string, fn func(start, end int) bool) {
+	for from := 0; ; {
+		k := strings.Index(s[from:], "://")
+		if k < 0 {
+			return
+		}
+		i := from + k
+		from = i + 3
+		w := i
+		for w > 0 && isWordByte(s[w-1]) {
+			w--
+		}
+		if !slices.Contains(urlSchemes[:], s[w:i]) {
+			continue
+		}
+		j := i + 3
+		for j < len(s) && !isURLEnd(s[j]) {
+			j++
+		}
+		if j == i+3 {
+			continue
+		}
+		if !fn(w, j) {
+			return
+		}
+		from = j
+	}
+}
+
+// isURLEnd reports a byte a URL match stops at: white space (\s) and
+// "'<>)]}.
+func isURLEnd(b byte) bool {
+	switch b {
+	case ' ', '\t', '\n', '\f', '\r', '"', '\'', '<', '>', ')', ']', '}':
+		return true
+	}
+	return false
 }
 
 // eachMatch calls fn with the matches of m in s, in order, as

@@ -154,7 +154,7 @@ func corpusActions(t *testing.T) []risk.Action {
 
 // prepare returns a as the engine prepares it, with a budget of work
 // units (0: none).
-func prepare(t *testing.T, a *risk.Action, work int64) *tool.Call {
+func prepare(t testing.TB, a *risk.Action, work int64) *tool.Call {
 	c := tool.Normalize(a, SampleCwd, SampleHome)
 	ctx := context.Background()
 	if _, err := (codeprep.Preparer{}).Prepare(ctx, c); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,10 +29,11 @@ func matcherExprs(t testing.TB) []string {
 			out = append(out, "(?i)"+r.Pattern)
 		}
 	}
-	for _, m := range []func() *matcher{quotedPath, pathCall, urlRe, tableRe, installCmd,
+	for _, m := range []func() *matcher{pathCall, tableRe, installCmd,
 		pkgInstallPattern, privSudoPattern, gitCommitPattern, gitPushPattern} {
 		out = append(out, m().re.String())
 	}
+	out = append(out, quotedPathExpr, urlExpr)
 	for _, p := range []string{`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
 		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`, `(a)|b(c)?`, `\b(\w+)\s+(\w+)`} {
 		out = append(out, "(?i)"+p, p)
@@ -115,6 +117,7 @@ func TestMatcherExact(t *testing.T) {
 	}
 	for _, s := range texts {
 		checkContainsLower(t, s)
+		checkScanners(t, s)
 	}
 	anchored := 0
 	for _, expr := range matcherExprs(t) {
@@ -198,6 +201,7 @@ func FuzzMatcher(f *testing.F) {
 		for _, m := range ms {
 			checkMatcher(t, m, s)
 		}
+		checkScanners(t, s)
 		checkContainsLower(t, s)
 	})
 }
@@ -256,4 +260,65 @@ func TestMatcherConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// The patterns eachQuotedPath and eachURL find the matches of.
+const (
+	quotedPathExpr = `["']((?:~|\.{1,2})?/[^"'\s]*)["']`
+	urlExpr        = `\b(?:https?|ftp|gopher|file|wss?)://[^\s"'<>)\]}]+`
+)
+
+var (
+	quotedPathRe = regexp.MustCompile(quotedPathExpr)
+	urlRe        = regexp.MustCompile(urlExpr)
+)
+
+// checkScanners fails t when eachQuotedPath or eachURL find other matches
+// in s than regexp finds of their patterns, or go on after fn returns
+// false.
+func checkScanners(t *testing.T, s string) {
+	t.Helper()
+	var got [][]int
+	eachQuotedPath(s, func(loc [4]int) bool {
+		got = append(got, loc[:])
+		return true
+	})
+	if want := quotedPathRe.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("eachQuotedPath(%q): %v, want %v", s, got, want)
+	}
+	if len(got) > 1 {
+		n := 0
+		eachQuotedPath(s, func([4]int) bool { n++; return false })
+		if n != 1 {
+			t.Fatalf("eachQuotedPath(%q) went on after fn returned false", s)
+		}
+	}
+	got = got[:0]
+	eachURL(s, func(start, end int) bool {
+		got = append(got, []int{start, end})
+		return true
+	})
+	if want := urlRe.FindAllStringIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("eachURL(%q): %v, want %v", s, got, want)
+	}
+	if len(got) > 1 {
+		n := 0
+		eachURL(s, func(int, int) bool { n++; return false })
+		if n != 1 {
+			t.Fatalf("eachURL(%q) went on after fn returned false", s)
+		}
+	}
+}
+
+// TestScanners checks eachQuotedPath and eachURL against regexp on the
+// edges of their patterns (the corpora are checked by TestMatcherExact,
+// any text by FuzzMatcher).
+func TestScanners(t *testing.T) {
+	for _, s := range []string{"", `"/"`, `'~/'`, `"./a"`, `"../a b"`, `"..."`, `".../x"`, `"~x/"`, `"/a"'/b'`, `"/a'`, `'/a\tb'`,
+		`"/a" "/b"`, `""/a"`, `x"/é\xff"`, "\"/a\n\"", `"../../x"`, `"~/../x"`,
+		"http://a", "https://a b ftp://c", "xhttp://a", "_http://a", "-http://a", "éhttp://a", "http://", "http:// a", "HTTP://a",
+		"wss://a", "wsss://a", "gopher://a)b", "file:///x", "http://a://b", "http://http://b", "ahttp://b http://c", "http://a\fb",
+		"ws://é\xff'x", "a://b https://c", "https://x.y/z?q=1#f]"} {
+		checkScanners(t, s)
+	}
 }
