@@ -195,20 +195,23 @@ func kindOf(a netip.Addr) string {
 // 127.0.0.1 and 2130706433 is too. canonical is set for the one form
 // people write: four decimal parts without leading zeros.
 func parseIPv4(s string) (a netip.Addr, canonical, ok bool) {
-	parts := strings.Split(s, ".")
-	if len(parts) > 4 {
+	n := strings.Count(s, ".") + 1 // the parts, read in place
+	if n > 4 {
 		return netip.Addr{}, false, false
 	}
-	canonical = len(parts) == 4
+	canonical = n == 4
 	var vals [4]uint64
-	for i, p := range parts {
+	for i := range n {
+		p := s
+		if j := strings.IndexByte(s, '.'); j >= 0 {
+			p, s = s[:j], s[j+1:]
+		}
 		v, plain, ok := parseIPv4Part(p)
 		if !ok {
 			return netip.Addr{}, false, false
 		}
 		vals[i], canonical = v, canonical && plain
 	}
-	n := len(parts)
 	var ip uint64
 	for i := 0; i < n-1; i++ {
 		if vals[i] > 255 {

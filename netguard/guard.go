@@ -189,7 +189,7 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 		}
 		return v
 	}
-	if g.extraBlocked.matchHost(t.host) {
+	if g.extraBlocked.matchTarget(t) {
 		v.Category, v.Reason = ExtraBlocked, t.host+" is in extra_blocked_hosts"
 		return disguise(v)
 	}
@@ -213,7 +213,7 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 		case t.disguise != "":
 			v.Category, v.Reason = NonCanonical, t.host+" is a public address written in a form no one writes by hand"
 			return disguise(v)
-		case !g.allowed.empty() && !g.allowed.matchHost(t.host) && !g.allowed.matchAddr(t.addr):
+		case !g.allowed.empty() && !g.allowed.matchTarget(t) && !g.allowed.matchAddr(t.addr):
 			v.Category, v.Reason = NotAllowed, t.host+" is not in allowed_hosts"
 			return disguise(v)
 		case c != Public:
@@ -419,6 +419,24 @@ func (l hostList) matchHost(h string) bool {
 		return l.matchAddr(a)
 	}
 	return false
+}
+
+// matchTarget is matchHost(t.host) for a target parseHost returned: the
+// address of an IP literal, whose host is its canonical form, is not
+// parsed again.
+func (l hostList) matchTarget(t target) bool {
+	if !t.addr.IsValid() {
+		return l.matchHost(t.host)
+	}
+	if l.exact[t.host] {
+		return true
+	}
+	for _, s := range l.suffixes {
+		if strings.HasSuffix(t.host, s) {
+			return true
+		}
+	}
+	return l.matchAddr(t.addr)
 }
 
 func (l hostList) matchAddr(a netip.Addr) bool {
