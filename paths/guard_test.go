@@ -109,6 +109,9 @@ func FuzzMayGuard(f *testing.F) {
 
 func checkMayGuard(t *testing.T, p string) {
 	t.Helper()
+	if got, want := mayGuardRows(p), refMayGuardRows(p); got != want {
+		t.Errorf("mayGuardRows(%q) = %b, want %b", p, got, want)
+	}
 	for _, home := range []string{"/home/user", "/Users/Alice", "", "/", "/home/user/", "//home/user", "/home//user"} {
 		want := refGuardedRow(p, home)
 		if got := guardedRow(p, home); got != want {
@@ -261,8 +264,36 @@ func guardSamples() []string {
 		"/Library/Application Support/Windsurf/hooks.json", "/tmp/hoo\u212as.json", "/x/.claude/settings.json/",
 		"/home/user//.config/warden", "/a/b/c", "/", "relative/.warden", "", "/HOME/USER/.Config", "/Home/User/PROJECT/README.md",
 		"/home/user/.Claude", "/ETC", "/Users/Alice/.config", "/users/alice/.Local/State", "/root/.CODEX", "//home/user/.config/warden",
-		"/home//user/.config/warden", "/home/user/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/.warden/x"} {
+		"/home//user/.config/warden", "/home/user/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/.warden/x",
+		"/home/user/project/src/main.go*", "/home/user/project/src/main.go?", "/home/user/project/[ab]", "/home/user/projeçt/.warden",
+		"/a*", "/ab?", "/abcdefgh[", "/abcdefg\x80", "/ABCDEFGH/.WARDEN/X", "/home/user/project/.GitHub/Hooks/x.json"} {
 		out = append(out, p, env.Abs(p))
 	}
 	return out
+}
+
+// refMayGuardRows is mayGuardRows as first written, a byte at a time.
+func refMayGuardRows(p string) uint64 {
+	rows := guardAlways
+	start, upper := 0, false
+	key := func(c string, upper bool) uint64 {
+		if upper {
+			c = strings.ToLower(c)
+		}
+		return guardKeySet[c]
+	}
+	for i := 0; i < len(p); i++ {
+		switch byteKinds[p[i]] {
+		case otherByte:
+			continue
+		case upperByte:
+			upper = true
+			continue
+		case undecidedByte:
+			return allRows
+		}
+		rows |= key(p[start:i], upper) // a slash ends the component
+		start, upper = i+1, false
+	}
+	return rows | key(p[start:], upper)
 }
