@@ -3,6 +3,7 @@ package code
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	goparser "go/parser"
 	gotoken "go/token"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/paths"
 )
 
 // diffTexts returns the texts the differential tests parse: every string
@@ -188,6 +191,21 @@ func TestOpLen(t *testing.T) {
 						t.Errorf("opLen(%q) = %d, want %d", s, got, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+func TestWhere(t *testing.T) {
+	classes := []paths.Class{paths.Class(255)}
+	for c := range classText {
+		classes = append(classes, c)
+	}
+	for _, c := range classes {
+		for _, r := range []string{"file:/etc/passwd", "/tmp/%s x", "", "file:", "s3://b/k"} {
+			want := fmt.Sprintf("%s (%s)", strings.TrimPrefix(r, "file:"), classText[c])
+			if got := where(target{resource: r}, c); got != want {
+				t.Errorf("where(%q, %v) = %q, want %q", r, c, got, want)
 			}
 		}
 	}

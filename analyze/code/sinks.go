@@ -322,7 +322,7 @@ var classText = map[paths.Class]string{
 // where renders a target for a reason.
 func where(t target, c paths.Class) string {
 	p := strings.TrimPrefix(t.resource, "file:")
-	return fmt.Sprintf("%s (%s)", p, classText[c])
+	return p + " (" + classText[c] + ")"
 }
 
 var recursiveLevel = map[paths.Class]risk.Level{
