@@ -306,24 +306,29 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	a.mu.RLock()
 	rules, idx := a.rules, a.idx
 	a.mu.RUnlock()
-	var out []risk.Finding
 	st := idx.getState()
 	defer idx.putState(st)
 	for w, word := range st.candidates(c) {
 		for ; word != 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			r := rules[i]
-			ok, res, err := r.run(c, st, i)
-			if err != nil {
-				out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
-					Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, err)})
-				continue
-			}
-			if ok {
-				out = append(out, risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
-					Reason: r.Reason, Resource: res, Reversible: r.Reversible, Locked: r.Locked})
+			if ok, res, err := rules[i].run(c, st, i); ok || err != nil {
+				st.fired = append(st.fired, fired{pos: i, resource: res, err: err})
 			}
 		}
+	}
+	if len(st.fired) == 0 {
+		return nil, nil
+	}
+	out := make([]risk.Finding, len(st.fired)) // one allocation
+	for k, f := range st.fired {
+		r := rules[f.pos]
+		if f.err != nil {
+			out[k] = risk.Finding{Analyzer: "rules", Rule: r.Name, Level: risk.Unknown,
+				Reason: fmt.Sprintf("rule %s could not be evaluated: %v", r.Name, f.err)}
+			continue
+		}
+		out[k] = risk.Finding{Analyzer: "rules", Rule: r.Name, Level: r.Level,
+			Reason: r.Reason, Resource: f.resource, Reversible: r.Reversible, Locked: r.Locked}
 	}
 	return out, nil
 }

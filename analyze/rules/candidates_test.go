@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -212,5 +213,45 @@ func TestCandidatesDifferential(t *testing.T) {
 	}
 	if fired < 1000 || runs < 10000 {
 		t.Errorf("only %d of %d calls fire a rule", fired, runs)
+	}
+}
+
+// TestEditDistance checks editDistance, whose rows are on the stack for
+// short names, against the full Levenshtein distance cut off above 2.
+func TestEditDistance(t *testing.T) {
+	lev := func(a, b string) int {
+		d := make([][]int, len(a)+1)
+		for i := range d {
+			d[i] = make([]int, len(b)+1)
+			d[i][0] = i
+		}
+		for j := range d[0] {
+			d[0][j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			}
+		}
+		return min(d[len(a)][len(b)], 3)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abc"[rng.IntN(3)]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		n := rng.IntN(40)
+		a, b := word(n), word(max(0, n+rng.IntN(5)-2))
+		if got, want := min(editDistance(a, b), 3), lev(a, b); got != want {
+			t.Fatalf("editDistance(%q, %q) = %d, want %d", a, b, got, want)
+		}
 	}
 }

@@ -77,8 +77,13 @@ func editDistance(a, b string) int {
 	if d := len(a) - len(b); d > 2 || d < -2 {
 		return 3
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var rows [2][32]int // the two rows, on the stack for a name up to 31 bytes
+	prev, cur := rows[0][:0], rows[1][:0]
+	if len(b) < len(rows[0]) {
+		prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1]
+	} else {
+		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}

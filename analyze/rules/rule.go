@@ -415,6 +415,14 @@ type scanState struct {
 	own      [len(allTargets)][]string         // the lists text holds that are not c's
 	done     [len(allTargets)]bool             // text[i] is computed
 	act      map[string]any                    // CEL activation, built on first use
+	fired    []fired                           // the rules that fired, in order (Analyze)
+}
+
+// fired is a rule that fired on a call, or failed to evaluate (err).
+type fired struct {
+	pos      int
+	resource string
+	err      error
 }
 
 // maxKeptHits is the most keyword hits whose room a reset scan state keeps
@@ -434,6 +442,8 @@ func (st *scanState) reset() {
 		st.all = nil
 	}
 	st.act = nil
+	clear(st.fired)
+	st.fired = st.fired[:0]
 }
 
 // candidates returns the rules that may fire on c, as a bitset of their
