@@ -86,7 +86,7 @@ type lexer struct {
 // tokenize splits Python source into logical lines. It never fails: an
 // error is recorded and the text around it is read as best it can be.
 func tokenize(src string) ([]line, *cellMagic, *lexError) {
-	lx := &lexer{src: src, toks: make([]token, 0, len(src)/6+1), spans: make([]span, 0, strings.Count(src, "\n")+1)}
+	lx := &lexer{src: src, toks: make([]token, 0, len(src)/3+1), spans: make([]span, 0, strings.Count(src, "\n")+1)}
 	lx.run()
 	return lx.lines(), lx.cell, lx.err
 }
