@@ -228,7 +228,7 @@ func resolveScript(script string, isPlain bool, o Options) ([]Command, []tool.Ef
 		if !o.Work.Charge(len(script), "shell words") {
 			return nil, nil, false, nil
 		}
-		r, err = resolveFields(strings.Fields(script), o)
+		r, err = resolvePlain(script, o)
 		if err == nil && !r.sets {
 			r.sets = plainSets(script)
 		}

@@ -133,14 +133,55 @@ func ResolveFieldsWith(fields []string, o Options) ([]Command, []tool.Effect, er
 // the fields.
 func resolveFields(fields []string, o Options) (*resolver, error) {
 	r := newResolver(o)
-	r.nextID = 1
-	if !r.work.Charge(fieldCost*len(fields), "shell words") {
-		return r, nil
-	}
-	if err := r.emit(Command{Args: fields, Dynamic: make([]bool, len(fields))}, 0, 0, 0); err != nil {
+	if err := r.fields(fields); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// resolvePlain is resolveFields for a plain script (see plain), split on
+// blanks as strings.Fields splits it, into r's arena of words (see
+// fieldsOf).
+func resolvePlain(script string, o Options) (*resolver, error) {
+	r := newResolver(o)
+	if err := r.fields(r.fieldsOf(script)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// fields resolves the one command of literal words fields with r, new.
+func (r *resolver) fields(fields []string) error {
+	r.nextID = 1
+	if !r.work.Charge(fieldCost*len(fields), "shell words") {
+		return nil
+	}
+	return r.emit(Command{Args: fields, Dynamic: noneDynamic(len(fields))}, 0, 0, 0)
+}
+
+// fieldsOf splits a plain script (see plain: its only blanks are spaces
+// and tabs) into its words, as strings.Fields does, in r's arena of words
+// (see argsOf).
+func (r *resolver) fieldsOf(script string) []string {
+	args := r.argBuf[:0]
+	for i := 0; i < len(script); {
+		for i < len(script) && (script[i] == ' ' || script[i] == '\t') {
+			i++
+		}
+		from := i
+		for i < len(script) && script[i] != ' ' && script[i] != '\t' {
+			i++
+		}
+		if i > from {
+			args = append(args, script[from:i])
+		}
+	}
+	out := r.argsOf(args)
+	if cap(args) <= maxScratch {
+		clear(args)
+		r.argBuf = args[:0]
+	}
+	return out
 }
 
 func newResolver(o Options) *resolver {
@@ -186,7 +227,8 @@ func release(r *resolver) {
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks}
+	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks,
+		argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags}
 	resolvers.Put(r)
 }
 
@@ -226,6 +268,12 @@ type resolver struct {
 	// for each word
 	expEnv env
 	expCfg expand.Config
+	// argBuf and dynBuf are words' scratch lists; strs and flags the
+	// arenas its commands' words and flags are copied into (see argsOf)
+	argBuf []string
+	dynBuf []bool
+	strs   []string
+	flags  []bool
 
 	// The persistent shell: aliases, functions and git aliases (shared
 	// with the prior state until written: see own), the positional
@@ -981,22 +1029,89 @@ func walkHasSubst(n syntax.Node) bool {
 
 // words resolves a command's words; each word that cannot be resolved is
 // kept as written and marked dynamic.
+//
+// The words are built in the resolver's scratch lists, then copied into
+// its arena (see argsOf): a command costs no allocation of its own.
 func (r *resolver) words(ws []*syntax.Word) Command {
-	c := Command{Args: make([]string, 0, len(ws)), Dynamic: make([]bool, 0, len(ws))}
+	args, dyn, anyDyn := r.argBuf[:0], r.dynBuf[:0], false
 	for _, w := range ws {
-		n := len(c.Args)
-		if f, ok := r.appendWord(c.Args, w); ok {
-			c.Args = f
+		n := len(args)
+		if f, ok := r.appendWord(args, w); ok {
+			args = f
 			for range f[n:] {
-				c.Dynamic = append(c.Dynamic, false)
+				dyn = append(dyn, false)
 			}
 			continue
 		}
-		c.Args = append(c.Args, r.source(w))
-		c.Dynamic = append(c.Dynamic, true)
+		args = append(args, r.source(w))
+		dyn = append(dyn, true)
+		anyDyn = true
+	}
+	c := Command{Args: r.argsOf(args), Dynamic: r.dynamicOf(dyn, anyDyn)}
+	if cap(args) <= maxScratch {
+		clear(args) // holds no words for the pool
+		r.argBuf, r.dynBuf = args[:0], dyn[:0]
 	}
 	return c
 }
+
+// argsOf returns a copy of args in r's arena of words: a slice of a chunk
+// shared by the commands r resolves (its capacity its length, so that an
+// append never reaches into the next command's words). Commands are
+// read-only (see Command), so that no command ever writes its words: a
+// chunk outlives the resolution (the pool keeps it, the rest unused) and
+// holds at most arenaChunk words of commands already returned.
+func (r *resolver) argsOf(args []string) []string {
+	n := len(args)
+	if n == 0 {
+		return []string{}
+	}
+	if n > arenaChunk/4 {
+		return append(make([]string, 0, n), args...)
+	}
+	if cap(r.strs)-len(r.strs) < n {
+		r.strs = make([]string, 0, arenaChunk)
+	}
+	from := len(r.strs)
+	r.strs = append(r.strs, args...)
+	return r.strs[from : from+n : from+n]
+}
+
+// dynamicOf returns dyn as argsOf returns args: a slice of allStatic when
+// no word is dynamic (anyDyn false), else a copy in r's arena of flags.
+func (r *resolver) dynamicOf(dyn []bool, anyDyn bool) []bool {
+	n := len(dyn)
+	if !anyDyn {
+		return noneDynamic(n)
+	}
+	if n > arenaChunk/4 {
+		return append(make([]bool, 0, n), dyn...)
+	}
+	if cap(r.flags)-len(r.flags) < n {
+		r.flags = make([]bool, 0, arenaChunk)
+	}
+	from := len(r.flags)
+	r.flags = append(r.flags, dyn...)
+	return r.flags[from : from+n : from+n]
+}
+
+// noneDynamic returns the Dynamic of a command of n words none of which
+// is dynamic: a slice of allStatic when it is long enough.
+func noneDynamic(n int) []bool {
+	if n > len(allStatic) {
+		return make([]bool, n)
+	}
+	return allStatic[:n:n]
+}
+
+// arenaChunk is the size of a chunk of the arenas of words and flags
+// (see argsOf); a command of more than a quarter of it has its own.
+const arenaChunk = 64
+
+// allStatic is the Dynamic of every command none of whose words are
+// dynamic, up to its length: never written (see argsOf), never reached by
+// an append (each slice of it has its length as capacity).
+var allStatic [256]bool
 
 // source is a dynamic word as written: printed (in bash's normal form)
 // when short, its text in the script as is when long, so that keeping a
