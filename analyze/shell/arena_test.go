@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -23,24 +24,27 @@ func arenaScripts(tb testing.TB) []string {
 		"sudo env X=1 xargs -I{} rm {}", "find . -name x -exec rm {} +", "parallel rm {} ::: a b c", "git status", "a {1..70}")
 }
 
-// snapshot copies the words and flags of cmds.
-func snapshot(cmds []Command) (args [][]string, dyn [][]bool) {
+// snapshot copies cmds, with their lists.
+func snapshot(cmds []Command) []Command {
+	var out []Command
 	for _, c := range cmds {
-		args, dyn = append(args, slices.Clone(c.Args)), append(dyn, slices.Clone(c.Dynamic))
+		c.Args, c.Dynamic, c.Via = slices.Clone(c.Args), slices.Clone(c.Dynamic), slices.Clone(c.Via)
+		c.Redirs, c.Inputs, c.Findings = slices.Clone(c.Redirs), slices.Clone(c.Inputs), slices.Clone(c.Findings)
+		out = append(out, c)
 	}
-	return args, dyn
+	return out
 }
 
 // TestArenaKeepsCommands checks the arenas of words and flags (see argsOf):
-// the commands of every script resolved, one after another with pooled
-// resolvers, still hold what they held when returned once all are done,
-// and allStatic stays all false.
+// and of commands (see take): the commands of every script resolved, one
+// after another with pooled resolvers, still hold what they held when
+// returned once all are done; a script's list of commands ends at its
+// capacity; allStatic stays all false.
 func TestArenaKeepsCommands(t *testing.T) {
 	type kept struct {
 		script string
 		cmds   []Command
-		args   [][]string
-		dyn    [][]bool
+		was    []Command
 	}
 	var all []kept
 	for _, s := range arenaScripts(t) {
@@ -53,15 +57,14 @@ func TestArenaKeepsCommands(t *testing.T) {
 				t.Fatalf("%q: args %d, dynamic %d", s, len(c.Args), len(c.Dynamic))
 			}
 		}
-		args, dyn := snapshot(cmds)
-		all = append(all, kept{s, cmds, args, dyn})
+		if cap(cmds) != len(cmds) {
+			t.Errorf("%q: %d commands of capacity %d", s, len(cmds), cap(cmds))
+		}
+		all = append(all, kept{s, cmds, snapshot(cmds)})
 	}
 	for _, k := range all {
-		args, dyn := snapshot(k.cmds)
-		for i := range args {
-			if !slices.Equal(args[i], k.args[i]) || !slices.Equal(dyn[i], k.dyn[i]) {
-				t.Fatalf("%q: command %d was %q %v, is now %q %v", k.script, i, k.args[i], k.dyn[i], args[i], dyn[i])
-			}
+		if !reflect.DeepEqual(k.cmds, k.was) {
+			t.Fatalf("%q: commands were %+v, are now %+v", k.script, k.was, k.cmds)
 		}
 	}
 	if slices.Contains(allStatic[:], true) {

@@ -238,7 +238,7 @@ func resolveScript(script string, isPlain bool, o Options) ([]Command, []tool.Ef
 	if err != nil {
 		return nil, nil, true, err
 	}
-	out, changes, sets := r.out, r.changes, r.sets
+	out, changes, sets := r.take(), r.changes, r.sets
 	release(r)
 	return out, changes, sets, nil
 }

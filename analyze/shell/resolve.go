@@ -85,7 +85,7 @@ func ResolveWith(script string, o Options) ([]Command, []tool.Effect, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	out, changes := r.out, r.changes
+	out, changes := r.take(), r.changes
 	release(r)
 	return out, changes, nil
 }
@@ -124,7 +124,7 @@ func ResolveFieldsWith(fields []string, o Options) ([]Command, []tool.Effect, er
 	if err != nil {
 		return nil, nil, err
 	}
-	out, changes := r.out, r.changes
+	out, changes := r.take(), r.changes
 	release(r)
 	return out, changes, nil
 }
@@ -222,13 +222,13 @@ var resolvers sync.Pool
 // only when its map of variables stayed small, so that clearing it costs
 // no more than it saves.
 func release(r *resolver) {
-	if r == nil || len(r.vars) > 32 || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch || cap(r.via) > maxScratch {
+	if r == nil || len(r.vars) > 32 || cap(r.out) > maxScratch || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch || cap(r.via) > maxScratch {
 		return
 	}
 	vars := r.vars
 	clear(vars)
 	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks,
-		argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags}
+		argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, out: r.out[:0], cmds: r.cmds}
 	resolvers.Put(r)
 }
 
@@ -274,6 +274,7 @@ type resolver struct {
 	dynBuf []bool
 	strs   []string
 	flags  []bool
+	cmds   []Command // the arena of commands (see take)
 
 	// The persistent shell: aliases, functions and git aliases (shared
 	// with the prior state until written: see own), the positional
@@ -567,7 +568,7 @@ func (r *resolver) add(c Command, id int, off uint) {
 		// commands are read-only: those run through the same wrappers
 		// share one copy of the list
 		if !slices.Equal(r.viaCopy, r.via) {
-			r.viaCopy = slices.Clone(r.via)
+			r.viaCopy = r.argsOf(r.via)
 		}
 		c.Via = r.viaCopy
 	}
@@ -578,11 +579,6 @@ func (r *resolver) add(c Command, id int, off uint) {
 	}
 	r.chdir(c)
 	r.builtin(c)
-	if r.out == nil {
-		// most scripts run one or two commands: room for two at once, not
-		// grown one by one
-		r.out = make([]Command, 0, 2)
-	}
 	r.out = append(r.out, c)
 	r.at = append(r.at, place{id, off})
 }
@@ -1094,6 +1090,33 @@ func (r *resolver) dynamicOf(dyn []bool, anyDyn bool) []bool {
 	r.flags = append(r.flags, dyn...)
 	return r.flags[from : from+n : from+n]
 }
+
+// take returns the commands r resolved, copied into its arena of commands
+// as argsOf copies words (nil when there are none), and empties r.out,
+// which the pool keeps for the next resolution.
+func (r *resolver) take() []Command {
+	n := len(r.out)
+	if n == 0 {
+		return nil
+	}
+	var out []Command
+	if n > cmdChunk/4 {
+		out = append(make([]Command, 0, n), r.out...)
+	} else {
+		if cap(r.cmds)-len(r.cmds) < n {
+			r.cmds = make([]Command, 0, cmdChunk)
+		}
+		from := len(r.cmds)
+		r.cmds = append(r.cmds, r.out...)
+		out = r.cmds[from : from+n : from+n]
+	}
+	clear(r.out) // holds nothing for the pool
+	r.out = r.out[:0]
+	return out
+}
+
+// cmdChunk is the size of a chunk of the arena of commands (see take).
+const cmdChunk = 16
 
 // noneDynamic returns the Dynamic of a command of n words none of which
 // is dynamic: a slice of allStatic when it is long enough.
