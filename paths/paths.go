@@ -200,6 +200,9 @@ func Contents(p string) string {
 // (*, .*, ** and the like), which name what is in the directory before
 // them (see Classify).
 func StripGlob(p string) string {
+	if strings.IndexByte(p, '*') < 0 && strings.IndexByte(p, '?') < 0 {
+		return p // no glob to strip: most paths (IndexByte is fast)
+	}
 	for {
 		i := strings.LastIndexByte(p, '/')
 		last := p[i+1:]

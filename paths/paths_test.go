@@ -2,6 +2,7 @@ package paths
 
 import (
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -200,4 +201,35 @@ func FuzzPrefixes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzStripGlob: StripGlob, with its fast path for a path without * or ?,
+// is refStripGlob.
+func FuzzStripGlob(f *testing.F) {
+	for _, p := range []string{"build/*", "/", "*", "a/**", "a/.*", "a/*/b", "/x/?", "?", "a/b?c", "src/main.go", "a/*.go", "/*", "a/[x]"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if got, want := StripGlob(p), refStripGlob(p); got != want {
+			t.Errorf("StripGlob(%q) = %q, want %q", p, got, want)
+		}
+	})
+}
+
+// refStripGlob is StripGlob as first written, without its fast path.
+func refStripGlob(p string) string {
+	for {
+		i := strings.LastIndexByte(p, '/')
+		last := p[i+1:]
+		if strings.IndexByte(last, '*') < 0 && strings.IndexByte(last, '?') < 0 || strings.Trim(last, "*.?") != "" {
+			return p
+		}
+		if i == 0 {
+			return "/"
+		}
+		if i < 0 {
+			return "."
+		}
+		p = p[:i]
+	}
 }
