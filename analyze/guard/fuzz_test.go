@@ -99,3 +99,52 @@ func TestGuardName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWardenName: wardenName, which folds case without allocating, is
+// refWardenName.
+func FuzzWardenName(f *testing.F) {
+	for _, s := range []string{"warden", "Warden", "WARDEN-dev", "warden_x", "warden.exe", "wardens", "warde", "",
+		"ward\u212an", "\u017farden", "warden\u00e9", "W\xffarden", "wardenİ", "İwarden", "go"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := wardenName(s), refWardenName(s); got != want {
+			t.Errorf("wardenName(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// refWardenName is wardenName as first written, through strings.ToLower.
+func refWardenName(base string) bool {
+	rest, ok := strings.CutPrefix(strings.ToLower(base), "warden")
+	return ok && (rest == "" || rest[0] == '-' || rest[0] == '_' || rest[0] == '.')
+}
+
+// FuzzFlagged: flagged is refFlagged.
+func FuzzFlagged(f *testing.F) {
+	f.Add("-r", "--recursive=x", "r", "--recursive")
+	f.Add("--recursive", "--", "R", "--recursive")
+	f.Add("--recursivex", "-fr", "r", "--recursive")
+	f.Fuzz(func(t *testing.T, a, b, letter, long string) {
+		args := []string{a, b}
+		if got, want := flagged(args, letter, long), refFlagged(args, letter, long); got != want {
+			t.Errorf("flagged(%q, %q, %q) = %v, want %v", args, letter, long, got, want)
+		}
+	})
+}
+
+// refFlagged is flagged as first written, with long+"=".
+func refFlagged(args []string, letter, long string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == long || strings.HasPrefix(a, long+"=") {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], letter) {
+			return true
+		}
+	}
+	return false
+}

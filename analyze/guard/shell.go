@@ -59,13 +59,18 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			ck.touch(env, rd.Target, how{"written by the redirection ", rd.Op}, false)
 		}
 	}
-	if len(cmd.Args) > 0 && !cmd.Dynamic[0] && path.Base(cmd.Args[0]) == "find" {
+	if len(cmd.Args) == 0 {
+		return
+	}
+	name := path.Base(cmd.Args[0]) // once: every check below reads it
+	if !cmd.Dynamic[0] && name == "find" {
 		ck.targets(cmd, env) // before its -exec is judged on its own
 	}
-	if len(cmd.Args) == 0 || cmd.Dynamic[0] || wraps(cmds, i) {
+	if cmd.Dynamic[0] || wraps(cmds, i) {
 		return // the wrapped command is judged on its own
 	}
-	if f := finder(cmds, i); f >= 0 && spares(cmds[f].Args[1:]) {
+	f := finder(cmds, i)
+	if f >= 0 && spares(cmds[f].Args[1:]) {
 		// find … -name '*.pyc' -exec rm {} +: {} (or the start directory
 		// the resolver puts for it) is only what matches
 		start := "."
@@ -80,11 +85,10 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			}
 		}
 	}
-	name := path.Base(cmd.Args[0])
-	if ck.warden(cmd, env) {
+	if ck.warden(cmd, name, env) {
 		return
 	}
-	ck.agent(cmd)
+	ck.agent(cmd, name)
 	args := cmd.Args[1:]
 	if lang := interpreterLang(name); lang != "" {
 		// inline programs (python -c, node -e, perl -e): their literals
@@ -101,7 +105,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	ops := append(operands(buf[:0], cmd), fed(cmds, i)...)
 	by := how{"by ", name}
 	// find's {} stands for every entry at any depth below its start
-	inFind := finder(cmds, i) >= 0
+	inFind := f >= 0
 	touch := func(p string, whole bool) { ck.touch(env, p, by, whole || inFind && strings.Contains(p, "{}")) }
 	r := roles[name] // one look-up for the tables below
 	switch {
@@ -527,7 +531,7 @@ func flagged(args []string, letter, long string) bool {
 		if a == "--" {
 			return false
 		}
-		if a == long || strings.HasPrefix(a, long+"=") {
+		if strings.HasPrefix(a, long) && (len(a) == len(long) || a[len(long)] == '=') {
 			return true
 		}
 		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a[1:], letter) {
@@ -539,11 +543,12 @@ func flagged(args []string, letter, long string) bool {
 
 // warden judges a command that runs warden itself, and reports whether
 // cmd is one. Subcommands that change policy, state or hooks are
-// critical; those warden does not know to be read-only are high.
-func (ck *check) warden(cmd shell.Command, env paths.Env) bool {
+// critical; those warden does not know to be read-only are high. base
+// is path.Base of the program.
+func (ck *check) warden(cmd shell.Command, base string, env paths.Env) bool {
 	name := cmd.Args[0]
-	isWarden := wardenName(path.Base(name))
-	if path.Base(name) == "go" && len(cmd.Args) > 2 && cmd.Args[1] == "run" {
+	isWarden := wardenName(base)
+	if base == "go" && len(cmd.Args) > 2 && cmd.Args[1] == "run" {
 		// go run ./cmd/warden …, go run github.com/agentwarden/warden/cmd/warden@v1 …
 		for j := 2; j < len(cmd.Args); j++ {
 			if pkg, _, _ := strings.Cut(cmd.Args[j], "@"); !strings.HasPrefix(pkg, "-") && wardenName(path.Base(pkg)) {
@@ -678,8 +683,13 @@ func interpreterLang(name string) string {
 // wardenName reports a program name that is warden's: warden, or warden
 // with a version or platform suffix (warden-linux-amd64, warden.exe).
 func wardenName(base string) bool {
-	rest, ok := strings.CutPrefix(strings.ToLower(base), "warden")
-	return ok && (rest == "" || rest[0] == '-' || rest[0] == '_' || rest[0] == '.')
+	// no letter but an ASCII one folds to w, a, r, d, e or n, nor to -, _
+	// or .: base[:6] is compared as strings.ToLower(base) would be
+	if len(base) < 6 || !strings.EqualFold(base[:6], "warden") {
+		return false
+	}
+	rest := base[6:]
+	return rest == "" || rest[0] == '-' || rest[0] == '_' || rest[0] == '.'
 }
 
 // agentCLI is what an agent's own command line can do to its guard.
@@ -712,9 +722,10 @@ var agentCLIs = map[string]agentCLI{
 
 var agentReads = set("get", "list", "ls", "show", "help", "--help", "-h", "status")
 
-// agent judges a command that runs an agent's CLI.
-func (ck *check) agent(cmd shell.Command) {
-	cli, ok := agentCLIs[path.Base(cmd.Args[0])]
+// agent judges a command that runs an agent's CLI; base is path.Base of
+// the program.
+func (ck *check) agent(cmd shell.Command, base string) {
+	cli, ok := agentCLIs[base]
 	if !ok {
 		return
 	}
@@ -724,7 +735,7 @@ func (ck *check) agent(cmd shell.Command) {
 	}
 	args := cmd.Args[1:]
 	if len(args) > 0 && cli.writes[args[0]] && (len(args) < 2 || !agentReads[args[1]]) {
-		ck.add(risk.Finding{Rule: RuleHooks, Level: risk.Critical, Resource: "command:" + path.Base(cmd.Args[0]) + " " + args[0],
+		ck.add(risk.Finding{Rule: RuleHooks, Level: risk.Critical, Resource: "command:" + base + " " + args[0],
 			Reason: "The agent runs `" + line + "`, which changes " + cli.what + "'s settings: the guard it runs under would no longer hold; only a person may do this"})
 		return
 	}
@@ -734,7 +745,7 @@ func (ck *check) agent(cmd shell.Command) {
 			v, hasV = args[j+1], true
 		}
 		if cli.loosen[a] || hasV && cli.modeFlags[flag] && cli.modes[v] {
-			ck.add(risk.Finding{Rule: RuleUnguarded, Level: risk.High, Resource: "command:" + path.Base(cmd.Args[0]), Reversible: true,
+			ck.add(risk.Finding{Rule: RuleUnguarded, Level: risk.High, Resource: "command:" + base, Reversible: true,
 				Reason: "The agent starts " + cli.what + " with `" + a + "`, without the permission checks that guard it"})
 			return
 		}
