@@ -65,9 +65,11 @@ const hex = "0123456789abcdef"
 // character or a byte of a multi-byte UTF-8 sequence), or len(s). It reads
 // eight bytes at a time.
 func Plain[T ~string | ~[]byte](s T, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		if !plain8(uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56) {
+	for ; i >= 0 && len(s)-i >= 8; i += 8 {
+		// eight bytes of a slice of length 8: one load, no bounds checks
+		t := s[i : i+8]
+		if !plain8(uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56) {
 			break
 		}
 	}

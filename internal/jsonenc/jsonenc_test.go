@@ -92,3 +92,19 @@ func FuzzPlain(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkString(b *testing.B) {
+	texts := []string{
+		"rm -rf ./build && make -j8 all # rebuild everything from scratch",
+		"deletes files recursively; they cannot be recovered from the trash",
+		"/home/user/project/src/internal/handlers/user_handler.go",
+		"short",
+		"a \"quoted\" word and a tab\there, then ünïcödé text after it",
+	}
+	var dst []byte
+	for range b.N {
+		for _, s := range texts {
+			dst = String(dst[:0], s)
+		}
+	}
+}
