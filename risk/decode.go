@@ -54,7 +54,16 @@ func decodeObject(data []byte, maxDepth int) (obj map[string]any, ok bool) {
 // "action", "annotations") or one of others, a field of the action that
 // is not a string or null, or no tool: the caller then decodes data the
 // object's way, which decides them.
-func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool) {
+//
+// valid reports that a passes Validate with any Limits whose MaxDepth is
+// maxDepth and whose MaxBytes is 0 or at least len(data): every string
+// of the action is valid UTF-8 (the decoder checks it), and none holds a
+// NUL byte (a raw one is refused; valid is false when a \u0000 escape
+// makes one); the arguments are the object decoded, whose nesting the
+// decoder bounded (it counts a level more than Validate) and whose text
+// is no longer than data. Arguments made another way (an argv list, a
+// JSON string) leave valid false.
+func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, ok bool) {
 	const deepest = 512 // as decodeObject
 	if maxDepth <= 0 || maxDepth > deepest {
 		maxDepth = deepest
@@ -62,26 +71,26 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool
 	d := decoder{data: data, maxDepth: maxDepth}
 	d.space()
 	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
-		return Action{}, false
+		return Action{}, false, false
 	}
 	d.pos++
 	d.space()
 	var args any
 	hasArgs := false
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		return Action{}, false // no tool
+		return Action{}, false, false // no tool
 	}
 	for {
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		k, ok := d.key()
 		if !ok {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		d.space()
 		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		d.pos++
 		d.space()
@@ -102,15 +111,15 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool
 		case "summary":
 			dst = &a.Summary
 		case "name", "input", "action", "annotations":
-			return Action{}, false
+			return Action{}, false, false
 		default:
 			if slices.Contains(others, k) {
-				return Action{}, false
+				return Action{}, false, false
 			}
 		}
 		v, ok := d.value(1)
 		if !ok {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		switch {
 		case dst != nil:
@@ -120,35 +129,37 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool
 			case nil:
 				*dst = ""
 			default:
-				return Action{}, false
+				return Action{}, false, false
 			}
 		case k == "arguments":
 			args, hasArgs = v, true
 		}
 		d.space()
 		if d.pos >= len(d.data) {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		if d.data[d.pos] == '}' {
 			d.pos++
 			break
 		}
 		if d.data[d.pos] != ',' {
-			return Action{}, false
+			return Action{}, false, false
 		}
 		d.pos++
 		d.space()
 	}
 	d.space()
 	if d.pos != len(d.data) || strings.TrimSpace(a.Tool) == "" {
-		return Action{}, false
+		return Action{}, false, false
 	}
+	_, argsMap := args.(map[string]any)
+	valid = !d.nul && (argsMap || args == nil)
 	if !hasArgs {
 		a.Arguments = map[string]any{}
 	} else {
 		var err error
 		if a.Arguments, err = argumentsOf(args); err != nil {
-			return Action{}, false
+			return Action{}, false, false
 		}
 	}
 	if a.SecurityRisk == "" {
@@ -156,7 +167,7 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, ok bool
 			a.SecurityRisk = s
 		}
 	}
-	return a, true
+	return a, valid, true
 }
 
 // decoder reads data from pos on. Its methods report ok = false at the
@@ -165,6 +176,7 @@ type decoder struct {
 	data     []byte
 	pos      int
 	maxDepth int
+	nul      bool // a string read holds a \u0000 escape
 }
 
 // space skips JSON white space.
@@ -437,8 +449,11 @@ func (d *decoder) scanString() (raw []byte, plain, ok bool) {
 			switch d.data[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				if hex4(d.data[i+1:]) < 0 {
+				switch hex4(d.data[i+1:]) {
+				case -1:
 					return nil, false, false
+				case 0:
+					d.nul = true
 				}
 				i += 4
 			default:

@@ -87,6 +87,15 @@ func checkParseObject(t *testing.T, data []byte) {
 		if !sameAction(a, wa) {
 			t.Fatalf("%+v %q: action\n %#v\nwant\n %#v", lim, data, a, wa)
 		}
+		// what decodeAction says is valid passes Validate (ParseLine
+		// does not check it again)
+		if lim.MaxBytes <= 0 || len(data) <= lim.MaxBytes {
+			if da, valid, ok := decodeAction(data, lim.MaxDepth, nil); ok && valid {
+				if err := da.Validate(lim); err != nil {
+					t.Fatalf("%+v %q: decodeAction says valid, Validate: %v", lim, data, err)
+				}
+			}
+		}
 		// and ParseLine, which makes no object of a plain action, is
 		// ParseObject with the first of its keys read from the object
 		keys := []string{"output", "tool_response"}
@@ -123,7 +132,7 @@ var decodeSeeds = []string{
 	`{"tool":"x","arguments":{"s":"\u00e9\u20ac\ud83d\ude00\ud800\udc00\ud800x\udc00\ud800\ud800\ud800\u0041\uDBFF\uDFFF\uFFFD"}}`,
 	`{"tool":"x","arguments":{"s":"\ud800"}}`, `{"tool":"x","arguments":{"s":"\ud800\u"}}`, `{"tool":"x","arguments":{"s":"\u12G4"}}`,
 	`{"tool":"x","arguments":{"s":"\"\\\/\b\f\n\r\t"}}`, `{"tool":"x","arguments":{"s":"\x"}}`, `{"tool":"x","arguments":{"s":"\'"}}`,
-	`{"tool":"x","arguments":{"s":"\u0000"}}`, "{\"tool\":\"x\",\"arguments\":{\"s\":\"\x00\"}}", "{\"tool\":\"x\",\"arguments\":{\"s\":\"a\tb\"}}",
+	`{"tool":"x","arguments":{"s":"\u0000"}}`, `{"tool":"a\u0000"}`, `{"tool":"x","arguments":{"\u0000":[1]}}`, `{"tool":"x","cwd":"\u0000"}`, "{\"tool\":\"x\",\"arguments\":{\"s\":\"\x00\"}}", "{\"tool\":\"x\",\"arguments\":{\"s\":\"a\tb\"}}",
 	"{\"tool\":\"x\",\"arguments\":{\"s\":\"\xff\"}}", "{\"tool\":\"x\",\"arguments\":{\"s\":\"\xed\xa0\x80\"}}", "{\"tool\":\"\xc3\"}",
 	"{\"tool\":\"x\",\"arguments\":{\"s\":\"é€😀\u2028\"}}", "{\"tool\":\"x\"}\xff", "\xef\xbb\xbf{\"tool\":\"x\"}",
 	`{"t\u006fol":"x","arguments":{"k\"ey":1,"":2}}`,
@@ -188,7 +197,7 @@ func TestDecodeObjectDecides(t *testing.T) {
 		if _, ok := decodeObject(line, DefaultLimits.MaxDepth); !ok {
 			t.Errorf("decodeObject did not decide %s", line)
 		}
-		if _, ok := decodeAction(line, DefaultLimits.MaxDepth, []string{"output"}); !ok {
+		if _, _, ok := decodeAction(line, DefaultLimits.MaxDepth, []string{"output"}); !ok {
 			t.Errorf("decodeAction did not decide %s", line)
 		}
 	}
