@@ -17,3 +17,16 @@ func BenchmarkClassify(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMayGuard tells, for paths an action typically names, which
+// guard rows they may fall under.
+func BenchmarkMayGuard(b *testing.B) {
+	ps := []string{"/home/user/project/src/main.go", "/home/user/project/README.md", "/home/user/.ssh/id_ed25519",
+		"/etc/hosts", "/tmp/x.log", "/usr/local/bin/terraform", "/home/user/project/.claude/settings.json",
+		"/home/user/project/node_modules/.bin/tsc", "/dev/null", "/home/user/project/internal/store/testdata/golden/x.json"}
+	for b.Loop() {
+		for _, p := range ps {
+			mayGuardRows(p)
+		}
+	}
+}

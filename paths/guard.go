@@ -336,7 +336,11 @@ func mayGuardRows(p string) uint64 {
 		case undecidedByte:
 			return allRows
 		}
-		rows |= guardKey(p[start:i], upper) // a slash ends the component
+		// a slash ends the component; most are ruled out by their length
+		// and first byte here, without a call
+		if n := i - start; n > 0 && n < 64 && guardKeyLens[lowerASCII(p[start])]&(1<<n) != 0 {
+			rows |= guardKey(p[start:i], upper)
+		}
 		start, upper = i+1, false
 	}
 	return rows | guardKey(p[start:], upper)
