@@ -18,6 +18,20 @@ type args struct {
 	kw  []kwValue
 }
 
+// newArgs returns empty arguments with room for n positional ones: for one
+// or two, in the same allocation (most calls have one or two).
+func newArgs(n int) *args {
+	if n < 1 || n > 2 {
+		return &args{pos: make([]value, 0, n)}
+	}
+	b := new(struct {
+		args
+		buf [2]value
+	})
+	b.pos = b.buf[:0:n] // the capacity make would give
+	return &b.args
+}
+
 type kwValue struct {
 	name string
 	v    value
@@ -578,7 +592,7 @@ func (a *analysis) callNode(n *node) value {
 	} else {
 		callee = a.eval(fn)
 	}
-	c := &args{pos: make([]value, 0, len(n.args)-1)}
+	c := newArgs(len(n.args) - 1)
 	for _, x := range n.args[1:] {
 		v := a.eval(x)
 		if x.kind == nStar && v.k == kList {
