@@ -1,11 +1,13 @@
 package risk
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentwarden/warden/internal/jsonenc"
 )
@@ -471,12 +473,19 @@ func (d *decoder) scanString() (raw []byte, plain, ok bool) {
 // unquote decodes the escapes of raw, a string's valid text between its
 // quotes, as encoding/json does.
 func unquote(raw []byte) (string, bool) {
-	b := make([]byte, 0, len(raw)+2*utf8.UTFMax)
+	// the text is never longer than raw (an escape is longer than what
+	// it stands for); the string returned is b's array, which nothing
+	// writes after (as strings.Builder does)
+	b := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			b = append(b, c)
-			i++
+		if raw[i] != '\\' {
+			// the run up to the next escape, as it is
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				j = len(raw) - i
+			}
+			b = append(b, raw[i:i+j]...)
+			i += j
 			continue
 		}
 		switch raw[i+1] {
@@ -513,7 +522,7 @@ func unquote(raw []byte) (string, bool) {
 		}
 		i += 2
 	}
-	return string(b), true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
 }
 
 // hex4 returns the value of the four hex digits that b starts with, or -1.

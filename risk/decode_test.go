@@ -235,3 +235,14 @@ func FuzzParseObject(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkUnquote: the text of a file an agent writes, a line of
+// source between escapes.
+func BenchmarkUnquote(b *testing.B) {
+	raw := []byte(strings.Repeat(`\tif err := os.WriteFile(path, data, 0o644); err != nil {\n\t\treturn fmt.Errorf(\"write %s: %w\", path, err)\n\t}\n`, 8))
+	for range b.N {
+		if _, ok := unquote(raw); !ok {
+			b.Fatal("unquote failed")
+		}
+	}
+}
