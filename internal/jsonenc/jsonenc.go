@@ -84,9 +84,9 @@ func Plain[T ~string | ~[]byte](s T, i int) int {
 // is), never miss one: false means "look byte by byte".
 func plain8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs } // some byte of v is 0
-	control := (x - 0x20*ones) & ^x & highs                          // some byte < 0x20
-	return (x&highs | control | zero(x^'"'*ones) | zero(x^'\\'*ones)) == 0
+	zero := func(v uint64) uint64 { return (v - ones) &^ v } // high bit: some byte of v is 0
+	// (x - 0x20*ones) | x: the high bit of a byte < 0x20 or ≥ 0x80
+	return ((x-0x20*ones)|x|zero(x^'"'*ones)|zero(x^'\\'*ones))&highs == 0
 }
 
 // plain holds the bytes a JSON string holds as they are: ASCII but for
