@@ -358,10 +358,13 @@ func (g *cliGrammar) readWords(ws []cliWord, text []byte, i, limit, n int) ([]cl
 // program named in another's arguments, or many times over) reuses them
 // and each word is read once.
 type cliState struct {
-	found *[][2]int // the spans of the secrets found
-	words []cliWord
-	end   int  // where reading them stopped
-	done  bool // at the command's end
+	found *[][2]int // the spans of the secrets found: &spans once set
+	// spans, in spanBuf while they are few: in the state's allocation
+	spans   [][2]int
+	spanBuf [2][2]int
+	words   []cliWord
+	end     int  // where reading them stopped
+	done    bool // at the command's end
 }
 
 // wordsAfter returns up to cliMaxWords words of the command after the

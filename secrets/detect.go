@@ -320,7 +320,8 @@ func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding 
 // text[ks:ke].
 func (r *Rule) scanned(st *cliState, text []byte, ks, ke int, allow string, fs []Finding) []Finding {
 	if st.found == nil {
-		st.found = new([][2]int)
+		st.spans = st.spanBuf[:0]
+		st.found = &st.spans
 	}
 	*st.found = (*st.found)[:0]
 	r.scan(st, text, ks, ke)
