@@ -181,7 +181,7 @@ func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
 		return
 	}
 	q := p
-	if strings.Contains(p, "{}") {
+	if strings.IndexByte(p, '{') >= 0 && strings.Contains(p, "{}") { // IndexByte first: cheaper, and almost always -1
 		// find's {} stands for every entry below its starting point
 		q = strings.ReplaceAll(p, "{}", "*")
 	}
