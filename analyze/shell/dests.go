@@ -33,7 +33,7 @@ func Dests(cmds []Command) []tool.Dest {
 			httpieDest(c, name, add)
 		case "aria2c", "fetch", "lwp-request", "lwp-download", "GET", "POST", "HEAD":
 			for j := 1; j < len(c.Args); j++ {
-				if !c.Dynamic[j] && schemeRE.MatchString(c.Args[j]) {
+				if !c.Dynamic[j] && isURL(c.Args[j]) {
 					add(tool.Dest{URL: c.Args[j], Via: name})
 				}
 			}
@@ -104,7 +104,7 @@ func clientDests(c Command, name string, add func(tool.Dest)) {
 			j++
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			// a flag, with its value glued on when it has one (-ofile, --data=x)
-		case schemeRE.MatchString(a):
+		case isURL(a):
 			add(tool.Dest{URL: a, Via: name})
 		case hostish.MatchString(a):
 			add(tool.Dest{URL: "http://" + a, Via: name})
@@ -184,7 +184,7 @@ func httpieDest(c Command, name string, add func(tool.Dest)) {
 			continue
 		case isMethod(a):
 			continue
-		case schemeRE.MatchString(a):
+		case isURL(a):
 			add(tool.Dest{URL: a, Via: name})
 		case strings.HasPrefix(a, ":"):
 			add(tool.Dest{URL: scheme + "localhost" + a, Via: name})
@@ -252,8 +252,21 @@ func socatHost(addr string) string {
 	return host
 }
 
-// schemeRE matches a word that is a URL of any scheme.
-var schemeRE = lazyre.New(`^[A-Za-z][A-Za-z0-9+.-]*://`)
-
 // setOf is the set of ws.
 func setOf(ws ...string) map[string]bool { return set(ws) }
+
+// isURL reports whether s starts as a URL of any scheme does: what
+// ^[A-Za-z][A-Za-z0-9+.-]*:// matches (FuzzIsURL holds it to that
+// pattern), without running a regexp on every word of a client's command.
+func isURL(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	i := 1
+	for i < len(s) && (isLetter(s[i]) || s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	return strings.HasPrefix(s[i:], "://")
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

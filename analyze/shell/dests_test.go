@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -54,4 +55,17 @@ func TestDests(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", script, got, want)
 		}
 	}
+}
+
+// FuzzIsURL holds isURL to the pattern it stands for.
+func FuzzIsURL(f *testing.F) {
+	re := regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+	for _, s := range []string{"", "http://x", "git+ssh://h", "a.b-c+d://", "1http://", "http:/", "h://", "http:///", "ht tp://", "é://", "x\xff://", "A9://"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isURL(s), re.MatchString(s); got != want {
+			t.Fatalf("isURL(%q) = %v, regexp %v", s, got, want)
+		}
+	})
 }
