@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -96,7 +97,7 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
 	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults()}
-	if err := s.init(ctx); err != nil {
+	if err := retryBusy(ctx, BusyTimeout*time.Millisecond, func() error { return s.init(ctx) }); err != nil {
 		db.Close()
 		if isNotADB(err) {
 			return nil, fmt.Errorf("sqlite store %s: not a warden store (not an SQLite database)", path)
@@ -139,6 +140,35 @@ func (p persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
 		}
 	}
 	return c, nil
+}
+
+// retryBusy runs fn until it returns anything but SQLite's "database is
+// locked", for at most wait. Processes that open a new file at once race
+// to create its tables and turn on its WAL mode, and SQLite answers some
+// of those races with SQLITE_BUSY at once instead of waiting in its busy
+// handler (seen under heavy load: one of two processes opening a new
+// store failed). A failed attempt did nothing (init writes in one
+// transaction), so it is tried again.
+func retryBusy(ctx context.Context, wait time.Duration, fn func() error) error {
+	deadline := time.Now().Add(wait)
+	pause := 5 * time.Millisecond
+	for {
+		err := fn()
+		if !isBusy(err) || time.Now().Add(pause).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 100*time.Millisecond)
+	}
+}
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 func isNotADB(err error) bool {

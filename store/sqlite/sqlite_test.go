@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/session"
@@ -206,5 +209,62 @@ func TestOversizedRowRefused(t *testing.T) {
 	}
 	if err := small.Update(t.Context(), "big", step); err == nil {
 		t.Error("Update of an oversized row: no error")
+	}
+}
+
+// retryBusy tries again while SQLite answers "database is locked" at once
+// (a connection without a busy timeout meets another's write
+// transaction), until the lock is released or its wait is over, and
+// returns any other error at once.
+func TestRetryBusy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy.db")
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if _, err := holder.Exec(`PRAGMA journal_mode=WAL; CREATE TABLE t (x)`); err != nil {
+		t.Fatal(err)
+	}
+	waiter, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate&_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiter.Close()
+	write := func() error {
+		tx, err := waiter.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO t VALUES (1)`); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	lock := func() *sql.Tx {
+		tx, err := holder.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+
+	tx := lock()
+	if err := write(); !isBusy(err) {
+		t.Fatalf("a write meeting another's transaction: %v, want SQLITE_BUSY", err)
+	}
+	if err := retryBusy(t.Context(), 50*time.Millisecond, write); !isBusy(err) {
+		t.Fatalf("retryBusy while the lock is held past its wait: %v, want SQLITE_BUSY", err)
+	}
+	go func() { time.Sleep(100 * time.Millisecond); tx.Commit() }()
+	if err := retryBusy(t.Context(), 10*time.Second, write); err != nil {
+		t.Fatalf("retryBusy after the lock is released: %v", err)
+	}
+
+	calls := 0
+	other := errors.New("not busy")
+	if err := retryBusy(t.Context(), time.Second, func() error { calls++; return other }); err != other || calls != 1 {
+		t.Fatalf("another error: %v after %d calls, want it at once", err, calls)
 	}
 }
