@@ -368,7 +368,14 @@ func (r *resolver) script(src string, depth int) error {
 	// scripts it is nested in, which get theirs back when it is done
 	outer := r.locals
 	r.locals = r.locals[len(r.locals):len(r.locals)]
-	defer func() { r.locals = outer }()
+	defer func() {
+		if len(outer) == 0 {
+			// outer holds no span: the room the walk grew is kept (for
+			// the pool), where a script with a pipe grew it each time
+			outer = r.locals[:0]
+		}
+		r.locals = outer
+	}()
 	walkTree(w, f)
 	r.link(w.id, first, r.pipes[w.pipes:], r.stmts[w.stmts:])
 	r.pipes, r.stmts = r.pipes[:w.pipes], r.stmts[:w.stmts]
