@@ -13,6 +13,8 @@ import (
 // reflection. It fails, as encoding/json does, on a level that is not
 // valid, and dst is then to be dropped.
 func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
+	// where the first findings' reasons are in dst, as JSON strings
+	var reasonAt [8][2]int
 	dst = append(dst, `"level":`...)
 	dst, err := a.Level.appendJSON(dst)
 	if err != nil {
@@ -31,14 +33,30 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if dst, err = a.Findings[i].appendJSON(dst); err != nil {
+			var at [2]int
+			if dst, at, err = a.Findings[i].appendJSON(dst); err != nil {
 				return dst, err
+			}
+			if i < len(reasonAt) {
+				reasonAt[i] = at
 			}
 		}
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"reasons":`...)
-	dst = jsonenc.Strings(dst, a.Reasons)
+	if a.Reasons == nil {
+		dst = append(dst, "null"...)
+	} else {
+		// a reason is most often a finding's, written already: copied
+		dst = append(dst, '[')
+		for i, r := range a.Reasons {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = a.appendReason(dst, r, &reasonAt)
+		}
+		dst = append(dst, ']')
+	}
 	dst = append(dst, `,"affected_resources":`...)
 	dst = jsonenc.Strings(dst, a.AffectedResources)
 	dst = append(dst, `,"reversible":`...)
@@ -47,16 +65,73 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 		dst = append(dst, `,"locked":true`...)
 	}
 	dst = append(dst, `,"estimated_impact":`...)
-	dst = jsonenc.String(dst, a.EstimatedImpact)
+	dst = appendText(dst, a.EstimatedImpact)
 	dst = append(dst, `,"recommendations":`...)
-	dst = jsonenc.Strings(dst, a.Recommendations)
+	if a.Recommendations == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, r := range a.Recommendations {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendText(dst, r)
+		}
+		dst = append(dst, ']')
+	}
 	dst = append(dst, `,"security_risk":`...)
 	dst = jsonenc.String(dst, string(a.SecurityRisk))
 	return dst, nil
 }
 
-// appendJSON appends f's JSON object, as encoding/json writes it.
-func (f *Finding) appendJSON(dst []byte) ([]byte, error) {
+// appendReason appends r, a reason of a, as a JSON string: a copy of
+// the string written for the first of a's findings whose reason it is,
+// if that is among the first len(at), at[i] where the i-th is in dst.
+func (a *Assessment) appendReason(dst []byte, r string, at *[8][2]int) []byte {
+	for i := range min(len(a.Findings), len(at)) {
+		if a.Findings[i].Reason == r {
+			return append(dst, dst[at[i][0]:at[i][1]]...)
+		}
+	}
+	return jsonenc.String(dst, r)
+}
+
+// appendText appends s as a JSON string; the estimated impacts and the
+// recommendations Combine writes are known to need no escape.
+func appendText(dst []byte, s string) []byte {
+	if !plainText(s) {
+		return jsonenc.String(dst, s)
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// plainText reports whether s is one of the texts of Impact,
+// appendRecommendations and partlyUnknown, whose JSON string is s quoted
+// (TestPlainText).
+func plainText(s string) bool {
+	switch s {
+	case "Potentially severe and irreversible impact",
+		"Significant impact, may require manual intervention to undo",
+		"Moderate impact, generally reversible",
+		"Minor impact, easily reversible",
+		"No significant impact expected",
+		"Impact could not be assessed",
+		"Require explicit approval before running this action",
+		"Confirm the exact targets and make a backup first",
+		"Review carefully before approving",
+		"The action could not be fully assessed: review it before approving",
+		"This cannot be undone: verify that it is intended",
+		partlyUnknown:
+		return true
+	}
+	return false
+}
+
+// appendJSON appends f's JSON object, as encoding/json writes it, and
+// returns where its reason's JSON string is in dst.
+func (f *Finding) appendJSON(dst []byte) ([]byte, [2]int, error) {
 	dst = append(dst, `{"analyzer":`...)
 	dst = jsonenc.String(dst, f.Analyzer)
 	dst = append(dst, `,"rule":`...)
@@ -64,10 +139,12 @@ func (f *Finding) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `,"level":`...)
 	dst, err := f.Level.appendJSON(dst)
 	if err != nil {
-		return dst, err
+		return dst, [2]int{}, err
 	}
 	dst = append(dst, `,"reason":`...)
+	at := [2]int{len(dst), 0}
 	dst = jsonenc.String(dst, f.Reason)
+	at[1] = len(dst)
 	if f.Resource != "" {
 		dst = append(dst, `,"resource":`...)
 		dst = jsonenc.String(dst, f.Resource)
@@ -77,7 +154,7 @@ func (f *Finding) appendJSON(dst []byte) ([]byte, error) {
 	if f.Locked {
 		dst = append(dst, `,"locked":true`...)
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}'), at, nil
 }
 
 // appendJSON appends l as its MarshalText makes it a JSON string.

@@ -3,6 +3,7 @@ package risk_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,6 +38,11 @@ func TestAppendJSONFields(t *testing.T) {
 	f := risk.Finding{Analyzer: "shell", Rule: "shell.recursive_delete", Level: risk.Critical, Reason: `deletes "~" <all> & more` + "\n\xff\u2028", Resource: "file:/home/u"}
 	locked := f
 	locked.Locked, locked.Reversible, locked.Resource = true, true, ""
+	var many []risk.Finding
+	for i := range 10 {
+		many = append(many, risk.Finding{Analyzer: "a", Rule: "r", Level: risk.High, Reason: fmt.Sprintf("r%d", i%9)})
+	}
+	many[3].Reason = f.Reason
 	for _, a := range []risk.Assessment{
 		{},
 		{Level: risk.Level(9)},
@@ -46,6 +52,12 @@ func TestAppendJSONFields(t *testing.T) {
 		risk.Combine([]risk.Finding{f, locked, {Analyzer: "x", Level: risk.Unknown, Reason: "could not"}}, "url:https://x/?a=<b>&c"),
 		risk.UnknownAssessment("input", "input.invalid", "invalid action: not valid JSON"),
 		{Level: risk.Low, Score: -3, Unknown: true, Findings: []risk.Finding{}, Reasons: []string{}, Locked: true, SecurityRisk: "LOW\t"},
+		// reasons copied from the findings written before them, past the
+		// eight whose place is kept too, and impacts and recommendations
+		// of every kind
+		{Level: risk.High, Findings: many, Reasons: []string{"r9", "r2", "x\"", "r0", "r8", f.Reason, "r2"},
+			EstimatedImpact: risk.Impact(risk.Medium), Recommendations: []string{"Review carefully before approving", "Review carefully", `"`}},
+		{Level: risk.High, EstimatedImpact: "Minor impact, easily reversible\n", Recommendations: []string{}},
 	} {
 		checkAppendJSON(t, a)
 	}

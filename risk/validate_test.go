@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentwarden/warden/internal/jsonenc"
 )
 
 // checkStringSlowly is checkString without its ASCII pass.
@@ -48,4 +50,36 @@ func FuzzCheckString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(sameCheck)
+}
+
+// TestPlainText: the texts plainText knows are exactly those Combine
+// writes as impacts and recommendations, and each one's JSON string is
+// itself quoted.
+func TestPlainText(t *testing.T) {
+	texts := map[string]bool{partlyUnknown: true}
+	for l := Unknown; l <= Critical; l++ {
+		texts[Impact(l)] = true
+		for _, rev := range []bool{false, true} {
+			for _, r := range appendRecommendations(nil, l, rev) {
+				texts[r] = true
+			}
+		}
+	}
+	texts[Impact(Level(99))] = true
+	if len(texts) != 12 {
+		t.Errorf("%d texts, plainText knows 12: update it", len(texts))
+	}
+	for s := range texts {
+		if !plainText(s) {
+			t.Errorf("plainText(%q) = false", s)
+		}
+		if got, want := string(jsonenc.String(nil, s)), `"`+s+`"`; got != want {
+			t.Errorf("%q is written %s, not %s", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "Review carefully before approving ", `Review "carefully"`, "review carefully before approving"} {
+		if plainText(s) {
+			t.Errorf("plainText(%q) = true", s)
+		}
+	}
 }
