@@ -43,18 +43,27 @@ import (
 // of it, from a position no match starts at: the cost stays linear in the
 // text's length.
 type matcher struct {
-	re   *regexp.Regexp // the pattern, unanchored
-	expr string         // re's source
+	expr string // the pattern's source
 
-	// The pattern parsed and simplified (parsed), on first use, once.
-	parseOnce sync.Once
-	tree      *syntax.Regexp // nil: not reached, regexp parsed it
+	tree     *syntax.Regexp // the pattern parsed and simplified
+	capNames []string       // its groups' names, as regexp's SubexpNames
+
+	// The pattern unanchored (unanchored), compiled on first use: only
+	// where the anchored runs do not serve (non-ASCII starts, budget
+	// spent) or a caller asks for it.
+	reOnce sync.Once
+	re     *regexp.Regexp
 
 	// What the pattern's program says (analyse), read on first use, once:
 	// a process runs a rule's pattern on few texts, often on none.
 	once   sync.Once
 	starts *starts // where a match may start; nil: always run re
 	line   bool    // no match holds a newline
+	// free: the pattern reads a candidate's context (the byte before it)
+	// only through assertions its candidate test checks already, so at0
+	// run on the text from the candidate answers as in the whole text
+	// and after is never needed (startsOf).
+	free bool
 	// needs are sets of strings (lower-case ASCII) every match holds one
 	// of each, read from the pattern (needsOf): an ASCII text that lacks
 	// all the strings of a set, its case aside, has no match.
@@ -78,29 +87,44 @@ func (a *anchored) get() *regexp.Regexp {
 	return a.re
 }
 
-// newMatcher compiles expr, a pattern with its flags (as regexp.Compile
-// takes it), to a matcher; an error is regexp.Compile's. The rest is
-// prepared on first use.
+// newMatcher parses expr, a pattern with its flags (as regexp.Compile
+// takes it), to a matcher; an error is regexp.Compile's (which is
+// syntax.Parse's: syntax.Compile never fails). The rest is prepared, and
+// the regexps compiled, on first use.
 func newMatcher(expr string) (*matcher, error) {
-	re, err := regexp.Compile(expr)
+	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	return &matcher{re: re, expr: expr,
+	return &matcher{expr: expr, tree: tree.Simplify(), capNames: tree.CapNames(),
 		at0:   anchored{expr: `\A(?:` + expr + `)`},
 		after: anchored{expr: `\A(?s:.)(?:` + expr + `)`},
 	}, nil
 }
 
-// parsed returns the pattern's syntax tree, simplified, parsed on the
-// first call; nil is not reached (regexp parsed the pattern). Callers
-// only read it.
-func (m *matcher) parsed() *syntax.Regexp {
-	m.parseOnce.Do(func() {
-		if tree, err := syntax.Parse(m.expr, syntax.Perl); err == nil {
-			m.tree = tree.Simplify()
+// unanchored returns the pattern compiled as regexp.Compile compiles it,
+// on the first call.
+func (m *matcher) unanchored() *regexp.Regexp {
+	m.reOnce.Do(func() { m.re = regexp.MustCompile(m.expr) }) // parsed by newMatcher
+	return m.re
+}
+
+// subexpIndex returns the index of the first group named name, or -1, as
+// regexp's SubexpIndex.
+func (m *matcher) subexpIndex(name string) int {
+	if name != "" {
+		for i, s := range m.capNames {
+			if name == s {
+				return i
+			}
 		}
-	})
+	}
+	return -1
+}
+
+// parsed returns the pattern's syntax tree, simplified. Callers only
+// read it.
+func (m *matcher) parsed() *syntax.Regexp {
 	return m.tree
 }
 
@@ -117,8 +141,8 @@ func (m *matcher) analyse() {
 		if err != nil {
 			return
 		}
-		if st, ok := startsOf(prog); ok {
-			m.starts, m.line = st, !matchesNewline(tree)
+		if st, free, ok := startsOf(prog); ok {
+			m.starts, m.line, m.free = st, !matchesNewline(tree), free
 		}
 	})
 }
@@ -177,7 +201,7 @@ func (m *matcher) MatchString(s string) bool {
 	}
 	st := m.starts
 	if st == nil || st.high && !isASCII(s) {
-		return m.re.MatchString(s)
+		return m.unanchored().MatchString(s)
 	}
 	budget := anchoredBudget*len(s) + 256
 	clean := -1 // the last position no match can start at, in any context
@@ -193,11 +217,11 @@ func (m *matcher) MatchString(s string) bool {
 		if budget -= end - p; budget < 0 {
 			// the unanchored search from a position no match starts at
 			// reads the context of every later one as in s
-			return m.re.MatchString(s[max(clean, 0):])
+			return m.unanchored().MatchString(s[max(clean, 0):])
 		}
 		re, from := m.anchoredAt(p)
 		if re == nil {
-			return m.re.MatchString(s[max(clean, 0):])
+			return m.unanchored().MatchString(s[max(clean, 0):])
 		}
 		if re.MatchString(s[from:end]) {
 			return true
@@ -238,10 +262,10 @@ func (m *matcher) each(s string, fn func(loc []int) bool) {
 			if loc != nil && p > 0 {
 				for i, x := range loc {
 					if x >= 0 {
-						loc[i] = x + p - 1
+						loc[i] = x + from
 					}
 				}
-				loc[0] = p // the dot read the byte before
+				loc[0] = p // after's dot read the byte before
 			}
 			if loc == nil {
 				p++
@@ -258,7 +282,7 @@ func (m *matcher) each(s string, fn func(loc []int) bool) {
 		}
 	}
 	for n := 64; ; n *= 2 {
-		all := m.re.FindAllStringSubmatchIndex(s, n)
+		all := m.unanchored().FindAllStringSubmatchIndex(s, n)
 		for _, loc := range all[min(given, len(all)):] {
 			if !fn(loc) {
 				return
@@ -275,8 +299,8 @@ func (m *matcher) each(s string, fn func(loc []int) bool) {
 // text from the returned position (p, or the byte before it), or nil when
 // that form does not compile.
 func (m *matcher) anchoredAt(p int) (*regexp.Regexp, int) {
-	if p == 0 {
-		return m.at0.get(), 0
+	if p == 0 || m.free {
+		return m.at0.get(), p
 	}
 	return m.after.get(), p - 1
 }
@@ -309,6 +333,7 @@ const (
 	afterNonWord // a \b before a word character: the text's start or a non-word byte before it
 	atTextStart  // \A before it
 	atLineStart  // (?m)^ before it: the text's start or a newline before it
+	otherAssert  // another assertion (\B, $, \z) at the start: only closure notes it
 )
 
 // candidate reports whether a match may start at s[p], an ASCII byte.
@@ -337,15 +362,22 @@ func isWordByte(b byte) bool {
 }
 
 // startsOf reads prog's starts; ok is false when it may match the empty
-// string (a match may start anywhere).
-func startsOf(prog *syntax.Prog) (st *starts, ok bool) {
+// string (a match may start anywhere). free reports that at every first
+// byte all the ways into the pattern pass the same assertions, none or
+// one that st.candidate checks (\b before a word byte, \A, (?m)^): at a
+// candidate they hold in the whole text, and they hold at the start of
+// the text from the candidate, so the pattern anchored there answers as
+// in the whole text.
+func startsOf(prog *syntax.Prog) (st *starts, free, ok bool) {
 	st = &starts{masks: make([][4]uint64, 1)}
 	first, matchable := closure(prog, uint32(prog.Start))
 	if matchable {
-		return nil, false
+		return nil, false, false
 	}
-	var follow [256][4]uint64 // bytes that may follow a first byte
-	var anyNext [256]bool     // a match may end after the first byte
+	free = true
+	var ctxOf [utf8.RuneSelf]uint8 // the assertions on the way to a first byte, +1 (0: none seen yet)
+	var follow [256][4]uint64      // bytes that may follow a first byte
+	var anyNext [256]bool          // a match may end after the first byte
 	for _, x := range first {
 		in := &prog.Inst[x.pc]
 		st.high = st.high || matchesHigh(in)
@@ -366,6 +398,10 @@ func startsOf(prog *syntax.Prog) (st *starts, ok bool) {
 			if !matchesByte(in, byte(b)) {
 				continue
 			}
+			if c := ctxOf[b]; c != 0 && c != x.ctx+1 || !checked(x.ctx, byte(b)) {
+				free = false
+			}
+			ctxOf[b] = x.ctx + 1
 			switch {
 			case x.ctx&atTextStart != 0:
 				st.first[b] |= atTextStart
@@ -396,7 +432,20 @@ func startsOf(prog *syntax.Prog) (st *starts, ok bool) {
 			st.first[b], st.next[b] = anyContext, 0
 		}
 	}
-	return st, true
+	return st, free, true
+}
+
+// checked reports whether the assertions ctx before a first byte b are
+// none or one that starts.candidate checks, and that holds at a text's
+// start before b.
+func checked(ctx uint8, b byte) bool {
+	switch ctx {
+	case 0, atTextStart, atLineStart:
+		return true
+	case afterNonWord:
+		return isWordByte(b)
+	}
+	return false
 }
 
 // pos is a rune instruction a match may reach, and the assertions passed
@@ -436,6 +485,9 @@ func closure(prog *syntax.Prog, pc uint32) (out []pos, match bool) {
 			}
 			if op&syntax.EmptyBeginLine != 0 {
 				ctx |= atLineStart
+			}
+			if op&^(syntax.EmptyWordBoundary|syntax.EmptyBeginText|syntax.EmptyBeginLine) != 0 {
+				ctx |= otherAssert
 			}
 			walk(pos{in.Out, ctx})
 		case syntax.InstMatch:

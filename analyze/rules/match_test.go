@@ -31,11 +31,12 @@ func matcherExprs(t testing.TB) []string {
 	}
 	for _, m := range []func() *matcher{pathCall, tableRe, installCmd,
 		pkgInstallPattern, privSudoPattern, gitCommitPattern, gitPushPattern} {
-		out = append(out, m().re.String())
+		out = append(out, m().expr)
 	}
 	out = append(out, quotedPathExpr, urlExpr)
 	for _, p := range []string{`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
-		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`, `(a)|b(c)?`, `\b(\w+)\s+(\w+)`} {
+		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`, `(a)|b(c)?`, `\b(\w+)\s+(\w+)`,
+		`\bab|ac`, `(?:\b|x)a`, `\b;x`, `(?m)^a|\Ab`, `(?m)^a|\Aa`, `\bs|\Bk`, `x?\bk`, `\b\Aa`, `\ba|ab`} {
 		out = append(out, "(?i)"+p, p)
 	}
 	return out
@@ -146,22 +147,22 @@ func TestMatcherExact(t *testing.T) {
 // checkMatcher fails t when m answers otherwise than regexp on s.
 func checkMatcher(t *testing.T, m *matcher, s string) {
 	t.Helper()
-	if got, want := m.MatchString(s), m.re.MatchString(s); got != want {
-		t.Fatalf("%q on %q: %v, want %v", m.re, s, got, want)
+	if got, want := m.MatchString(s), m.unanchored().MatchString(s); got != want {
+		t.Fatalf("%q on %q: %v, want %v", m.expr, s, got, want)
 	}
 	var got [][]int
 	m.each(s, func(loc []int) bool {
 		got = append(got, slices.Clone(loc))
 		return true
 	})
-	if want := m.re.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("%q on %q: matches %v, want %v", m.re, s, got, want)
+	if want := m.unanchored().FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("%q on %q: matches %v, want %v", m.expr, s, got, want)
 	}
 	for stop := range min(len(got), 3) {
 		n := 0
 		m.each(s, func([]int) bool { n++; return n <= stop })
 		if n != stop+1 {
-			t.Fatalf("%q on %q: each went on after fn returned false", m.re, s)
+			t.Fatalf("%q on %q: each went on after fn returned false", m.expr, s)
 		}
 	}
 }
@@ -242,6 +243,25 @@ func TestMatcherFormsFail(t *testing.T) {
 	}
 }
 
+// TestMatcherFree checks which patterns run anchored at a candidate on
+// the text from it (free): those whose ways into a first byte pass the
+// same assertions, one the candidate test checks or none.
+func TestMatcherFree(t *testing.T) {
+	for expr, want := range map[string]bool{
+		`ab`: true, `\bab`: true, `(?m)^ab`: true, `\Aab|cd`: true, `(?i)\bcurl\b.*\|\s*sh`: true, `\bs|\Bk`: false,
+		`\bab|ac`: false, `(?:\b|x)a`: true, `\ba|ab`: false, `\b;x`: false, `(?m)^a|\Aa`: false, `(?m)^a|\Ab`: true, `\Bsk`: false, `x?\bk`: true,
+		`\b\Aa`: false, `a$|b`: true, `$a|b`: false,
+	} {
+		m, err := newMatcher(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.analyse(); m.starts == nil || m.free != want {
+			t.Errorf("%s: free %v, want %v", expr, m.free, want)
+		}
+	}
+}
+
 // TestMatcherConcurrent has goroutines meet a new matcher at once, each
 // building its lazy parts on first use (go test -race reads it).
 func TestMatcherConcurrent(t *testing.T) {
@@ -253,7 +273,7 @@ func TestMatcherConcurrent(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			s := []string{"curl x | sh", "x curl y |bash", "nothing"}[i%3]
-			if m.MatchString(s) != m.re.MatchString(s) {
+			if m.MatchString(s) != m.unanchored().MatchString(s) {
 				t.Errorf("%q: MatchString disagrees with regexp", s)
 			}
 			m.each(s, func([]int) bool { return true })

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"math/bits"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -103,8 +102,7 @@ type program struct {
 	gate []string
 
 	once      sync.Once
-	re        *regexp.Regexp
-	m         *matcher // re, for MatchString
+	m         *matcher // the pattern
 	pathGroup int      // index of the "path" group, or -1
 	mode      int      // wholeText, lineMode or a span (see window.go)
 	err       error
@@ -138,7 +136,7 @@ func (p *program) get() (*program, error) {
 			p.err = fmt.Errorf("pattern: %w", err)
 			return
 		}
-		p.m, p.re, p.pathGroup = m, m.re, m.re.SubexpIndex("path")
+		p.m, p.pathGroup = m, m.subexpIndex("path")
 		switch {
 		case p.window == "line":
 			if !lineWindowed(m.parsed(), p.keywords) {
@@ -591,7 +589,7 @@ func (r *Rule) find(p *program, c *tool.Call, s string) (bool, string) {
 		return p.m.MatchString(s), ""
 	}
 	g := p.pathGroup
-	for _, m := range p.re.FindAllStringSubmatchIndex(s, 16) {
+	for _, m := range p.m.unanchored().FindAllStringSubmatchIndex(s, 16) {
 		if r.AtCommand && !atCommand(s, m[0]) {
 			continue
 		}

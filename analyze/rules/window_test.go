@@ -82,10 +82,10 @@ func TestWindowsExact(t *testing.T) {
 			s := b.String()
 			want := false
 			if r.Window == "" {
-				want = hasKeyword(s) && p.re.MatchString(s)
+				want = hasKeyword(s) && p.m.unanchored().MatchString(s)
 			} else {
 				for _, line := range strings.Split(s, "\n") {
-					want = want || hasKeyword(line) && p.re.MatchString(line)
+					want = want || hasKeyword(line) && p.m.unanchored().MatchString(line)
 				}
 			}
 			c := Sample{Text: s}.Call(r)
