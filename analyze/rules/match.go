@@ -180,10 +180,14 @@ func needsOf(re *syntax.Regexp) [][]string {
 // with non-ASCII bytes (which case folding may read as ASCII letters) is
 // not checked.
 func (m *matcher) holds(s string) bool {
+next:
 	for _, need := range m.needs {
-		if !slices.ContainsFunc(need, func(w string) bool { return containsLower(s, w) }) {
-			return !isASCII(s)
+		for _, w := range need {
+			if containsLower(s, w) {
+				continue next
+			}
 		}
+		return !isASCII(s)
 	}
 	return true
 }
@@ -376,26 +380,25 @@ func startsOf(prog *syntax.Prog) (st *starts, free, ok bool) {
 	}
 	free = true
 	var ctxOf [utf8.RuneSelf]uint8 // the assertions on the way to a first byte, +1 (0: none seen yet)
-	var follow [256][4]uint64      // bytes that may follow a first byte
-	var anyNext [256]bool          // a match may end after the first byte
+	bytes := asciiMasks{prog: prog, masks: make([][2]uint64, len(prog.Inst)), known: make([]bool, len(prog.Inst))}
+	var follow [256][4]uint64 // bytes that may follow a first byte
+	var anyNext [256]bool     // a match may end after the first byte
 	for _, x := range first {
 		in := &prog.Inst[x.pc]
 		st.high = st.high || matchesHigh(in)
 		var next [4]uint64 // bytes the instructions after in match
 		after, afterMatch := closure(prog, in.Out)
 		for _, y := range after {
-			yi := &prog.Inst[y.pc]
-			for n := range utf8.RuneSelf {
-				if matchesByte(yi, byte(n)) {
-					next[n>>6] |= 1 << (n & 63)
-				}
-			}
-			if matchesHigh(yi) {
+			ascii := bytes.of(y.pc)
+			next[0] |= ascii[0]
+			next[1] |= ascii[1]
+			if matchesHigh(&prog.Inst[y.pc]) {
 				next[2], next[3] = ^uint64(0), ^uint64(0)
 			}
 		}
+		ascii := bytes.of(x.pc)
 		for b := range utf8.RuneSelf {
-			if !matchesByte(in, byte(b)) {
+			if ascii[b>>6]&(1<<(b&63)) == 0 {
 				continue
 			}
 			if c := ctxOf[b]; c != 0 && c != x.ctx+1 || !checked(x.ctx, byte(b)) {
@@ -498,6 +501,54 @@ func closure(prog *syntax.Prog, pc uint32) (out []pos, match bool) {
 	}
 	walk(pos{pc, 0})
 	return out, match
+}
+
+// asciiMasks are the ASCII bytes each rune instruction of prog matches,
+// read on first use.
+type asciiMasks struct {
+	prog  *syntax.Prog
+	masks [][2]uint64
+	known []bool
+}
+
+func (a *asciiMasks) of(pc uint32) [2]uint64 {
+	if !a.known[pc] {
+		a.masks[pc], a.known[pc] = asciiMask(&a.prog.Inst[pc]), true
+	}
+	return a.masks[pc]
+}
+
+// asciiMask returns the ASCII bytes rune instruction in matches, as
+// matchesByte answers for each, read from its ranges (a single rune with
+// FoldCase matches its fold orbit, as MatchRunePos reads it).
+func asciiMask(in *syntax.Inst) (m [2]uint64) {
+	set := func(lo, hi rune) {
+		for r := max(lo, 0); r <= min(hi, utf8.RuneSelf-1); r++ {
+			m[r>>6] |= 1 << (r & 63)
+		}
+	}
+	switch in.Op {
+	case syntax.InstRuneAny:
+		set(0, utf8.RuneSelf-1)
+	case syntax.InstRuneAnyNotNL:
+		set(0, '\n'-1)
+		set('\n'+1, utf8.RuneSelf-1)
+	default:
+		if len(in.Rune) == 1 {
+			r0 := in.Rune[0]
+			set(r0, r0)
+			if syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+				for r := unicode.SimpleFold(r0); r != r0; r = unicode.SimpleFold(r) {
+					set(r, r)
+				}
+			}
+			return m
+		}
+		for i := 0; i+1 < len(in.Rune); i += 2 {
+			set(in.Rune[i], in.Rune[i+1])
+		}
+	}
+	return m
 }
 
 // matchesByte reports whether rune instruction in matches the ASCII byte b.

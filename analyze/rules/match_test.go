@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // matcherExprs are the built-in pack's patterns (as the rules compile
@@ -172,6 +174,9 @@ func checkMatcher(t *testing.T, m *matcher, s string) {
 // Resources asks for, by lowerASCII for the others).
 func checkContainsLower(t *testing.T, s string) {
 	t.Helper()
+	if got, want := isASCII(s), !strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }); got != want {
+		t.Fatalf("isASCII(%q) = %v, want %v", s, got, want)
+	}
 	for _, w := range []string{"table", "from"} {
 		if got, want := containsLower(s, w), strings.Contains(strings.ToLower(s), w); got != want {
 			t.Fatalf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
@@ -240,6 +245,46 @@ func TestMatcherFormsFail(t *testing.T) {
 	}
 	if m.analyse(); m.starts == nil || m.at0.get() != nil || m.after.get() != nil {
 		t.Fatalf("want starts read and both anchored forms failing to compile")
+	}
+}
+
+// TestIsASCII checks isASCII, which reads eight bytes at a time, with a
+// non-ASCII byte at every position of texts of every length to 20.
+func TestIsASCII(t *testing.T) {
+	for n := range 21 {
+		checkContainsLower(t, strings.Repeat("a", n))
+		for i := range n {
+			for _, c := range []string{"\x80", "\xff", "é"} {
+				s := strings.Repeat("a", i) + c + strings.Repeat("b", n-i)
+				checkContainsLower(t, s)
+			}
+		}
+	}
+}
+
+// TestASCIIMask holds asciiMask to matchesByte on every rune instruction
+// of the matcher's patterns.
+func TestASCIIMask(t *testing.T) {
+	for _, expr := range append(matcherExprs(t), `(?i)[k-s]`, `(?i)[^a-z]`, `[\x00-\x{10FFFF}]`, `(?s).`, `.`, `(?i)ſ`, `(?i)\x{212A}`, `(?i)é`) {
+		tree, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, _ := syntax.Compile(tree.Simplify())
+		for pc := range prog.Inst {
+			in := &prog.Inst[pc]
+			switch in.Op {
+			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			default:
+				continue
+			}
+			got := asciiMask(in)
+			for b := range utf8.RuneSelf {
+				if got[b>>6]&(1<<(b&63)) != 0 != matchesByte(in, byte(b)) {
+					t.Fatalf("%s: instruction %d (%v) on %q: mask says %v", expr, pc, in, rune(b), !matchesByte(in, byte(b)))
+				}
+			}
+		}
 	}
 }
 
