@@ -178,7 +178,24 @@ const maxLiterals = 64
 
 // literals returns every string re matches, lower-cased, when they are
 // few and re matches nothing else; otherwise nil.
-func literals(re *syntax.Regexp) []string {
+func literals(re *syntax.Regexp) []string { return literalsOf(re, literals) }
+
+// lits remembers literals of the nodes of one tree: required asks for
+// those of every node, at every level above it.
+type lits map[*syntax.Regexp][]string
+
+func (m lits) of(re *syntax.Regexp) []string {
+	l, ok := m[re]
+	if !ok {
+		l = literalsOf(re, m.of)
+		m[re] = l
+	}
+	return l
+}
+
+// literalsOf is literals, with sub giving those of re's subexpressions;
+// it does not modify what sub returns.
+func literalsOf(re *syntax.Regexp, sub func(*syntax.Regexp) []string) []string {
 	switch re.Op {
 	case syntax.OpLiteral:
 		return []string{lowerASCII(string(re.Rune))}
@@ -202,16 +219,16 @@ func literals(re *syntax.Regexp) []string {
 	case syntax.OpEmptyMatch:
 		return []string{""}
 	case syntax.OpCapture:
-		return literals(re.Sub[0])
+		return sub(re.Sub[0])
 	case syntax.OpQuest:
-		if l := literals(re.Sub[0]); l != nil && len(l) < maxLiterals {
-			return append(l, "")
+		if l := sub(re.Sub[0]); l != nil && len(l) < maxLiterals {
+			return append(slices.Clip(l), "")
 		}
 		return nil
 	case syntax.OpAlternate:
 		var out []string
 		for _, s := range re.Sub {
-			l := literals(s)
+			l := sub(s)
 			if l == nil || len(out)+len(l) > maxLiterals {
 				return nil
 			}
@@ -221,7 +238,7 @@ func literals(re *syntax.Regexp) []string {
 	case syntax.OpConcat:
 		out := []string{""}
 		for _, s := range re.Sub {
-			if out = product(out, literals(s)); out == nil {
+			if out = product(out, sub(s)); out == nil {
 				return nil
 			}
 		}
@@ -253,6 +270,12 @@ func covers(re *syntax.Regexp, kws []string) bool { return required(re, kws) != 
 // prefers the longest shortest string: the fewer texts hold them, the
 // fewer the pattern runs on.
 func required(re *syntax.Regexp, kws []string) []string {
+	return requiredIn(re, kws, lits{}.of)
+}
+
+// requiredIn is required, with literals of re's nodes from lit (which
+// remembers them: a literals of its own).
+func requiredIn(re *syntax.Regexp, kws []string, lit func(*syntax.Regexp) []string) []string {
 	// ASCII only: (?i) folds other letters onto case variants (é, É)
 	// that the keyword scan, which folds ASCII only, would not find
 	holdAll := func(list []string) bool {
@@ -266,18 +289,18 @@ func required(re *syntax.Regexp, kws []string) []string {
 			best = slices.Clone(list)
 		}
 	}
-	consider(literals(re))
+	consider(lit(re))
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
-		consider(required(re.Sub[0], kws))
+		consider(requiredIn(re.Sub[0], kws, lit))
 	case syntax.OpRepeat:
 		if re.Min > 0 {
-			consider(required(re.Sub[0], kws))
+			consider(requiredIn(re.Sub[0], kws, lit))
 		}
 	case syntax.OpAlternate:
 		var all []string
 		for _, s := range re.Sub {
-			r := required(s, kws)
+			r := requiredIn(s, kws, lit)
 			if r == nil {
 				return best
 			}
@@ -294,12 +317,12 @@ func required(re *syntax.Regexp, kws []string) []string {
 		for i := range re.Sub {
 			run := []string{""}
 			for j := i; j < len(re.Sub); j++ {
-				if run = product(run, literals(re.Sub[j])); run == nil {
+				if run = product(run, lit(re.Sub[j])); run == nil {
 					break
 				}
 				consider(run)
 			}
-			consider(required(re.Sub[i], kws))
+			consider(requiredIn(re.Sub[i], kws, lit))
 		}
 	}
 	return best

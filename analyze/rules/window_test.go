@@ -2,6 +2,8 @@ package rules
 
 import (
 	"math/rand/v2"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,5 +129,33 @@ func TestWindowsMerge(t *testing.T) {
 	}
 	if got := windows(s, hits, []int{2, 2}, []uint64{3}, 20, nil); len(got) != 1 || got[0] != [2]int{0, len(s)} {
 		t.Errorf("span windows %v, want one", got)
+	}
+}
+
+// TestRequiredRemembered holds required, which remembers the literals of
+// a tree's nodes, to the same search asking literals afresh each time,
+// on every matcher pattern with and without each rule's keywords.
+func TestRequiredRemembered(t *testing.T) {
+	kwss := [][]string{nil}
+	rules, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if len(r.Keywords) > 0 {
+			kwss = append(kwss, r.Keywords)
+		}
+	}
+	for _, expr := range matcherExprs(t) {
+		tree, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree = tree.Simplify()
+		for _, kws := range kwss {
+			if got, want := required(tree, kws), requiredIn(tree, kws, literals); !slices.Equal(got, want) {
+				t.Fatalf("%s %q: required %q, want %q", expr, kws, got, want)
+			}
+		}
 	}
 }
