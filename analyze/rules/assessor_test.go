@@ -254,3 +254,26 @@ func TestAddRuleWhileAnalyzing(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandWords holds the command rules' word switches to the sets
+// they replaced (maps in the first command rules), on their members and
+// near misses.
+func TestCommandWords(t *testing.T) {
+	verbs := map[string]bool{"install": true, "add": true, "i": true, "get": true}
+	managers := map[string]bool{"pip3": true, "npm": true, "yarn": true, "pnpm": true, "gem": true, "cargo": true, "go": true,
+		"apt": true, "apt-get": true, "yum": true, "dnf": true, "apk": true, "brew": true, "conda": true, "poetry": true,
+		"composer": true, "bundle": true}
+	elevators := map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true}
+	var words []string
+	for _, set := range []map[string]bool{verbs, managers, elevators} {
+		for w := range set {
+			words = append(words, w, w+"x", w[1:], strings.ToUpper(w), " "+w)
+		}
+	}
+	words = append(words, "", "pip", "uv", "python3", "apt-", "apt-get-")
+	for _, w := range words {
+		if isInstallVerb(w) != verbs[w] || isManager(w) != managers[w] || isElevator(w) != elevators[w] {
+			t.Errorf("%q: verb %v manager %v elevator %v, want %v %v %v", w, isInstallVerb(w), isManager(w), isElevator(w), verbs[w], managers[w], elevators[w])
+		}
+	}
+}

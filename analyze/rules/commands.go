@@ -81,13 +81,26 @@ var pkgInstall = commandRule{cmd: installs, atCmd: true,
 	keywords: []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
 }.match
 
-// installVerbs are the words after a package manager that install.
-var installVerbs = map[string]bool{"install": true, "add": true, "i": true, "get": true}
+// isInstallVerb reports whether a word after a package manager (lower
+// case) installs.
+func isInstallVerb(w string) bool {
+	switch w {
+	case "install", "add", "i", "get":
+		return true
+	}
+	return false
+}
 
-// managers are the package managers whose install verb pkg.install reads.
-var managers = map[string]bool{"pip3": true, "npm": true, "yarn": true, "pnpm": true, "gem": true, "cargo": true, "go": true,
-	"apt": true, "apt-get": true, "yum": true, "dnf": true, "apk": true, "brew": true, "conda": true, "poetry": true,
-	"composer": true, "bundle": true}
+// isManager reports whether a program name (lower case) is a package
+// manager whose install verb pkg.install reads.
+func isManager(name string) bool {
+	switch name {
+	case "pip3", "npm", "yarn", "pnpm", "gem", "cargo", "go", "apt", "apt-get", "yum", "dnf", "apk", "brew", "conda", "poetry",
+		"composer", "bundle":
+		return true
+	}
+	return false
+}
 
 // installs reports whether a command's words install packages: manager
 // verb, uv pip verb, python -m pip verb. Names compare without case, as
@@ -99,12 +112,12 @@ func installs(args []string) bool {
 	w := func(i int) string { return strings.ToLower(args[i]) }
 	name := w(0)
 	switch {
-	case managers[name] || isVersioned(name, "pip"):
-		return installVerbs[w(1)]
+	case isManager(name) || isVersioned(name, "pip"):
+		return isInstallVerb(w(1))
 	case name == "uv":
-		return len(args) > 2 && w(1) == "pip" && installVerbs[w(2)]
+		return len(args) > 2 && w(1) == "pip" && isInstallVerb(w(2))
 	case isVersioned(name, "python"):
-		return len(args) > 3 && w(1) == "-m" && w(2) == "pip" && installVerbs[w(3)]
+		return len(args) > 3 && w(1) == "-m" && w(2) == "pip" && isInstallVerb(w(3))
 	}
 	return false
 }
@@ -118,12 +131,20 @@ func isVersioned(name, prog string) bool {
 
 // privSudo is rule priv.sudo on the parsed commands: a command run with
 // elevated privileges (sudo, doas, pkexec, run0).
-var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && elevators[args[0]] },
+var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && isElevator(args[0]) },
 	pattern:  privSudoPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0"},
 }.match
 
-var elevators = map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true}
+// isElevator reports whether a program runs its command with elevated
+// privileges.
+func isElevator(name string) bool {
+	switch name {
+	case "sudo", "doas", "pkexec", "run0":
+		return true
+	}
+	return false
+}
 
 // gitSub returns a git command's subcommand: the first word after git's
 // own options (-C DIR, -c NAME=VALUE, --git-dir=…), or "".
