@@ -1,13 +1,11 @@
 package code
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
+	"github.com/agentwarden/warden/internal/corpus"
 	"go/ast"
 	goparser "go/parser"
 	gotoken "go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -24,37 +22,7 @@ import (
 func diffTexts(tb testing.TB) []string {
 	tb.Helper()
 	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			out = append(out, v)
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	corpora, _ := filepath.Glob("../../testdata/*.jsonl")
-	for _, name := range corpora {
-		f, err := os.Open(name)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v any
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				walk(v)
-			}
-		}
-		f.Close()
-	}
+	out = append(out, corpus.Strings(tb, "../../testdata")...)
 	tests, _ := filepath.Glob("*_test.go")
 	fset := gotoken.NewFileSet()
 	for _, name := range tests {
@@ -71,8 +39,8 @@ func diffTexts(tb testing.TB) []string {
 			return true
 		})
 	}
-	if len(corpora) == 0 || len(out) < 1000 {
-		tb.Fatalf("only %d texts from %d corpora", len(out), len(corpora))
+	if len(out) < 1000 {
+		tb.Fatalf("only %d texts", len(out))
 	}
 	return out
 }

@@ -1,13 +1,11 @@
 package rules
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentwarden/warden/internal/corpus"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -45,47 +43,7 @@ func analyzeAll(a *Assessor, c *tool.Call) []risk.Finding {
 // (commands, code, URLs, texts, the steps' arguments), each once.
 func corpusTexts(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob("../../testdata/*.jsonl")
-	if err != nil || len(files) < 5 {
-		t.Fatalf("corpora: %v, %v", files, err)
-	}
-	seen := map[string]bool{}
-	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			if !seen[v] {
-				seen[v] = true
-				out = append(out, v)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v any
-			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			walk(v)
-		}
-		fh.Close()
-	}
-	return out
+	return corpus.Strings(t, "../../testdata")
 }
 
 // corpusActions returns the actions the differential test assesses: each
@@ -96,42 +54,32 @@ func corpusTexts(t *testing.T) []string {
 func corpusActions(t *testing.T) []risk.Action {
 	t.Helper()
 	var acts []risk.Action
-	files, _ := filepath.Glob("../../testdata/*.jsonl")
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, raw := range corpus.Lines(t, "../../testdata") {
+		var line struct {
+			Tool  string `json:"tool"`
+			Steps []struct {
+				Tool string `json:"tool"`
+			} `json:"steps"`
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var line struct {
-				Tool  string `json:"tool"`
-				Steps []struct {
-					Tool string `json:"tool"`
-				} `json:"steps"`
+		_ = json.Unmarshal(raw, &line)
+		if line.Tool != "" {
+			a, err := risk.ParseAction(raw, risk.DefaultLimits)
+			if err != nil {
+				t.Fatalf("%s: %v", raw, err)
 			}
-			_ = json.Unmarshal(sc.Bytes(), &line)
-			if line.Tool != "" {
-				a, err := risk.ParseAction(sc.Bytes(), risk.DefaultLimits)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				acts = append(acts, a)
-			}
-			var steps struct {
-				Steps []json.RawMessage `json:"steps"`
-			}
-			_ = json.Unmarshal(sc.Bytes(), &steps)
-			for _, s := range steps.Steps {
-				a, err := risk.ParseAction(s, risk.DefaultLimits)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				acts = append(acts, a)
-			}
+			acts = append(acts, a)
 		}
-		fh.Close()
+		var steps struct {
+			Steps []json.RawMessage `json:"steps"`
+		}
+		_ = json.Unmarshal(raw, &steps)
+		for _, s := range steps.Steps {
+			a, err := risk.ParseAction(s, risk.DefaultLimits)
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			acts = append(acts, a)
+		}
 	}
 	for _, s := range corpusTexts(t) {
 		for _, a := range []risk.Action{

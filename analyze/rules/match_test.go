@@ -1,11 +1,9 @@
 package rules
 
 import (
-	"bufio"
 	"encoding/json"
+	"github.com/agentwarden/warden/internal/corpus"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -59,41 +57,10 @@ func matcherTexts(t *testing.T) (texts, pieces []string) {
 		}
 		pieces = append(pieces, r.Keywords...)
 	}
-	files, _ := filepath.Glob("../../testdata/*.jsonl")
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v any
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				texts = appendStrings(texts, v)
-			}
-		}
-		f.Close()
-	}
+	texts = append(texts, corpus.Strings(t, "../../testdata")...)
 	pieces = append(pieces, texts...)
 	pieces = append(pieces, "\n", " ", "\t", "x", "ſ", "\u212a", ";", "'", "\"", "|", "&&", ">", "É", "é", "\xff", "\xc3", "_", "0")
 	return texts, pieces
-}
-
-func appendStrings(out []string, v any) []string {
-	switch v := v.(type) {
-	case string:
-		return append(out, v)
-	case []any:
-		for _, x := range v {
-			out = appendStrings(out, x)
-		}
-	case map[string]any:
-		for _, x := range v {
-			out = appendStrings(out, x)
-		}
-	}
-	return out
 }
 
 // TestMatcherExact checks that a matcher answers what regexp answers
