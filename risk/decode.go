@@ -83,19 +83,10 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 		return Action{}, false, false // no tool
 	}
 	for {
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return Action{}, false, false
-		}
-		k, ok := d.key()
+		k, ok := d.member()
 		if !ok {
 			return Action{}, false, false
 		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return Action{}, false, false
-		}
-		d.pos++
-		d.space()
 		var dst *string
 		switch k {
 		case "tool":
@@ -136,19 +127,13 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 		case k == "arguments":
 			args, hasArgs = v, true
 		}
-		d.space()
-		if d.pos >= len(d.data) {
+		more, ok := d.next('}')
+		if !ok {
 			return Action{}, false, false
 		}
-		if d.data[d.pos] == '}' {
-			d.pos++
+		if !more {
 			break
 		}
-		if d.data[d.pos] != ',' {
-			return Action{}, false, false
-		}
-		d.pos++
-		d.space()
 	}
 	d.space()
 	if d.pos != len(d.data) || strings.TrimSpace(a.Tool) == "" {
@@ -179,6 +164,44 @@ type decoder struct {
 	pos      int
 	maxDepth int
 	nul      bool // a string read holds a \u0000 escape
+}
+
+// member reads the key of an object's member and the colon after it,
+// with the white space around them; pos is then at the value.
+func (d *decoder) member() (string, bool) {
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return "", false
+	}
+	k, ok := d.key()
+	if !ok {
+		return "", false
+	}
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+		return "", false
+	}
+	d.pos++
+	d.space()
+	return k, true
+}
+
+// next reads what follows a member or an element: a comma and the white
+// space after it (more is true), or close, which ends the object or array.
+func (d *decoder) next(close byte) (more, ok bool) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, false
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		d.space()
+		return true, true
+	case close:
+		d.pos++
+		return false, true
+	}
+	return false, false
 }
 
 // space skips JSON white space.
@@ -233,37 +256,19 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 		return m, true
 	}
 	for {
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, false
-		}
-		k, ok := d.key()
+		k, ok := d.member()
 		if !ok {
 			return nil, false
 		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, false
-		}
-		d.pos++
-		d.space()
 		v, ok := d.value(depth)
 		if !ok {
 			return nil, false
 		}
 		m[k] = v
-		d.space()
-		if d.pos >= len(d.data) {
+		if more, ok := d.next('}'); !ok {
 			return nil, false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.space()
-		case '}':
-			d.pos++
+		} else if !more {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -286,19 +291,10 @@ func (d *decoder) array(depth int) ([]any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		d.space()
-		if d.pos >= len(d.data) {
+		if more, ok := d.next(']'); !ok {
 			return nil, false
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.space()
-		case ']':
-			d.pos++
+		} else if !more {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }
