@@ -1058,65 +1058,51 @@ func (r *resolver) words(ws []*syntax.Word) Command {
 	return c
 }
 
-// argsOf returns a copy of args in r's arena of words: a slice of a chunk
-// shared by the commands r resolves (its capacity its length, so that an
-// append never reaches into the next command's words). Commands are
-// read-only (see Command), so that no command ever writes its words: a
-// chunk outlives the resolution (the pool keeps it, the rest unused) and
-// holds at most arenaChunk words of commands already returned.
+// arenaCopy returns a copy of src in the arena *arena, whose chunks hold
+// chunk items: a slice of the current chunk (its capacity its length, so
+// that an append never reaches into the next copy), or a slice of its own
+// when src is longer than a quarter of a chunk. Commands are read-only
+// (see Command), so that no copy is ever written: a chunk outlives the
+// resolution (the pool keeps it, the rest unused) and holds at most chunk
+// items of commands already returned.
+func arenaCopy[T any](arena *[]T, src []T, chunk int) []T {
+	n := len(src)
+	if n > chunk/4 {
+		return append(make([]T, 0, n), src...)
+	}
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]T, 0, chunk)
+	}
+	from := len(*arena)
+	*arena = append(*arena, src...)
+	return (*arena)[from : from+n : from+n]
+}
+
+// argsOf returns a copy of args in r's arena of words (arenaCopy).
 func (r *resolver) argsOf(args []string) []string {
-	n := len(args)
-	if n == 0 {
+	if len(args) == 0 {
 		return []string{}
 	}
-	if n > arenaChunk/4 {
-		return append(make([]string, 0, n), args...)
-	}
-	if cap(r.strs)-len(r.strs) < n {
-		r.strs = make([]string, 0, arenaChunk)
-	}
-	from := len(r.strs)
-	r.strs = append(r.strs, args...)
-	return r.strs[from : from+n : from+n]
+	return arenaCopy(&r.strs, args, arenaChunk)
 }
 
 // dynamicOf returns dyn as argsOf returns args: a slice of allStatic when
 // no word is dynamic (anyDyn false), else a copy in r's arena of flags.
 func (r *resolver) dynamicOf(dyn []bool, anyDyn bool) []bool {
-	n := len(dyn)
 	if !anyDyn {
-		return noneDynamic(n)
+		return noneDynamic(len(dyn))
 	}
-	if n > arenaChunk/4 {
-		return append(make([]bool, 0, n), dyn...)
-	}
-	if cap(r.flags)-len(r.flags) < n {
-		r.flags = make([]bool, 0, arenaChunk)
-	}
-	from := len(r.flags)
-	r.flags = append(r.flags, dyn...)
-	return r.flags[from : from+n : from+n]
+	return arenaCopy(&r.flags, dyn, arenaChunk)
 }
 
 // take returns the commands r resolved, copied into its arena of commands
-// as argsOf copies words (nil when there are none), and empties r.out,
-// which the pool keeps for the next resolution.
+// (arenaCopy; nil when there are none), and empties r.out, which the pool
+// keeps for the next resolution.
 func (r *resolver) take() []Command {
-	n := len(r.out)
-	if n == 0 {
+	if len(r.out) == 0 {
 		return nil
 	}
-	var out []Command
-	if n > cmdChunk/4 {
-		out = append(make([]Command, 0, n), r.out...)
-	} else {
-		if cap(r.cmds)-len(r.cmds) < n {
-			r.cmds = make([]Command, 0, cmdChunk)
-		}
-		from := len(r.cmds)
-		r.cmds = append(r.cmds, r.out...)
-		out = r.cmds[from : from+n : from+n]
-	}
+	out := arenaCopy(&r.cmds, r.out, cmdChunk)
 	clear(r.out) // holds nothing for the pool
 	r.out = r.out[:0]
 	return out
