@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentwarden/warden/internal/corpus"
 
-	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/risk"
@@ -29,28 +28,12 @@ func BenchmarkNew(b *testing.B) {
 	}
 }
 
-// prepared returns a as the engine prepares it: normalized, its Python
-// read and its shell scripts resolved (every script's fact recorded).
-func prepared(tb testing.TB, a *risk.Action) *tool.Call {
-	tb.Helper()
-	c := tool.Normalize(a, rules.SampleCwd, rules.SampleHome)
-	ctx := context.Background()
-	if _, err := (code.Preparer{}).Prepare(ctx, c); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := (shell.Preparer{}).Prepare(ctx, c); err != nil {
-		tb.Fatal(err)
-	}
-	shell.Facts(c)
-	return c
-}
-
 // corpusCalls returns every action of testdata/actions.jsonl, prepared as
 // the engine prepares them, without a work budget.
 func corpusCalls(b *testing.B) []*tool.Call {
 	var calls []*tool.Call
 	for _, a := range corpus.Actions(b, "../../testdata/actions.jsonl") {
-		c := prepared(b, &a)
+		c := rules.Prepare(b, &a, 0)
 		c.Work = nil
 		calls = append(calls, c)
 	}
@@ -151,7 +134,7 @@ func BenchmarkLarge(b *testing.B) {
 // (the patterns it runs were compiled by earlier iterations: the first of
 // a process is measured by bench/rules.sh).
 func BenchmarkFirstAnalyze(b *testing.B) {
-	c := prepared(b, &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "cd web && npm install && git commit -am 'deps' && git push"}})
+	c := rules.Prepare(b, &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "cd web && npm install && git commit -am 'deps' && git push"}}, 0)
 	b.ReportAllocs()
 	for b.Loop() {
 		a, err := rules.New()

@@ -101,8 +101,9 @@ func corpusActions(t *testing.T) []risk.Action {
 	return acts
 }
 
-// prepare returns a as the engine prepares it, with a budget of work
-// units (0: none).
+// prepare returns a as the engine prepares it (normalized, its Python
+// read, its shell scripts resolved and every script's fact recorded),
+// with a budget of work units (0: none).
 func prepare(t testing.TB, a *risk.Action, work int64) *tool.Call {
 	c := tool.Normalize(a, SampleCwd, SampleHome)
 	ctx := context.Background()
