@@ -313,10 +313,6 @@ var guardKeySet, guardKeyLens, guardAlways = func() (map[string]uint64, *[256]ui
 // allRows is the mask of every guard row.
 const allRows = ^uint64(0)
 
-// mayGuard reports whether the path p may fall under a guard row (see
-// mayGuardRows).
-func mayGuard(p string) bool { return mayGuardRows(p) != 0 }
-
 // mayGuardRows returns the guard rows p may fall under, as a mask of
 // guardRows: those whose key (a literal component of the pattern, which
 // only an equal component matches) is, in lower case, a component of p,
@@ -363,7 +359,7 @@ func guardKey(c string, upper bool) uint64 {
 	return guardKeySet[string(buf[:n])]
 }
 
-// The kinds of bytes mayGuard tells apart.
+// The kinds of bytes mayGuardRows tells apart.
 const (
 	otherByte     = iota
 	slashByte     // '/'
@@ -400,7 +396,7 @@ func guarded(p, home string) *guardRow {
 	return guardedRows(p, home, rows)
 }
 
-// guardedRow is guarded without the mayGuard test: every row is tried.
+// guardedRow is guarded without the mayGuardRows test: every row is tried.
 func guardedRow(p, home string) *guardRow { return guardedRows(p, home, allRows) }
 
 // guardedRows returns the first row of the mask rows that p falls under,

@@ -327,13 +327,8 @@ var credentialHome = []string{
 
 var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
 
-func credential(p, home string) bool {
-	rest, ok := inAnyHome(p, home)
-	return credentialIn(p, rest, ok)
-}
-
-// credentialIn is credential of p, rest and ok being inAnyHome's answer
-// for it.
+// credentialIn reports whether p holds credentials, rest and ok being
+// inAnyHome's answer for it.
 func credentialIn(p, rest string, ok bool) bool {
 	if credentialSystemSet.holds(p) {
 		return true
@@ -420,12 +415,8 @@ var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_log
 
 var startupSystem = []string{"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/ld.so.preload", "/etc/rc.local", "/etc/cron.d", "/etc/crontab", "/etc/systemd", "/etc/init.d", "/var/spool/cron"}
 
-func startup(p, home string) bool {
-	rest, ok := inAnyHome(p, home)
-	return startupIn(p, rest, ok)
-}
-
-// startupIn is startup of p, rest and ok being inAnyHome's answer for it.
+// startupIn reports whether p is run on its own by a shell or the
+// system, rest and ok being inAnyHome's answer for it.
 func startupIn(p, rest string, ok bool) bool {
 	return startupSystemSet.holds(p) || ok && startupHomeSet.holds(rest)
 }
