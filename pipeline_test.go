@@ -226,7 +226,7 @@ type failingStore struct {
 	before bool
 }
 
-func (f failingStore) Update(ctx context.Context, id string, fn func(*session.State) error) error {
+func (f failingStore) Update(ctx context.Context, id string, fn func(context.Context, *session.State) error) error {
 	if f.before {
 		return errors.New("database is down")
 	}

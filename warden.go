@@ -362,7 +362,7 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 	if id := s.Action.SessionID; id != "" && e.sessions != nil {
 		given := s.Action.Cwd != "" || c.Cwd != e.cwd
 		ran := false
-		err := e.sessions.Update(ctx, id, func(st *session.State) error {
+		err := e.sessions.Update(ctx, id, func(ctx context.Context, st *session.State) error {
 			ran = true
 			st.Enter(c, given)
 			s.Session = st
@@ -469,7 +469,7 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 		e.recordStage(ctx, s, nil)
 		return "", s.Err
 	}
-	record := func(st *session.State) error {
+	record := func(ctx context.Context, st *session.State) error {
 		s.Session = st
 		defer func() { s.Session = nil }()
 		if err := e.record(ctx, s); err != nil {
@@ -480,12 +480,12 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope)
 	var err error
 	switch {
 	case scope != policy.ScopeSession:
-		if err = record(nil); err == nil {
+		if err = record(ctx, nil); err == nil {
 			err = apply()
 		}
 	default:
-		err = e.sessions.Update(ctx, a.SessionID, func(st *session.State) error {
-			if err := record(st); err != nil {
+		err = e.sessions.Update(ctx, a.SessionID, func(ctx context.Context, st *session.State) error {
+			if err := record(ctx, st); err != nil {
 				return err // not saved: the approval is not made
 			}
 			st.Approve(entries...)
@@ -640,7 +640,7 @@ func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]r
 	// when the observation cannot be recorded: knowing more was read only
 	// ever makes later checks stricter
 	var unrecorded error
-	observe := func(st *session.State) error {
+	observe := func(ctx context.Context, st *session.State) error {
 		s.Assessment = risk.Combine(st.Observe(c, output, e.scanners...))
 		s.Session = st
 		defer func() { s.Session = nil }()
@@ -651,13 +651,13 @@ func (e *Engine) Observe(ctx context.Context, a risk.Action, output string) ([]r
 	}
 	if s.Action.SessionID == "" || e.sessions == nil {
 		// nothing to remember it in: what the output holds, for the caller
-		observe(session.NewState(session.DefaultConfig()))
+		observe(ctx, session.NewState(session.DefaultConfig()))
 	} else {
 		given := s.Action.Cwd != "" || c.Cwd != e.cwd
-		err := e.sessions.Update(ctx, s.Action.SessionID, func(st *session.State) error {
+		err := e.sessions.Update(ctx, s.Action.SessionID, func(ctx context.Context, st *session.State) error {
 			st.Enter(c, given)
 			e.prepare(ctx, c, nil)
-			return observe(st)
+			return observe(ctx, st)
 		})
 		if err != nil {
 			return nil, fmt.Errorf("warden: session store: %w", err)

@@ -154,7 +154,7 @@ func TestMemoryBounded(t *testing.T) {
 				tool.Effect{Kind: tool.SetVar, Path: fmt.Sprintf("V%d", a), Text: text, Known: true},
 				tool.Effect{Kind: tool.WriteFile, Path: fmt.Sprintf("/tmp/l%d", a), List: []string{"/home/user/{}"}})
 			c.Shell = []string{text}
-			s.Update(context.Background(), fmt.Sprintf("session-%d", id), func(st *State) error {
+			s.Update(context.Background(), fmt.Sprintf("session-%d", id), func(_ context.Context, st *State) error {
 				st.Enter(c, false)
 				st.Record(c, &risk.Assessment{Level: risk.Low}, nil)
 				return nil

@@ -21,8 +21,10 @@ type Store interface {
 	// processes — and saves the state when fn returns nil. An error from
 	// loading or saving is returned (the engine turns it into a deny:
 	// nothing runs unrecorded); so is fn's error, and then nothing fn did
-	// is saved.
-	Update(ctx context.Context, id string, fn func(*State) error) error
+	// is saved. fn receives ctx, or a context derived from it that carries
+	// the store's transaction: what fn records in the same database (the
+	// audit trail) then commits with the state, or not at all.
+	Update(ctx context.Context, id string, fn func(ctx context.Context, st *State) error) error
 	// Get returns a copy of the state of id, or nil when the store has
 	// none (or it expired).
 	Get(ctx context.Context, id string) (*State, error)
@@ -61,7 +63,7 @@ type memEntry struct {
 	seen   time.Time  // when st was saved
 }
 
-func (s *memoryStore) Update(ctx context.Context, id string, fn func(*State) error) error {
+func (s *memoryStore) Update(ctx context.Context, id string, fn func(ctx context.Context, st *State) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func (s *memoryStore) Update(ctx context.Context, id string, fn func(*State) err
 			s.evict()
 		}
 		s.mu.Unlock()
-		if done, err := s.update(el, id, fn); done {
+		if done, err := s.update(ctx, el, id, fn); done {
 			return err
 		}
 	}
@@ -86,7 +88,7 @@ func (s *memoryStore) Update(ctx context.Context, id string, fn func(*State) err
 
 // update runs fn on the state of the entry el of id, unless el was
 // deleted or evicted while it waited (done is false: start over).
-func (s *memoryStore) update(el *list.Element, id string, fn func(*State) error) (done bool, err error) {
+func (s *memoryStore) update(ctx context.Context, el *list.Element, id string, fn func(context.Context, *State) error) (done bool, err error) {
 	e := el.Value.(*memEntry)
 	e.update.Lock()
 	defer e.update.Unlock() // fn may panic: the next Update of id must not wait forever
@@ -102,7 +104,7 @@ func (s *memoryStore) update(el *list.Element, id string, fn func(*State) error)
 	} else {
 		st = New(id, s.cfg, s.key)
 	}
-	if err := fn(st); err != nil {
+	if err := fn(ctx, st); err != nil {
 		return true, err
 	}
 	s.mu.Lock()

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentwarden/warden/session"
@@ -19,7 +20,7 @@ func TestMemoryStore(t *testing.T) {
 func TestMemoryStoreEvictsLeastRecentlyUsed(t *testing.T) {
 	s := session.NewMemoryStore(session.Config{MaxSessions: 3})
 	touch := func(id string) {
-		if err := s.Update(t.Context(), id, func(st *session.State) error { return nil }); err != nil {
+		if err := s.Update(t.Context(), id, func(_ context.Context, st *session.State) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -83,13 +83,13 @@ func BenchmarkUpdate(b *testing.B) {
 			id := fmt.Sprintf("bench-%d", os.Getpid())
 			defer s.Delete(ctx, id)
 			for i := range 40 {
-				if err := s.Update(ctx, id, func(st *session.State) error { return record(st, i) }); err != nil {
+				if err := s.Update(ctx, id, func(_ context.Context, st *session.State) error { return record(st, i) }); err != nil {
 					b.Fatal(err)
 				}
 			}
 			i := 40
 			for b.Loop() {
-				if err := s.Update(ctx, id, func(st *session.State) error { return record(st, i) }); err != nil {
+				if err := s.Update(ctx, id, func(_ context.Context, st *session.State) error { return record(st, i) }); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -112,7 +112,7 @@ func BenchmarkOpenUpdateClose(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				s := open()
-				if err := s.Update(ctx, id, func(st *session.State) error { return record(st, i) }); err != nil {
+				if err := s.Update(ctx, id, func(_ context.Context, st *session.State) error { return record(st, i) }); err != nil {
 					b.Fatal(err)
 				}
 				if i == 0 {

@@ -30,7 +30,7 @@ func main() {
 		os.Exit(1)
 	}
 	c1, t1 := cpu(), time.Now()
-	err = s.Update(ctx, "hook", func(st *session.State) error {
+	err = s.Update(ctx, "hook", func(_ context.Context, st *session.State) error {
 		c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/w", Shell: []string{"ls"}}
 		st.Enter(c, false)
 		st.Record(c, &risk.Assessment{Level: risk.Safe}, &risk.Decision{Verdict: risk.Allow})

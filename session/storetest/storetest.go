@@ -112,7 +112,7 @@ func bashCall(cmd string, effects ...tool.Effect) *tool.Call {
 
 func update(t *testing.T, s session.Store, id string, fn func(*session.State) error) {
 	t.Helper()
-	if err := s.Update(ctx, id, fn); err != nil {
+	if err := s.Update(ctx, id, func(_ context.Context, st *session.State) error { return fn(st) }); err != nil {
 		t.Fatalf("Update(%s): %v", id, err)
 	}
 }
@@ -253,7 +253,7 @@ func (s *suite) concurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range each {
-				errs <- st.Update(ctx, id, func(x *session.State) error { step(x); return nil })
+				errs <- st.Update(ctx, id, func(_ context.Context, x *session.State) error { step(x); return nil })
 			}
 		}()
 	}
@@ -336,7 +336,7 @@ func (s *suite) fnError(t *testing.T) {
 	id := s.id()
 	update(t, st, id, func(x *session.State) error { step(x); return nil })
 	boom := errors.New("boom")
-	err := st.Update(ctx, id, func(x *session.State) error {
+	err := st.Update(ctx, id, func(_ context.Context, x *session.State) error {
 		populate(x)
 		return boom
 	})
@@ -347,7 +347,7 @@ func (s *suite) fnError(t *testing.T) {
 		t.Errorf("what a failed fn did was saved")
 	}
 	fresh := s.id()
-	st.Update(ctx, fresh, func(x *session.State) error { step(x); return boom })
+	st.Update(ctx, fresh, func(_ context.Context, x *session.State) error { step(x); return boom })
 	if get(t, st, fresh) != nil {
 		t.Error("a new conversation whose fn failed was saved")
 	}
@@ -363,7 +363,7 @@ func (s *suite) fnPanic(t *testing.T) {
 				t.Error("fn's panic did not reach Update's caller")
 			}
 		}()
-		st.Update(ctx, id, func(x *session.State) error { populate(x); panic("boom") })
+		st.Update(ctx, id, func(_ context.Context, x *session.State) error { populate(x); panic("boom") })
 	}()
 	// the conversation goes on from what was saved before, and is not
 	// left locked
@@ -409,7 +409,7 @@ func (s *suite) corrupted(t *testing.T) {
 		t.Errorf("Get of damaged data: no error (state %v)", got != nil)
 	}
 	called := false
-	if err := st.Update(ctx, id, func(*session.State) error { called = true; return nil }); err == nil || called {
+	if err := st.Update(ctx, id, func(context.Context, *session.State) error { called = true; return nil }); err == nil || called {
 		t.Errorf("Update of damaged data: error %v, fn called %v: a damaged conversation must not start over", err, called)
 	}
 	// the damage stays until the conversation is deleted
@@ -426,7 +426,7 @@ func (s *suite) close(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if err := st.Update(ctx, id, func(x *session.State) error { return nil }); err == nil {
+	if err := st.Update(ctx, id, func(_ context.Context, x *session.State) error { return nil }); err == nil {
 		t.Error("Update after Close: no error")
 	}
 	if _, err := st.Get(ctx, id); err == nil {

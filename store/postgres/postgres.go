@@ -154,7 +154,7 @@ var lockTimeout = fmt.Sprintf("SET LOCAL lock_timeout = %d", LockTimeout.Millise
 // state, which is saved when fn returns nil. A state idle longer than the
 // TTL is new; expired rows nobody holds are deleted in passing. fn must
 // not use the store.
-func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) error) error {
+func (s *Store) Update(ctx context.Context, id string, fn func(context.Context, *session.State) error) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ FROM warden_sessions WHERE id = $1 FOR UPDATE`, id, s.cfg.MaxBytes).QueryRow(fun
 	} else {
 		st = session.New(id, s.cfg, s.key)
 	}
-	if err := fn(st); err != nil {
+	if err := fn(withTx(ctx, s, tx), st); err != nil {
 		return err
 	}
 	enc, err := st.MarshalBinary()
@@ -261,3 +261,26 @@ func (s *Store) Close() error {
 // Pool returns the store's connections, for the audit trail that shares
 // the database.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// txKey is the context key under which Update hands fn its transaction,
+// so that what fn records in the same database (the audit trail) commits
+// with the conversation's state, or not at all.
+type txKey struct{}
+
+type txValue struct {
+	s  *Store
+	tx pgx.Tx
+}
+
+func withTx(ctx context.Context, s *Store, tx pgx.Tx) context.Context {
+	return context.WithValue(ctx, txKey{}, txValue{s, tx})
+}
+
+// txOf returns the transaction of s that ctx carries (inside the fn of an
+// Update), or nil.
+func txOf(ctx context.Context, s *Store) pgx.Tx {
+	if v, ok := ctx.Value(txKey{}).(txValue); ok && v.s == s {
+		return v.tx
+	}
+	return nil
+}

@@ -78,7 +78,7 @@ func TestConformance(t *testing.T) {
 	}))
 }
 
-func step(st *session.State) error {
+func step(_ context.Context, st *session.State) error {
 	c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/w", Shell: []string{"true"}}
 	st.Enter(c, false)
 	st.Record(c, &risk.Assessment{Level: risk.Safe}, &risk.Decision{Verdict: risk.Allow})

@@ -304,7 +304,7 @@ func (s *Store) check() error {
 // state, runs fn, and saves it; a state idle longer than the TTL is new,
 // and the expired states of every conversation are deleted in passing.
 // fn must not use the store.
-func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) error) error {
+func (s *Store) Update(ctx context.Context, id string, fn func(context.Context, *session.State) error) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*session.State) e
 	if st == nil {
 		st = session.New(id, s.cfg, s.key)
 	}
-	if err := fn(st); err != nil {
+	if err := fn(withTx(ctx, s, tx), st); err != nil {
 		return err
 	}
 	data, err := st.MarshalBinary()
@@ -406,3 +406,26 @@ func (s *Store) Close() error {
 
 // DB returns the store's database, for the audit trail that shares it.
 func (s *Store) DB() *sql.DB { return s.db }
+
+// txKey is the context key under which Update hands fn its transaction,
+// so that what fn records in the same file (the audit trail) commits with
+// the conversation's state, or not at all.
+type txKey struct{}
+
+type txValue struct {
+	s  *Store
+	tx *sql.Tx
+}
+
+func withTx(ctx context.Context, s *Store, tx *sql.Tx) context.Context {
+	return context.WithValue(ctx, txKey{}, txValue{s, tx})
+}
+
+// txOf returns the write transaction of s that ctx carries (inside the fn
+// of an Update), or nil.
+func txOf(ctx context.Context, s *Store) *sql.Tx {
+	if v, ok := ctx.Value(txKey{}).(txValue); ok && v.s == s {
+		return v.tx
+	}
+	return nil
+}

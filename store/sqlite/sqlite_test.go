@@ -47,7 +47,7 @@ func TestFileModes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "b")
 	path := filepath.Join(dir, "warden.db")
 	s := open(t, path, session.Config{})
-	if err := s.Update(t.Context(), "x", func(st *session.State) error { return nil }); err != nil {
+	if err := s.Update(t.Context(), "x", func(_ context.Context, st *session.State) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, path: 0o600, path + "-wal": 0o600, path + "-shm": 0o600} {
@@ -101,7 +101,7 @@ func TestOpenRefuses(t *testing.T) {
 func TestPathsWithOddCharacters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a dir?x=1#frag", "w%20arden.db")
 	s := open(t, path, session.Config{})
-	if err := s.Update(t.Context(), "x", func(st *session.State) error { return nil }); err != nil {
+	if err := s.Update(t.Context(), "x", func(_ context.Context, st *session.State) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
@@ -109,7 +109,7 @@ func TestPathsWithOddCharacters(t *testing.T) {
 	}
 }
 
-func step(st *session.State) error {
+func step(_ context.Context, st *session.State) error {
 	c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Class: tool.Execute, Cwd: "/w", Shell: []string{"true"}}
 	st.Enter(c, false)
 	st.Record(c, &risk.Assessment{Level: risk.Safe}, &risk.Decision{Verdict: risk.Allow})
