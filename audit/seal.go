@@ -26,8 +26,8 @@ func RecordHash(data []byte) []byte {
 
 // Seal numbers ev after head (Seq, and Prev from head's hash), sets its
 // time to UTC, and returns it as a Record: its canonical JSON (Go's JSON
-// of Event: fields in a fixed order, map keys sorted, no HTML escaping)
-// and its hash. ev is changed.
+// of Event: fields in a fixed order, map keys sorted, <, > and & escaped
+// as json.Marshal escapes them) and its hash. ev is changed.
 func Seal(ev *Event, head Head) (Record, error) {
 	ev.Seq = head.Seq + 1
 	ev.Prev = hex.EncodeToString(head.Hash)
