@@ -83,7 +83,10 @@ type Backend interface {
 	// fails nothing is written and its error is returned. When ctx
 	// carries a transaction of the store's own database (the fn of its
 	// session store's Update), Append writes in that transaction, and its
-	// owner's commit makes the records durable.
+	// owner's commit makes the records durable; such a Backend implements
+	// Joiner, so that a Log knows not to commit that append with others.
+	// seal may be called more than once (a retried transaction); only
+	// what its last call returned is written.
 	Append(ctx context.Context, seal func(Head) ([]Record, *Checkpoint, error)) error
 	// Head returns the end of the chain.
 	Head(ctx context.Context) (Head, error)
@@ -108,4 +111,14 @@ type Backend interface {
 	// Close releases the backend (not a database it shares with a
 	// session store, which that store's Close releases).
 	Close() error
+}
+
+// Joiner is implemented by a Backend that can append in a transaction of
+// its own database carried by a context (see Backend.Append). Joins
+// reports whether ctx carries one: a Log then appends that event alone,
+// in that transaction, instead of committing it with the events of other
+// callers (which the transaction's owner does not wait for, and which
+// could deadlock against its lock).
+type Joiner interface {
+	Joins(ctx context.Context) bool
 }
