@@ -11,4 +11,12 @@
 // conversation's row (SELECT … FOR UPDATE) for the whole of its
 // transaction: Updates of one conversation are serialized across
 // processes and hosts, and lose nothing.
+//
+// The same database holds the audit trail (Store.Audit, an audit.Backend):
+// warden_audit (one row per event: its canonical JSON and hash, and the
+// columns lists filter on), warden_audit_checkpoints (the signed heads)
+// and warden_audit_head, the one row every append locks, so that
+// processes and hosts appending at once keep one chain. An append in the
+// fn of an Update writes in the Update's transaction and commits with the
+// conversation's state.
 package postgres

@@ -64,7 +64,7 @@ func Open(ctx context.Context, dsn string, cfg session.Config) (*Store, error) {
 
 // schema is the version of the tables this warden writes; migrations[v]
 // brings a store of version v to v+1.
-const schema = 1
+const schema = 2
 
 var migrations = []string{
 	0: `CREATE TABLE IF NOT EXISTS warden_meta (name text PRIMARY KEY, value bytea NOT NULL);
@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS warden_sessions (
 	updated_at bigint NOT NULL -- Unix nanoseconds
 );
 CREATE INDEX IF NOT EXISTS warden_sessions_updated ON warden_sessions (updated_at)`,
+	1: auditSchema,
 }
 
 // init creates or migrates the tables and reads the hash key, in one
