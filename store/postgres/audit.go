@@ -67,7 +67,10 @@ type Audit struct {
 	closed atomic.Bool
 }
 
-var _ audit.Backend = (*Audit)(nil)
+var (
+	_ audit.Backend = (*Audit)(nil)
+	_ audit.Joiner  = (*Audit)(nil)
+)
 
 // Audit returns the audit trail of the store's database, on its
 // connections. Closing it leaves the store open; closing the store closes

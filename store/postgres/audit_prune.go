@@ -18,7 +18,7 @@ func (a *Audit) Prune(ctx context.Context, before int64, seal func(head audit.He
 		return err
 	}
 	return a.chain(ctx, func(ctx context.Context, t chainTx, head audit.Head) (*pgx.Batch, error) {
-		if err := pruneBounds(before, head); err != nil {
+		if err := audit.PruneBounds(before, head); err != nil {
 			return nil, err
 		}
 		var last audit.Record
@@ -44,14 +44,6 @@ func (a *Audit) Prune(ctx context.Context, before int64, seal func(head audit.He
 		}
 		return b, nil
 	})
-}
-
-// pruneBounds is audit.PruneBounds.
-func pruneBounds(before int64, head audit.Head) error {
-	if before > head.First && before <= head.Seq {
-		return nil
-	}
-	return fmt.Errorf("cannot prune before event %d: the chain holds events %d to %d", before, head.First, head.Seq)
 }
 
 // Close implements audit.Backend: the trail is closed, the store (and its

@@ -1,0 +1,283 @@
+package postgres
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
+)
+
+// testSeed is the audit key of these tests (a test key, not a secret).
+var testSeed = []byte("warden postgres audit test seed!")
+
+func testKeys(t testing.TB) *audit.Keys {
+	k, err := audit.KeysFromSeed(testSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// The child processes of these tests are this test binary, run with
+// childEnv set to what they are to do (see TestAuditChild), the DSN of
+// the parent's schema in childDSN, and the number of events in childEach.
+const (
+	childEnv  = "WARDEN_AUDIT_TEST_CHILD"
+	childDSN  = "WARDEN_AUDIT_TEST_CHILD_DSN"
+	childEach = "WARDEN_AUDIT_TEST_CHILD_EACH"
+)
+
+// TestAuditChild is the child process of the multi-process tests; run
+// by itself it does nothing. It opens the store, and appends from four
+// goroutines through one Log ("append": each appends childEach events;
+// "loop": until killed), writing "ack SEQ" to stdout, in one write, once
+// Append returned SEQ, that is once the event is committed.
+func TestAuditChild(t *testing.T) {
+	what := os.Getenv(childEnv)
+	if what == "" {
+		return
+	}
+	each, _ := strconv.Atoi(os.Getenv(childEach))
+	ctx := context.Background()
+	s, err := Open(ctx, os.Getenv(childDSN), session.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := audit.NewLog(s.Audit(), testKeys(t))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := 0; what == "loop" || i < each; i++ {
+				seq, err := l.Append(ctx, checkEvent(fmt.Sprintf("pid%d-%d", os.Getpid(), g), "Bash", risk.Allow, risk.Safe))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := fmt.Fprintf(os.Stdout, "ack %d\n", seq); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// child starts this test binary as a child process doing what, on the
+// schema of dsn, and returns it with its standard output.
+func child(t *testing.T, dsn, what string, each int) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+what, childDSN+"="+dsn, childEach+"="+strconv.Itoa(each))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
+}
+
+// acks reads the "ack SEQ" lines of a child's output, to its end, into
+// seen, failing on a seq acknowledged twice; after n acks (0: never) it
+// calls at, once.
+func acks(t *testing.T, out io.Reader, mu *sync.Mutex, seen map[int64]bool, n int, at func()) {
+	sc := bufio.NewScanner(out)
+	count := 0
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "ack ")
+		if !ok {
+			continue
+		}
+		seq, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			t.Errorf("child: %q", sc.Text())
+			continue
+		}
+		mu.Lock()
+		if seen[seq] {
+			t.Errorf("event %d acknowledged twice", seq)
+		}
+		seen[seq] = true
+		mu.Unlock()
+		if count++; count == n {
+			at()
+		}
+	}
+}
+
+// checkAcked checks that the chain of a holds every acknowledged event,
+// and verifies (with the test key).
+func checkAcked(t *testing.T, a audit.Backend, seen map[int64]bool) {
+	t.Helper()
+	h, err := a.Head(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := range seen {
+		if _, err := a.Get(t.Context(), seq); err != nil {
+			t.Errorf("acknowledged event %d: %v", seq, err)
+		}
+	}
+	checkChain(t, a, 1, h.Seq)
+	verify(t, a)
+}
+
+// TestAuditConcurrentProcesses: processes appending at once (each from
+// goroutines through its own Log) keep one chain, holding every event
+// acknowledged once.
+func TestAuditConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dsn := testDSN(t)
+	s := open(t, dsn, session.Config{})
+	const procs, each = 4, 50
+	var (
+		mu   sync.Mutex
+		seen = map[int64]bool{}
+		wg   sync.WaitGroup
+	)
+	for range procs {
+		cmd, out := child(t, dsn, "append", each)
+		wg.Go(func() {
+			acks(t, out, &mu, seen, 0, nil)
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("child: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != procs*4*each {
+		t.Errorf("%d events acknowledged, want %d", len(seen), procs*4*each)
+	}
+	checkAcked(t, s.Audit(), seen)
+	if h, _ := s.Audit().Head(t.Context()); h.Seq != procs*4*each {
+		t.Errorf("the chain ends at %d, want %d", h.Seq, procs*4*each)
+	}
+}
+
+// TestAuditConcurrentStores: stores of one process, each with its own
+// Log (so their group commits contend for the chain's lock) keep one
+// chain.
+func TestAuditConcurrentStores(t *testing.T) {
+	dsn := testDSN(t)
+	const stores, writers, each = 4, 4, 25
+	var (
+		mu   sync.Mutex
+		seen = map[int64]bool{}
+		wg   sync.WaitGroup
+	)
+	for range stores {
+		l := audit.NewLog(open(t, dsn, session.Config{}).Audit(), testKeys(t))
+		for range writers {
+			wg.Go(func() {
+				for range each {
+					seq, err := l.Append(context.Background(), checkEvent("s", "Bash", risk.Allow, risk.Safe))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					if seen[seq] {
+						t.Errorf("event %d acknowledged twice", seq)
+					}
+					seen[seq] = true
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if len(seen) != stores*writers*each {
+		t.Fatalf("%d events acknowledged, want %d", len(seen), stores*writers*each)
+	}
+	checkAcked(t, open(t, dsn, session.Config{}).Audit(), seen)
+}
+
+// TestAuditCrash: a process killed (SIGKILL) while it appends loses no
+// event it acknowledged, leaves a chain that verifies, and holds no lock:
+// the server rolls back its connections' transactions, and a new store
+// appends after it.
+func TestAuditCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dsn := testDSN(t)
+	s := open(t, dsn, session.Config{})
+	var (
+		mu   sync.Mutex
+		seen = map[int64]bool{}
+	)
+	cmd, out := child(t, dsn, "loop", 0)
+	acks(t, out, &mu, seen, 300, func() {
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Error(err)
+		}
+	})
+	err := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed: %v", err)
+	}
+	if len(seen) < 300 {
+		t.Fatalf("%d acknowledged events", len(seen))
+	}
+	checkAcked(t, s.Audit(), seen)
+
+	after := open(t, dsn, session.Config{})
+	l := audit.NewLog(after.Audit(), testKeys(t))
+	h, err := after.Audit().Head(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), LockTimeout+5*time.Second)
+	defer cancel()
+	seq, err := l.Append(ctx, checkEvent("after", "Bash", risk.Allow, risk.Safe))
+	if err != nil || seq <= h.Seq {
+		t.Fatalf("append after the crash: %d, %v (head %d)", seq, err, h.Seq)
+	}
+	verify(t, after.Audit())
+	t.Logf("%d events acknowledged before the kill, %d in the chain", len(seen), h.Seq)
+}
+
+// verify checks the signatures of the chain's checkpoints with the test
+// key, and that each names its record's hash.
+func verify(t *testing.T, b audit.Backend) {
+	t.Helper()
+	pub := testKeys(t).Public()
+	n := 0
+	err := b.Checkpoints(t.Context(), 0, func(c *audit.Checkpoint) error {
+		if !ed25519.Verify(pub, audit.CheckpointMessage(c.Seq, c.Hash, c.Time), c.Sig) {
+			return fmt.Errorf("checkpoint %d: bad signature", c.Seq)
+		}
+		r, err := b.Get(t.Context(), c.Seq)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(r.Hash, c.Hash) {
+			return fmt.Errorf("checkpoint %d: not the record's hash", c.Seq)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("%d checkpoints: %v", n, err)
+	}
+}
