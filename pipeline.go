@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/tool"
@@ -16,9 +18,10 @@ import (
 // prepare and analyze are the preparers and analyzers; decide is the
 // policy, a pure function of the assessment; judge, review and record are
 // seams, each a small interface that options wrap (WithJudge, WithReviewer,
-// WithRecorder). Check, Approve, Observe and Reject all leave through
-// record: whatever the engine answers, its recorders saw it, and when one
-// of them cannot record the answer is deny (risk.StageRecord).
+// WithRecorder). Check, Approve, Decline, Observe, Report and Reject all
+// leave through record: whatever the engine answers, its recorders saw
+// it, and when one of them cannot record the answer is deny
+// (risk.StageRecord). WithAudit adds the recorder of the audit trail.
 
 // Kind is what an entry point of the Engine was asked to do.
 type Kind string
@@ -29,6 +32,8 @@ const (
 	KindApprove Kind = "approve" // Approve: a person approved an action
 	KindObserve Kind = "observe" // Observe: what an action that ran returned
 	KindReject  Kind = "reject"  // Reject: input that is not an action at all
+	KindDecline Kind = "decline" // Decline: a person refused an action warden asked about
+	KindReport  Kind = "report"  // Report: the result of an action that ran
 )
 
 // Step is one request on its way through the pipeline: what the judge,
@@ -53,6 +58,19 @@ type Step struct {
 	// Approved is, for an Approve step, the rule or exact action
 	// remembered.
 	Approved string
+	// Scope is, for an Approve step, the scope asked for; By and Reason
+	// are who approved or declined and why, as the caller said (By,
+	// Because).
+	Scope      policy.Scope
+	By, Reason string
+	// Judgement is what the judge said of a checked step, when it says
+	// (a DetailedJudge); nil otherwise.
+	Judgement *audit.Judgement
+	// Outcome is, for a Report step, the result reported.
+	Outcome *audit.Outcome
+
+	// policy is the policy that decided the step (nil when none did).
+	policy *policy.Policy
 
 	// call and work are what Call and Call.Work point to once the engine
 	// normalized the action (see Engine.normalize): the step, its call
@@ -68,6 +86,16 @@ type Step struct {
 // returns no findings. A judge is only asked about KindCheck steps.
 type Judge interface {
 	Judge(ctx context.Context, s *Step) ([]risk.Finding, error)
+}
+
+// DetailedJudge is a Judge that also says how it judged: the model, its
+// verdict and raw answer, the prompt's hash, latency and tokens, for the
+// audit trail (Step.Judgement). The engine calls JudgeDetailed instead of
+// Judge on a judge that has it; the judgement may be nil. A judge that
+// wraps another (a cascade) implements it to pass the details on.
+type DetailedJudge interface {
+	Judge
+	JudgeDetailed(ctx context.Context, s *Step) ([]risk.Finding, *audit.Judgement, error)
 }
 
 // Reviewer reviews the actions the policy would ask a person about: the
@@ -156,6 +184,15 @@ func WithRecorder(wrap func(next Recorder) Recorder) Option {
 // judgeStage asks the judge about a checked step and returns what it
 // finds.
 func (e *Engine) judgeStage(ctx context.Context, s *Step) []risk.Finding {
+	if dj, ok := e.judge.(DetailedJudge); ok {
+		var j *audit.Judgement
+		fs := runStep("judge", s.Call, func() (fs []risk.Finding, err error) {
+			fs, j, err = dj.JudgeDetailed(ctx, s)
+			return fs, err
+		})
+		s.Judgement = j
+		return fs
+	}
 	return runStep("judge", s.Call, func() ([]risk.Finding, error) { return e.judge.Judge(ctx, s) })
 }
 

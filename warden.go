@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/guard"
@@ -79,6 +80,8 @@ type Engine struct {
 	defaultAnalyzers, defaultPreparers bool
 
 	work int64 // the work budget of a call; 0: tool.DefaultWork
+
+	now func() time.Time // the clock of the audit trail (WithClock)
 }
 
 // Option configures an Engine.
@@ -225,6 +228,7 @@ func New(opts ...Option) (*Engine, error) {
 		judge:    nop{},
 		reviewer: nop{},
 		recorder: nop{},
+		now:      time.Now,
 	}
 	e.defaultAnalyzers, e.defaultPreparers = true, true
 	for _, o := range opts {
@@ -355,7 +359,7 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 	if err := s.Action.Validate(e.limits); err != nil {
 		s.Err = err
 		s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
-		s.Decision = e.decide(&s.Assessment, c, nil)
+		e.decide(s, c, nil)
 		e.recordStage(ctx, s, nil)
 		return
 	}
@@ -406,7 +410,7 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 			s.Assessment = e.combine(c, append(findings, more...))
 		}
 	}
-	s.Decision = e.decide(&s.Assessment, c, st)
+	e.decide(s, c, st)
 	e.reviewStage(ctx, s)
 }
 
@@ -422,11 +426,12 @@ func compound(c *tool.Call) bool {
 	return false
 }
 
-// decide applies the policy to an assessed call, with what the
-// conversation st (nil for a lone action) knows and the approvals
-// remembered for it.
-func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) risk.Decision {
-	f := &policy.Facts{Assessment: as, Call: c, Session: policy.SessionFacts{ID: c.Action.SessionID}}
+// decide applies the policy to the assessment of step s, of call c, with
+// what the conversation st (nil for a lone action) knows and the
+// approvals remembered for it: it sets the step's decision and the
+// policy that made it.
+func (e *Engine) decide(s *Step, c *tool.Call, st *session.State) {
+	f := &policy.Facts{Assessment: &s.Assessment, Call: c, Session: policy.SessionFacts{ID: c.Action.SessionID}}
 	if st != nil {
 		f.Session.Steps, f.Session.Tainted = st.Steps(), st.Tainted()
 	}
@@ -437,9 +442,9 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 	e.mu.RLock()
 	p := e.policy
 	e.mu.RUnlock()
-	d := p.DecideFacts(f, approved...)
-	d.Stage = risk.StagePolicy
-	return d
+	s.Decision = p.DecideFacts(f, approved...)
+	s.Decision.Stage = risk.StagePolicy
+	s.policy = p
 }
 
 // Approve remembers that a person approved action a, so that the same
@@ -460,10 +465,12 @@ func (e *Engine) decide(as *risk.Assessment, c *tool.Call, st *session.State) ri
 // approval is refused, since an agent could write that file itself. No
 // approval overrides a deny rule. It returns the rule remembered, or
 // "exact action …" for a locked action. The approval is recorded (see
-// WithRecorder) before it takes effect; one that cannot be recorded is
-// not made.
-func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope) (string, error) {
-	s := &Step{Kind: KindApprove, Action: a}
+// WithRecorder, WithAudit), with who approved and why (By, Because),
+// before it takes effect; one that cannot be recorded is not made. A
+// refused approval is recorded too, with why it was refused.
+func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope, opts ...AnswerOption) (string, error) {
+	s := &Step{Kind: KindApprove, Action: a, Scope: scope}
+	s.answerOf(opts)
 	entries, apply := e.approval(ctx, s, scope)
 	if s.Err != nil {
 		e.recordStage(ctx, s, nil)
@@ -692,7 +699,7 @@ func (e *Engine) EndSession(ctx context.Context, id string) error {
 func (e *Engine) Reject(ctx context.Context, err error) (risk.Assessment, risk.Decision) {
 	s := &Step{Kind: KindReject, Err: err}
 	s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
-	s.Decision = e.decide(&s.Assessment, &tool.Call{Action: &s.Action, Class: tool.Other}, nil)
+	e.decide(s, &tool.Call{Action: &s.Action, Class: tool.Other}, nil)
 	e.recordStage(ctx, s, nil)
 	return s.Assessment, s.Decision
 }
