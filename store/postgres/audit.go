@@ -146,7 +146,10 @@ const (
 // chain runs write under the chain's lock: in the store's transaction
 // ctx carries, or in one of its own, begun with the lock and the head's
 // reading in one round trip and committed with the batch write returns in
-// another. write must not commit; an error from it rolls back.
+// another. write must not commit; an error from it rolls back. In the
+// store's transaction, what chain does is within a savepoint: when it
+// fails, it is undone (the lock released) and the transaction stays
+// usable, so that its owner can still save what it decided.
 func (a *Audit) chain(ctx context.Context, write func(context.Context, chainTx, audit.Head) (*pgx.Batch, error)) error {
 	t := chainTx{q: txOf(ctx, a.s)}
 	if t.q == nil {
@@ -164,6 +167,8 @@ func (a *Audit) chain(ctx context.Context, write func(context.Context, chainTx, 
 	b := &pgx.Batch{}
 	if t.own {
 		b.Queue(`BEGIN ISOLATION LEVEL READ COMMITTED`)
+	} else {
+		b.Queue(`SAVEPOINT warden_audit`)
 	}
 	b.Queue(lockTimeout)
 	b.Queue(lockHead).QueryRow(func(r pgx.Row) error {
@@ -193,6 +198,8 @@ func (a *Audit) chain(ctx context.Context, write func(context.Context, chainTx, 
 	}
 	if t.own {
 		w.Queue(`COMMIT`)
+	} else {
+		w.Queue(`RELEASE SAVEPOINT warden_audit`)
 	}
 	if err := t.q.SendBatch(ctx, w).Close(); err != nil {
 		a.rollback(t)
@@ -202,13 +209,18 @@ func (a *Audit) chain(ctx context.Context, write func(context.Context, chainTx, 
 }
 
 // rollback ends a transaction chain began, so that its connection goes
-// back to the pool; if that fails, the pool closes the connection, which
-// the server rolls back.
+// back to the pool (if that fails, the pool closes the connection, which
+// the server rolls back), or undoes chain's work in the store's
+// transaction (if that fails, the transaction is unusable, and its
+// owner's commit fails).
 func (a *Audit) rollback(t chainTx) {
-	if !t.own {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _ = t.q.Exec(ctx, `ROLLBACK`)
+	if t.own {
+		_, _ = t.q.Exec(ctx, `ROLLBACK`)
+		return
+	}
+	// (no arguments: the simple protocol, which needs no statement
+	// prepared in the failed transaction)
+	_, _ = t.q.Exec(ctx, `ROLLBACK TO SAVEPOINT warden_audit; RELEASE SAVEPOINT warden_audit`)
 }

@@ -236,6 +236,36 @@ func TestAuditInUpdate(t *testing.T) {
 		t.Fatalf("%v %v", seqs, err)
 	}
 	checkChain(t, a, 1, 2)
+
+	// An append that fails in the database (a checkpoint without a hash)
+	// is undone, and releases the lock, while the Update goes on and
+	// saves its state.
+	err = s.Update(ctx, "conv", func(ctx context.Context, st *session.State) error {
+		if err := step(ctx, st); err != nil {
+			return err
+		}
+		seal := sealer(&seqs, checkEvent("conv", "Bash", risk.Deny, risk.High))
+		err := a.Append(ctx, func(h audit.Head) ([]audit.Record, *audit.Checkpoint, error) {
+			recs, c, err := seal(h)
+			c.Hash = nil
+			return recs, c, err
+		})
+		if err == nil || !strings.Contains(err.Error(), "hash") {
+			t.Errorf("an append failing in the database: %v", err)
+		}
+		// another connection appends: the lock is free
+		return a.Append(context.Background(), sealer(&seqs, checkEvent("other", "Bash", risk.Allow, risk.Safe)))
+	})
+	if err != nil || seqs[0] != 3 {
+		t.Fatalf("%v %v", seqs, err)
+	}
+	if st, err := s.Get(ctx, "conv"); err != nil || st.Steps() != 2 {
+		t.Fatalf("state after a failed append: %v %v", st, err)
+	}
+	checkChain(t, a, 1, 3)
+	if r, err := a.Get(ctx, 3); err != nil || r.Session != "other" {
+		t.Fatalf("%+v %v", r, err)
+	}
 }
 
 func TestAuditPrune(t *testing.T) {
