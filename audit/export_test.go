@@ -21,6 +21,7 @@ func (x MemoryTamperer) SetRecord(t testing.TB, seq int64, r Record) {
 	}
 	r = cloneRecord(r)
 	r.Seq = seq
+	x.M.recs = slices.Clone(x.M.recs) // never in place: see Memory.snapshot
 	x.M.recs[i] = r
 }
 
@@ -33,7 +34,7 @@ func (x MemoryTamperer) Delete(t testing.TB, seq int64) {
 	if !ok {
 		t.Fatalf("tamper: no record %d to delete", seq)
 	}
-	x.M.recs = slices.Delete(x.M.recs, i, i+1)
+	x.M.recs = slices.Concat(x.M.recs[:i:i], x.M.recs[i+1:])
 }
 
 // Insert adds r at r.Seq, which no record may hold.
@@ -45,14 +46,15 @@ func (x MemoryTamperer) Insert(t testing.TB, r Record) {
 	if ok {
 		t.Fatalf("tamper: record %d is held", r.Seq)
 	}
-	x.M.recs = slices.Insert(x.M.recs, i, cloneRecord(r))
+	x.M.recs = slices.Concat(x.M.recs[:i:i], []Record{cloneRecord(r)}, x.M.recs[i:])
 }
 
 // DeleteCheckpoints removes the checkpoints of Seq >= from.
 func (x MemoryTamperer) DeleteCheckpoints(t testing.TB, from int64) {
 	x.M.mu.Lock()
 	defer x.M.mu.Unlock()
-	x.M.cps = slices.DeleteFunc(x.M.cps, func(c Checkpoint) bool { return c.Seq >= from })
+	i, _ := slices.BinarySearchFunc(x.M.cps, from, cpBySeq)
+	x.M.cps = slices.Clone(x.M.cps[:i])
 }
 
 // AddCheckpoint adds c.

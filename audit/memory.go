@@ -78,8 +78,12 @@ func continues(head Head, recs []Record) error {
 func (m *Memory) addCheckpoint(c Checkpoint) {
 	c.Hash = slices.Clone(c.Hash)
 	c.Sig = slices.Clone(c.Sig)
-	i, _ := slices.BinarySearchFunc(m.cps, c.Seq+1, func(c Checkpoint, seq int64) int { return cmp.Compare(c.Seq, seq) })
-	m.cps = slices.Insert(m.cps, i, c)
+	i, _ := slices.BinarySearchFunc(m.cps, c.Seq+1, cpBySeq)
+	if i == len(m.cps) {
+		m.cps = append(m.cps, c)
+		return
+	}
+	m.cps = slices.Concat(m.cps[:i:i], []Checkpoint{c}, m.cps[i:]) // a new slice: see snapshot
 }
 
 // Head implements Backend.
@@ -96,7 +100,7 @@ func (m *Memory) Head(context.Context) (Head, error) {
 
 // find returns the index of seq's record; m.mu is held.
 func (m *Memory) find(seq int64) (int, bool) {
-	return slices.BinarySearchFunc(m.recs, seq, func(r Record, seq int64) int { return cmp.Compare(r.Seq, seq) })
+	return slices.BinarySearchFunc(m.recs, seq, bySeq)
 }
 
 // Get implements Backend.
@@ -113,58 +117,75 @@ func (m *Memory) Get(_ context.Context, seq int64) (Record, error) {
 	return cloneRecord(m.recs[i]), nil
 }
 
-// Scan implements Backend. It calls fn with copies, outside the lock.
-func (m *Memory) Scan(ctx context.Context, f Filter, fn func(*Record) error) error {
+// snapshot returns the records and checkpoints as they are. Nothing
+// changes an element of m.recs or m.cps in place, and whatever removes or
+// inserts one builds new slices (appends only write past a snapshot's
+// length), so a snapshot can be read without the lock.
+func (m *Memory) snapshot() ([]Record, []Checkpoint, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
-		return errClosed
+		return nil, nil, errClosed
 	}
-	var sel []Record
-	for i := range m.recs {
-		if f.Match(&m.recs[i]) {
-			sel = append(sel, cloneRecord(m.recs[i]))
+	return m.recs, m.cps, nil
+}
+
+// Scan implements Backend. It calls fn with a copy of each record.
+func (m *Memory) Scan(ctx context.Context, f Filter, fn func(*Record) error) error {
+	recs, _, err := m.snapshot()
+	if err != nil {
+		return err
+	}
+	i, _ := slices.BinarySearchFunc(recs, f.FromSeq, bySeq)
+	recs = recs[i:]
+	if f.Last && f.Limit > 0 { // start at the Limit-th from the end
+		n := 0
+		for i = len(recs); i > 0 && n < f.Limit; i-- {
+			if f.Match(&recs[i-1]) {
+				n++
+			}
 		}
+		recs = recs[i:]
 	}
-	m.mu.Unlock()
-	if f.Limit > 0 && len(sel) > f.Limit {
-		if f.Last {
-			sel = sel[len(sel)-f.Limit:]
-		} else {
-			sel = sel[:f.Limit]
+	n := 0
+	for i := range recs {
+		if f.Limit > 0 && n == f.Limit {
+			break
 		}
-	}
-	for i := range sel {
+		if !f.Match(&recs[i]) {
+			continue
+		}
+		n++
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := fn(&sel[i]); err != nil {
+		r := cloneRecord(recs[i])
+		if err := fn(&r); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// bySeq orders records by Seq, for binary searches.
+func bySeq(r Record, seq int64) int { return cmp.Compare(r.Seq, seq) }
+
+// cpBySeq orders checkpoints by Seq, for binary searches.
+func cpBySeq(c Checkpoint, seq int64) int { return cmp.Compare(c.Seq, seq) }
+
 // Checkpoints implements Backend.
 func (m *Memory) Checkpoints(ctx context.Context, from int64, fn func(*Checkpoint) error) error {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return errClosed
+	_, cps, err := m.snapshot()
+	if err != nil {
+		return err
 	}
-	var sel []Checkpoint
-	for _, c := range m.cps {
-		if c.Seq >= from {
-			c.Hash, c.Sig = slices.Clone(c.Hash), slices.Clone(c.Sig)
-			sel = append(sel, c)
-		}
-	}
-	m.mu.Unlock()
-	for i := range sel {
+	i, _ := slices.BinarySearchFunc(cps, from, cpBySeq)
+	for _, c := range cps[i:] {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := fn(&sel[i]); err != nil {
+		c.Hash, c.Sig = slices.Clone(c.Hash), slices.Clone(c.Sig)
+		if err := fn(&c); err != nil {
 			return err
 		}
 	}
@@ -196,8 +217,10 @@ func (m *Memory) Prune(ctx context.Context, before int64, seal func(head Head, l
 	if err := continues(head, recs); err != nil {
 		return err
 	}
-	m.recs = slices.Delete(m.recs, 0, i+1)
-	m.cps = slices.DeleteFunc(m.cps, func(c Checkpoint) bool { return c.Seq < before-1 })
+	// New slices, not deletions in place: see snapshot.
+	m.recs = slices.Clone(m.recs[i+1:])
+	j, _ := slices.BinarySearchFunc(m.cps, before-1, cpBySeq)
+	m.cps = slices.Clone(m.cps[j:])
 	for _, r := range recs {
 		m.recs = append(m.recs, cloneRecord(r))
 	}
