@@ -78,7 +78,7 @@ var (
 func (s *Store) Audit() *Audit { return &Audit{s: s} }
 
 // errAuditClosed is the error of an Audit used after its Close.
-var errAuditClosed = errors.New("audit trail closed")
+var errAuditClosed = errors.New("postgres store: audit trail closed")
 
 func (a *Audit) check() error {
 	if a.closed.Load() {

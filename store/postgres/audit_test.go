@@ -364,3 +364,57 @@ func TestAuditMigratesV1(t *testing.T) {
 		t.Fatalf("%+v %v", h, err)
 	}
 }
+
+// TestAuditErrors: a trail whose tables are gone, or whose lock row is,
+// fails every call (an append never writes without the lock), and no
+// error shows the DSN's password.
+func TestAuditErrors(t *testing.T) {
+	ctx := t.Context()
+	dsn := testDSN(t)
+	if !strings.Contains(dsn, "://postgres@") {
+		t.Skipf("the DSN is not postgres://postgres@…: cannot add a password to it")
+	}
+	// trust authentication ignores the password; errors must not show it
+	s := open(t, strings.Replace(dsn, "://postgres@", "://postgres:hunter2@", 1), session.Config{})
+	a := s.Audit()
+	var seqs []int64
+	ev := func() *audit.Event { return checkEvent("s", "Bash", risk.Allow, risk.Safe) }
+	if err := a.Append(ctx, sealer(&seqs, ev())); err != nil {
+		t.Fatal(err)
+	}
+	noPassword := func(what string, err error) {
+		t.Helper()
+		if err == nil {
+			t.Errorf("%s: no error", what)
+		} else if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: the error shows the password: %v", what, err)
+		}
+	}
+
+	if _, err := s.Pool().Exec(ctx, `DELETE FROM warden_audit_head`); err != nil {
+		t.Fatal(err)
+	}
+	err := a.Append(ctx, sealer(&seqs, ev()))
+	noPassword("append without the lock row", err)
+	if err != nil && !strings.Contains(err.Error(), "warden_audit_head") {
+		t.Errorf("append without the lock row: %v", err)
+	}
+	noPassword("prune without the lock row", a.Prune(ctx, 1, nil))
+
+	if _, err := s.Pool().Exec(ctx, `DROP TABLE warden_audit, warden_audit_checkpoints, warden_audit_head`); err != nil {
+		t.Fatal(err)
+	}
+	noPassword("append", a.Append(ctx, sealer(&seqs, ev())))
+	_, err = a.Head(ctx)
+	noPassword("head", err)
+	_, err = a.Get(ctx, 1)
+	noPassword("get", err)
+	noPassword("scan", a.Scan(ctx, audit.Filter{Session: "s"}, func(*audit.Record) error { return nil }))
+	noPassword("checkpoints", a.Checkpoints(ctx, 0, func(*audit.Checkpoint) error { return nil }))
+
+	a.Close()
+	noPassword("append after close", a.Append(ctx, sealer(&seqs, ev())))
+	s.Close()
+	_, err = s.Audit().Head(ctx)
+	noPassword("head after the store's close", err)
+}
