@@ -33,12 +33,16 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 		}
 	}
 	if assessed(&s.Assessment) {
-		ev.Assessment = m.assessment(&s.Assessment)
+		mask := m.known
+		if s.Err != nil {
+			mask = m.text // the assessment of an input refused quotes the error, which may quote the input
+		}
+		ev.Assessment = assessment(&s.Assessment, mask)
 		ev.Bypass = s.Kind == KindCheck && bypass(&s.Assessment)
 	}
 	if s.Decision.Verdict != "" {
 		d := s.Decision
-		d.Reasons = m.texts(d.Reasons)
+		d.Reasons = texts(d.Reasons, m.known)
 		ev.Decision = &d
 	}
 	if p != nil {
@@ -117,21 +121,32 @@ func maskerOf(s *Step) masker {
 	return masker{raw: c.Secrets}
 }
 
+// text masks a text that came from the agent or a person: its
+// arguments, an error quoting them, a model's answer.
 func (m masker) text(s string) string {
 	if s == "" {
 		return s
 	}
-	return secrets.Redact(secrets.MaskURLPasswords(secrets.MaskKnown(s, m.raw)))
+	return secrets.Redact(m.known(s))
 }
 
-// texts returns a masked copy of list (nil for nil).
-func (m masker) texts(list []string) []string {
+// known masks a text the engine wrote (an assessment's, a decision's) as
+// the engine masks them itself (maskAssessment): the secrets of the call
+// and URL passwords. The detector is not run on them: it would take
+// words of prose for secrets ("credentials: 169.254.169.254.nip.io …"),
+// and the engine's texts quote the call only where its secrets were found.
+func (m masker) known(s string) string {
+	return secrets.MaskURLPasswords(secrets.MaskKnown(s, m.raw))
+}
+
+// texts returns a copy of list (nil for nil), each text through mask.
+func texts(list []string, mask func(string) string) []string {
 	if list == nil {
 		return nil
 	}
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = m.text(s)
+		out[i] = mask(s)
 	}
 	return out
 }
@@ -198,17 +213,19 @@ func (m masker) value(v any) any {
 	return m.value(decoded)
 }
 
-// assessment returns a masked deep copy of as. The engine masks the
-// secrets of the call in its assessments already (maskAssessment); the
-// trail masks again, with the detector too, whatever made the texts.
-func (m masker) assessment(as *risk.Assessment) *risk.Assessment {
+// assessment returns a deep copy of as, each text through mask. The
+// engine masks the secrets of the call in its assessments already
+// (maskAssessment); the trail masks them again (masker.known), so that an
+// assessment a recorder changed, or one the engine did not mask, is
+// masked too.
+func assessment(as *risk.Assessment, mask func(string) string) *risk.Assessment {
 	cp := *as
 	cp.Findings = slices.Clone(as.Findings)
 	for i := range cp.Findings {
 		f := &cp.Findings[i]
-		f.Reason, f.Resource = m.text(f.Reason), m.text(f.Resource)
+		f.Reason, f.Resource = mask(f.Reason), mask(f.Resource)
 	}
-	cp.Reasons, cp.AffectedResources, cp.Recommendations = m.texts(as.Reasons), m.texts(as.AffectedResources), m.texts(as.Recommendations)
-	cp.EstimatedImpact = m.text(as.EstimatedImpact)
+	cp.Reasons, cp.AffectedResources, cp.Recommendations = texts(as.Reasons, mask), texts(as.AffectedResources, mask), texts(as.Recommendations, mask)
+	cp.EstimatedImpact = mask(as.EstimatedImpact)
 	return &cp
 }

@@ -68,7 +68,8 @@ func (tr *trail) records(t testing.TB) []audit.Record {
 
 // events returns the events of the trail, having checked the chain: the
 // sequence numbers count from 1, each event names the hash of the one
-// before, each record's hash is its data's, its columns agree with it.
+// before, each record's hash is its data's, its columns agree with it;
+// and audit.Verify, with the public key, agrees.
 func (tr *trail) events(t testing.TB) []*audit.Event {
 	t.Helper()
 	var out []*audit.Event
@@ -84,7 +85,20 @@ func (tr *trail) events(t testing.TB) []*audit.Event {
 		prev = r.Hash
 		out = append(out, ev)
 	}
+	verify(t, tr.mem, tr.keys, int64(len(out)))
 	return out
+}
+
+// verify checks the chain of b, n events long, and its signatures.
+func verify(t testing.TB, b audit.Backend, keys *audit.Keys, n int64) {
+	t.Helper()
+	rep, err := audit.Verify(context.Background(), b, keys.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Events != n || !rep.KeyChecked || (n > 0 && rep.SignedThrough != n) {
+		t.Fatalf("the trail does not verify: %+v", rep)
+	}
 }
 
 // answer is what the engine answered one check.
@@ -132,8 +146,10 @@ func TestAuditEveryDecision(t *testing.T) {
 		if ev.Decision == nil || !reflect.DeepEqual(*ev.Decision, a.d) {
 			t.Errorf("event %d (%s): decision %+v, the caller got %+v", i+1, a.action.Tool, ev.Decision, a.d)
 		}
-		if ev.Assessment == nil || ev.Assessment.Level != a.as.Level || len(ev.Assessment.Findings) != len(a.as.Findings) {
-			t.Errorf("event %d: assessment %+v, the caller got %v with %d findings", i+1, ev.Assessment, a.as.Level, len(a.as.Findings))
+		// the engine masks its assessments already: the trail's masking
+		// changes nothing in them
+		if ev.Assessment == nil || !reflect.DeepEqual(*ev.Assessment, a.as) {
+			t.Errorf("event %d: assessment %+v, the caller got %+v", i+1, ev.Assessment, a.as)
 		}
 		if ev.ActionHash != tr.keys.ActionHash(&a.action) || ev.Action == nil {
 			t.Errorf("event %d: action hash %q", i+1, ev.ActionHash)
@@ -296,7 +312,7 @@ func (j detailedJudge) Judge(ctx context.Context, s *warden.Step) ([]risk.Findin
 }
 
 func (j detailedJudge) JudgeDetailed(_ context.Context, s *warden.Step) ([]risk.Finding, *audit.Judgement, error) {
-	return []risk.Finding{{Analyzer: "judge", Rule: "judge.llm", Level: risk.Medium, Reason: "the model thinks so"}},
+	return []risk.Finding{{Analyzer: "judge", Rule: "judge.llm", Level: risk.Medium, Reason: "the model says " + j.answer}},
 		&audit.Judgement{Model: "m1", Verdict: "medium", Answer: j.answer, PromptHash: strings.Repeat("a", 64),
 			Latency: 120 * time.Millisecond, InputTokens: 300, OutputTokens: 20}, nil
 }
@@ -317,8 +333,12 @@ func TestAuditJudgement(t *testing.T) {
 			})
 		}))
 	a := bashAction("git push https://x:"+key+"@github.com/o/r main", "")
-	if _, _, err := eng.Check(ctx, a); err != nil {
+	as, _, err := eng.Check(ctx, a)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if out, _ := json.Marshal(as); !hasPrefix(as, "judge.llm") || strings.Contains(string(out), key) {
+		t.Errorf("the assessment shows the judge's answer unmasked: %s", out)
 	}
 	if seen == nil || seen.Model != "m1" {
 		t.Fatalf("the step's judgement: %+v", seen)

@@ -1,0 +1,179 @@
+package warden_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/policy"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/secrets"
+)
+
+// secretTexts returns the texts of testdata/secrets.jsonl that hold a
+// secret, each with the raw secrets the detector finds in it.
+func secretTexts(t *testing.T) (texts []string, raws [][]string) {
+	t.Helper()
+	f, err := os.Open("testdata/secrets.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Text       string  `json:"text"`
+			ExpectType *string `json:"expect_type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.ExpectType == nil {
+			continue
+		}
+		var rs []string
+		for _, f := range secrets.Default().ScanString("", c.Text) {
+			rs = append(rs, c.Text[f.Start:f.End])
+		}
+		if len(rs) > 0 {
+			texts, raws = append(texts, c.Text), append(raws, rs)
+		}
+	}
+	if len(texts) < 15 {
+		t.Fatalf("only %d secrets read from the corpus", len(texts))
+	}
+	return texts, raws
+}
+
+// No record of the trail shows a raw secret: every secret of the corpus,
+// and passwords in URLs and on command lines, carried by an action's
+// arguments (at every depth), its thought and summary, a fetched URL, a
+// tool's output (Observe), a reported error (Report) and a person's
+// reason (Approve, Decline), is masked in every record's bytes.
+func TestAuditNoRawSecret(t *testing.T) {
+	ctx := context.Background()
+	tr := newTrail(t)
+	eng := corpusEngine(t, warden.WithAudit(tr.log), clock())
+	var all []string
+	carry := func(id, text string, fetch bool) {
+		t.Helper()
+		as := []risk.Action{
+			{Tool: "Bash", Arguments: map[string]any{"command": "echo " + shellQuote(text) + " >> config.txt"}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/settings.py", "content": text}},
+			{Tool: "mcp__notes__save", Arguments: map[string]any{"note": map[string]any{"parts": []any{"intro", text, 3.0}}}},
+			{Tool: "Bash", Arguments: map[string]any{"command": "ls"}, Thought: "I will use " + text, Summary: text},
+		}
+		if fetch {
+			as = append(as, risk.Action{Tool: "WebFetch", Arguments: map[string]any{"url": "https://x.example/c?v=" + strings.ReplaceAll(text, " ", "+"), "prompt": "ok"}})
+		}
+		for _, a := range as {
+			a.SessionID = id
+			if _, _, err := eng.Check(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// an input refused: recorded with its error, masked all the same
+		bad := risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "echo \x00 " + shellQuote(text)}}
+		if _, _, err := eng.Check(ctx, bad); !risk.IsInputError(err) {
+			t.Fatalf("a NUL byte: %v", err)
+		}
+		ls := risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "ls"}, SessionID: id}
+		if _, err := eng.Observe(ctx, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "cat config.txt"}, SessionID: id}, text); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Observe(ctx, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "cat config.txt"}}, text); err != nil {
+			t.Fatal(err)
+		}
+		if err := eng.Report(ctx, ls, audit.Outcome{Error: "failed: " + text}); err != nil {
+			t.Fatal(err)
+		}
+		if err := eng.Decline(ctx, ls, warden.Because("it shows "+text)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Approve(ctx, ls, policy.ScopeSession, warden.Because("ok, "+text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts, raws := secretTexts(t)
+	for i, text := range texts {
+		carry(fmt.Sprintf("s%d", i), text, true)
+		all = append(all, raws[i]...)
+	}
+	// passwords: the text carried, and the part of it that must not show.
+	// A command line is not carried in a fetched URL's query: there the
+	// detector does not see it as a command (a limit of package secrets)
+	for i, pw := range []struct{ text, secret string }{
+		{"https://admin:S3cr3tPw@example.com/x", "S3cr3tPw"},
+		{"postgres://u:pw@h/db", ":pw@"},
+		{"mongodb+srv://svc:Hk3mW9qL2z@cluster0.mongodb.net/app", "Hk3mW9qL2z"},
+		{"curl -u bob:Tr0ub4dor3 https://api.example.org/v1", "Tr0ub4dor3"},
+		{"mysql -uroot -pHx82kLm shop", "Hx82kLm"},
+		{"sshpass -p Wq8zR3nP ssh deploy@10.0.0.5", "Wq8zR3nP"},
+		{"PGPASSWORD=Zq8pLm2x psql -h db -U app", "Zq8pLm2x"},
+		{"docker login -u ci -p Zx9mKq2L registry.internal", "Zx9mKq2L"},
+	} {
+		carry(fmt.Sprintf("p%d", i), pw.text, strings.Contains(pw.text, "://") && !strings.Contains(pw.text, " "))
+		all = append(all, pw.secret)
+	}
+	recs := tr.records(t)
+	if len(recs) < 10*len(texts) {
+		t.Fatalf("only %d records", len(recs))
+	}
+	for _, raw := range all {
+		escaped, _ := json.Marshal(raw) // as the record's JSON writes it
+		for _, form := range [][]byte{[]byte(raw), escaped[1 : len(escaped)-1]} {
+			for _, r := range recs {
+				if bytes.Contains(r.Data, form) {
+					t.Errorf("event %d (%s) shows the secret %q: %s", r.Seq, r.Kind, raw, r.Data)
+					break
+				}
+			}
+		}
+	}
+	checkMaskedActions(t, tr.events(t))
+}
+
+// checkMaskedActions is the metamorphic check: the detector finds no
+// secret in any text of any recorded action, nor in the action's JSON.
+func checkMaskedActions(t *testing.T, evs []*audit.Event) {
+	t.Helper()
+	det := secrets.Default()
+	for _, ev := range evs {
+		if ev.Action == nil {
+			continue
+		}
+		var texts []string
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case string:
+				texts = append(texts, x)
+			case map[string]any:
+				for k, e := range x {
+					texts = append(texts, k)
+					walk(e)
+				}
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			}
+		}
+		walk(ev.Action.Arguments)
+		data, _ := json.Marshal(ev.Action)
+		texts = append(texts, ev.Action.Thought, ev.Action.Summary, ev.Action.Cwd, string(data))
+		for _, s := range texts {
+			if fs := det.ScanString("", s); len(fs) > 0 {
+				t.Errorf("event %d: the detector finds %s in the masked %q", ev.Seq, fs[0].Type, s)
+			}
+		}
+	}
+}
