@@ -53,7 +53,8 @@ var _ session.Store = (*Store)(nil)
 //
 // The file is in WAL mode; each Update is one write transaction (BEGIN
 // IMMEDIATE), so that two processes continuing one conversation are
-// serialized and lose nothing.
+// serialized and lose nothing, and its commit syncs the WAL
+// (synchronous=FULL), so that it survives a power loss too.
 func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlite store: no file named")
@@ -84,7 +85,9 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(BusyTimeout)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	// FULL: a commit syncs the WAL, so that a committed state (and audit
+	// event) survives a power loss, not only a crash of the process.
+	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "journal_size_limit(4194304)")
 	q.Add("_txlock", "immediate")
 	dsn := (&url.URL{Scheme: "file", Path: abs, RawQuery: q.Encode()}).String()

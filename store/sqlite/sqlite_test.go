@@ -64,6 +64,20 @@ func TestFileModes(t *testing.T) {
 	if mode != "wal" {
 		t.Errorf("journal mode %q", mode)
 	}
+	// every connection syncs the WAL at each commit (2: FULL)
+	conns := make([]*sql.Conn, 4)
+	for i := range conns {
+		c, err := s.DB().Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[i] = c
+		var sync int
+		if err := c.QueryRowContext(t.Context(), `PRAGMA synchronous`).Scan(&sync); err != nil || sync != 2 {
+			t.Errorf("connection %d: synchronous %d (%v), want 2 (FULL)", i, sync, err)
+		}
+	}
 }
 
 func TestOpenRefuses(t *testing.T) {
