@@ -36,17 +36,28 @@ func (m *Memory) head() Head {
 	return Head{Seq: last.Seq, Hash: last.Hash, First: m.recs[0].Seq}
 }
 
+// writeHead returns the head a write continues (its hash a copy for the
+// seal), or why nothing may be written; m.mu is held.
+func (m *Memory) writeHead(ctx context.Context) (Head, error) {
+	if m.closed {
+		return Head{}, errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return Head{}, err
+	}
+	h := m.head()
+	h.Hash = slices.Clone(h.Hash)
+	return h, nil
+}
+
 // Append implements Backend.
 func (m *Memory) Append(ctx context.Context, seal func(Head) ([]Record, *Checkpoint, error)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	head, err := m.writeHead(ctx)
+	if err != nil {
 		return err
 	}
-	head := m.head()
 	recs, c, err := seal(head)
 	if err != nil {
 		return err
@@ -196,13 +207,10 @@ func (m *Memory) Checkpoints(ctx context.Context, from int64, fn func(*Checkpoin
 func (m *Memory) Prune(ctx context.Context, before int64, seal func(head Head, last Record) ([]Record, []Checkpoint, error)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	head, err := m.writeHead(ctx)
+	if err != nil {
 		return err
 	}
-	head := m.head()
 	if err := PruneBounds(before, head); err != nil {
 		return err
 	}

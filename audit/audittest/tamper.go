@@ -28,6 +28,12 @@ func (s *suite) testTamper(t *testing.T) {
 		}
 		return b, s.tamper(t, b), recs
 	}
+	// allow3 turns event 3's denial into an allow.
+	allow3 := func(ev *audit.Event) {
+		if ev.Seq == 3 {
+			ev.Decision = &risk.Decision{Verdict: risk.Allow}
+		}
+	}
 	// bad checks the first bad event without the key and with it.
 	bad := func(t *testing.T, b audit.Backend, chainOnly, withKey int64) {
 		t.Helper()
@@ -102,21 +108,13 @@ func (s *suite) testTamper(t *testing.T) {
 		// from the start and signed with another key: it is a perfect chain,
 		// and only the public key shows it is not warden's.
 		b, x, recs := build(t)
-		resealChain(t, b, x, recs, 1, attacker, func(ev *audit.Event) {
-			if ev.Seq == 3 {
-				ev.Decision = &risk.Decision{Verdict: risk.Allow}
-			}
-		})
+		resealChain(t, x, recs, 1, attacker, allow3)
 		bad(t, b, 0, 1)
 	})
 	t.Run("RecomputedFromEdit", func(t *testing.T) {
 		// The same from event 3, keeping the genuine checkpoints of 1 and 2.
 		b, x, recs := build(t)
-		resealChain(t, b, x, recs, 3, attacker, func(ev *audit.Event) {
-			if ev.Seq == 3 {
-				ev.Decision = &risk.Decision{Verdict: risk.Allow}
-			}
-		})
+		resealChain(t, x, recs, 3, attacker, allow3)
 		bad(t, b, 0, 3)
 	})
 	t.Run("ChangedCheckpoint", func(t *testing.T) {
@@ -196,7 +194,7 @@ func withSeq(r audit.Record, seq int64) audit.Record {
 // resealChain edits the events of recs from from on and seals them again
 // into a perfect chain, replacing their checkpoints with ones signed by
 // k.
-func resealChain(t testing.TB, b audit.Backend, x Tamperer, recs []audit.Record, from int64, k *audit.Keys, edit func(*audit.Event)) {
+func resealChain(t testing.TB, x Tamperer, recs []audit.Record, from int64, k *audit.Keys, edit func(*audit.Event)) {
 	t.Helper()
 	head := audit.Head{Seq: from - 1, First: 1}
 	if from > 1 {
