@@ -17,12 +17,29 @@ import (
 )
 
 // TestMain lets the tests run this test binary as the warden command, in
-// a process of its own (WARDEN_TEST_AS_CLI=1).
+// a process of its own (WARDEN_TEST_AS_CLI=1). The tests keep their audit
+// key in a temporary directory ($WARDEN_AUDIT_KEY_FILE), so that none
+// reads or creates the user's own; HOME and the XDG directories stay as
+// they are, since the guard's answers depend on them (the golden files).
 func TestMain(m *testing.M) {
 	if os.Getenv("WARDEN_TEST_AS_CLI") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(withTestKey(m))
+}
+
+// withTestKey runs the tests with $WARDEN_AUDIT_KEY_FILE in a temporary
+// directory, removed after, and $WARDEN_AUDIT_KEY unset.
+func withTestKey(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "warden-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("WARDEN_AUDIT_KEY_FILE", filepath.Join(dir, "config", "audit.key"))
+	os.Unsetenv("WARDEN_AUDIT_KEY")
+	return m.Run()
 }
 
 // cliProcess runs warden with args in a process of its own.
