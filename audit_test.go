@@ -425,3 +425,30 @@ func TestStepEvent(t *testing.T) {
 		t.Errorf("a step without assessment or decision: %+v", ea)
 	}
 }
+
+// A project approval whose file cannot be written was recorded before it
+// was tried: a second event says it was not made.
+func TestAuditProjectApprovalNotMade(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/.warden", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/.warden/policy.yaml", []byte("mode: [not, a, mode]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr := newTrail(t)
+	eng := corpusEngine(t, warden.WithAudit(tr.log))
+	a := bashAction("npm test", "")
+	a.Cwd = dir
+	if _, err := eng.Approve(ctx, a, policy.ScopeProject, warden.By("ana")); err == nil {
+		t.Fatal("an invalid project policy file was changed")
+	}
+	evs := tr.events(t)
+	if len(evs) != 2 || evs[0].Error != "" || evs[1].Error == "" || evs[1].Approval.By != "ana" || evs[1].Approval.Rule != evs[0].Approval.Rule {
+		for _, ev := range evs {
+			t.Logf("%+v %+v", ev, ev.Approval)
+		}
+		t.Fatalf("%d events, want the approval and its failure", len(evs))
+	}
+}

@@ -467,7 +467,9 @@ func (e *Engine) decide(s *Step, c *tool.Call, st *session.State) {
 // "exact action …" for a locked action. The approval is recorded (see
 // WithRecorder, WithAudit), with who approved and why (By, Because),
 // before it takes effect; one that cannot be recorded is not made. A
-// refused approval is recorded too, with why it was refused.
+// refused approval is recorded too, with why it was refused, and so is a
+// project approval recorded but not made (its file could not be written):
+// a second step, with the error.
 func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope, opts ...AnswerOption) (string, error) {
 	s := &Step{Kind: KindApprove, Action: a, Scope: scope}
 	s.answerOf(opts)
@@ -488,7 +490,12 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope,
 	switch {
 	case scope != policy.ScopeSession:
 		if err = record(ctx, nil); err == nil {
-			err = apply()
+			if err = apply(); err != nil {
+				// the recorders were told it was approved: they are told
+				// too that it could not be made (a second step)
+				s.Err = err
+				e.record(ctx, s)
+			}
 		}
 	default:
 		err = e.sessions.Update(ctx, a.SessionID, func(ctx context.Context, st *session.State) error {
