@@ -322,7 +322,11 @@ func (v *verifier) finish() {
 	}
 	if h.Seq > 0 && rep.SignedThrough < h.Seq {
 		from := max(rep.SignedThrough+1, h.First)
-		rep.add(from, "events %d to %d are not covered by any %scheckpoint: a tail could have been rewritten or cut", from, h.Seq, v.signedWord())
+		what := fmt.Sprintf("events %d to %d are", from, h.Seq)
+		if from == h.Seq {
+			what = fmt.Sprintf("event %d is", from)
+		}
+		rep.add(from, "%s not covered by any %scheckpoint: a tail could have been rewritten or cut", what, v.signedWord())
 	}
 }
 

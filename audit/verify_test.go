@@ -67,3 +67,29 @@ func TestVerifyCapsProblems(t *testing.T) {
 		t.Fatalf("the last problem listed is at %d, want the first 100 by seq", rep.Problems[99].Seq)
 	}
 }
+
+// An event appended without a checkpoint is named as not covered: a tail
+// anyone could have written.
+func TestVerifyUncoveredTail(t *testing.T) {
+	ctx := context.Background()
+	k := keysOf(t, 1)
+	m := audit.NewMemory()
+	l := audit.NewLog(m, k)
+	for range 2 {
+		if _, err := l.Append(ctx, &audit.Event{Kind: audit.KindCheck}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, _ := m.Head(ctx)
+	r, err := audit.Seal(&audit.Event{Kind: audit.KindApprove}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit.MemoryTamperer{M: m}.Insert(t, r)
+	for _, pub := range [][]byte{nil, k.Public()} {
+		rep, _ := audit.Verify(ctx, m, pub)
+		if rep.FirstBad != 3 || rep.SignedThrough != 2 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].What, "event 3 is not covered by any ") {
+			t.Fatalf("key %v: %+v", pub != nil, rep)
+		}
+	}
+}
