@@ -35,11 +35,16 @@ type Store struct {
 	key  []byte
 
 	load, upsert, prune, del *sql.Stmt
+	// the audit trail's (see Audit)
+	auditHead, auditGet, auditInsert, auditCheckpoint *sql.Stmt
 
 	// write serializes this process's write transactions: SQLite has one
 	// writer at a time, and waiting here is cheaper than in SQLite's busy
-	// handler, which polls. Other processes wait in the busy handler.
-	write  sync.Mutex
+	// handler, which polls. Other processes wait in the busy handler. It
+	// is a channel of one token, so that a wait ends with its context
+	// (lock): a write that would wait for its own caller's transaction
+	// fails when its context ends instead of waiting forever.
+	write  chan struct{}
 	mu     sync.Mutex
 	closed bool
 }
@@ -99,7 +104,7 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults()}
+	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults(), write: make(chan struct{}, 1)}
 	if err := retryBusy(ctx, BusyTimeout*time.Millisecond, func() error { return s.init(ctx) }); err != nil {
 		db.Close()
 		if isNotADB(err) {
@@ -116,6 +121,10 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`},
 		{&s.prune, `DELETE FROM warden_sessions WHERE updated_at < ?`},
 		{&s.del, `DELETE FROM warden_sessions WHERE id = ?`},
+		{&s.auditHead, `SELECT seq, hash, (SELECT min(seq) FROM warden_audit) FROM warden_audit ORDER BY seq DESC LIMIT 1`},
+		{&s.auditGet, `SELECT ` + recordColumns + ` FROM warden_audit WHERE seq = ?`},
+		{&s.auditInsert, `INSERT INTO warden_audit (` + recordColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&s.auditCheckpoint, `INSERT INTO warden_audit_checkpoints (seq, hash, time, key_id, sig) VALUES (?, ?, ?, ?, ?)`},
 	} {
 		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
 			db.Close()
@@ -181,7 +190,7 @@ func isNotADB(err error) bool {
 
 // schema is the version of the tables this warden writes; migrations[v]
 // brings a store of version v to v+1.
-const schema = 1
+const schema = 2
 
 var migrations = []string{
 	0: `CREATE TABLE warden_meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -192,6 +201,35 @@ CREATE TABLE warden_sessions (
 	updated_at INTEGER NOT NULL -- Unix nanoseconds
 );
 CREATE INDEX warden_sessions_updated ON warden_sessions (updated_at);`,
+	// the audit trail (see Audit): the records, with the columns lists
+	// filter on copied out of data (the canonical JSON the hash covers),
+	// and the signed checkpoints. seq is the rowid: the head is the last
+	// row, and a range of seqs a range of the table. STRICT: a value of
+	// the wrong type is refused, not stored as it came (nor read back
+	// converted into one that agrees with data).
+	1: `CREATE TABLE warden_audit (
+	seq INTEGER PRIMARY KEY,
+	time INTEGER NOT NULL, -- Unix nanoseconds
+	kind TEXT NOT NULL,
+	session TEXT NOT NULL,
+	agent TEXT NOT NULL,
+	tool TEXT NOT NULL,
+	verdict TEXT NOT NULL,
+	level INTEGER NOT NULL CHECK (level BETWEEN -128 AND 127), -- risk.Level, an int8
+	data BLOB NOT NULL,
+	hash BLOB NOT NULL
+) STRICT;
+CREATE INDEX warden_audit_time ON warden_audit (time);
+CREATE INDEX warden_audit_session ON warden_audit (session, seq);
+CREATE INDEX warden_audit_tool ON warden_audit (tool, seq);
+CREATE TABLE warden_audit_checkpoints (
+	seq INTEGER NOT NULL,
+	hash BLOB NOT NULL,
+	time INTEGER NOT NULL, -- Unix nanoseconds
+	key_id TEXT NOT NULL,
+	sig BLOB NOT NULL
+) STRICT;
+CREATE INDEX warden_audit_checkpoints_seq ON warden_audit_checkpoints (seq);`,
 }
 
 // init reads the hash key of a store of the current schema; otherwise it
@@ -208,8 +246,10 @@ func (s *Store) init(ctx context.Context) error {
 	if isNotADB(err) {
 		return err
 	}
-	s.write.Lock()
-	defer s.write.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -294,6 +334,18 @@ func (s *Store) Files() []string {
 	return []string{s.abs, s.abs + "-wal", s.abs + "-shm", s.abs + "-journal"}
 }
 
+// lock takes the write token, or fails when ctx ends first.
+func (s *Store) lock(ctx context.Context) error {
+	select {
+	case s.write <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for this process's other write: %w", ctx.Err())
+	}
+}
+
+func (s *Store) unlock() { <-s.write }
+
 func (s *Store) check() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -311,8 +363,10 @@ func (s *Store) Update(ctx context.Context, id string, fn func(context.Context, 
 	if err := s.check(); err != nil {
 		return err
 	}
-	s.write.Lock()
-	defer s.write.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return s.errorf(id, err)
+	}
+	defer s.unlock()
 	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
 		return s.errorf(id, err)
@@ -385,8 +439,10 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	s.write.Lock()
-	defer s.write.Unlock()
+	if err := s.lock(ctx); err != nil {
+		return s.errorf(id, err)
+	}
+	defer s.unlock()
 	if _, err := s.del.ExecContext(ctx, id); err != nil {
 		return s.errorf(id, err)
 	}
