@@ -3,6 +3,7 @@ package postgres
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -267,5 +268,83 @@ func verify(t *testing.T, b audit.Backend) {
 	}
 	if !rep.OK || !rep.KeyChecked || rep.SignedThrough != rep.Last || rep.Events != rep.Last {
 		t.Fatalf("verify: %+v", rep)
+	}
+}
+
+// TestAuditJoinedAndGrouped: events a Log appends in the transactions of
+// Updates (each alone, committed with the conversation's state) and
+// events it commits in groups, at once, from one process, keep one chain
+// and lose nothing; an Update that fails after its append leaves no
+// event.
+func TestAuditJoinedAndGrouped(t *testing.T) {
+	s := open(t, testDSN(t), session.Config{})
+	l := audit.NewLog(s.Audit(), testKeys(t))
+	const writers, each = 4, 20
+	var (
+		mu   sync.Mutex
+		seen = map[int64]bool{}
+		wg   sync.WaitGroup
+	)
+	ack := func(seq int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if seen[seq] {
+			t.Errorf("event %d acknowledged twice", seq)
+		}
+		seen[seq] = true
+	}
+	failed := errors.New("failed after recording")
+	for w := range writers {
+		conv := fmt.Sprintf("conv%d", w)
+		wg.Go(func() {
+			for i := range each {
+				var seq int64
+				err := s.Update(context.Background(), conv, func(ctx context.Context, st *session.State) error {
+					if err := step(ctx, st); err != nil {
+						return err
+					}
+					var err error
+					if seq, err = l.Append(ctx, checkEvent(conv, "Bash", risk.Allow, risk.Safe)); err != nil {
+						return err
+					}
+					if i%5 == 4 {
+						return failed // every fifth: neither the step nor the event
+					}
+					return nil
+				})
+				switch {
+				case i%5 == 4 && err != failed:
+					t.Errorf("%s: %v", conv, err)
+				case i%5 != 4 && err != nil:
+					t.Error(err)
+				case err == nil:
+					ack(seq)
+				}
+			}
+		})
+		wg.Go(func() {
+			for range each {
+				seq, err := l.Append(context.Background(), checkEvent("grouped", "Bash", risk.Allow, risk.Safe))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ack(seq)
+			}
+		})
+	}
+	wg.Wait()
+	want := writers*each + writers*each*4/5
+	if len(seen) != want {
+		t.Errorf("%d events acknowledged, want %d", len(seen), want)
+	}
+	checkAcked(t, s.Audit(), seen)
+	if h, _ := s.Audit().Head(t.Context()); h.Seq != int64(want) {
+		t.Errorf("the chain holds %d events, want %d", h.Seq, want)
+	}
+	for w := range writers {
+		if st, err := s.Get(t.Context(), fmt.Sprintf("conv%d", w)); err != nil || st == nil || st.Steps() != each*4/5 {
+			t.Errorf("conv%d: %v, %v", w, st, err)
+		}
 	}
 }
