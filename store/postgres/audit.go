@@ -59,7 +59,8 @@ INSERT INTO warden_audit_head (id) VALUES (1) ON CONFLICT (id) DO NOTHING`
 //
 // An Append whose context carries a transaction of the store (the fn of
 // its Update) writes in that transaction, which its owner commits or
-// rolls back (Joins reports it). Such a transaction must be READ
+// rolls back (Joins reports it), within a savepoint: an append that
+// fails is undone, and the transaction stays usable. It must be READ
 // COMMITTED, the default: in a stricter one the head it reads may be
 // stale, and the append fails on the primary key instead.
 type Audit struct {

@@ -178,6 +178,17 @@ func TestAuditSealErrorWritesNothing(t *testing.T) {
 	if err := a.Append(ctx, sealer(&seqs, far)); err == nil || !strings.Contains(err.Error(), "outside the years") {
 		t.Fatalf("%v", err)
 	}
+	// a seal that panics: the connection, released inside its
+	// transaction, is closed, and the server rolls it back (else the
+	// append after would wait for the lock, LockTimeout, and fail)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("no panic")
+			}
+		}()
+		a.Append(ctx, func(audit.Head) ([]audit.Record, *audit.Checkpoint, error) { panic("seal") })
+	}()
 	if h, err := a.Head(ctx); err != nil || h.Seq != 0 {
 		t.Fatalf("%+v %v", h, err)
 	}
