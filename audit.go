@@ -27,9 +27,9 @@ import (
 //
 // The trail's store is warden's own: when its backend names its files
 // (a Files method, as the SQLite store has), the guard protects them from
-// the agent, as it does the session store's. The key file is protected
-// where it is by default (under ~/.config/warden); one kept elsewhere is
-// named with WithGuardedFiles.
+// the agent, as it does the session store's; so it does the key file
+// where audit.DefaultKeyPath says it is ($WARDEN_AUDIT_KEY_FILE, read
+// once, here). A key file kept elsewhere is named with WithGuardedFiles.
 func WithAudit(l *audit.Log) Option {
 	return func(e *Engine) error {
 		if l == nil || l.Keys() == nil {
@@ -37,6 +37,11 @@ func WithAudit(l *audit.Log) Option {
 		}
 		if f, ok := l.Backend().(interface{ Files() []string }); ok {
 			e.guarded = append(e.guarded, f.Files()...)
+		}
+		if p, err := audit.DefaultKeyPath(); err == nil {
+			if abs, err := filepath.Abs(p); err == nil { // a relative path is read from here
+				e.guarded = append(e.guarded, filepath.ToSlash(abs))
+			}
 		}
 		return WithRecorder(func(next Recorder) Recorder {
 			return &auditRecorder{e: e, log: l, next: next}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/guard"
 	"github.com/agentwarden/warden/audit"
@@ -22,7 +23,7 @@ import (
 // hash, under keys, is of the action as given, unmasked.
 func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash string) *audit.Event {
 	m := maskerOf(s)
-	ev := &audit.Event{Time: now, Kind: audit.Kind(s.Kind), Session: s.Action.SessionID, Agent: s.Action.Agent, Tool: s.Action.Tool}
+	ev := &audit.Event{Time: now, Kind: audit.Kind(s.Kind), Session: validUTF8(s.Action.SessionID), Agent: validUTF8(s.Action.Agent), Tool: validUTF8(s.Action.Tool)}
 	if s.Kind != KindReject {
 		ev.ActionHash = keys.ActionHash(&s.Action)
 		if strings.TrimSpace(s.Action.Tool) != "" {
@@ -72,6 +73,17 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 		ev.Error = m.text(s.Err.Error())
 	}
 	return ev
+}
+
+// validUTF8 returns s with each byte that is not valid UTF-8 replaced by
+// U+FFFD, as the event's JSON writes it: the record's columns (session,
+// agent, tool) must read as the event does, or the record would not
+// verify. An input refused for invalid UTF-8 is still recorded.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s)) // each invalid byte is one U+FFFD
 }
 
 // assessed reports an assessment the engine made (the zero one of a step

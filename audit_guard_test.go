@@ -24,6 +24,7 @@ func (f filed) Files() []string { return f.files }
 // directories is not guarded (the test fails without the option).
 func TestAuditFilesGuarded(t *testing.T) {
 	ctx := context.Background()
+	t.Setenv("WARDEN_AUDIT_KEY_FILE", "") // the default place, below
 	const key, db = "/srv/keys/warden-audit.key", "/srv/data/audit.db"
 	keys, _ := audit.KeysFromSeed(make([]byte, 32))
 	mem := audit.NewMemory()
@@ -62,6 +63,13 @@ func TestAuditFilesGuarded(t *testing.T) {
 	plain := corpusEngine(t, warden.WithAudit(audit.NewLog(audit.NewMemory(), keys)))
 	if as, _, _ := plain.Check(ctx, acts[0]); hasPrefix(as, "guard.") {
 		t.Errorf("a key file no option names is guarded: %v", as.Findings)
+	}
+	// the key file $WARDEN_AUDIT_KEY_FILE names is guarded without the
+	// option
+	t.Setenv("WARDEN_AUDIT_KEY_FILE", "/srv/other/audit.key")
+	env := corpusEngine(t, warden.WithAudit(audit.NewLog(audit.NewMemory(), keys)))
+	if as, d, _ := env.Check(ctx, bash("rm /srv/other/audit.key")); !as.Locked || d.Verdict == risk.Allow || !hasPrefix(as, "guard.") {
+		t.Errorf("the key file of WARDEN_AUDIT_KEY_FILE: %v %v", as.Findings, d)
 	}
 	if _, err := warden.New(warden.WithGuardedFiles("keys/audit.key")); err == nil {
 		t.Error("a relative guarded path was accepted")

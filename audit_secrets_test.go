@@ -177,3 +177,36 @@ func checkMaskedActions(t *testing.T, evs []*audit.Event) {
 		}
 	}
 }
+
+// FuzzAuditEvent: whatever action the engine is given, its event is
+// appended, decodes, and shows no secret the detector finds in the
+// recorded action.
+func FuzzAuditEvent(f *testing.F) {
+	f.Add("Bash", "command", "mysql -uroot -pHx82kLm shop", "use ghp_R8sWq2LmZx9KpT4vN7bY3cJ6hD1fG5aE0uIo")
+	f.Add("mcp__x__y", "url", "postgres://u:pw@h/db", "")
+	f.Add("", "", "", "")
+	f.Add(" ", "k\x00", "\xff", "thought")
+	tr := newTrail(f)
+	eng := corpusEngine(f, warden.WithAudit(tr.log))
+	f.Fuzz(func(t *testing.T, tool, key, value, thought string) {
+		ctx := context.Background()
+		a := risk.Action{Tool: tool, Arguments: map[string]any{key: value, "list": []any{value}}, Thought: thought, SessionID: "f"}
+		eng.Check(ctx, a)
+		head, err := tr.mem.Head(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tr.mem.Get(ctx, head.Seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := audit.Decode(&r)
+		if err != nil {
+			t.Fatalf("the event does not decode: %v\n%s", err, r.Data)
+		}
+		if ev.ActionHash != tr.keys.ActionHash(&a) {
+			t.Errorf("action hash %q", ev.ActionHash)
+		}
+		checkMaskedActions(t, []*audit.Event{ev})
+	})
+}
