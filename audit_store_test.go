@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/store/postgres"
+	"github.com/agentwarden/warden/store/sqlite"
 )
 
 // pgSchema returns the DSN of a schema of the test's own in the database
@@ -48,19 +50,36 @@ func pgSchema(t *testing.T) string {
 	return dsn + "?search_path=" + schema
 }
 
-// With the conversations and the trail in one PostgreSQL database, each
-// check of a conversation appends its event in the transaction of the
-// conversation's update: concurrent conversations, approvals and
-// observations each leave exactly one event, in one unbroken chain.
-func TestAuditPostgresStore(t *testing.T) {
-	ctx := context.Background()
-	st, err := postgres.Open(ctx, pgSchema(t), session.Config{})
+// With the conversations and the trail in one SQLite file, each check of
+// a conversation appends its event in the transaction of the
+// conversation's update (SQLite has one writer: an append outside it
+// would wait for the lock the update holds).
+func TestAuditSQLiteStore(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "w.db"), session.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	storeTrail(t, st, st.Audit())
+}
+
+// The same with PostgreSQL, when WARDEN_TEST_POSTGRES_DSN names one.
+func TestAuditPostgresStore(t *testing.T) {
+	st, err := postgres.Open(context.Background(), pgSchema(t), session.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	storeTrail(t, st, st.Audit())
+}
+
+// storeTrail checks an engine keeping its conversations in st and its
+// trail in backend, of the same database: concurrent conversations,
+// approvals and observations each leave exactly one event, in one
+// unbroken, signed chain.
+func storeTrail(t *testing.T, st session.Store, backend audit.Backend) {
+	ctx := context.Background()
 	keys, _ := audit.KeysFromSeed(make([]byte, 32))
-	backend := st.Audit()
 	eng := corpusEngine(t, warden.WithStore(st), warden.WithAudit(audit.NewLog(backend, keys)))
 	const sessions, steps = 4, 6
 	var wg sync.WaitGroup
@@ -90,9 +109,15 @@ func TestAuditPostgresStore(t *testing.T) {
 	if _, err := eng.Observe(ctx, bashAction("cat .env", "c1"), "TOKEN=x"); err != nil {
 		t.Fatal(err)
 	}
+	if err := eng.Decline(ctx, bashAction("rm -rf ~", "c2"), warden.By("bob")); err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Report(ctx, push, audit.Outcome{Error: "rejected"}); err != nil {
+		t.Fatal(err)
+	}
 	var n, prev int64
 	perSession := map[string]int{}
-	err = backend.Scan(ctx, audit.Filter{}, func(r *audit.Record) error {
+	err := backend.Scan(ctx, audit.Filter{}, func(r *audit.Record) error {
 		ev, err := audit.Decode(r)
 		if err != nil {
 			return err
@@ -110,7 +135,7 @@ func TestAuditPostgresStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(sessions*steps + 3); n != want {
+	if want := int64(sessions*steps + 5); n != want {
 		t.Errorf("%d events, want %d", n, want)
 	}
 	verify(t, backend, keys, n)
