@@ -57,6 +57,8 @@ func Audit(s session.Store) (audit.Backend, error) {
 	switch st := s.(type) {
 	case interface{ Audit() audit.Backend }:
 		return st.Audit(), nil
+	case *sqlite.Store:
+		return st.Audit(), nil
 	case *postgres.Store:
 		return st.Audit(), nil
 	}

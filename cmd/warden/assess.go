@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -18,13 +17,11 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/risk"
-	"github.com/agentwarden/warden/session"
-	"github.com/agentwarden/warden/store"
 )
 
 func newAssessCmd() *cobra.Command {
 	var f engineFlags
-	var dsn string
+	var dsn, keyFile string
 	cmd := &cobra.Command{
 		Use:   "assess",
 		Short: "Assess JSONL actions from stdin; one JSONL assessment per line, in order",
@@ -36,7 +33,16 @@ A line that is not a valid action is answered with "level":"unknown" and an "err
 Lines with the same "session_id" are one conversation. With --store, the
 conversations are kept in a SQLite file or a PostgreSQL database and
 continue in the next process (one process per tool call, as agent hooks
-run); without it they live as long as the process. A line that also
+run); without it they live as long as the process.
+
+With --store, every answer is also recorded in the store's audit trail
+(warden audit list|show|verify|export|prune), durably, before it is
+written, and its chain signed with the audit key: --audit-key FILE, else
+$WARDEN_AUDIT_KEY (the base64 seed), else the file $WARDEN_AUDIT_KEY_FILE,
+else $XDG_CONFIG_HOME/warden/audit.key, else ~/.config/warden/audit.key,
+created (mode 0600) on first use. A store or key that cannot be used is an
+error before any line is read: nothing is assessed unrecorded. An event that
+cannot be written denies its action. A line that also
 carries the call's result in "output" (or "tool_response") tells warden
 what an action that ran returned: it is not assessed again; warden
 remembers the sensitive data it brought into the conversation and answers
@@ -45,12 +51,16 @@ remembers the sensitive data it brought into the conversation and answers
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var opts []warden.Option
 			if dsn != "" {
-				st, err := store.Open(cmd.Context(), dsn, session.DefaultConfig())
+				st, b, err := openRecording(cmd.Context(), dsn, keyFile)
 				if err != nil {
-					return fmt.Errorf("--store: %w", err)
+					return err
 				}
 				defer st.Close()
+				defer b.Close()
 				opts = append(opts, warden.WithStore(st))
+				opts = append(opts, b.opts...)
+			} else if keyFile != "" {
+				return errors.New("--audit-key without --store: nothing is recorded without a store")
 			}
 			eng, err := f.engine(opts...)
 			if err != nil {
@@ -61,7 +71,8 @@ remembers the sensitive data it brought into the conversation and answers
 	}
 	wd, _ := os.Getwd()
 	f.register(cmd, wd, "")
-	cmd.Flags().StringVar(&dsn, "store", "", "keep conversations in this store, so that they continue across processes: a SQLite file path, or a postgres:// URL (default: in memory, for this process only)")
+	cmd.Flags().StringVar(&keyFile, "audit-key", "", "with --store: "+keyHelp)
+	cmd.Flags().StringVar(&dsn, "store", "", "keep conversations in this store, so that they continue across processes, and record every answer in its audit trail: a SQLite file path (the default store is "+defaultStoreHelp+"), or a postgres:// URL (default: in memory, for this process only, unrecorded)")
 	return cmd
 }
 
