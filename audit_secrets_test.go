@@ -1,12 +1,10 @@
 package warden_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,42 +14,6 @@ import (
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/secrets"
 )
-
-// secretTexts returns the texts of testdata/secrets.jsonl that hold a
-// secret, each with the raw secrets the detector finds in it.
-func secretTexts(t *testing.T) (texts []string, raws [][]string) {
-	t.Helper()
-	f, err := os.Open("testdata/secrets.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Text       string  `json:"text"`
-			ExpectType *string `json:"expect_type"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.ExpectType == nil {
-			continue
-		}
-		var rs []string
-		for _, f := range secrets.Default().ScanString("", c.Text) {
-			rs = append(rs, c.Text[f.Start:f.End])
-		}
-		if len(rs) > 0 {
-			texts, raws = append(texts, c.Text), append(raws, rs)
-		}
-	}
-	if len(texts) < 15 {
-		t.Fatalf("only %d secrets read from the corpus", len(texts))
-	}
-	return texts, raws
-}
 
 // No record of the trail shows a raw secret: every secret of the corpus,
 // and passwords in URLs and on command lines, carried by an action's

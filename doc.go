@@ -6,13 +6,15 @@
 //	a, d, err := eng.Check(ctx, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "rm -rf ~"}})
 //	// a.Level == risk.Critical, d.Verdict == risk.Ask
 //
-// Every entry point (Check, Approve, Observe, Reject) goes through one
-// pipeline with one exit: prepare (preparers record typed facts on the
-// call: the commands a script runs, the SQL it sends, the secrets it
-// carries) → analyze (analyzers read the facts, never write) → judge →
+// Every entry point (Check, Approve, Decline, Observe, Report, Reject)
+// goes through one pipeline with one exit: prepare (preparers record
+// typed facts on the call: the commands a script runs, the SQL it sends,
+// the secrets it carries) → analyze (analyzers read the facts, never write) → judge →
 // decide (the policy, a pure function) → review → record. Judge, Reviewer
 // and Recorder are seams that WithJudge, WithReviewer and WithRecorder
 // wrap; a step that cannot be recorded is denied (risk.StageRecord).
+// WithAudit records every answer in an audit trail (package audit): one
+// event each, its secrets masked, hash-chained and signed.
 // Conversations live in a session.Store: in memory by default, in SQLite
 // or PostgreSQL with WithStore (package store), so that a conversation
 // continues in the next process.

@@ -21,49 +21,24 @@ import (
 // output) and checks that no assessment, decision or session history
 // shows it, and that each is flagged as a hard-coded secret.
 func TestNoSecretSurvives(t *testing.T) {
-	f, err := os.Open("testdata/secrets.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	eng := corpusEngine(t)
 	ctx := context.Background()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	n := 0
-	for sc.Scan() {
-		var c struct {
-			Text       string  `json:"text"`
-			ExpectType *string `json:"expect_type"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.ExpectType == nil {
-			continue
-		}
-		var raws []string
-		for _, f := range secrets.Default().ScanString("", c.Text) {
-			raws = append(raws, c.Text[f.Start:f.End])
-		}
-		if len(raws) == 0 {
-			t.Errorf("the detector finds nothing in %q", c.Text)
-			continue
-		}
-		n++
-		id := fmt.Sprintf("s%d", n)
+	texts, rawsOf := secretTexts(t)
+	for i, text := range texts {
+		raws := rawsOf[i]
+		id := fmt.Sprintf("s%d", i+1)
 		actions := []risk.Action{
-			{Tool: "Bash", Arguments: map[string]any{"command": "echo " + shellQuote(c.Text) + " >> config.txt"}},
-			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/settings.py", "content": c.Text}},
-			{Tool: "python", Arguments: map[string]any{"code": "cfg = " + fmt.Sprintf("%q", c.Text)}},
-			{Tool: "WebFetch", Arguments: map[string]any{"url": "https://x.example/c?v=" + strings.ReplaceAll(c.Text, " ", "+"), "prompt": "ok"}},
-			{Tool: "mcp__notes__save_note", Arguments: map[string]any{"text": c.Text}},
+			{Tool: "Bash", Arguments: map[string]any{"command": "echo " + shellQuote(text) + " >> config.txt"}},
+			{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/project/settings.py", "content": text}},
+			{Tool: "python", Arguments: map[string]any{"code": "cfg = " + fmt.Sprintf("%q", text)}},
+			{Tool: "WebFetch", Arguments: map[string]any{"url": "https://x.example/c?v=" + strings.ReplaceAll(text, " ", "+"), "prompt": "ok"}},
+			{Tool: "mcp__notes__save_note", Arguments: map[string]any{"text": text}},
 		}
 		for _, a := range actions {
 			a.SessionID = id
 			checkHidden(t, eng, a, raws...)
 		}
-		fs, err := eng.Observe(ctx, risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "cat config.txt"}}, c.Text)
+		fs, err := eng.Observe(ctx, risk.Action{Tool: "Bash", SessionID: id, Arguments: map[string]any{"command": "cat config.txt"}}, text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,12 +54,48 @@ func TestNoSecretSurvives(t *testing.T) {
 			}
 		}
 		if len(fs) == 0 {
-			t.Errorf("the output %q is not seen as sensitive", c.Text)
+			t.Errorf("the output %q is not seen as sensitive", text)
 		}
 	}
-	if n < 15 {
-		t.Fatalf("only %d secrets read from the corpus", n)
+}
+
+// secretTexts returns the texts of testdata/secrets.jsonl that hold a
+// secret, each with the raw secrets the detector finds in it; a text
+// that should hold one where the detector finds none is an error.
+func secretTexts(t *testing.T) (texts []string, raws [][]string) {
+	t.Helper()
+	f, err := os.Open("testdata/secrets.jsonl")
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c struct {
+			Text       string  `json:"text"`
+			ExpectType *string `json:"expect_type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.ExpectType == nil {
+			continue
+		}
+		var rs []string
+		for _, f := range secrets.Default().ScanString("", c.Text) {
+			rs = append(rs, c.Text[f.Start:f.End])
+		}
+		if len(rs) == 0 {
+			t.Errorf("the detector finds nothing in %q", c.Text)
+			continue
+		}
+		texts, raws = append(texts, c.Text), append(raws, rs)
+	}
+	if len(texts) < 15 {
+		t.Fatalf("only %d secrets read from the corpus", len(texts))
+	}
+	return texts, raws
 }
 
 // checkHidden checks a through eng: its assessment and decision show none
