@@ -88,20 +88,7 @@ func (a *Audit) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	if tx := txOf(ctx, a.s); tx != nil {
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT warden_audit`); err != nil {
-			return a.errorf(err)
-		}
-		if err := fn(tx); err != nil {
-			// ROLLBACK TO leaves the savepoint open; RELEASE ends it.
-			if _, rerr := tx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO warden_audit; RELEASE warden_audit`); rerr != nil {
-				return errors.Join(err, a.errorf(rerr))
-			}
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `RELEASE warden_audit`); err != nil {
-			return a.errorf(err)
-		}
-		return nil
+		return a.joined(ctx, tx, fn)
 	}
 	if err := a.s.lock(ctx); err != nil {
 		return a.errorf(err)
@@ -118,6 +105,33 @@ func (a *Audit) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return a.errorf(err)
 	}
+	return nil
+}
+
+// joined runs fn in tx, the transaction of an Update, within a
+// savepoint: when fn fails or panics, what it wrote is undone, and the
+// Update may go on (a Log recovers a backend's panic into an error).
+func (a *Audit) joined(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx) error) (err error) {
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT warden_audit`); err != nil {
+		return a.errorf(err)
+	}
+	released := false
+	defer func() {
+		if released {
+			return
+		}
+		// ROLLBACK TO leaves the savepoint open; RELEASE ends it.
+		if _, rerr := tx.ExecContext(context.WithoutCancel(ctx), `ROLLBACK TO warden_audit; RELEASE warden_audit`); rerr != nil {
+			err = errors.Join(err, a.errorf(rerr))
+		}
+	}()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE warden_audit`); err != nil {
+		return a.errorf(err)
+	}
+	released = true
 	return nil
 }
 

@@ -160,3 +160,43 @@ func TestAuditInUpdateConcurrent(t *testing.T) {
 		t.Fatalf("%d Updates: state %v, %v", workers*each, st, err)
 	}
 }
+
+// TestAuditSealPanics: a seal that panics, in a transaction of its own
+// or in an Update's, leaves the trail usable: the lock is released, the
+// Update goes on and commits, and the chain verifies.
+func TestAuditSealPanics(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), guard)
+	defer cancel()
+	s := open(t, filepath.Join(t.TempDir(), "w.db"), session.Config{})
+	a := s.Audit()
+	k := testKeys(t)
+	l := audit.NewLog(a, k)
+	panics := func(ctx context.Context) (recovered any) {
+		defer func() { recovered = recover() }()
+		a.Append(ctx, func(audit.Head) ([]audit.Record, *audit.Checkpoint, error) { panic("seal") })
+		return nil
+	}
+	if panics(ctx) == nil {
+		t.Fatal("the seal's panic did not reach the caller")
+	}
+	if _, err := l.Append(ctx, event("s", "", "Bash", risk.Allow, risk.Low)); err != nil {
+		t.Fatalf("an append after a panic: %v", err)
+	}
+	err := s.Update(ctx, "conv", func(ctx context.Context, st *session.State) error {
+		step(ctx, st)
+		if panics(ctx) == nil {
+			t.Error("the seal's panic did not reach the caller")
+		}
+		_, err := l.Append(ctx, event("conv", "", "Bash", risk.Allow, risk.Low))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := verify(t, a, k.Public()); h.Seq != 2 {
+		t.Fatalf("head %+v, want 2 events", h)
+	}
+	if st, err := s.Get(ctx, "conv"); err != nil || st.Steps() != 1 {
+		t.Fatalf("the Update's state: %v, %v", st, err)
+	}
+}
