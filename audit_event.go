@@ -43,7 +43,11 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 	}
 	if s.Decision.Verdict != "" {
 		d := s.Decision
-		d.Reasons = texts(d.Reasons, m.known)
+		mask := m.known
+		if d.Stage != risk.StagePolicy {
+			mask = m.text // a reviewer's words, or an error's
+		}
+		d.Reasons = texts(d.Reasons, mask)
 		ev.Decision = &d
 	}
 	if p != nil {

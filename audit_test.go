@@ -452,3 +452,23 @@ func TestAuditProjectApprovalNotMade(t *testing.T) {
 		t.Fatalf("%d events, want the approval and its failure", len(evs))
 	}
 }
+
+// A reviewer's words are masked in the trail like the agent's: a secret
+// it quotes, which the call does not carry, is found by the detector.
+func TestAuditReviewerMasked(t *testing.T) {
+	const key = "ghp_" + "R8sWq2LmZx9KpT4vN7bY3cJ6hD1fG5aE0uIo"
+	tr := newTrail(t)
+	eng := corpusEngine(t, warden.WithAudit(tr.log), warden.WithReviewer(func(warden.Reviewer) warden.Reviewer {
+		return warden.ReviewerFunc(func(context.Context, *warden.Step) (risk.Decision, error) {
+			return risk.Decision{Verdict: risk.Deny, Rule: "guardian", Reasons: []string{"it would push with GITHUB_TOKEN=" + key}}, nil
+		})
+	}))
+	_, d, _ := eng.Check(context.Background(), bashAction("git push --force origin main", ""))
+	if d.Stage != risk.StageReview {
+		t.Fatalf("decision %v", d)
+	}
+	ev := tr.events(t)[0]
+	if ev.Decision.Rule != "guardian" || ev.Decision.Stage != risk.StageReview || strings.Contains(ev.Decision.Reasons[0], key) {
+		t.Errorf("decision %+v", ev.Decision)
+	}
+}
