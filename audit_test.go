@@ -472,3 +472,27 @@ func TestAuditReviewerMasked(t *testing.T) {
 		t.Errorf("decision %+v", ev.Decision)
 	}
 }
+
+// The policy hash is that of the policy that decided: a project approval
+// extends the engine's policy, and the checks after it carry the new
+// policy's hash.
+func TestAuditPolicyHashFollowsApprovals(t *testing.T) {
+	ctx := context.Background()
+	tr := newTrail(t)
+	eng := corpusEngine(t, warden.WithAudit(tr.log))
+	a := bashAction("npm publish", "")
+	a.Cwd = t.TempDir()
+	eng.Check(ctx, a)
+	if _, err := eng.Approve(ctx, a, policy.ScopeProject, warden.By("ana")); err != nil {
+		t.Fatal(err)
+	}
+	_, d, _ := eng.Check(ctx, a)
+	evs := tr.events(t)
+	if len(evs) != 3 || d.Verdict != risk.Allow {
+		t.Fatalf("%d events, then %v", len(evs), d)
+	}
+	before, approval, after := evs[0].PolicyHash, evs[1].PolicyHash, evs[2].PolicyHash
+	if before != approval || after == before || after == "" {
+		t.Errorf("policy hashes %q, %q (approval), %q (after)", before, approval, after)
+	}
+}
