@@ -60,9 +60,10 @@ INSERT INTO warden_audit_head (id) VALUES (1) ON CONFLICT (id) DO NOTHING`
 // An Append whose context carries a transaction of the store (the fn of
 // its Update) writes in that transaction, which its owner commits or
 // rolls back (Joins reports it), within a savepoint: an append that
-// fails is undone, and the transaction stays usable. It must be READ
-// COMMITTED, the default: in a stricter one the head it reads may be
-// stale, and the append fails on the primary key instead.
+// fails is undone, and the transaction stays usable. Update's
+// transactions are READ COMMITTED whatever the server's default, as the
+// chain's are: in a stricter one the head read after the lock could be
+// stale (and the append would fail on the primary key).
 type Audit struct {
 	s      *Store
 	closed atomic.Bool

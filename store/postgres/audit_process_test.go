@@ -348,3 +348,57 @@ func TestAuditJoinedAndGrouped(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditStrictDefaultIsolation: on a server (here a connection) whose
+// default isolation is serializable, Updates of one conversation that
+// record in its trail, and appends at once, still all succeed, and keep
+// one chain: the store's transactions are read committed, as its locks
+// need, whatever the default.
+func TestAuditStrictDefaultIsolation(t *testing.T) {
+	dsn := testDSN(t)
+	sep := "&"
+	if !strings.Contains(dsn, "://") {
+		sep = " "
+	}
+	s := open(t, dsn+sep+"default_transaction_isolation=serializable", session.Config{})
+	var level string
+	if err := s.Pool().QueryRow(t.Context(), `SHOW default_transaction_isolation`).Scan(&level); err != nil || level != "serializable" {
+		t.Fatalf("default isolation %q, %v", level, err)
+	}
+	l := audit.NewLog(s.Audit(), testKeys(t))
+	const writers, each = 4, 15
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				err := s.Update(context.Background(), "conv", func(ctx context.Context, st *session.State) error {
+					if err := step(ctx, st); err != nil {
+						return err
+					}
+					_, err := l.Append(ctx, checkEvent("conv", "Bash", risk.Allow, risk.Safe))
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+		wg.Go(func() {
+			for range each {
+				if _, err := l.Append(context.Background(), checkEvent("grouped", "Bash", risk.Allow, risk.Safe)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if st, err := s.Get(t.Context(), "conv"); err != nil || st == nil || st.Steps() != writers*each {
+		t.Errorf("conv: %v, %v", st, err)
+	}
+	if h, err := s.Audit().Head(t.Context()); err != nil || h.Seq != 2*writers*each {
+		t.Errorf("head %+v, %v; want %d events", h, err, 2*writers*each)
+	}
+	verify(t, s.Audit())
+}

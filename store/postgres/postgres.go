@@ -159,7 +159,11 @@ func (s *Store) Update(ctx context.Context, id string, fn func(context.Context, 
 	if err := s.check(); err != nil {
 		return err
 	}
-	tx, err := s.pool.Begin(ctx)
+	// read committed whatever the server's default: the row lock
+	// serializes Updates of id, and each statement after it sees what the
+	// lock's previous holder committed (a stricter level would fail them
+	// instead, as would an audit append here, on a stale head)
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return s.errorf(id, err)
 	}
