@@ -22,7 +22,9 @@ import (
 // it returns. Inside the fn of the store's Update (a context that carries
 // its transaction) Append writes in that transaction instead, and the
 // records commit with the conversation's state, or not at all (Audit is
-// an audit.Joiner).
+// an audit.Joiner). Only the Update of the same Store joins: an append
+// inside the Update of another Store on the same file waits for that
+// Update's lock, and fails at the busy timeout (or its context's end).
 type Audit struct {
 	s      *Store
 	closed atomic.Bool
