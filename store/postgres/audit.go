@@ -100,7 +100,8 @@ func (a *Audit) Joins(ctx context.Context) bool { return txOf(ctx, a.s) != nil }
 // Append implements audit.Backend. Without a transaction in ctx it takes
 // two round trips: one begins, locks the head and reads it; the other
 // writes the records and the checkpoint and commits (durably:
-// synchronous_commit is left on).
+// synchronous_commit is left on). A pgx.Tx would take four (its Begin
+// and Commit alone), and about a third longer for one event at a time.
 func (a *Audit) Append(ctx context.Context, seal func(audit.Head) ([]audit.Record, *audit.Checkpoint, error)) error {
 	if err := a.check(); err != nil {
 		return err
