@@ -130,11 +130,14 @@ func checkAcked(t *testing.T, a audit.Backend, seen map[int64]bool) {
 		t.Fatal(err)
 	}
 	for seq := range seen {
+		if seq < h.First {
+			continue // pruned
+		}
 		if _, err := a.Get(t.Context(), seq); err != nil {
 			t.Errorf("acknowledged event %d: %v", seq, err)
 		}
 	}
-	if h.Seq < int64(len(seen)) {
+	if h.Seq < int64(len(seen)) && h.First <= 1 {
 		t.Errorf("the chain ends at %d, and %d events were acknowledged", h.Seq, len(seen))
 	}
 	verify(t, a)
@@ -266,7 +269,7 @@ func verify(t *testing.T, b audit.Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.OK || !rep.KeyChecked || rep.SignedThrough != rep.Last || rep.Events != rep.Last {
+	if !rep.OK || !rep.KeyChecked || rep.SignedThrough != rep.Last || rep.Events != rep.Last-rep.First+1 {
 		t.Fatalf("verify: %+v", rep)
 	}
 }
@@ -401,4 +404,89 @@ func TestAuditStrictDefaultIsolation(t *testing.T) {
 		t.Errorf("head %+v, %v; want %d events", h, err, 2*writers*each)
 	}
 	verify(t, s.Audit())
+}
+
+// TestAuditPruneWhileAppending: prunes while processes append (the first
+// after a hundred acknowledgements, then as often as they run) keep one
+// chain, anchored where the last prune cut it, holding every event
+// acknowledged after the cut and a prune event for each prune.
+func TestAuditPruneWhileAppending(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dsn := testDSN(t)
+	s := open(t, dsn, session.Config{})
+	l := audit.NewLog(s.Audit(), testKeys(t))
+	var (
+		mu      sync.Mutex
+		seen    = map[int64]bool{}
+		wg      sync.WaitGroup
+		pruning sync.Mutex // one prune at a time: only appends move the head on
+		prunes  int64
+	)
+	prune := func() {
+		pruning.Lock()
+		defer pruning.Unlock()
+		h, err := s.Audit().Head(t.Context())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if h.Seq-h.First < 2 {
+			return
+		}
+		// appends may have moved the head on: the bounds hold all the same
+		if _, err := l.Prune(t.Context(), h.First+(h.Seq-h.First)/2, "test", "while appending"); err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		prunes++
+		mu.Unlock()
+	}
+	const procs, each = 2, 60
+	done := make(chan struct{})
+	for i := range procs {
+		cmd, out := child(t, dsn, "append", each)
+		wg.Go(func() {
+			at := func() {}
+			if i == 0 {
+				at = prune
+			}
+			acks(t, out, &mu, seen, 100, at)
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("child: %v", err)
+			}
+		})
+	}
+	var pruner sync.WaitGroup
+	pruner.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				prune()
+			}
+		}
+	})
+	wg.Wait()
+	close(done)
+	pruner.Wait()
+	if len(seen) != procs*4*each {
+		t.Errorf("%d events acknowledged, want %d", len(seen), procs*4*each)
+	}
+	h, err := s.Audit().Head(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prunes == 0 || h.First <= 1 || h.Seq != int64(len(seen))+prunes {
+		t.Errorf("%d prunes; the chain holds %d to %d, with %d events acknowledged", prunes, h.First, h.Seq, len(seen))
+	}
+	checkAcked(t, s.Audit(), seen)
+	var kept int
+	if err := s.Audit().Scan(t.Context(), audit.Filter{Kinds: []audit.Kind{audit.KindPrune}}, func(*audit.Record) error { kept++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d prunes (%d prune events kept); the chain holds %d to %d", prunes, kept, h.First, h.Seq)
 }
