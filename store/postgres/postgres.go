@@ -144,7 +144,8 @@ func (s *Store) errorf(id string, err error) error {
 }
 
 // LockTimeout is how long an Update waits for another process's Update of
-// the same conversation before it fails (and the call is denied).
+// the same conversation, and an audit append or prune for the chain's
+// lock, before it fails (and the call is denied).
 const LockTimeout = 10 * time.Second
 
 var lockTimeout = fmt.Sprintf("SET LOCAL lock_timeout = %d", LockTimeout.Milliseconds())
