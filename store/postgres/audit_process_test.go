@@ -42,8 +42,9 @@ const (
 // TestAuditChild is the child process of the multi-process tests; run
 // by itself it does nothing. It opens the store, and appends from four
 // goroutines through one Log ("append": each appends childEach events;
-// "loop": until killed), writing "ack SEQ" to stdout, in one write, once
-// Append returned SEQ, that is once the event is committed.
+// "loop": until killed; "update": each records childEach events in
+// Updates of the conversation "shared", with a step each), writing
+// "ack SEQ" to stdout, in one write, once the event is committed.
 func TestAuditChild(t *testing.T) {
 	what := os.Getenv(childEnv)
 	if what == "" {
@@ -61,7 +62,20 @@ func TestAuditChild(t *testing.T) {
 	for g := range 4 {
 		wg.Go(func() {
 			for i := 0; what == "loop" || i < each; i++ {
-				seq, err := l.Append(ctx, checkEvent(fmt.Sprintf("pid%d-%d", os.Getpid(), g), "Bash", risk.Allow, risk.Safe))
+				ev := checkEvent(fmt.Sprintf("pid%d-%d", os.Getpid(), g), "Bash", risk.Allow, risk.Safe)
+				var seq int64
+				var err error
+				if what == "update" {
+					err = s.Update(ctx, "shared", func(ctx context.Context, st *session.State) error {
+						if err := step(ctx, st); err != nil {
+							return err
+						}
+						seq, err = l.Append(ctx, ev)
+						return err
+					})
+				} else {
+					seq, err = l.Append(ctx, ev)
+				}
 				if err != nil {
 					t.Error(err)
 					return
@@ -144,8 +158,9 @@ func checkAcked(t *testing.T, a audit.Backend, seen map[int64]bool) {
 }
 
 // TestAuditConcurrentProcesses: processes appending at once (each from
-// goroutines through its own Log) keep one chain, holding every event
-// acknowledged once.
+// goroutines through its own Log: two in groups, two in Updates of one
+// conversation they share) keep one chain, holding every event
+// acknowledged once, and the conversation every step.
 func TestAuditConcurrentProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -158,8 +173,12 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 		seen = map[int64]bool{}
 		wg   sync.WaitGroup
 	)
-	for range procs {
-		cmd, out := child(t, dsn, "append", each)
+	for i := range procs {
+		what := "append"
+		if i%2 == 1 {
+			what = "update"
+		}
+		cmd, out := child(t, dsn, what, each)
 		wg.Go(func() {
 			acks(t, out, &mu, seen, 0, nil)
 			if err := cmd.Wait(); err != nil {
@@ -174,6 +193,9 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 	checkAcked(t, s.Audit(), seen)
 	if h, _ := s.Audit().Head(t.Context()); h.Seq != procs*4*each {
 		t.Errorf("the chain ends at %d, want %d", h.Seq, procs*4*each)
+	}
+	if st, err := s.Get(t.Context(), "shared"); err != nil || st == nil || st.Steps() != procs/2*4*each {
+		t.Errorf("the shared conversation: %v, %v; want %d steps", st, err, procs/2*4*each)
 	}
 }
 
