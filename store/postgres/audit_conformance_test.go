@@ -12,6 +12,7 @@ import (
 // TestAuditConformance runs the audit backends' conformance and tamper
 // suite on trails of schemas of their own.
 func TestAuditConformance(t *testing.T) {
+	baseDSN(t)
 	var dsns sync.Map // *Audit → the DSN of its schema
 	audittest.Run(t,
 		func(t *testing.T) audit.Backend {

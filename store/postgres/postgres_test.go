@@ -20,10 +20,7 @@ import (
 // testDSN returns the DSN of a schema of the test's own in the database
 // WARDEN_TEST_POSTGRES_DSN names, dropped when the test ends.
 func testDSN(t testing.TB) string {
-	dsn := os.Getenv("WARDEN_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip("WARDEN_TEST_POSTGRES_DSN is not set: no PostgreSQL to test against (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
+	dsn := baseDSN(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -53,6 +50,15 @@ func testDSN(t testing.TB) string {
 		return dsn + " search_path=" + schema
 	}
 	return dsn + sep + "search_path=" + schema
+}
+
+// baseDSN returns WARDEN_TEST_POSTGRES_DSN, or skips t when it is unset.
+func baseDSN(t testing.TB) string {
+	dsn := os.Getenv("WARDEN_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("WARDEN_TEST_POSTGRES_DSN is not set: no PostgreSQL to test against (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
+	}
+	return dsn
 }
 
 func open(t testing.TB, dsn string, cfg session.Config) *Store {
