@@ -15,6 +15,7 @@
 #     round-robin (bench/spawn). DESIGN.md §8's budget: one action through
 #     `warden assess --store FILE` ≤ 5× the minimal program.
 # Usage: bench/audit.sh [N]   — benchmark runs (default 5); 10×N spawns per command
+# GO_BENCH=0 skips part 1.
 # The output is also written to bench/out/audit.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,12 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "-"; else print (NR
 	pg="not measured: WARDEN_TEST_POSTGRES_DSN is unset"
 	[ -n "${WARDEN_TEST_POSTGRES_DSN:-}" ] && pg="measured"
 	echo "== appends per second, durable (median of $n runs; PostgreSQL $pg)"
-	go test ./store/sqlite ./store/postgres -run '^$' -bench 'Audit' -count "$n" >"$tmp/bench.txt"
+	if [ "${GO_BENCH:-1}" = 0 ]; then
+		echo "(skipped: GO_BENCH=0)"
+		: >"$tmp/bench.txt"
+	else
+		go test ./store/sqlite ./store/postgres -run '^$' -bench 'Audit' -count "$n" >"$tmp/bench.txt"
+	fi
 	# rows: package, benchmark, metric, value (appends or events per
 	# second, events per commit, and ns/op of the in-Update benchmark)
 	awk '/^pkg:/ {pkg = $2; sub(/.*\//, "", pkg)} /^Benchmark/ {
