@@ -26,13 +26,13 @@ import (
 
 // auditStores returns an empty store of each kind: a SQLite file under a
 // new directory, and, when WARDEN_TEST_POSTGRES_DSN is set, a schema of
-// its own in that database (dropped after the test).
+// its own in that database (dropped after the test); when it is unset,
+// the DSN of "postgres" is "", which skipStore skips.
 func auditStores(t *testing.T) map[string]string {
 	t.Helper()
-	dsns := map[string]string{"sqlite": filepath.Join(t.TempDir(), "state", "warden.db")}
+	dsns := map[string]string{"sqlite": filepath.Join(t.TempDir(), "state", "warden.db"), "postgres": ""}
 	base := os.Getenv("WARDEN_TEST_POSTGRES_DSN")
 	if base == "" {
-		t.Log("WARDEN_TEST_POSTGRES_DSN is unset: the PostgreSQL store is not tested (set it to a postgres:// DSN, as .ci/run does)")
 		return dsns
 	}
 	schema := fmt.Sprintf("warden_cli_%d", time.Now().UnixNano())
@@ -56,6 +56,15 @@ func auditStores(t *testing.T) map[string]string {
 	}
 	dsns["postgres"] = base + sep + "search_path=" + schema
 	return dsns
+}
+
+// skipStore skips a test of the store dsn when it is "": the PostgreSQL
+// store without WARDEN_TEST_POSTGRES_DSN.
+func skipStore(t *testing.T, dsn string) {
+	t.Helper()
+	if dsn == "" {
+		t.Skip("WARDEN_TEST_POSTGRES_DSN is unset: the PostgreSQL store is not tested (set it to a postgres:// DSN, as .ci/run does)")
+	}
 }
 
 // trailActions are assess input lines of every kind of answer: allowed,
@@ -120,6 +129,7 @@ func listSeqs(t *testing.T, out string) []int64 {
 func TestAuditTrailOfAssess(t *testing.T) {
 	for name, dsn := range auditStores(t) {
 		t.Run(name, func(t *testing.T) {
+			skipStore(t, dsn)
 			answers := recordTrail(t, dsn)
 			out, _ := auditCLI(t, 0, dsn, "list")
 			if seqs := listSeqs(t, out); len(seqs) != len(trailActions) || seqs[0] != 1 || seqs[len(seqs)-1] != int64(len(trailActions)) {
@@ -212,6 +222,7 @@ func checkExport(t *testing.T, out string, n int) {
 func TestAuditFilters(t *testing.T) {
 	for name, dsn := range auditStores(t) {
 		t.Run(name, func(t *testing.T) {
+			skipStore(t, dsn)
 			answers := recordTrail(t, dsn)
 			byDecision := map[string][]int64{}
 			for i, a := range answers {
@@ -435,6 +446,7 @@ func TestAuditTamper(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fresh := func(t *testing.T) (string, *sql.DB) {
 				d := auditStores(t)[name]
+				skipStore(t, d)
 				recordTrail(t, d)
 				auditCLI(t, 0, d, "verify")
 				return d, tamper(t, d)
@@ -538,6 +550,7 @@ func recompute(t *testing.T, dsn string, db *sql.DB, from int64) {
 func TestAuditPrune(t *testing.T) {
 	for name, dsn := range auditStores(t) {
 		t.Run(name, func(t *testing.T) {
+			skipStore(t, dsn)
 			recordTrail(t, dsn)
 			if _, stderr := auditCLI(t, 2, dsn, "prune", "--before", "4"); !strings.Contains(stderr, "--yes") {
 				t.Errorf("prune without --yes: %s", stderr)

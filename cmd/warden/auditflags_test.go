@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -151,4 +154,49 @@ func TestWriteFileAtomic(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
+}
+
+// parseWhen never panics, and what it accepts is either the time given or
+// a time before now (a duration back from now is positive).
+func FuzzParseWhen(f *testing.F) {
+	for _, s := range []string{"", "24h", "7d", "0d", "-5m", "1h30m", "2026-11-25T02:00:00Z", "2026-11-25T02:00:00.5+01:00", "9999999d", "d", "1.5d", "90"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseWhen(s, now)
+		if err != nil || s == "" {
+			return
+		}
+		if _, perr := time.Parse(time.RFC3339Nano, s); perr != nil && !got.Before(now) {
+			t.Errorf("%q: %v is not before now", s, got)
+		}
+	})
+}
+
+// An export line is one JSON object whose event is the record's data,
+// byte for byte, and whose hash is the record's.
+func FuzzExportLine(f *testing.F) {
+	f.Add(int64(1), []byte(`{"seq":1,"kind":"check"}`), []byte{1, 2, 3})
+	f.Add(int64(99), []byte(`{"a":"\u2028<>&","b":[1,2,{"c":null}]}`), []byte{})
+	f.Fuzz(func(t *testing.T, seq int64, data, hash []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		line := exportLine(nil, &audit.Record{Seq: seq, Data: data, Hash: hash})
+		if !bytes.HasSuffix(line, []byte("}\n")) || bytes.Count(line, []byte("\n")) != 1+bytes.Count(data, []byte("\n")) {
+			t.Fatalf("not one line: %q", line)
+		}
+		var got struct {
+			Seq   int64           `json:"seq"`
+			Hash  string          `json:"hash"`
+			Event json.RawMessage `json:"event"`
+		}
+		if err := json.Unmarshal(line, &got); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if got.Seq != seq || got.Hash != hex.EncodeToString(hash) || !bytes.Equal(got.Event, bytes.TrimSpace(data)) { // RawMessage drops the space around a value
+			t.Fatalf("%q read back as %+v", line, got)
+		}
+	})
 }

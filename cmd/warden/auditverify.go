@@ -98,4 +98,7 @@ func writeReport(out *bytes.Buffer, store, where string, rep *audit.Report) {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(out, "  seq %d: %s\n", p.Seq, cell(p.What, 300))
 	}
+	if rep.More > 0 {
+		fmt.Fprintf(out, "  and %d more\n", rep.More)
+	}
 }
