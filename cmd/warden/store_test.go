@@ -56,13 +56,14 @@ func cliProcess(t *testing.T, stdin string, args ...string) string {
 	return out.String()
 }
 
-// stores are the stores the tests run on: a SQLite file, and the
-// PostgreSQL database of WARDEN_TEST_POSTGRES_DSN when it is set.
+// stores are the stores the tests run on: a SQLite file, and, when
+// WARDEN_TEST_POSTGRES_DSN is set, a schema of its own in that database
+// (dropped after the test), so that the audit trail every assess --store
+// records stays the test's.
 func stores(t *testing.T) map[string]string {
-	dsns := map[string]string{"sqlite": filepath.Join(t.TempDir(), "state", "warden.db")}
-	if dsn := os.Getenv("WARDEN_TEST_POSTGRES_DSN"); dsn != "" {
-		dsns["postgres"] = dsn
-	} else {
+	dsns := auditStores(t)
+	if dsns["postgres"] == "" {
+		delete(dsns, "postgres")
 		t.Log("WARDEN_TEST_POSTGRES_DSN is unset: the PostgreSQL store is not tested (set it to a postgres:// DSN, as .ci/run does)")
 	}
 	return dsns
@@ -149,6 +150,15 @@ func TestStoreConcurrentProcesses(t *testing.T) {
 			if st.Steps() != 2*each {
 				t.Errorf("%d steps recorded, want %d: updates were lost", st.Steps(), 2*each)
 			}
+			// one chain, every answer of both processes in it
+			out, _ := auditCLI(t, 0, dsn, "verify")
+			if !strings.Contains(out, fmt.Sprintf("events       %d (seq 1 to %d)", 2*each, 2*each)) {
+				t.Errorf("verify after two processes:\n%s", out)
+			}
+			out, _ = auditCLI(t, 0, dsn, "list", "--session", id)
+			if n := len(listSeqs(t, out)); n != 2*each {
+				t.Errorf("%d events of the conversation, want %d", n, 2*each)
+			}
 			s.Delete(context.Background(), id)
 		})
 	}
@@ -194,6 +204,20 @@ func TestStoreGuarded(t *testing.T) {
 		o := parseOutput(t, out)[0]
 		if o.Level != "critical" || o.Decision == "allow" || !hasRule(o, "guard.self_modification") {
 			t.Errorf("%s: %s %s %v, want critical, not allowed, guard.self_modification", a, o.Level, o.Decision, o.Findings)
+		}
+	}
+	// so is the audit key, wherever it is kept
+	key := os.Getenv("WARDEN_AUDIT_KEY_FILE")
+	for _, a := range []string{
+		fmt.Sprintf(`{"tool":"Bash","arguments":{"command":"rm -f %s"}}`, key),
+		fmt.Sprintf(`{"tool":"Write","arguments":{"file_path":%q,"content":"warden-audit-key v1\nAAAA\n"}}`, key),
+	} {
+		code, out, stderr := runCLI(t, a+"\n", "assess", "--store", db, "--home", "/home/user", "--cwd", "/home/user/project")
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if o := parseOutput(t, out)[0]; o.Decision == "allow" || !hasRule(o, "guard.self_modification") {
+			t.Errorf("%s: %s %s %v, want not allowed, guard.self_modification", a, o.Level, o.Decision, o.Findings)
 		}
 	}
 	// without --store the same file is no one's
