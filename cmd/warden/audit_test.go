@@ -577,9 +577,15 @@ func TestAuditPrune(t *testing.T) {
 				t.Errorf("list after prune:\n%s", out)
 			}
 			auditCLI(t, 1, dsn, "show", "2")
-			// recording goes on after the prune
+			// recording goes on after the prune, and a second prune re-anchors again
 			recordTrail(t, dsn)
 			auditCLI(t, 0, dsn, "verify")
+			if out, _ := auditCLI(t, 0, dsn, "prune", "--before", "5", "--yes"); !strings.Contains(out, "removed 1 event (seq 4)") {
+				t.Errorf("prune of one event: %s", out)
+			}
+			if out, _ := auditCLI(t, 0, dsn, "verify"); !strings.Contains(out, "prune anchor at seq 4") {
+				t.Errorf("verify after a second prune:\n%s", out)
+			}
 		})
 	}
 }

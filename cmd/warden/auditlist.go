@@ -113,7 +113,7 @@ func summary(ev *audit.Event) string {
 	switch {
 	case ev.Pruned != nil:
 		p := ev.Pruned
-		s = fmt.Sprintf("removed %d events (seq %d to %d)", p.Count, p.First, p.Before-1)
+		s = "removed " + removed(p)
 		if p.By != "" {
 			s += " by " + p.By
 		}
@@ -191,4 +191,13 @@ func cell(s string, n int) string {
 		runes++
 	}
 	return b.String()
+}
+
+// removed says which events a prune removed: "3 events (seq 1 to 3)",
+// "1 event (seq 4)".
+func removed(p *audit.Pruned) string {
+	if p.Count == 1 {
+		return fmt.Sprintf("1 event (seq %d)", p.First)
+	}
+	return fmt.Sprintf("%d events (seq %d to %d)", p.Count, p.First, p.Before-1)
 }

@@ -88,7 +88,7 @@ else as warden assess --store finds it).`,
 				return fmt.Errorf("pruning the audit trail of %s: %w", s.name, err)
 			}
 			p := ev.Pruned
-			fmt.Fprintf(cmd.OutOrStdout(), "removed %d events (seq %d to %d) from %s\n", p.Count, p.First, p.Before-1, s.name)
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s from %s\n", removed(p), s.name)
 			fmt.Fprintf(cmd.OutOrStdout(), "recorded as event %d; the chain is re-anchored on the hash of event %d (%s), under a signed checkpoint\n",
 				ev.Seq, p.Before-1, p.Anchor)
 			return nil
