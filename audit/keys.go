@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/agentwarden/warden/risk"
@@ -20,8 +22,14 @@ import (
 //
 // Printing a Keys with fmt shows its ID only, never key material.
 type Keys struct {
+	mac []byte // HMAC-SHA256 key of ActionHash
+	// ed is the Ed25519 key and its ID, derived from the seed once, in
+	// the background (see KeysFromSeed).
+	ed func() edKey
+}
+
+type edKey struct {
 	priv ed25519.PrivateKey
-	mac  []byte // HMAC-SHA256 key of ActionHash
 	id   string
 }
 
@@ -40,14 +48,25 @@ func GenerateKeys() (*Keys, error) {
 }
 
 // KeysFromSeed returns the key of a 32-byte Ed25519 seed.
+//
+// The Ed25519 key is derived on another goroutine, started here, and
+// whatever needs it (Sign, Public, ID) waits for it: the first Ed25519
+// key of a process builds Go's table of base-point multiples, about
+// 1.5 ms, which a hook's process, that opens its key as it starts and
+// signs once at its end, would otherwise wait for on its critical path.
 func KeysFromSeed(seed []byte) (*Keys, error) {
 	if len(seed) != ed25519.SeedSize {
 		return nil, fmt.Errorf("audit: a key seed is %d bytes, not %d", ed25519.SeedSize, len(seed))
 	}
 	m := hmac.New(sha256.New, seed)
 	m.Write([]byte(macDomain))
-	priv := ed25519.NewKeyFromSeed(seed)
-	return &Keys{priv: priv, mac: m.Sum(nil), id: PublicKeyID(priv.Public().(ed25519.PublicKey))}, nil
+	seed = bytes.Clone(seed)
+	ed := sync.OnceValue(func() edKey {
+		priv := ed25519.NewKeyFromSeed(seed)
+		return edKey{priv: priv, id: PublicKeyID(priv.Public().(ed25519.PublicKey))}
+	})
+	go ed()
+	return &Keys{mac: m.Sum(nil), ed: ed}, nil
 }
 
 // PublicKeyID returns the ID of a public key: the first 16 hex digits of
@@ -58,15 +77,20 @@ func PublicKeyID(pub ed25519.PublicKey) string {
 }
 
 // ID returns the ID of the key (PublicKeyID of its public key).
-func (k *Keys) ID() string { return k.id }
+func (k *Keys) ID() string { return k.ed().id }
 
 // Public returns the public key, which verifies checkpoints.
-func (k *Keys) Public() ed25519.PublicKey { return k.priv.Public().(ed25519.PublicKey) }
+func (k *Keys) Public() ed25519.PublicKey { return k.ed().priv.Public().(ed25519.PublicKey) }
 
 // String names the key by its ID; it never shows key material. String,
 // GoString and Format have value receivers so that a Keys printed by
 // value hides its fields too.
-func (k Keys) String() string { return "audit key " + k.id }
+func (k Keys) String() string {
+	if k.ed == nil {
+		return "audit key (none)"
+	}
+	return "audit key " + k.ed().id
+}
 
 // GoString is String, so that %#v shows no key material either.
 func (k Keys) GoString() string { return k.String() }
@@ -96,8 +120,9 @@ func (k *Keys) ActionHash(a *risk.Action) string {
 // has hash, at time t (kept in UTC).
 func (k *Keys) Sign(seq int64, hash []byte, t time.Time) Checkpoint {
 	t = t.UTC()
-	return Checkpoint{Seq: seq, Hash: append([]byte(nil), hash...), Time: t, KeyID: k.id,
-		Sig: ed25519.Sign(k.priv, CheckpointMessage(seq, hash, t))}
+	ed := k.ed()
+	return Checkpoint{Seq: seq, Hash: append([]byte(nil), hash...), Time: t, KeyID: ed.id,
+		Sig: ed25519.Sign(ed.priv, CheckpointMessage(seq, hash, t))}
 }
 
 // CheckSignature reports whether c is signed by pub: its KeyID names pub
