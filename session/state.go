@@ -146,7 +146,7 @@ func (st *State) Record(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
 		if ct.Path == "" {
 			continue
 		}
-		st.edit(c.Abs(ct.Path), ct)
+		st.edit(c, c.Abs(ct.Path), ct)
 	}
 	st.contextReads(c)
 	for _, e := range c.Effects {
@@ -195,21 +195,28 @@ func summary(c *tool.Call) string {
 }
 
 // edit applies a Write or Edit tool's content to the file p.
-func (st *State) edit(p string, ct tool.Content) {
+func (st *State) edit(c *tool.Call, p string, ct tool.Content) {
 	f := st.file(p)
 	f.Written, f.Downloaded, f.Sensitive = true, "", ""
 	switch {
 	case !ct.Partial:
-		st.setText(f, ct.Text, true)
+		st.setText(c, f, ct.Text, true)
 	case ct.Old != "" && f.Known && strings.Contains(f.Text, ct.Old):
-		st.setText(f, strings.Replace(f.Text, ct.Old, ct.Text, 1), true)
+		st.setText(c, f, strings.Replace(f.Text, ct.Old, ct.Text, 1), true)
 	default:
 		// an edit of text the session never saw: keep what it adds
-		st.setText(f, f.Text+"\n"+ct.Text, false)
+		st.setText(c, f, f.Text+"\n"+ct.Text, false)
 	}
 }
 
-func (st *State) setText(f *File, text string, known bool) {
+// The secrets the call carries (c.Secrets) are kept masked, never raw:
+// the state is saved in the store, and a file that held one is marked as
+// holding credentials (its Sensitive), which is what later steps that
+// run, send or copy it are judged by.
+func (st *State) setText(c *tool.Call, f *File, text string, known bool) {
+	if masked := secrets.MaskKnown(text, c.Secrets); masked != text {
+		text, f.Sensitive = masked, "credentials"
+	}
 	f.Truncated = false
 	if len(text) > st.cfg.MaxFileBytes {
 		text, f.Truncated = text[:st.cfg.MaxFileBytes], true
@@ -281,22 +288,24 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 	switch e.Kind {
 	case tool.WriteFile:
 		f := st.file(e.Path)
-		f.Written, f.Downloaded = true, ""
+		f.Written, f.Downloaded, f.Sensitive = true, "", ""
 		switch {
 		case e.Known && e.Append && f.Truncated && len(f.Text) >= st.cfg.MaxFileBytes:
 			// already cut at MaxFileBytes: what is appended lies past
 			// the cut (setText of the whole would cut it off again)
 			f.Known, f.Step = false, st.step
 		case e.Known && e.Append:
-			st.setText(f, f.Text+e.Text, f.Known)
+			st.setText(c, f, f.Text+e.Text, f.Known)
 		case e.Known:
-			st.setText(f, e.Text, true)
+			st.setText(c, f, e.Text, true)
 		case !e.Append:
-			st.setText(f, "", false)
+			st.setText(c, f, "", false)
 		default:
 			f.Known = false
 		}
-		f.Sensitive = st.sensitive(c, e)
+		if from := st.sensitive(c, e); from != "" {
+			f.Sensitive = from // else "credentials" when setText masked a secret it holds
+		}
 		if len(e.List) > 0 {
 			setMap(&st.prior.Lists, e.Path, slices.Clone(e.List), st.cfg.MaxNames)
 		} else if !e.Append {
@@ -308,7 +317,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		if f.Downloaded == "" {
 			f.Downloaded = "network"
 		}
-		st.setText(f, "", false)
+		st.setText(c, f, "", false)
 		delete(st.prior.Lists, e.Path)
 	case tool.Symlink:
 		if e.Path != e.Src {
@@ -329,7 +338,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		case c.Env().ClassifyAbs(e.Src) == paths.Credential:
 			f := st.file(e.Path)
 			f.Written, f.Sensitive = true, "credentials"
-			st.setText(f, "", false)
+			st.setText(c, f, "", false)
 		}
 	case tool.RemoveFile:
 		delete(st.prior.Links, e.Path)
