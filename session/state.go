@@ -209,7 +209,9 @@ func (st *State) edit(c *tool.Call, p string, ct tool.Content) {
 	}
 }
 
-// The secrets the call carries (c.Secrets) are kept masked, never raw:
+// setText sets the text f is known to hold, written by step c, cut at
+// MaxFileBytes. The secrets the call carries (c.Secrets) are kept masked,
+// never raw:
 // the state is saved in the store, and a file that held one is marked as
 // holding credentials (its Sensitive), which is what later steps that
 // run, send or copy it are judged by.
