@@ -1,15 +1,14 @@
 package warden_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/internal/corpus"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/secrets"
 	"github.com/agentwarden/warden/tool"
@@ -60,40 +59,11 @@ func TestNoSecretSurvives(t *testing.T) {
 }
 
 // secretTexts returns the texts of testdata/secrets.jsonl that hold a
-// secret, each with the raw secrets the detector finds in it; a text
-// that should hold one where the detector finds none is an error.
+// secret, each with the raw secrets the detector finds in it.
 func secretTexts(t *testing.T) (texts []string, raws [][]string) {
 	t.Helper()
-	f, err := os.Open("testdata/secrets.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Text       string  `json:"text"`
-			ExpectType *string `json:"expect_type"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.ExpectType == nil {
-			continue
-		}
-		var rs []string
-		for _, f := range secrets.Default().ScanString("", c.Text) {
-			rs = append(rs, c.Text[f.Start:f.End])
-		}
-		if len(rs) == 0 {
-			t.Errorf("the detector finds nothing in %q", c.Text)
-			continue
-		}
-		texts, raws = append(texts, c.Text), append(raws, rs)
-	}
-	if len(texts) < 15 {
-		t.Fatalf("only %d secrets read from the corpus", len(texts))
+	for _, s := range corpus.Secrets(t, "testdata/secrets.jsonl", rawSecrets) {
+		texts, raws = append(texts, s.Text), append(raws, s.Raws)
 	}
 	return texts, raws
 }
@@ -235,4 +205,13 @@ func TestNoPasswordSurvives(t *testing.T) {
 			check(id, a, c.secret)
 		}
 	}
+}
+
+// rawSecrets returns the secrets the default detector finds in text, raw.
+func rawSecrets(text string) []string {
+	var rs []string
+	for _, f := range secrets.Default().ScanString("", text) {
+		rs = append(rs, text[f.Start:f.End])
+	}
+	return rs
 }

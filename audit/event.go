@@ -66,6 +66,24 @@ type Event struct {
 	Error string `json:"error,omitempty"`
 }
 
+// Verdict returns the verdict of the event's decision, "" for an event
+// without one: the Verdict a Record copies out of it.
+func (ev *Event) Verdict() risk.Verdict {
+	if ev.Decision == nil {
+		return ""
+	}
+	return ev.Decision.Verdict
+}
+
+// Level returns the level of the event's assessment, Unknown for an
+// event without one: the Level a Record copies out of it.
+func (ev *Event) Level() risk.Level {
+	if ev.Assessment == nil {
+		return risk.Unknown
+	}
+	return ev.Assessment.Level
+}
+
 // Judgement is what the guardrail LLM answered about a checked action.
 type Judgement struct {
 	Model   string `json:"model"`

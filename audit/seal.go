@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/agentwarden/warden/risk"
 )
 
 // recordDomain prefixes every hashed record, so that a record's hash is
@@ -37,13 +35,7 @@ func Seal(ev *Event, head Head) (Record, error) {
 		return Record{}, fmt.Errorf("audit: sealing event %d: %w", ev.Seq, err)
 	}
 	r := Record{Seq: ev.Seq, Time: ev.Time, Kind: ev.Kind, Session: ev.Session, Agent: ev.Agent, Tool: ev.Tool,
-		Data: data, Hash: RecordHash(data)}
-	if ev.Decision != nil {
-		r.Verdict = ev.Decision.Verdict
-	}
-	if ev.Assessment != nil {
-		r.Level = ev.Assessment.Level
-	}
+		Verdict: ev.Verdict(), Level: ev.Level(), Data: data, Hash: RecordHash(data)}
 	return r, nil
 }
 
@@ -63,20 +55,12 @@ func Decode(r *Record) (*Event, error) {
 	if err := json.Unmarshal(r.Data, &ev); err != nil {
 		return nil, fmt.Errorf("event %d: the stored event is not valid JSON: %w", r.Seq, err)
 	}
-	var verdict risk.Verdict
-	if ev.Decision != nil {
-		verdict = ev.Decision.Verdict
-	}
-	level := risk.Unknown
-	if ev.Assessment != nil {
-		level = ev.Assessment.Level
-	}
 	switch {
 	case ev.Seq != r.Seq:
 		return &ev, fmt.Errorf("event %d: the stored event says it is event %d", r.Seq, ev.Seq)
 	case !ev.Time.Equal(r.Time):
 		return &ev, fmt.Errorf("event %d: its time column (%s) differs from the event's (%s)", r.Seq, r.Time.UTC().Format(time.RFC3339Nano), ev.Time.Format(time.RFC3339Nano))
-	case ev.Kind != r.Kind, ev.Session != r.Session, ev.Agent != r.Agent, ev.Tool != r.Tool, verdict != r.Verdict, level != r.Level:
+	case ev.Kind != r.Kind, ev.Session != r.Session, ev.Agent != r.Agent, ev.Tool != r.Tool, ev.Verdict() != r.Verdict, ev.Level() != r.Level:
 		return &ev, fmt.Errorf("event %d: its kind, session, agent, tool, verdict or level column differs from the event's", r.Seq)
 	}
 	return &ev, nil

@@ -30,14 +30,7 @@ func (s *suite) testAppendReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var verdict risk.Verdict
-		if ev.Decision != nil {
-			verdict = ev.Decision.Verdict
-		}
-		level := risk.Unknown
-		if ev.Assessment != nil {
-			level = ev.Assessment.Level
-		}
+		verdict, level := ev.Verdict(), ev.Level()
 		switch {
 		case !bytes.Equal(r.Data, data), !bytes.Equal(r.Hash, audit.RecordHash(data)):
 			t.Fatalf("event %d: the data or hash read back is not what was sealed", ev.Seq)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 	_ "modernc.org/sqlite"             // database/sql on SQLite, to tamper with its file
 
 	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/internal/corpus"
 	"github.com/agentwarden/warden/secrets"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/store"
@@ -599,7 +599,7 @@ func TestAuditPrune(t *testing.T) {
 // With and without session_id: a conversation's state, saved in the same
 // database, keeps the files it wrote with their secrets masked too.
 func TestAuditNoRawSecret(t *testing.T) {
-	cases := corpusSecrets(t)
+	cases := corpus.Secrets(t, filepath.Join("..", "..", "testdata", "secrets.jsonl"), rawSecrets)
 	for _, sessions := range []bool{false, true} {
 		t.Run(fmt.Sprintf("sessions=%v", sessions), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "state")
@@ -607,10 +607,10 @@ func TestAuditNoRawSecret(t *testing.T) {
 			var in strings.Builder
 			for i, c := range cases {
 				for _, a := range []map[string]any{
-					bash("echo " + shellQuote(c.text) + " >> config.txt"),
-					write(c.text),
-					fetch("https://x.example/c?v=" + strings.ReplaceAll(c.text, " ", "+")),
-					{"tool": "mcp__notes__save_note", "arguments": map[string]any{"text": c.text}},
+					bash("echo " + shellQuote(c.Text) + " >> config.txt"),
+					write(c.Text),
+					fetch("https://x.example/c?v=" + strings.ReplaceAll(c.Text, " ", "+")),
+					{"tool": "mcp__notes__save_note", "arguments": map[string]any{"text": c.Text}},
 				} {
 					if sessions {
 						a["session_id"] = fmt.Sprintf("secret-%d", i)
@@ -619,7 +619,7 @@ func TestAuditNoRawSecret(t *testing.T) {
 					in.Write(b)
 					in.WriteByte('\n')
 				}
-				in.WriteString("not json " + c.text + "\n")
+				in.WriteString("not json " + c.Text + "\n")
 			}
 			code, stdout, stderr := runCLI(t, in.String(), "assess", "--store", dsn, "--home", "/home/user", "--cwd", "/home/user/project")
 			if code != 0 {
@@ -651,7 +651,7 @@ func TestAuditNoRawSecret(t *testing.T) {
 			}
 			for what, text := range texts {
 				for _, c := range cases {
-					for _, raw := range c.raws {
+					for _, raw := range c.Raws {
 						for _, form := range secretForms(raw) {
 							if strings.Contains(text, form) {
 								t.Errorf("%s holds the raw secret %q", what, raw)
@@ -662,51 +662,6 @@ func TestAuditNoRawSecret(t *testing.T) {
 			}
 		})
 	}
-}
-
-// secretCase is a text of the secrets corpus labeled as holding a secret,
-// and the secrets the detector finds in it, raw.
-type secretCase struct {
-	text string
-	raws []string
-}
-
-// corpusSecrets returns the texts of testdata/secrets.jsonl labeled as
-// secrets, each with the raw secrets the detector finds in it.
-func corpusSecrets(t *testing.T) []secretCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "secrets.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []secretCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var c struct {
-			Text       string  `json:"text"`
-			ExpectType *string `json:"expect_type"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		if c.ExpectType == nil {
-			continue
-		}
-		sc := secretCase{text: c.Text}
-		for _, f := range secrets.Default().ScanString("", c.Text) {
-			sc.raws = append(sc.raws, c.Text[f.Start:f.End])
-		}
-		if len(sc.raws) == 0 {
-			t.Fatalf("the detector finds nothing in %q", c.Text)
-		}
-		cases = append(cases, sc)
-	}
-	if len(cases) < 15 {
-		t.Fatalf("only %d secrets read from the corpus", len(cases))
-	}
-	return cases
 }
 
 // secretForms are the forms a raw secret could be stored in: as is, and
@@ -722,3 +677,12 @@ func secretForms(raw string) []string {
 
 // shellQuote quotes s for a POSIX shell, in single quotes.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// rawSecrets returns the secrets the default detector finds in text, raw.
+func rawSecrets(text string) []string {
+	var rs []string
+	for _, f := range secrets.Default().ScanString("", text) {
+		rs = append(rs, text[f.Start:f.End])
+	}
+	return rs
+}
