@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +31,8 @@ func newAuditExportCmd() *cobra.Command {
 The event is the stored canonical JSON, byte for byte (secrets were masked
 before it was stored), so the hash can be checked again from the line:
 SHA-256 of "warden audit record v1", a zero byte, and the event's bytes.
+A stored event that is not valid JSON (the database was written by
+something else) is exported, base64, in "event_base64" instead of "event".
 The lines go to stdout, or to --output FILE: created mode 0600, written whole
 or not at all, and never over an existing file without --force.`,
 		Args: cobra.NoArgs,
@@ -68,12 +72,20 @@ or not at all, and never over an existing file without --force.`,
 	return cmd
 }
 
-// exportLine appends r's export line to dst.
+// exportLine appends r's export line to dst. A stored event that is not
+// valid JSON (someone wrote the database) would break the line, and with
+// it the JSONL of every line after: its bytes go, base64, in "event_base64"
+// instead of "event", still exactly what the hash covers.
 func exportLine(dst []byte, r *audit.Record) []byte {
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendInt(dst, r.Seq, 10)
 	dst = append(dst, `,"hash":"`...)
 	dst = hex.AppendEncode(dst, r.Hash)
+	if !json.Valid(r.Data) {
+		dst = append(dst, `","event_base64":"`...)
+		dst = base64.StdEncoding.AppendEncode(dst, r.Data)
+		return append(dst, "\"}\n"...)
+	}
 	dst = append(dst, `","event":`...)
 	dst = append(dst, r.Data...)
 	return append(dst, "}\n"...)

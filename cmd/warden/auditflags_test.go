@@ -174,28 +174,36 @@ func FuzzParseWhen(f *testing.F) {
 	})
 }
 
-// An export line is one JSON object whose event is the record's data,
-// byte for byte, and whose hash is the record's.
+// An export line is one JSON line whose event is the record's data, byte
+// for byte (in "event", or, for data that is not valid JSON, base64 in
+// "event_base64"), and whose hash is the record's.
 func FuzzExportLine(f *testing.F) {
 	f.Add(int64(1), []byte(`{"seq":1,"kind":"check"}`), []byte{1, 2, 3})
 	f.Add(int64(99), []byte(`{"a":"\u2028<>&","b":[1,2,{"c":null}]}`), []byte{})
+	f.Add(int64(7), []byte("{\"kind\":\"check\"\n} {"), []byte{9})
 	f.Fuzz(func(t *testing.T, seq int64, data, hash []byte) {
-		if !json.Valid(data) {
-			return
-		}
 		line := exportLine(nil, &audit.Record{Seq: seq, Data: data, Hash: hash})
-		if !bytes.HasSuffix(line, []byte("}\n")) || bytes.Count(line, []byte("\n")) != 1+bytes.Count(data, []byte("\n")) {
+		valid := json.Valid(data)
+		if !bytes.HasSuffix(line, []byte("}\n")) || valid && bytes.Count(line, []byte("\n")) != 1+bytes.Count(data, []byte("\n")) ||
+			!valid && bytes.Count(line, []byte("\n")) != 1 {
 			t.Fatalf("not one line: %q", line)
 		}
 		var got struct {
-			Seq   int64           `json:"seq"`
-			Hash  string          `json:"hash"`
-			Event json.RawMessage `json:"event"`
+			Seq    int64           `json:"seq"`
+			Hash   string          `json:"hash"`
+			Event  json.RawMessage `json:"event"`
+			Base64 []byte          `json:"event_base64"`
 		}
 		if err := json.Unmarshal(line, &got); err != nil {
 			t.Fatalf("%q: %v", line, err)
 		}
-		if got.Seq != seq || got.Hash != hex.EncodeToString(hash) || !bytes.Equal(got.Event, bytes.TrimSpace(data)) { // RawMessage drops the space around a value
+		event := []byte(got.Event)
+		if valid {
+			data = bytes.TrimSpace(data) // RawMessage drops the space around a value
+		} else {
+			event = got.Base64
+		}
+		if got.Seq != seq || got.Hash != hex.EncodeToString(hash) || !bytes.Equal(event, data) {
 			t.Fatalf("%q read back as %+v", line, got)
 		}
 	})
