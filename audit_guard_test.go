@@ -2,11 +2,14 @@ package warden_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
+	"github.com/agentwarden/warden/store/sqlite"
 )
 
 // filed is a backend that names its files, as a store of files does.
@@ -73,5 +76,26 @@ func TestAuditFilesGuarded(t *testing.T) {
 	}
 	if _, err := warden.New(warden.WithGuardedFiles("keys/audit.key")); err == nil {
 		t.Error("a relative guarded path was accepted")
+	}
+}
+
+// An engine given a SQLite trail alone, its conversations in memory,
+// guards the trail's file: the backend names it (sqlite.Audit.Files).
+func TestAuditSQLiteFilesGuarded(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv("WARDEN_AUDIT_KEY_FILE", "")
+	db := filepath.ToSlash(filepath.Join(t.TempDir(), "trail.db"))
+	st, err := sqlite.Open(ctx, db, session.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	keys, _ := audit.KeysFromSeed(make([]byte, 32))
+	eng := corpusEngine(t, warden.WithAudit(audit.NewLog(st.Audit(), keys)))
+	for _, a := range []risk.Action{bash("rm -f " + db), bash("truncate -s0 " + db + "-wal"), guardAct("Write", "file_path", db, "content", "x")} {
+		as, d, err := eng.Check(ctx, a)
+		if err != nil || !as.Locked || d.Verdict == risk.Allow || !hasPrefix(as, "guard.") {
+			t.Errorf("%v: %v locked=%v %v (%v), want a locked guard finding", a.Arguments, as.Level, as.Locked, d, err)
+		}
 	}
 }

@@ -39,6 +39,11 @@ var (
 // store's database: closing the store ends it too.
 func (s *Store) Audit() *Audit { return &Audit{s: s} }
 
+// Files returns the files the trail lives in, the store's (Store.Files):
+// an engine given the trail alone (warden.WithAudit), without the store
+// for its conversations, guards them from the agent all the same.
+func (a *Audit) Files() []string { return a.s.Files() }
+
 // errAuditClosed is the error of an Audit used after its Close.
 var errAuditClosed = errors.New("the audit trail is closed")
 
