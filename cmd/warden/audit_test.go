@@ -599,7 +599,7 @@ func TestAuditPrune(t *testing.T) {
 // With and without session_id: a conversation's state, saved in the same
 // database, keeps the files it wrote with their secrets masked too.
 func TestAuditNoRawSecret(t *testing.T) {
-	cases := corpus.Secrets(t, filepath.Join("..", "..", "testdata", "secrets.jsonl"), rawSecrets)
+	cases := corpus.Secrets(t, filepath.Join("..", "..", "testdata", "secrets.jsonl"), secrets.Default().Values)
 	for _, sessions := range []bool{false, true} {
 		t.Run(fmt.Sprintf("sessions=%v", sessions), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "state")
@@ -677,12 +677,3 @@ func secretForms(raw string) []string {
 
 // shellQuote quotes s for a POSIX shell, in single quotes.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// rawSecrets returns the secrets the default detector finds in text, raw.
-func rawSecrets(text string) []string {
-	var rs []string
-	for _, f := range secrets.Default().ScanString("", text) {
-		rs = append(rs, text[f.Start:f.End])
-	}
-	return rs
-}

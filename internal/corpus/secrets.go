@@ -16,12 +16,12 @@ type Secret struct {
 
 // Secrets returns the texts of the secrets corpus at path (JSONL with
 // "text" and "expect_type", null for a text that holds none) that hold a
-// secret, each with the raw secrets find (the detector under test: this
-// package is below it) finds in it. A labelled text where find finds
+// secret, each with the raw secrets find (the detector's Values: this
+// package is below the detector) finds in it. A labelled text where find finds
 // nothing, or fewer than 15 texts, fail tb: the tests
 // that look for raw secrets where none may be would otherwise look for
 // nothing.
-func Secrets(tb testing.TB, path string, find func(text string) []string) []Secret {
+func Secrets(tb testing.TB, path string, find func(text string) (descs, raws []string)) []Secret {
 	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -42,7 +42,8 @@ func Secrets(tb testing.TB, path string, find func(text string) []string) []Secr
 		if c.ExpectType == nil {
 			continue
 		}
-		s := Secret{Text: c.Text, Raws: find(c.Text)}
+		_, raws := find(c.Text)
+		s := Secret{Text: c.Text, Raws: raws}
 		if len(s.Raws) == 0 {
 			tb.Fatalf("the detector finds nothing in %q", c.Text)
 		}
