@@ -237,8 +237,12 @@ var anyArgs = []string{"security_risk", "safety_risk", "thought", "summary"}
 // agentTools returns the agents' own tools: lower-case names to their spec.
 func agentTools() map[string]spec {
 	return map[string]spec{
-		// Claude Code (the Anthropic API's bash tool takes restart instead of a command)
-		"bash":         {class: Execute, shell: []string{"command"}, need: []string{"command|restart"}, opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart"}},
+		// Claude Code (the Anthropic API's bash tool takes restart instead
+		// of a command); Copilot CLI's bash adds its shell session's
+		// arguments (sessionId or shellId, async or mode, initial_wait,
+		// detach)
+		"bash": {class: Execute, shell: []string{"command"}, need: []string{"command|restart"},
+			opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart", "sessionId", "shellId", "async", "mode", "initial_wait", "detach"}},
 		"read":         {class: Read, path: []string{"file_path"}, need: []string{"file_path"}, opt: []string{"offset", "limit", "pages"}},
 		"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}, need: []string{"file_path", "content"}},
 		"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}, need: []string{"file_path", "old_string", "new_string"}, opt: []string{"replace_all"}},

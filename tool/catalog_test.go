@@ -154,6 +154,12 @@ func TestNormalize(t *testing.T) {
 			want{class: tool.Edit, paths: []string{"a.sh", "b.sh"},
 				content: []tool.Content{{Path: "a.sh", Text: "rm -rf /\n"}, {Path: "b.sh", Text: "echo moved\n"}}}},
 
+		// Copilot CLI (its editor tools reach the catalog as str_replace_editor: see hook.Copilot)
+		{"copilot", "bash", `{"tool":"bash","arguments":{"command":"npm test","description":"Run the tests","sessionId":"main","async":false,"timeout":60}}`,
+			want{class: tool.Execute, shell: []string{"npm test"}}},
+		{"copilot", "bash in a shell session", `{"tool":"bash","arguments":{"command":"make","description":"Build","shellId":"build","mode":"async","initial_wait":30,"detach":true}}`,
+			want{class: tool.Execute, shell: []string{"make"}}},
+
 		// Gemini CLI
 		{"gemini", "run_shell_command", `{"tool":"run_shell_command","arguments":{"command":"npm test","description":"run tests","directory":"packages/app"}}`,
 			want{class: tool.Execute, shell: []string{"npm test"}, cwd: "/home/user/project/packages/app"}},
