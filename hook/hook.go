@@ -79,7 +79,11 @@ type Adapter interface {
 
 // builtin lists every adapter, one line per agent.
 func builtin() []Adapter {
-	return []Adapter{}
+	return []Adapter{
+		Cursor{},
+		Copilot{},
+		Windsurf{},
+	}
 }
 
 // Adapters returns every adapter by name, with its constructor's
