@@ -3,8 +3,11 @@ package warden
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -65,4 +68,62 @@ func (e *Engine) note(ctx context.Context, s *Step, what string) error {
 		return fmt.Errorf("warden: the %s could not be recorded: %w", what, err)
 	}
 	return s.Err
+}
+
+// ApproveHint returns the line that tells a person how to allow the
+// action of decision d, which asked or denied: the one command that
+// approves exactly that action by its reference in the audit trail,
+// "warden approve REF --once|--session|--project", offering the scopes d
+// allows (risk.Decision.Approvable), and what each means. store is the
+// store the command must name (--store), "" for the default one; it is
+// shown as given, so it must hold no password. as, the assessment of
+// the same check, says why a locked action is not offered for the
+// project.
+//
+// It returns "" for a decision no approval changes: an allow, a deny by
+// a deny rule (no approval passes one), a decision no trail recorded.
+func ApproveHint(as risk.Assessment, d risk.Decision, store string) string {
+	if d.Ref == "" || len(d.Approvable) == 0 || d.Verdict == risk.Allow {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("to allow it, a person runs: warden approve ")
+	b.WriteString(d.Ref)
+	if store != "" {
+		b.WriteString(" --store ")
+		b.WriteString(shellWord(store))
+	}
+	meaning := make([]string, 0, len(d.Approvable))
+	for i, sc := range d.Approvable {
+		sep := "|--"
+		if i == 0 {
+			sep = " --"
+		}
+		b.WriteString(sep)
+		b.WriteString(sc)
+		switch policy.Scope(sc) {
+		case policy.ScopeOnce:
+			meaning = append(meaning, "this call, one time")
+		case policy.ScopeSession:
+			meaning = append(meaning, "the rest of this conversation")
+		case policy.ScopeProject:
+			meaning = append(meaning, "an allow rule in the project's policy")
+		}
+	}
+	b.WriteString(" (")
+	b.WriteString(strings.Join(meaning, "; "))
+	if !slices.Contains(d.Approvable, string(policy.ScopeProject)) && as.Locked {
+		b.WriteString("; locked (" + lockedRules(&as) + "): no rule can allow it")
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than plain
+// path characters.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

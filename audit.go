@@ -38,6 +38,7 @@ func WithAudit(l *audit.Log) Option {
 		if f, ok := l.Backend().(interface{ Files() []string }); ok {
 			e.guarded = append(e.guarded, f.Files()...)
 		}
+		e.keys, e.trail = l.Keys(), l.Backend()
 		if p, err := audit.DefaultKeyPath(); err == nil {
 			if abs, err := filepath.Abs(p); err == nil { // a relative path is read from here
 				e.guarded = append(e.guarded, filepath.ToSlash(abs))

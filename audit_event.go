@@ -25,12 +25,18 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 	m := maskerOf(s)
 	ev := &audit.Event{Time: now, Kind: audit.Kind(s.Kind), Session: validUTF8(s.Action.SessionID), Agent: validUTF8(s.Action.Agent), Tool: validUTF8(s.Action.Tool)}
 	if s.Kind != KindReject {
-		ev.ActionHash = keys.ActionHash(&s.Action)
+		ev.ActionHash = s.hash
+		if ev.ActionHash == "" || s.hashKeys != keys {
+			ev.ActionHash = keys.ActionHash(&s.Action)
+		}
 		if strings.TrimSpace(s.Action.Tool) != "" {
 			// an action without a tool would not decode (risk.Action's
 			// UnmarshalJSON refuses it): its event holds the error and
 			// the hash
-			ev.Action = m.action(&s.Action)
+			ev.Action = s.recorded
+			if ev.Action == nil {
+				ev.Action = m.action(&s.Action)
+			}
 		}
 	}
 	if assessed(&s.Assessment) {
@@ -60,9 +66,9 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 	}
 	switch s.Kind {
 	case KindApprove:
-		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Scope: string(s.Scope), Rule: m.text(s.Approved)}
+		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Scope: string(s.Scope), Rule: m.text(s.Approved), Of: s.of}
 	case KindDecline:
-		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason)}
+		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Of: s.of}
 	}
 	if s.Outcome != nil {
 		o := *s.Outcome

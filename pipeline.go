@@ -72,6 +72,21 @@ type Step struct {
 	// policy is the policy that decided the step (nil when none did).
 	policy *policy.Policy
 
+	// hash is the action's keyed hash under hashKeys (the audit trail's,
+	// see Engine.hash), "" when not computed; the step's event takes it.
+	hash     string
+	hashKeys *audit.Keys
+	// recorded is the action as the trail records it, masked, when the
+	// engine needed it before recording (Engine.approvable); nil
+	// otherwise.
+	recorded *risk.Action
+	// once is, for a check allowed by a one-time approval, the exact key
+	// of that approval, which the conversation then forgets (consume).
+	once string
+	// of is, for an approval given by the action's reference, the
+	// sequence number of the check event approved.
+	of int64
+
 	// call and work are what Call and Call.Work point to once the engine
 	// normalized the action (see Engine.normalize): the step, its call
 	// and their budget are one allocation.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/agentwarden/warden/analyze/rules"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/analyze/sql"
+	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
@@ -66,6 +66,13 @@ type Engine struct {
 	// analysis, whose findings are the sql analyzer's).
 	dropped map[string]bool
 	off     map[string]bool
+
+	// keys are the audit trail's (WithAudit), which identify an action
+	// exactly (Keys.ActionHash) for the approvals given by its reference;
+	// trail is the trail's backend, where they are looked up. Both nil
+	// without a trail.
+	keys  *audit.Keys
+	trail audit.Backend
 
 	// mu guards the policy, whose allow list project approvals extend.
 	mu sync.RWMutex
@@ -356,6 +363,7 @@ func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, ris
 // check takes a KindCheck step through the pipeline.
 func (e *Engine) check(ctx context.Context, s *Step) {
 	c := e.normalize(s)
+	e.hash(s)
 	if err := s.Action.Validate(e.limits); err != nil {
 		s.Err = err
 		s.Assessment = risk.UnknownAssessment("engine", "engine.invalid_input", err.Error())
@@ -373,6 +381,7 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 			defer func() { s.Session = nil }() // the state is the store's once fn returns
 			e.stages(ctx, s, st)
 			e.recordStage(ctx, s, st)
+			e.consume(s, st)
 			return nil
 		})
 		if err != nil {
@@ -412,6 +421,7 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 	}
 	e.decide(s, c, st)
 	e.reviewStage(ctx, s)
+	e.approvable(s)
 }
 
 // compound reports a call whose shell script runs more than one command
@@ -437,197 +447,18 @@ func (e *Engine) decide(s *Step, c *tool.Call, st *session.State) {
 	}
 	var approved []policy.Entry
 	if st != nil {
-		approved = e.approved(st)
+		approved = e.approved(st, s, c)
 	}
 	e.mu.RLock()
 	p := e.policy
 	e.mu.RUnlock()
 	s.Decision = p.DecideFacts(f, approved...)
 	s.Decision.Stage = risk.StagePolicy
+	s.Decision.Origin, s.Decision.Layer = p.Source(&s.Decision)
+	if s.Decision.Layer == "" && s.Decision.Origin != "" && slices.ContainsFunc(approved, func(a policy.Entry) bool { return a.Origin == s.Decision.Origin }) {
+		s.Decision.Layer = policy.LayerApproval
+	}
 	s.policy = p
-}
-
-// Approve remembers that a person approved action a, so that the same
-// call is not asked about again.
-//
-// For the rest of the conversation (ScopeSession) it remembers that exact
-// action (policy.ActionKey: its tool, arguments and working directory)
-// and, unless the action's assessment is locked, the narrowest allow rule
-// that matches it (policy.SuggestRule), which also allows the same call
-// again when it is not written byte for byte alike. ScopeProject writes
-// that rule to the project's .warden/policy.yaml (found from the action's
-// working directory upward, or created in it).
-//
-// A locked assessment (risk.Assessment.Locked: guard self-modification,
-// cloud-metadata access, secrets sent off the machine, critical
-// destruction) is opened by nothing but the approval of that exact action
-// for the conversation: no rule is remembered for it, and a project
-// approval is refused, since an agent could write that file itself. No
-// approval overrides a deny rule. It returns the rule remembered, or
-// "exact action …" for a locked action. The approval is recorded (see
-// WithRecorder, WithAudit), with who approved and why (By, Because),
-// before it takes effect; one that cannot be recorded is not made. A
-// refused approval is recorded too, with why it was refused, and so is a
-// project approval recorded but not made (its file could not be written):
-// a second step, with the error.
-func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope, opts ...AnswerOption) (string, error) {
-	s := &Step{Kind: KindApprove, Action: a, Scope: scope}
-	s.answerOf(opts)
-	entries, apply := e.approval(ctx, s, scope)
-	if s.Err != nil {
-		e.recordStage(ctx, s, nil)
-		return "", s.Err
-	}
-	record := func(ctx context.Context, st *session.State) error {
-		s.Session = st
-		defer func() { s.Session = nil }()
-		if err := e.record(ctx, s); err != nil {
-			return fmt.Errorf("warden: the approval could not be recorded, so it is not made: %w", err)
-		}
-		return nil
-	}
-	var err error
-	switch {
-	case scope != policy.ScopeSession:
-		if err = record(ctx, nil); err == nil {
-			if err = apply(); err != nil {
-				// the recorders were told it was approved: they are told
-				// too that it could not be made (a second step)
-				s.Err = err
-				e.record(ctx, s)
-			}
-		}
-	default:
-		err = e.sessions.Update(ctx, a.SessionID, func(ctx context.Context, st *session.State) error {
-			if err := record(ctx, st); err != nil {
-				return err // not saved: the approval is not made
-			}
-			st.Approve(entries...)
-			return nil
-		})
-	}
-	if err != nil {
-		return "", err
-	}
-	return s.Approved, nil
-}
-
-// approval works out what approving step s's action for scope means: the
-// entries a session approval remembers, or the change a project approval
-// makes (apply). It sets s.Err when the action cannot be approved.
-func (e *Engine) approval(ctx context.Context, s *Step, scope policy.Scope) (entries []session.Approval, apply func() error) {
-	a := &s.Action
-	c := e.normalize(s)
-	if err := a.Validate(e.limits); err != nil {
-		s.Err = err
-		return nil, nil
-	}
-	if scope != policy.ScopeSession && scope != policy.ScopeProject {
-		s.Err = fmt.Errorf("warden: unknown approval scope %q", scope)
-		return nil, nil
-	}
-	s.Assessment = e.combine(c, e.analyze(ctx, c, nil))
-	as := &s.Assessment
-	exact := policy.Entry{Exact: policy.ActionKey(c)}
-	if scope == policy.ScopeSession && a.SessionID == "" {
-		s.Err = fmt.Errorf("warden: a session approval needs the action's session_id")
-		return nil, nil
-	}
-	if scope == policy.ScopeSession && e.sessions == nil {
-		s.Err = fmt.Errorf("warden: a session approval needs sessions, and the engine follows none")
-		return nil, nil
-	}
-	exact.Origin = "a person approved this exact action in session " + a.SessionID
-	if as.Locked {
-		if scope == policy.ScopeProject {
-			s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, lockedRules(as))
-			return nil, nil
-		}
-		s.Approved = exact.Text()
-		return []session.Approval{{Exact: exact.Exact, Origin: exact.Origin}}, nil
-	}
-	text, err := policy.SuggestRule(c)
-	if err != nil {
-		s.Err = err
-		return nil, nil
-	}
-	rule, err := policy.ParseRule(text)
-	if err != nil {
-		s.Err = err
-		return nil, nil
-	}
-	s.Approved = text
-	if scope == policy.ScopeSession {
-		return []session.Approval{{Exact: exact.Exact, Origin: exact.Origin}, {Rule: text, Origin: "approved for session " + a.SessionID}}, nil
-	}
-	root := c.Env().Root()
-	if root == "" {
-		s.Err = fmt.Errorf("warden: a project approval needs a working directory")
-		return nil, nil
-	}
-	return nil, func() error {
-		file := policy.ProjectFile(root)
-		if err := policy.AppendAllow(file, text); err != nil {
-			return err
-		}
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		cp := e.policy.Clone()
-		cp.Allow = append(cp.Allow, policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
-		cp.Compile()
-		e.policy = cp
-		return nil
-	}
-}
-
-// approved returns the approvals remembered in the conversation st as
-// policy entries.
-func (e *Engine) approved(st *session.State) []policy.Entry {
-	as := st.Approvals()
-	if len(as) == 0 {
-		return nil
-	}
-	out := make([]policy.Entry, 0, len(as))
-	for _, a := range as {
-		if a.Exact != "" {
-			out = append(out, policy.Entry{Exact: a.Exact, Origin: a.Origin})
-			continue
-		}
-		if r := e.approvedRule(a.Rule); r != nil {
-			out = append(out, policy.Entry{Rule: r, Origin: a.Origin})
-		}
-	}
-	return out
-}
-
-// approvedRule returns the rule of a session approval, parsed, or nil
-// when it no longer parses (it then allows nothing).
-func (e *Engine) approvedRule(text string) *policy.Rule {
-	e.rulesMu.Lock()
-	defer e.rulesMu.Unlock()
-	if r, ok := e.rules[text]; ok {
-		return r
-	}
-	r, err := policy.ParseRule(text)
-	if err != nil {
-		r = nil
-	}
-	if e.rules == nil || len(e.rules) >= 1024 {
-		e.rules = map[string]*policy.Rule{} // bounded: parsed again when needed
-	}
-	e.rules[text] = r
-	return r
-}
-
-// lockedRules names the locked findings of as.
-func lockedRules(as *risk.Assessment) string {
-	var ids []string
-	for _, f := range as.Findings {
-		if f.Locked && !slices.Contains(ids, f.Rule) {
-			ids = append(ids, f.Rule)
-		}
-	}
-	return strings.Join(ids, ", ")
 }
 
 // Observe tells the engine what a tool call returned, after it ran (a

@@ -103,10 +103,14 @@ type Judgement struct {
 type Approval struct {
 	By     string `json:"by,omitempty"`
 	Reason string `json:"reason,omitempty"`
-	// Scope is session or project for an approval.
+	// Scope is once, session or project for an approval.
 	Scope string `json:"scope,omitempty"`
 	// Rule is what was remembered: an allow rule, or "exact action …".
 	Rule string `json:"rule,omitempty"`
+	// Of is the sequence number of the check event answered, for an
+	// answer given by the action's reference (warden approve REF); 0
+	// otherwise.
+	Of int64 `json:"of,omitempty"`
 }
 
 // Outcome is the result of an action that ran, as the agent reported it.

@@ -15,17 +15,21 @@ type Scope string
 
 // The approval scopes.
 const (
+	ScopeOnce    Scope = "once"    // the next identical action of the conversation, one time
 	ScopeSession Scope = "session" // the rest of the conversation
 	ScopeProject Scope = "project" // written to the project's .warden/policy.yaml
 )
 
+// Scopes are the approval scopes, narrowest first.
+var Scopes = []Scope{ScopeOnce, ScopeSession, ScopeProject}
+
 // ParseScope reads a scope name.
 func ParseScope(s string) (Scope, error) {
 	switch Scope(s) {
-	case ScopeSession, ScopeProject:
+	case ScopeOnce, ScopeSession, ScopeProject:
 		return Scope(s), nil
 	}
-	return "", fmt.Errorf("policy: unknown approval scope %q (want session or project)", s)
+	return "", fmt.Errorf("policy: unknown approval scope %q (want once, session or project)", s)
 }
 
 // ActionKey identifies call c exactly, for an approval of that one

@@ -17,6 +17,9 @@ import (
 // confirmation policy.
 //
 //   - A deny rule always wins, in every mode.
+//   - A person's approval of that exact action (an Entry with Exact, see
+//     ActionKey) allows it, whatever else would decide: it is the answer
+//     an ask rule, a locked assessment or the mode asked a person for.
 //   - An ask rule asks, except in bypassPermissions (which allows
 //     everything but deny rules) and in dontAsk, where nobody is asked:
 //     the rule's action is denied.
@@ -74,6 +77,11 @@ type Entry struct {
 	// only kind of allow entry that opens a locked assessment. Rule and If
 	// are then unused.
 	Exact string
+	// Ref, when set, is how Text names an exact approval instead of the
+	// start of its ActionKey (which is not keyed: a short secret in the
+	// action could be found from it): the action's reference in the
+	// audit trail. It decides nothing.
+	Ref string
 }
 
 // Text is the entry as a person reads it.
@@ -85,6 +93,8 @@ func (e *Entry) Text() string {
 		return e.Rule.Text
 	case e.If != nil:
 		return "if " + e.If.Src
+	case e.Exact != "" && e.Ref != "":
+		return "exact action " + e.Ref
 	case e.Exact != "":
 		return "exact action " + e.Exact[:min(len(e.Exact), 12)]
 	}
@@ -173,6 +183,9 @@ func (p *Policy) decideRules(x *index, f Facts, approved []Entry) risk.Decision 
 	if e := x.deny.any(s, &f); e != nil {
 		return ruleDecision(risk.Deny, "deny", e, "denied by the policy rule")
 	}
+	if e := x.allow.exactly(c, approved); e != nil {
+		return ruleDecision(risk.Allow, "allow", e, "a person approved this exact action")
+	}
 	bypass := p.Mode == ModeBypassPermissions && !p.DisableBypass
 	if e := x.ask.any(s, &f); e != nil && !bypass {
 		if p.Mode == ModeDontAsk {
@@ -181,9 +194,6 @@ func (p *Policy) decideRules(x *index, f Facts, approved []Entry) risk.Decision 
 			return d
 		}
 		return ruleDecision(risk.Ask, "ask", e, "the policy rule asks for a person")
-	}
-	if e := x.allow.exactly(c, approved); e != nil {
-		return ruleDecision(risk.Allow, "allow", e, "a person approved this exact action")
 	}
 	e := x.allow.all(s, &f, approved)
 	if e != nil && !a.Locked {
@@ -227,7 +237,7 @@ func ruleDecision(v risk.Verdict, list string, e *Entry, what string) risk.Decis
 	if e.Origin != "" {
 		why += " (" + e.Origin + ")"
 	}
-	return risk.Decision{Verdict: v, Rule: list + ": " + e.Text(), Reasons: []string{why}}
+	return risk.Decision{Verdict: v, Rule: list + ": " + e.Text(), Reasons: []string{why}, Origin: e.Origin}
 }
 
 // ruleList is a rule list prepared for matching: its rule-only entries

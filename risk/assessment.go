@@ -260,6 +260,30 @@ type Decision struct {
 	// Stage is the stage of the engine's pipeline that made the decision
 	// (policy, review or record); "" for a decision made outside it.
 	Stage Stage `json:"stage,omitempty"`
+	// Origin is where the rule or setting that decided comes from: a
+	// policy file's position ("/repo/.warden/policy.yaml:4:3"),
+	// "built-in", a flag ("--mode"), or a person's approval; Layer names
+	// its policy layer (organization, user, project, explicit, built-in,
+	// flag, approval). Both "" for a decision no policy made.
+	Origin string `json:"origin,omitempty"`
+	Layer  string `json:"layer,omitempty"`
+	// Ref names the decided action in the audit trail that recorded the
+	// decision: the start of its keyed hash (audit.ShortRef), which
+	// `warden approve` and `warden explain` take. "" when no trail
+	// records the engine's decisions.
+	Ref string `json:"ref,omitempty"`
+	// Approvable lists the scopes in which a person may approve exactly
+	// this action by its Ref (once, session, project; see
+	// warden.ApproveHint), for a decision that asks or denies and that an
+	// approval changes. Empty otherwise: allowed, denied by a deny rule
+	// (no approval passes one), not recorded.
+	Approvable []string `json:"approvable,omitempty"`
+	// Shadow marks a decision made in shadow mode (the policy's enforce:
+	// false, or the caller's --shadow): decided and recorded as usual,
+	// and not enforced: the caller does not block on it. A decision that
+	// could not be recorded is never in shadow mode: nothing runs
+	// unrecorded.
+	Shadow bool `json:"shadow,omitempty"`
 }
 
 // Stage names a stage of the engine's pipeline that can decide.

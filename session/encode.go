@@ -19,6 +19,13 @@ import (
 // that precedes it. Integers are varints, strings their length and bytes,
 // maps their size and entries in key order, so that equal states encode
 // to equal bytes.
+//
+// The approvals are followed, only when one of them is for one time only
+// (Approval.Once), by their count again and a flags varint for each (bit
+// 0: Once): a state without such an approval encodes as it always did,
+// and a warden that does not know one-time approvals refuses a state
+// that holds one (bytes after the end) instead of letting it be used
+// more than once.
 const (
 	magic = "WDNS"
 	// Version is the version of the State encoding MarshalBinary writes;
@@ -115,10 +122,18 @@ func (st *State) MarshalBinary() ([]byte, error) {
 	}
 
 	e.uint(uint64(len(st.approvals)))
+	once := false
 	for _, a := range st.approvals {
 		e.str(a.Exact)
 		e.str(a.Rule)
 		e.str(a.Origin)
+		once = once || a.Once
+	}
+	if once {
+		e.uint(uint64(len(st.approvals)))
+		for _, a := range st.approvals {
+			e.uint(flags(a.Once))
+		}
 	}
 
 	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
@@ -291,6 +306,18 @@ func UnmarshalState(data []byte, cfg Config, key []byte) (*State, error) {
 		st.approvals = make([]Approval, n)
 		for i := range st.approvals {
 			st.approvals[i] = Approval{Exact: d.str(-1), Rule: d.str(-1), Origin: d.str(-1)}
+		}
+	}
+	if d.err == nil && len(d.b) != 0 && len(st.approvals) > 0 { // their flags
+		if n := d.int(-1); d.err == nil && n != len(st.approvals) {
+			d.fail("flags of %d approvals, not %d", n, len(st.approvals))
+		}
+		for i := 0; d.err == nil && i < len(st.approvals); i++ {
+			f := d.uint()
+			if f > 1 {
+				d.fail("approval flags %#x", f)
+			}
+			st.approvals[i].Once = f&1 != 0
 		}
 	}
 	if d.err == nil && len(d.b) != 0 {

@@ -304,3 +304,52 @@ func FuzzUnmarshalState(f *testing.F) {
 		}
 	})
 }
+
+// A one-time approval is saved with its flag and consumed once; a state
+// without one encodes as before one-time approvals existed (no flags),
+// so that the states of earlier versions and of this one read alike.
+func TestApproveOnceEncoding(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, KeySize)
+	st := New("x", Config{}, key)
+	st.Approve(Approval{Exact: "k1", Origin: "a"}, Approval{Rule: "Bash(ls:*)"})
+	plain, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Approve(Approval{Exact: "k2", Once: true}, Approval{Exact: "k2", Once: true}, Approval{Exact: "k2"})
+	if n := len(st.Approvals()); n != 4 {
+		t.Fatalf("%d approvals, want 4 (a one-time approval given twice is one)", n)
+	}
+	data, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalState(data, Config{}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Approvals(), st.Approvals()) || !got.Approvals()[2].Once || got.Approvals()[3].Once {
+		t.Fatalf("approvals after a round trip: %+v", got.Approvals())
+	}
+	if got.Consume("k1") || !got.Consume("k2") || got.Consume("k2") {
+		t.Error("Consume: only the one-time approval of k2, one time")
+	}
+	if as := got.Approvals(); len(as) != 3 || as[2].Exact != "k2" || as[2].Once {
+		t.Errorf("after Consume: %+v", as)
+	}
+	got.approvals = got.approvals[:2]
+	if again, _ := got.MarshalBinary(); !bytes.Equal(again, plain) {
+		t.Error("a state without one-time approvals encodes otherwise than before")
+	}
+	// damaged flags: a count that is not the approvals', an unknown bit
+	for _, bad := range []func([]byte) []byte{
+		func(b []byte) []byte { b[len(b)-4-5] = 3; return b },
+		func(b []byte) []byte { b[len(b)-4-1] = 2; return b },
+	} {
+		b := bad(bytes.Clone(data))
+		b = binary.LittleEndian.AppendUint32(b[:len(b)-4], crc32.Checksum(b[:len(b)-4], castagnoli()))
+		if _, err := UnmarshalState(b, Config{}, key); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("damaged approval flags: %v", err)
+		}
+	}
+}

@@ -113,33 +113,55 @@ type Entry struct {
 	Time     time.Time    `json:"time"`
 }
 
-// Approval is a person's approval remembered for the rest of a
-// conversation: an exact action (Exact: its policy.ActionKey text) or an
-// allow rule (Rule: the rule's text), and where it came from.
+// Approval is a person's approval remembered in a conversation: an exact
+// action (Exact: the key the engine identifies it by, the keyed hash of
+// the audit trail when one records the conversation, else its
+// policy.ActionKey) or an allow rule (Rule: the rule's text), and where
+// it came from. An approval lasts for the rest of the conversation, or,
+// Once, for the next use only: the engine consumes it (Consume) in the
+// Update whose action it allows.
 type Approval struct {
 	Exact  string `json:"exact,omitempty"`
 	Rule   string `json:"rule,omitempty"`
 	Origin string `json:"origin,omitempty"`
+	Once   bool   `json:"once,omitempty"`
 }
 
 // Approvals returns the approvals remembered for the conversation, in the
 // order they were given.
 func (st *State) Approvals() []Approval { return slices.Clone(st.approvals) }
 
-// Approve remembers approvals for the rest of the conversation. An
-// approval of the same exact action or rule as one remembered is not
-// added again; beyond MaxNames approvals, no more are remembered (what
-// is not remembered is asked again).
+// HasApprovals reports whether the conversation remembers any approval.
+func (st *State) HasApprovals() bool { return len(st.approvals) > 0 }
+
+// Approve remembers approvals in the conversation. An approval of the
+// same exact action or rule, for as long, as one remembered is not added
+// again (two one-time approvals of one action before it runs allow it
+// once); beyond MaxNames approvals, no more are remembered (what is not
+// remembered is asked again).
 func (st *State) Approve(a ...Approval) {
 	for _, x := range a {
 		if x.Exact == "" && x.Rule == "" {
 			continue
 		}
 		if len(st.approvals) >= st.cfg.MaxNames || slices.ContainsFunc(st.approvals, func(y Approval) bool {
-			return y.Exact == x.Exact && y.Rule == x.Rule
+			return y.Exact == x.Exact && y.Rule == x.Rule && y.Once == x.Once
 		}) {
 			continue
 		}
 		st.approvals = append(st.approvals, x)
 	}
+}
+
+// Consume forgets the one-time approval of the exact action key, once
+// it was used; it reports whether there was one. The store saves the
+// state at the end of the Update that consumed it, with what the Update
+// recorded, or not at all: two Updates, serialized, cannot both use it.
+func (st *State) Consume(key string) bool {
+	i := slices.IndexFunc(st.approvals, func(a Approval) bool { return a.Once && a.Exact == key })
+	if i < 0 {
+		return false
+	}
+	st.approvals = slices.Delete(st.approvals, i, i+1)
+	return true
 }
