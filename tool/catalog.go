@@ -259,6 +259,8 @@ func agentTools() map[string]spec {
 		"websearch": {class: Network, text: []string{"query"}, need: []string{"query"}, opt: []string{"allowed_domains", "blocked_domains"}},
 		"todowrite": {class: Other, need: []string{"todos"}, open: true},
 		"task":      {class: Other, text: []string{"prompt"}, need: []string{"prompt"}, open: true},
+		// Task's newer name
+		"agent": {class: Other, text: []string{"prompt"}, need: []string{"prompt"}, open: true},
 
 		// OpenHands
 		"execute_bash":         {class: Execute, shell: []string{"command"}, need: []string{"command"}, opt: []string{"is_input", "timeout"}, emptyShell: true},
@@ -296,6 +298,10 @@ func agentTools() map[string]spec {
 			opt: []string{"ignore", "file_filtering_options", "respect_git_ignore"}},
 		"search_file_content": {class: Read, path: []string{"path", "dir_path"}, text: []string{"pattern"}, need: []string{"pattern"}, opt: []string{"include"}},
 		"save_memory":         {class: Edit, content: []string{"fact"}, need: []string{"fact"}},
+		// search_file_content's newer name
+		"grep_search": {class: Read, path: []string{"dir_path", "path"}, text: []string{"pattern", "include", "include_pattern", "exclude_pattern"}, need: []string{"pattern"},
+			opt: []string{"names_only", "max_matches_per_file", "total_max_matches", "fixed_strings", "context", "after", "before", "no_ignore", "case_sensitive"}},
+		"write_todos": {class: Other, need: []string{"todos"}, open: true},
 
 		// Python code actions (seed 004 and plain agents: their other fields vary)
 		"code":        {class: Execute, code: []string{"code"}, lang: "python", need: []string{"code"}, open: true},

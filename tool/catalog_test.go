@@ -179,6 +179,12 @@ func TestNormalize(t *testing.T) {
 		{"gemini", "web_fetch prompt URL at the end of a sentence", `{"tool":"web_fetch","arguments":{"prompt":"Read https://example.com/docs/page. Then (see http://192.168.1.1/status), ok?"}}`,
 			want{class: tool.Network, urls: []string{"https://example.com/docs/page", "http://192.168.1.1/status"}}},
 
+		{"gemini", "grep_search", `{"tool":"grep_search","arguments":{"pattern":"AKIA[0-9A-Z]{16}","dir_path":"/home/user/project","include_pattern":"*.env"}}`,
+			want{class: tool.Read, paths: []string{"/home/user/project"}, text: []string{"AKIA[0-9A-Z]{16}", "*.env"}, shell: none[string]()}},
+		{"gemini", "write_todos", `{"tool":"write_todos","arguments":{"todos":[{"description":"fix the parser","status":"pending"}]}}`,
+			want{class: tool.Other, shell: none[string](), paths: none[string]()}},
+		{"claude", "Agent", `{"tool":"Agent","arguments":{"description":"Find callers","prompt":"Find every caller of Parse","subagent_type":"general-purpose"}}`,
+			want{class: tool.Other, shell: none[string]()}},
 		// MCP reference servers
 		{"mcp", "filesystem read_file", `{"tool":"mcp__filesystem__read_file","arguments":{"path":"/etc/shadow"}}`,
 			want{name: "read_file", server: "filesystem", class: tool.Read, paths: []string{"/etc/shadow"}}},
@@ -382,7 +388,7 @@ func TestNames(t *testing.T) {
 	}
 	for _, n := range []string{"bash", "read", "write", "edit", "multiedit", "glob", "grep", "webfetch", "websearch", "notebookedit",
 		"execute_bash", "str_replace_editor", "execute_ipython_cell", "browser", "web_read",
-		"shell", "apply_patch", "run_shell_command", "read_file", "write_file", "replace", "web_fetch",
+		"shell", "apply_patch", "run_shell_command", "read_file", "write_file", "replace", "web_fetch", "grep_search", "write_todos", "agent",
 		"edit_file", "move_file", "query", "fetch", "browser_navigate", "browser_evaluate", "browser_snapshot", "code", "python"} {
 		if _, ok := slices.BinarySearch(names, n); !ok {
 			t.Errorf("catalog lacks %q", n)
@@ -391,7 +397,7 @@ func TestNames(t *testing.T) {
 	// Every catalog name normalizes as known, with a class.
 	for _, n := range names {
 		c := tool.Normalize(&risk.Action{Tool: n, Arguments: map[string]any{}}, cwd, home)
-		generic := n == "todowrite" || n == "task" || n == "append_insight"
+		generic := n == "todowrite" || n == "task" || n == "agent" || n == "write_todos" || n == "append_insight"
 		if !c.Known || c.Class == "" || (c.Class == tool.Other) != generic {
 			t.Errorf("%s: Known %v, Class %q", n, c.Known, c.Class)
 		}
