@@ -80,6 +80,9 @@ type Adapter interface {
 // builtin lists every adapter, one line per agent.
 func builtin() []Adapter {
 	return []Adapter{
+		ClaudeCode{},
+		Codex{},
+		Gemini{},
 		Cursor{},
 		Copilot{},
 		Windsurf{},
