@@ -48,6 +48,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newAssessCmd(), newAuditCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
+	root.AddCommand(newInstallCmd())
 	return root
 }
 

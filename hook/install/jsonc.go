@@ -299,13 +299,14 @@ func (p *parser) object(depth int) *node {
 			return nil
 		}
 		if p.pos < len(p.text) && p.text[p.pos] == ',' {
+			comma := p.pos
 			p.pos++
 			p.space()
 			if p.err != nil {
 				return nil
 			}
 			if p.pos < len(p.text) && p.text[p.pos] == '}' {
-				p.fail(p.pos, "a comma before '}'")
+				p.fail(comma, "a comma before '}'")
 				return nil
 			}
 			continue
@@ -351,13 +352,14 @@ func (p *parser) array(depth int) *node {
 			return nil
 		}
 		if p.pos < len(p.text) && p.text[p.pos] == ',' {
+			comma := p.pos
 			p.pos++
 			p.space()
 			if p.err != nil {
 				return nil
 			}
 			if p.pos < len(p.text) && p.text[p.pos] == ']' {
-				p.fail(p.pos, "a comma before ']'")
+				p.fail(comma, "a comma before ']'")
 				return nil
 			}
 			continue
