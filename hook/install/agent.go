@@ -6,6 +6,9 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/agentwarden/warden/hook"
 )
 
 // Agent is an agent warden installs its hook into: where the agent keeps
@@ -45,12 +48,14 @@ type Agent struct {
 	project string
 }
 
-// The timeouts install sets: warden answers in milliseconds, and far
-// within its own deadline; a hook the agent gives up on is, for most
-// agents, a call that runs.
+// The timeout install sets, hook.Timeout (30 s, against the agents'
+// defaults of 30 s to 600 s): warden answers in milliseconds, but under
+// a store lock another hook process holds it may work up to
+// hook.Deadline (15 s) before it gives its blocking answer, and a hook
+// the agent gives up on first is, for most agents, a call that runs.
 const (
-	timeoutSec = 10
-	timeoutMs  = timeoutSec * 1000
+	timeoutSec = int(hook.Timeout / time.Second)
+	timeoutMs  = int(hook.Timeout / time.Millisecond)
 )
 
 // Agents lists every agent, in the order of warden's documentation.

@@ -275,7 +275,7 @@ func TestReplace(t *testing.T) {
 			t.Errorf("%s: %v %q\n%s\nwant\n%s", a.Name, err, done, got, fresh)
 		}
 		// a changed timeout is replaced too
-		edited := bytes.Replace(fresh, []byte(`"timeout": 10`), []byte(`"timeout": 99`), 1)
+		edited := bytes.Replace(fresh, []byte(`"timeout": 30`), []byte(`"timeout": 99`), 1)
 		if a.Name == "windsurf" || a.Name == "copilot" {
 			continue
 		}
