@@ -74,7 +74,9 @@ func (e *Engine) note(ctx context.Context, s *Step, what string) error {
 // action of decision d, which asked or denied: the one command that
 // approves exactly that action by its reference in the audit trail,
 // "warden approve REF --once|--session|--project", offering the scopes d
-// allows (risk.Decision.Approvable), and what each means. store is the
+// allows (risk.Decision.Approvable), then what each means, in
+// parentheses. It is the hook's Verdict.Hint, which the adapters show
+// after "To allow it: ". store is the
 // store the command must name (--store), "" for the default one; it is
 // shown as given, so it must hold no password. as, the assessment of
 // the same check, says why a locked action is not offered for the
@@ -87,7 +89,7 @@ func ApproveHint(as risk.Assessment, d risk.Decision, store string) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("to allow it, a person runs: warden approve ")
+	b.WriteString("warden approve ")
 	b.WriteString(d.Ref)
 	if store != "" {
 		b.WriteString(" --store ")
@@ -103,11 +105,11 @@ func ApproveHint(as risk.Assessment, d risk.Decision, store string) string {
 		b.WriteString(sc)
 		switch policy.Scope(sc) {
 		case policy.ScopeOnce:
-			meaning = append(meaning, "this call, one time")
+			meaning = append(meaning, "--once: this call, one time")
 		case policy.ScopeSession:
-			meaning = append(meaning, "the rest of this conversation")
+			meaning = append(meaning, "--session: the rest of this conversation")
 		case policy.ScopeProject:
-			meaning = append(meaning, "an allow rule in the project's policy")
+			meaning = append(meaning, "--project: an allow rule in the project's policy")
 		}
 	}
 	b.WriteString(" (")
