@@ -3,7 +3,6 @@ package warden
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/audit"
@@ -75,16 +74,14 @@ func (e *Engine) note(ctx context.Context, s *Step, what string) error {
 // approves exactly that action by its reference in the audit trail,
 // "warden approve REF --once|--session|--project", offering the scopes d
 // allows (risk.Decision.Approvable), then what each means, in
-// parentheses. It is the hook's Verdict.Hint, which the adapters show
-// after "To allow it: ". store is the
-// store the command must name (--store), "" for the default one; it is
-// shown as given, so it must hold no password. as, the assessment of
-// the same check, says why a locked action is not offered for the
-// project.
+// parentheses. It is what hook.WithHint wants for Verdict.Hint, which the
+// adapters show after "To approve it: ". store is the store the command
+// must name (--store), "" for the default one; it is shown as given, so
+// it must hold no password.
 //
 // It returns "" for a decision no approval changes: an allow, a deny by
 // a deny rule (no approval passes one), a decision no trail recorded.
-func ApproveHint(as risk.Assessment, d risk.Decision, store string) string {
+func ApproveHint(d risk.Decision, store string) string {
 	if d.Ref == "" || len(d.Approvable) == 0 || d.Verdict == risk.Allow {
 		return ""
 	}
@@ -114,9 +111,6 @@ func ApproveHint(as risk.Assessment, d risk.Decision, store string) string {
 	}
 	b.WriteString(" (")
 	b.WriteString(strings.Join(meaning, "; "))
-	if !slices.Contains(d.Approvable, string(policy.ScopeProject)) && as.Locked {
-		b.WriteString("; locked (" + lockedRules(&as) + "): no rule can allow it")
-	}
 	b.WriteString(")")
 	return b.String()
 }

@@ -52,11 +52,11 @@ func TestApproveRefOnce(t *testing.T) {
 	dir := t.TempDir()
 	eng, tr := refEngine(t, dir, nil)
 	push := bashAction("git push --force origin main", "s1")
-	as, d := checked(t, eng, push)
+	_, d := checked(t, eng, push)
 	if d.Verdict != risk.Ask || len(d.Ref) != audit.RefLen || !slices.Equal(d.Approvable, []string{"once", "session", "project"}) {
 		t.Fatalf("before: %+v", d)
 	}
-	hint := warden.ApproveHint(as, d, "")
+	hint := warden.ApproveHint(d, "")
 	if want := "warden approve " + d.Ref + " --once|--session|--project"; !strings.Contains(hint, want) {
 		t.Errorf("hint %q, want it to name %q", hint, want)
 	}
@@ -149,8 +149,8 @@ func TestApproveRefSession(t *testing.T) {
 			t.Fatalf("%s: %+v", cmd, d)
 		}
 		if as.Locked {
-			if slices.Contains(d.Approvable, "project") || !strings.Contains(warden.ApproveHint(as, d, ""), "locked") {
-				t.Errorf("%s: a locked action offered for the project: %+v %q", cmd, d.Approvable, warden.ApproveHint(as, d, ""))
+			if h := warden.ApproveHint(d, ""); slices.Contains(d.Approvable, "project") || !strings.HasSuffix(h, "--once|--session (--once: this call, one time; --session: the rest of this conversation)") {
+				t.Errorf("%s: a locked action offered for the project: %+v %q", cmd, d.Approvable, h)
 			}
 		}
 		if _, rule, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeSession); err != nil || rule != "exact action "+d.Ref {
@@ -275,9 +275,9 @@ func TestApproveRefRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng, _ := refEngine(t, t.TempDir(), p)
-	as, d := checked(t, eng, bashAction("terraform destroy -auto-approve", "s1"))
-	if d.Verdict != risk.Deny || len(d.Approvable) != 0 || warden.ApproveHint(as, d, "") != "" || d.Layer != "explicit" || d.Origin != "p.yaml:2:8" && !strings.HasPrefix(d.Origin, "p.yaml:") {
-		t.Errorf("a deny rule: %+v, hint %q", d, warden.ApproveHint(as, d, ""))
+	_, d := checked(t, eng, bashAction("terraform destroy -auto-approve", "s1"))
+	if d.Verdict != risk.Deny || len(d.Approvable) != 0 || warden.ApproveHint(d, "") != "" || d.Layer != "explicit" || d.Origin != "p.yaml:2:8" && !strings.HasPrefix(d.Origin, "p.yaml:") {
+		t.Errorf("a deny rule: %+v, hint %q", d, warden.ApproveHint(d, ""))
 	}
 	push := bashAction("git push origin main", "s1")
 	_, d = checked(t, eng, push)
@@ -336,6 +336,30 @@ func TestApproveOnce(t *testing.T) {
 		}
 		if _, d := checked(t, eng, a); d.Verdict != risk.Ask {
 			t.Errorf("trail %v: approved once, allowed twice: %+v", withTrail, d)
+		}
+	}
+}
+
+// ApproveHint names the one command, with the scopes the decision
+// allows and the store quoted for a shell; nothing for a decision no
+// approval changes.
+func TestApproveHint(t *testing.T) {
+	ask := risk.Decision{Verdict: risk.Ask, Ref: "3f9a1c0d2b7e", Approvable: []string{"once", "session", "project"}}
+	for _, c := range []struct {
+		d     risk.Decision
+		store string
+		want  string
+	}{
+		{ask, "", "warden approve 3f9a1c0d2b7e --once|--session|--project (--once: this call, one time; --session: the rest of this conversation; --project: an allow rule in the project's policy)"},
+		{ask, "/var/lib/w.db", "warden approve 3f9a1c0d2b7e --store /var/lib/w.db --once|"},
+		{ask, "/tmp/my store/it's.db", `warden approve 3f9a1c0d2b7e --store '/tmp/my store/it'\''s.db' --once|`},
+		{risk.Decision{Verdict: risk.Deny, Ref: "3f9a1c0d2b7e", Approvable: []string{"project"}}, "", "warden approve 3f9a1c0d2b7e --project (--project: an allow rule in the project's policy)"},
+		{risk.Decision{Verdict: risk.Allow, Ref: "3f9a1c0d2b7e", Approvable: []string{"once"}}, "", ""},
+		{risk.Decision{Verdict: risk.Deny, Ref: "3f9a1c0d2b7e"}, "", ""},
+		{risk.Decision{Verdict: risk.Ask, Approvable: []string{"once"}}, "", ""},
+	} {
+		if got := warden.ApproveHint(c.d, c.store); !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("ApproveHint(%+v, %q) = %q, want %q…", c.d, c.store, got, c.want)
 		}
 	}
 }
