@@ -117,12 +117,14 @@ func TestTables(t *testing.T) {
 		"claude mcp add x -- y", "claude config set a b", "codex mcp add x", "gemini extensions install x", "gemini mcp add x y",
 		"cursor-agent mcp login x", "copilot config set x", "warden policy allow Bash", "warden audit prune", "warden install codex",
 		"warden uninstall", "warden approve 1", "warden reject 1",
+		"warden --by me approve 1", "warden -x 1 approve 2", "warden approve 1 --reason --help", "warden --cwd /x policy allow Bash", "warden approve -- --help",
 		"unzip -o x.zip -d .claude", "tar -xf x.tar -C ~", "bsdtar -xf x.tar -C ~/.config", "cpio -idm -D ~/.config",
 	}
 	not := []string{"sed -n p .warden/policy.yaml", "yq .allow .warden/policy.yaml", "sort .warden/policy.yaml", "find .warden -name x",
 		"git log .warden/policy.yaml", "git show HEAD:.warden/policy.yaml", "tar -tf x.tar .warden", "tar -cf /tmp/x.tar .warden",
 		"cp .warden/policy.yaml /tmp/x", "claude mcp list", "codex mcp list", "gemini mcp list", "copilot config get x",
 		"warden policy show", "warden audit verify", "warden version", "warden --help", "warden policy allow --help",
+		"warden explain 3f9a1c0d2b7e", "warden --cwd /x policy show",
 		"unzip site.zip -d public", "tar -xzf deps.tgz -C vendor", "tar -xf x.tar"}
 	for name := range readOnly {
 		if name != "git" { // git with no subcommand it knows: not read-only

@@ -574,6 +574,8 @@ func (ck *check) warden(cmd shell.Command, base string, env paths.Env) bool {
 	for j := 1; j < len(cmd.Args); j++ {
 		a := cmd.Args[j]
 		switch {
+		case a == "--":
+			j = len(cmd.Args) // what follows is no subcommand
 		case a == "-h" || a == "--help":
 			help = true
 		case a == "--store" || strings.HasPrefix(a, "--store="):
@@ -581,7 +583,10 @@ func (ck *check) warden(cmd shell.Command, base string, env paths.Env) bool {
 			if a == "--store" {
 				j++
 			}
-		case wardenValueFlags[a]:
+		case strings.HasPrefix(a, "--") && !strings.Contains(a, "="), len(a) == 2 && a[0] == '-':
+			// as cobra reads it: a flag without "=" takes the next word as
+			// its value, whatever it is (warden --by x approve runs
+			// approve; warden approve --reason --help is no help)
 			j++
 		case strings.HasPrefix(a, "-"):
 		default:
@@ -625,10 +630,9 @@ func (ck *check) warden(cmd shell.Command, base string, env paths.Env) bool {
 }
 
 var (
-	wardenValueFlags = set("--policy", "--home", "--cwd", "--mode", "--format", "--config", "--org-policy")
-	wardenReads      = set("", "help", "version", "assess", "scan", "check-url", "eval", "explain", "doctor", "completion")
-	policyReads      = set("", "show", "check", "help")
-	auditReads       = set("", "list", "show", "verify", "export", "help")
+	wardenReads = set("", "help", "version", "assess", "scan", "check-url", "eval", "explain", "doctor", "completion")
+	policyReads = set("", "show", "check", "help")
+	auditReads  = set("", "list", "show", "verify", "export", "help")
 )
 
 // assignment finds a WARDEN_ variable assigned where a command starts

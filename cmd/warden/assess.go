@@ -83,7 +83,10 @@ type assessLine struct {
 	DecisionRule string       `json:"decision_rule,omitempty"`
 	// DecisionStage is the stage that decided: policy, review or record.
 	DecisionStage risk.Stage `json:"decision_stage,omitempty"`
-	Error         string     `json:"error,omitempty"`
+	// DecisionRef names the action in the store's audit trail (with
+	// --store), for warden approve and warden explain.
+	DecisionRef string `json:"decision_ref,omitempty"`
+	Error       string `json:"error,omitempty"`
 }
 
 // appendJSON appends l's JSON line, as encoding/json writes it (HTML
@@ -104,6 +107,10 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 	if l.DecisionStage != "" {
 		dst = append(dst, `,"decision_stage":`...)
 		dst = jsonenc.String(dst, string(l.DecisionStage))
+	}
+	if l.DecisionRef != "" {
+		dst = append(dst, `,"decision_ref":`...)
+		dst = jsonenc.String(dst, l.DecisionRef)
 	}
 	if l.Error != "" {
 		dst = append(dst, `,"error":`...)
@@ -380,7 +387,7 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, 
 		return
 	}
 	as, d, cerr := eng.Check(ctx, a)
-	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage}
+	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionRef: d.Ref}
 	if cerr != nil {
 		dst.assess.Error = cerr.Error()
 	}

@@ -49,6 +49,7 @@ func newRoot() *cobra.Command {
 	}
 	root.AddCommand(newAssessCmd(), newAuditCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
 	root.AddCommand(newInstallCmd())
+	root.AddCommand(newApproveCmd())
 	return root
 }
 

@@ -110,7 +110,7 @@ func TestStoreSplitConversation(t *testing.T) {
 					}
 					got = out
 				}
-				if strings.TrimSuffix(got, "\n") != want[i] {
+				if withoutRef(strings.TrimSuffix(got, "\n")) != want[i] {
 					t.Fatalf("step %d (%s):\n split %s\n whole %s", i, line, got, want[i])
 				}
 			}

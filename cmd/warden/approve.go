@@ -1,0 +1,154 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/policy"
+)
+
+func newApproveCmd() *cobra.Command {
+	var dsn, keyFile, by, reason string
+	var once, session, project bool
+	var f engineFlags
+	cmd := &cobra.Command{
+		Use:   "approve REF [--once|--session|--project]",
+		Short: "Approve exactly the action warden asked about or denied, by the reference it gave",
+		Long: `approve approves the action the audit trail recorded under REF, the reference
+warden gave when it asked about or denied it ("warden approve 3f9a1c0d2b7e
+--once|--session|--project"): the start of the action's keyed hash, which binds
+the approval to that exact action, every argument and secret included.
+
+  --once     the next identical call of the action's conversation runs, one time
+             (the default)
+  --session  the identical call runs for the rest of the conversation
+  --project  the narrowest allow rule of the action is written to the project's
+             .warden/policy.yaml (refused for a locked action, and for one the
+             trail holds masked, since the rule would hold the mask)
+
+The approval is recorded in the audit trail, with who (--by, default the user
+name) and why (--reason), before it takes effect. No approval passes a deny rule.
+A person runs this; the agent running it is a critical guard finding.
+
+Exit status: 0 approved, 1 not approved (no action has this reference, or the
+approval was refused: the reason is printed), 2 usage or runtime error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			scope, err := scopeFlag(once, session, project)
+			if err != nil {
+				return err
+			}
+			ref, err := audit.ParseRef(args[0])
+			if err != nil {
+				return err
+			}
+			if by == "" {
+				if u, err := user.Current(); err == nil {
+					by = u.Username
+				}
+			}
+			k, _, err := signingKeys(keyFile, false)
+			if err != nil {
+				return fmt.Errorf("the audit key: %w", err)
+			}
+			s, err := openAuditStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			found, err := audit.FindAction(cmd.Context(), s.b, ref)
+			if errors.Is(err, audit.ErrUnknownRef) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warden: no action of %s has the reference %s: nothing approved (warden audit list shows what was recorded)\n", s.name, ref)
+				return exitError{1}
+			}
+			if err != nil {
+				return err
+			}
+			// the policy of the action's working directory, as the check had it
+			if a := found.Check.Action; a != nil && filepath.IsAbs(a.Cwd) && !cmd.Flags().Changed("cwd") {
+				f.cwd = a.Cwd
+			}
+			eng, err := f.engine(warden.WithStore(s.st), warden.WithAudit(audit.NewLog(s.b, k)))
+			if err != nil {
+				return err
+			}
+			found, rule, err := eng.ApproveRef(cmd.Context(), ref, scope, warden.By(by), warden.Because(reason))
+			if err != nil {
+				if found == nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "warden: not approved: %s\n", err)
+				return exitError{1}
+			}
+			ev := found.Check
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "approved %s: %s %s\n", scopeText(scope), ev.Tool, cell(actionText(ev.Action), 200))
+			fmt.Fprintf(out, "  action %s (event %d", audit.ShortRef(found.Hash), ev.Seq)
+			if ev.Session != "" {
+				fmt.Fprintf(out, ", session %s", cell(ev.Session, 64))
+			}
+			if ev.Decision != nil {
+				fmt.Fprintf(out, ", %s", ev.Decision.Verdict)
+			}
+			fmt.Fprintln(out, ")")
+			switch scope {
+			case policy.ScopeOnce:
+				fmt.Fprintf(out, "  the next identical call of session %s runs, one time\n", cell(ev.Session, 64))
+			case policy.ScopeSession:
+				fmt.Fprintf(out, "  the identical call runs for the rest of session %s\n", cell(ev.Session, 64))
+			case policy.ScopeProject:
+				fmt.Fprintf(out, "  allow rule %s written to the project's .warden/policy.yaml\n", rule)
+			}
+			return nil
+		},
+	}
+	wd, _ := os.Getwd()
+	f.register(cmd, wd, "")
+	storeFlag(cmd, &dsn)
+	fl := cmd.Flags()
+	fl.BoolVar(&once, "once", false, "approve the next identical call of the action's conversation, one time (the default)")
+	fl.BoolVar(&session, "session", false, "approve the identical call for the rest of the conversation")
+	fl.BoolVar(&project, "project", false, "write the action's narrowest allow rule to the project's .warden/policy.yaml")
+	fl.StringVar(&by, "by", "", "who approves, for the audit trail (default: the user name)")
+	fl.StringVar(&reason, "reason", "", "why, for the audit trail")
+	fl.StringVar(&keyFile, "audit-key", "", "the audit key file the trail was recorded with (default: as warden assess --store finds it; never created here)")
+	return cmd
+}
+
+// scopeFlag returns the scope --once, --session and --project say, at
+// most one of them; once when none does.
+func scopeFlag(once, session, project bool) (policy.Scope, error) {
+	n := 0
+	scope := policy.ScopeOnce
+	for _, s := range []struct {
+		set   bool
+		scope policy.Scope
+	}{{once, policy.ScopeOnce}, {session, policy.ScopeSession}, {project, policy.ScopeProject}} {
+		if s.set {
+			n++
+			scope = s.scope
+		}
+	}
+	if n > 1 {
+		return "", errors.New("--once, --session and --project: give one of them")
+	}
+	return scope, nil
+}
+
+// scopeText says what an approval of scope is for.
+func scopeText(scope policy.Scope) string {
+	switch scope {
+	case policy.ScopeOnce:
+		return "once"
+	case policy.ScopeSession:
+		return "for the session"
+	}
+	return "for the project"
+}
