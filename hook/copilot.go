@@ -2,8 +2,8 @@ package hook
 
 import (
 	"errors"
+	"strings"
 
-	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -147,30 +147,31 @@ func (Copilot) Reply(c Call, v Verdict) Reply {
 		if v.Context == "" {
 			return Reply{}
 		}
-		out := append([]byte(`{"additionalContext":`), jsonenc.String(nil, v.Context)...)
-		return Reply{Stdout: append(out, "}\n"...)}
+		return Reply{Stdout: jsonLine(copilotAnswer{AdditionalContext: v.Context})}
 	}
 	switch {
 	case v.Shadow || v.Decision.Verdict == risk.Allow:
 		return Reply{Stderr: shadowNote(v)}
 	case v.Decision.Verdict == risk.Ask:
-		return Reply{Stdout: copilotDecision("ask", message(v))}
+		return Reply{Stdout: jsonLine(copilotAnswer{PermissionDecision: "ask", PermissionDecisionReason: Reason(v)})}
 	default:
-		return Reply{Stdout: copilotDecision("deny", message(v))}
+		return Reply{Stdout: jsonLine(copilotAnswer{PermissionDecision: "deny", PermissionDecisionReason: Reason(v)})}
 	}
 }
 
-// Fail blocks the call in Copilot CLI: a deny on exit 0.
+// Fail blocks the call in Copilot CLI: a deny on exit 0, the reason on
+// stderr too.
 func (Copilot) Fail(reason string) Reply {
-	reason = failReason(reason)
-	return Reply{Stdout: copilotDecision("deny", reason), Stderr: []byte(reason + "\n")}
+	r := exit2(reason)
+	r.Exit = 0
+	r.Stdout = jsonLine(copilotAnswer{PermissionDecision: "deny", PermissionDecisionReason: strings.TrimSpace(string(r.Stderr))})
+	return r
 }
 
-// copilotDecision is Copilot's answer: decision with reason.
-func copilotDecision(decision, reason string) []byte {
-	out := []byte(`{"permissionDecision":`)
-	out = jsonenc.String(out, decision)
-	out = append(out, `,"permissionDecisionReason":`...)
-	out = jsonenc.String(out, reason)
-	return append(out, "}\n"...)
+// copilotAnswer is the JSON a Copilot CLI hook writes (the fields warden
+// uses).
+type copilotAnswer struct {
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
 }

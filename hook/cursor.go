@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -205,31 +203,39 @@ func cursorTool(a *risk.Action, name string, args map[string]any, obj map[string
 // Reply answers v on c in Cursor's JSON.
 func (Cursor) Reply(c Call, v Verdict) Reply {
 	if c.Event == After {
-		if v.Context == "" {
-			return Reply{Stdout: []byte("{}\n")}
-		}
-		out := append([]byte(`{"additional_context":`), jsonenc.String(nil, v.Context)...)
-		return Reply{Stdout: append(out, "}\n"...)}
+		return Reply{Stdout: jsonLine(cursorAnswer{AdditionalContext: v.Context})}
 	}
 	if v.Shadow || v.Decision.Verdict == risk.Allow {
-		return Reply{Stdout: []byte(`{"permission":"allow"}` + "\n"), Stderr: shadowNote(v)}
+		return Reply{Stdout: jsonLine(cursorAnswer{Permission: "allow"}), Stderr: shadowNote(v)}
 	}
-	return Reply{Stdout: cursorDeny(message(v))}
+	r := blockReason(v)
+	return Reply{Stdout: jsonLine(cursorAnswer{Permission: "deny", UserMessage: r, AgentMessage: r})}
 }
 
-// Fail blocks the call in Cursor: exit 2 blocks whatever the event.
+// blockReason is Reason for an agent without an ask, where what warden
+// would ask about is blocked until a person approves it.
+func blockReason(v Verdict) string {
+	if v.Decision.Verdict == risk.Ask {
+		return reason(v, "blocked this call until a person approves it")
+	}
+	return Reason(v)
+}
+
+// Fail blocks the call in Cursor: exit 2 blocks whatever the event; the
+// deny JSON is for a build that reads stdout on exit 2.
 func (Cursor) Fail(reason string) Reply {
-	reason = failReason(reason)
-	return Reply{Stdout: cursorDeny(reason), Stderr: []byte(reason + "\n"), Exit: 2}
+	r := exit2(reason)
+	msg := strings.TrimSpace(string(r.Stderr))
+	r.Stdout = jsonLine(cursorAnswer{Permission: "deny", UserMessage: msg, AgentMessage: msg})
+	return r
 }
 
-// cursorDeny is Cursor's deny, msg to both the user and the agent.
-func cursorDeny(msg string) []byte {
-	out := []byte(`{"permission":"deny","user_message":`)
-	out = jsonenc.String(out, msg)
-	out = append(out, `,"agent_message":`...)
-	out = jsonenc.String(out, msg)
-	return append(out, "}\n"...)
+// cursorAnswer is the JSON a Cursor hook writes (the fields warden uses).
+type cursorAnswer struct {
+	Permission        string `json:"permission,omitempty"`
+	UserMessage       string `json:"user_message,omitempty"`
+	AgentMessage      string `json:"agent_message,omitempty"`
+	AdditionalContext string `json:"additional_context,omitempty"`
 }
 
 // firstRoot returns the first of the payload's workspace_roots, "" when
@@ -326,11 +332,11 @@ func arguments(obj map[string]any, key string) (map[string]any, error) {
 	}
 }
 
-// output returns the text of a tool's output v (see textOf).
+// output returns the text of a tool's output v, for Observe: a string
+// that holds JSON (Cursor's tool_output and result_json) is read as that
+// JSON; then every string in it, one a line (appendStrings).
 func output(v any) string {
 	if s, ok := v.(string); ok {
-		// a JSON string that holds JSON (Cursor's tool_output and
-		// result_json): its text, unescaped
 		var inner any
 		if json.Unmarshal([]byte(s), &inner) == nil {
 			if _, plain := inner.(string); !plain {
@@ -338,44 +344,8 @@ func output(v any) string {
 			}
 		}
 	}
-	return textOf(v)
-}
-
-// textOf returns the text a tool's output carries, for Observe: a
-// string as it is; the strings of an object (in the order of its sorted
-// keys) or array, one a line; nothing of numbers, booleans and null.
-func textOf(v any) string {
 	var b strings.Builder
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 64 {
-			return
-		}
-		switch x := v.(type) {
-		case string:
-			if x == "" {
-				return
-			}
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(x)
-		case []any:
-			for _, e := range x {
-				walk(e, depth+1)
-			}
-		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				walk(x[k], depth+1)
-			}
-		}
-	}
-	walk(v, 0)
+	appendStrings(&b, v)
 	return b.String()
 }
 
@@ -419,43 +389,11 @@ func kindOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// message is the text of a deny or ask for the agent and the user: the
-// decision's reasons (masked by the engine) and how to approve it.
-func message(v Verdict) string { return "warden: " + why(v) }
-
-// why is message without its "warden: ".
-func why(v Verdict) string {
-	var b strings.Builder
-	switch {
-	case len(v.Decision.Reasons) > 0:
-		b.WriteString(strings.Join(v.Decision.Reasons, "; "))
-	case v.Decision.Verdict == risk.Ask:
-		b.WriteString("this call needs approval")
-	default:
-		b.WriteString("this call is denied")
-	}
-	if v.Decision.Rule != "" {
-		b.WriteString(" (" + v.Decision.Rule + ")")
-	}
-	if v.Hint != "" {
-		b.WriteString(". To allow it: " + v.Hint)
-	}
-	return b.String()
-}
-
-// failReason is Fail's reason, never empty.
-func failReason(reason string) string {
-	if reason = strings.TrimSpace(reason); reason == "" {
-		reason = "warden blocked this call"
-	}
-	return reason
-}
-
-// shadowNote says, on stderr, what shadow mode let through: nil when
-// nothing.
+// shadowNote is, in shadow mode, what warden would have answered, for
+// stderr: nil when it would have allowed the call.
 func shadowNote(v Verdict) []byte {
 	if !v.Shadow || v.Decision.Verdict == risk.Allow {
 		return nil
 	}
-	return []byte("warden (shadow mode, not enforced) would have answered " + string(v.Decision.Verdict) + ": " + why(v) + "\n")
+	return []byte(Reason(v) + "\n")
 }

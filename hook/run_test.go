@@ -135,7 +135,7 @@ func hintFor(a risk.Action, d risk.Decision) string { return "warden approve <" 
 // reads them (agentRules). With -update, the replies are written.
 func TestGolden(t *testing.T) {
 	n := 0
-	for _, a := range []Adapter{ClaudeCode{}, Codex{}, Gemini{}} {
+	for _, a := range []Adapter{ClaudeCode{}, Codex{}, Gemini{}, Cursor{}, Copilot{}, Windsurf{}} {
 		name := a.Name()
 		files, _ := filepath.Glob(filepath.Join("testdata", name, "*.txtar"))
 		if len(files) < 4 {

@@ -150,10 +150,8 @@ func (Windsurf) Reply(c Call, v Verdict) Reply {
 	if v.Shadow || v.Decision.Verdict == risk.Allow {
 		return Reply{Stdout: shadowNote(v)}
 	}
-	return Reply{Stderr: []byte(message(v) + "\n"), Exit: 2}
+	return exit2(blockReason(v))
 }
 
 // Fail blocks the call in Cascade: exit 2, the reason on stderr.
-func (Windsurf) Fail(reason string) Reply {
-	return Reply{Stderr: []byte(failReason(reason) + "\n"), Exit: 2}
-}
+func (Windsurf) Fail(reason string) Reply { return exit2(reason) }
