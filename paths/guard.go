@@ -75,6 +75,10 @@ var guardRows = []guardRow{
 	// scripts beside them;
 	// the user's hooks, settings, saved permissions and MCP servers.
 	{anyDir, ".github/hooks", true, Guarded{"Copilot's hooks", true}},
+	// a repository's Copilot settings: inline "hooks" and disableAllHooks
+	// (docs.github.com Copilot hooks reference, "Hooks locations")
+	{anyDir, ".github/copilot/settings.json", false, Guarded{"Copilot's repository settings", true}},
+	{anyDir, ".github/copilot/settings.local.json", false, Guarded{"Copilot's repository settings", true}},
 	{inHome, ".copilot/hooks", true, Guarded{"Copilot's hooks", true}},
 	{inHome, ".copilot/settings.json", false, Guarded{"Copilot's settings", true}},
 	{inHome, ".copilot/config.json", false, Guarded{"Copilot's configuration", true}},

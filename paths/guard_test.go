@@ -21,7 +21,7 @@ func TestGuard(t *testing.T) {
 		".gemini/settings.json", "~/.gemini/settings.json", "/etc/gemini-cli/settings.json",
 		".cursor/hooks.json", "~/.cursor/hooks.json", ".cursor/cli.json", "~/.cursor/cli-config.json", "/etc/cursor/hooks.json",
 		".github/hooks/warden.json", ".github/hooks/pre-tool.sh", ".claude/hooks/guard.sh", "~/.claude/hooks", ".cursor/hooks/check.py", "~/.copilot/config.json", "~/.copilot/hooks/a.json", "~/.copilot/settings.json",
-		"~/.copilot/permissions-config.json", "~/.copilot/mcp-config.json",
+		"~/.copilot/permissions-config.json", "~/.copilot/mcp-config.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json",
 		".windsurf/hooks.json", "~/.codeium/windsurf/hooks.json", "~/.codeium/hooks.json", "/etc/windsurf/hooks.json",
 		"/Library/Application Support/Windsurf/hooks.json",
 		// normalized: .. and a ./ prefix, another user's home
@@ -31,7 +31,7 @@ func TestGuard(t *testing.T) {
 	}
 	out := []string{
 		"docs/warden/policy.md", "docs/warden.md", "warden.go", "cmd/warden/main.go", "bin/wardenx", "warden",
-		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".claude/hooks.md", ".github/hooksx/a.json",
+		".claude/commands/x.md", ".claude/agents/a.md", ".claude", ".github/workflows/ci.yml", ".github/copilot-instructions.md", ".github/copilot/notes.md", ".claude/hooks.md", ".github/hooksx/a.json",
 		".gemini/GEMINI.md", ".cursor/rules/a.mdc", ".windsurf/rules/a.md", "settings.json", ".config/warden-notes",
 		"~/.config/wardenx/policy.yaml", "~/.config", "/etc/wardend.conf", "/tmp/warden-test/policy.yaml",
 		"project/.wardenrc", "~/.claude.json.bak", "~/.copilot/copilot-instructions.md", "~/.copilot/logs/x.log", "*", "w*", "*/policy.yaml", ".claude/*.md",

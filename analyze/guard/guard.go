@@ -30,15 +30,23 @@ type Analyzer struct {
 	// directories: the running binary, $XDG_CONFIG_HOME/warden,
 	// $XDG_STATE_HOME/warden, the file $WARDEN_ORG_POLICY names.
 	Files []string
+	// Hooks are more absolute paths of agents' hook and permission
+	// settings, files or whole directories: those an environment
+	// variable moves away from where paths.Guard knows them.
+	Hooks []string
 }
 
 // FromEnvironment returns the Analyzer for this process: its Files are
 // the running executable (and the file its path links to), warden's
 // directories under $XDG_CONFIG_HOME and $XDG_STATE_HOME, and the
-// organization policy $WARDEN_ORG_POLICY names. It reads the environment
-// once, when called.
+// organization policy $WARDEN_ORG_POLICY names; its Hooks the agents'
+// settings that $CLAUDE_CONFIG_DIR (Claude Code's settings, hook
+// scripts and .claude.json), $CODEX_HOME (all of it) and $COPILOT_HOME
+// (its hooks, settings, permissions and MCP servers) move, as the agent
+// running the hook has them set. It reads the environment once, when
+// called.
 func FromEnvironment() Analyzer {
-	var files []string
+	var files, hooks []string
 	add := func(p string) {
 		if p == "" || !filepath.IsAbs(p) {
 			return
@@ -48,6 +56,17 @@ func FromEnvironment() Analyzer {
 			files = append(files, p)
 		}
 	}
+	hook := func(dir string, names ...string) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			return
+		}
+		for _, n := range names {
+			hooks = append(hooks, filepath.ToSlash(filepath.Join(dir, n)))
+		}
+	}
+	hook(os.Getenv("CLAUDE_CONFIG_DIR"), "settings.json", "settings.local.json", "hooks", ".claude.json")
+	hook(os.Getenv("CODEX_HOME"), ".")
+	hook(os.Getenv("COPILOT_HOME"), "hooks", "settings.json", "config.json", "permissions-config.json", "mcp-config.json")
 	if exe, err := os.Executable(); err == nil && !strings.HasSuffix(exe, ".test") {
 		add(exe)
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
@@ -61,7 +80,7 @@ func FromEnvironment() Analyzer {
 		add(filepath.Join(d, "warden"))
 	}
 	add(os.Getenv("WARDEN_ORG_POLICY"))
-	return Analyzer{Files: files}
+	return Analyzer{Files: files, Hooks: hooks}
 }
 
 // Name returns "guard".
@@ -155,6 +174,11 @@ func (ck *check) guarded(p string) (paths.Guarded, bool) {
 			return paths.Guarded{What: "warden's own file " + f}, true
 		}
 	}
+	for _, f := range ck.a.Hooks {
+		if paths.Within(p, f) {
+			return paths.Guarded{What: "an agent's hook settings " + f, Hook: true}, true
+		}
+	}
 	return paths.Guarded{}, false
 }
 
@@ -164,9 +188,11 @@ func (ck *check) holds(p string) bool {
 	if ck.env.HoldsGuard(p) {
 		return true
 	}
-	for _, f := range ck.a.Files {
-		if paths.Within(f, p) && f != p {
-			return true
+	for _, fs := range [][]string{ck.a.Files, ck.a.Hooks} {
+		for _, f := range fs {
+			if paths.Within(f, p) && f != p {
+				return true
+			}
 		}
 	}
 	return false

@@ -40,6 +40,31 @@ func TestFiles(t *testing.T) {
 	}
 }
 
+// TestHooks: agents' settings the environment moves (Hooks) are guarded
+// as hook settings, files and whole directories, and a directory above
+// them counts when removed as a whole; reading them, or a file beside
+// one, is no finding.
+func TestHooks(t *testing.T) {
+	a := Analyzer{Hooks: []string{"/srv/cfg/codex", "/srv/cfg/claude/settings.json"}}
+	must := []string{"echo x > /srv/cfg/codex/hooks.json", "sed -i s/a/b/ /srv/cfg/claude/settings.json", "rm -rf /srv/cfg",
+		"cp /tmp/x /srv/cfg/codex/config.toml", "mv /srv/cfg/codex /tmp/old", "python3 -c \"open('/srv/cfg/claude/settings.json','w')\""}
+	not := []string{"cat /srv/cfg/codex/hooks.json", "cp /srv/cfg/claude/settings.json /tmp/x", "echo x > /srv/cfg/claude/notes.md"}
+	for _, cmd := range must {
+		f := call(a, "Bash", map[string]any{"command": cmd})
+		if len(f) == 0 || f[0].Level != risk.Critical || !f[0].Locked || f[0].Rule != RuleHooks && !strings.Contains(cmd, "rm -rf") {
+			t.Errorf("%q: %+v, want a critical locked hook-settings finding", cmd, f)
+		}
+	}
+	for _, cmd := range not {
+		if f := call(a, "Bash", map[string]any{"command": cmd}); len(f) != 0 {
+			t.Errorf("%q: %+v, want none", cmd, f)
+		}
+	}
+	if f := call(a, "Write", map[string]any{"file_path": "/srv/cfg/claude/settings.json", "content": "{}"}); len(f) == 0 || f[0].Rule != RuleHooks {
+		t.Errorf("Write: %+v", f)
+	}
+}
+
 func TestChanges(t *testing.T) {
 	yes := []string{"write_file", "move_file", "delete_entry", "createDirectory", "edit_file", "fs.rename", "put-object", "removeFile", "setPermissions"}
 	no := []string{"read_text_file", "list_directory", "search_files", "get_file_info", "directory_tree", "reset_view", "readme"}
@@ -101,6 +126,23 @@ func TestFromEnvironment(t *testing.T) {
 	if a := FromEnvironment(); slices.Contains(a.Files, "relative.yaml") {
 		t.Errorf("a relative path is kept: %q", a.Files)
 	}
+	// the agents' directories the environment moves
+	t.Setenv("CLAUDE_CONFIG_DIR", "/data/claude")
+	t.Setenv("CODEX_HOME", "/data/codex")
+	t.Setenv("COPILOT_HOME", "relative/copilot")
+	a = FromEnvironment()
+	for _, want := range []string{"/data/claude/settings.json", "/data/claude/settings.local.json", "/data/claude/hooks", "/data/claude/.claude.json", "/data/codex"} {
+		if !slices.Contains(a.Hooks, want) {
+			t.Errorf("Hooks = %q, want %q in it", a.Hooks, want)
+		}
+	}
+	if len(a.Hooks) != 5 {
+		t.Errorf("Hooks = %q: a relative $COPILOT_HOME is kept, or more", a.Hooks)
+	}
+	t.Setenv("COPILOT_HOME", "/data/copilot")
+	if a := FromEnvironment(); !slices.Contains(a.Hooks, "/data/copilot/hooks") || !slices.Contains(a.Hooks, "/data/copilot/permissions-config.json") {
+		t.Errorf("Hooks = %q, want $COPILOT_HOME's", a.Hooks)
+	}
 }
 
 // TestTables: every read-only command, every agent CLI and every warden
@@ -118,6 +160,7 @@ func TestTables(t *testing.T) {
 		"cursor-agent mcp login x", "copilot config set x", "warden policy allow Bash", "warden audit prune", "warden install codex",
 		"warden uninstall", "warden approve 1", "warden reject 1",
 		"warden --by me approve 1", "warden -x 1 approve 2", "warden approve 1 --reason --help", "warden --cwd /x policy allow Bash", "warden approve -- --help",
+		`echo '{"disableAllHooks": true}' > .github/copilot/settings.local.json`, "rm .github/copilot/settings.json",
 		"unzip -o x.zip -d .claude", "tar -xf x.tar -C ~", "bsdtar -xf x.tar -C ~/.config", "cpio -idm -D ~/.config",
 	}
 	not := []string{"sed -n p .warden/policy.yaml", "yq .allow .warden/policy.yaml", "sort .warden/policy.yaml", "find .warden -name x",

@@ -132,7 +132,10 @@ var Agents = []*Agent{
 	},
 	{
 		// Cursor: ~/.cursor/hooks.json, a project's .cursor/hooks.json,
-		// {"version": 1, "hooks": {event: [handler]}}. failClosed true
+		// {"version": 1, "hooks": {event: [handler]}}. preToolUse and
+		// postToolUse see every tool (Shell, Read, Write, MCP:…); the
+		// granular before*/after* hooks fire for the same call besides,
+		// so warden takes the one layer. failClosed true
 		// blocks the call when the hook crashes, times out or answers
 		// nothing. The timeout's unit is not documented where we could
 		// read it; Cursor's own examples (60) and plugins (3 to 11) are
