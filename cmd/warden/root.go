@@ -50,6 +50,7 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newAssessCmd(), newAuditCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
 	root.AddCommand(newInstallCmd())
 	root.AddCommand(newApproveCmd())
+	root.AddCommand(newHookCmd())
 	return root
 }
 
