@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -227,9 +228,18 @@ func (r *hookResources) wait(ctx context.Context) (session.Store, *recording, er
 	}
 }
 
-// close closes the store, when it is open; a store still opening is
-// closed when it opens.
+// close closes the store once it has opened (or failed to), waiting for
+// it at most until the hook's deadline: a hook that answered before its
+// store opened (a payload it could not read) leaves nothing behind.
 func (r *hookResources) close() {
+	if r.done != nil {
+		t := time.NewTimer(hook.Deadline)
+		select {
+		case <-r.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
