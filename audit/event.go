@@ -75,6 +75,11 @@ func (ev *Event) Verdict() risk.Verdict {
 	return ev.Decision.Verdict
 }
 
+// Shadow reports an event whose decision was made in shadow mode
+// (risk.Decision.Shadow): recorded, not enforced; the action ran whatever
+// it says. Events recorded before shadow mode existed are enforced.
+func (ev *Event) Shadow() bool { return ev.Decision != nil && ev.Decision.Shadow }
+
 // Level returns the level of the event's assessment, Unknown for an
 // event without one: the Level a Record copies out of it.
 func (ev *Event) Level() risk.Level {

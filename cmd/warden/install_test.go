@@ -16,6 +16,7 @@ import (
 // a line:
 //
 //	warden ARGS...     run warden (in this process); it must exit 0
+//	warden ARGS < F    with the file F ($DIR-relative) as its stdin
 //	! warden ARGS...   it must exit non-zero
 //	stdout RE          the last command's stdout matches the regexp RE
 //	! stdout RE        it does not
@@ -26,6 +27,8 @@ import (
 //	env K=V            set a variable
 //	symlink LINK TARGET
 //	mode F OCTAL       F has this mode
+//	set NAME RE        $NAME is, from now on, what RE's first group
+//	                   matches in the last command's stdout
 //
 // HOME is $DIR/home, the XDG directories and the organization policy are
 // below $DIR, $PATH is $DIR/bin then /usr/bin:/bin, and the current
@@ -50,7 +53,13 @@ func TestInstallScripts(t *testing.T) {
 
 func runScript(t *testing.T, a archive) {
 	dir := t.TempDir()
-	subst := func(s string) string { return strings.ReplaceAll(s, "$DIR", dir) }
+	vars := map[string]string{"DIR": dir}
+	subst := func(s string) string {
+		for k, v := range vars {
+			s = strings.ReplaceAll(s, "$"+k, v)
+		}
+		return s
+	}
 	for _, name := range a.order {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -97,7 +106,15 @@ func runScript(t *testing.T, a archive) {
 		switch args[0] {
 		case "warden":
 			var out, errb bytes.Buffer
-			code := run(args[1:], strings.NewReader(""), &out, &errb)
+			var in []byte
+			if n := len(args); n > 2 && args[n-2] == "<" {
+				var err error
+				if in, err = os.ReadFile(filepath.Join(dir, args[n-1])); err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				args = args[:n-2]
+			}
+			code := run(args[1:], bytes.NewReader(in), &out, &errb)
 			stdout, stderr = out.String(), errb.String()
 			if (code != 0) != neg {
 				t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", where, code, stdout, stderr)
@@ -134,6 +151,12 @@ func runScript(t *testing.T, a archive) {
 			if err := os.Symlink(args[2], filepath.Join(dir, args[1])); err != nil {
 				t.Fatal(err)
 			}
+		case "set":
+			m := regexp.MustCompile(args[2]).FindStringSubmatch(stdout)
+			if len(m) < 2 {
+				t.Fatalf("%s: no match in\n%s", where, stdout)
+			}
+			vars[args[1]] = m[1]
 		case "mode":
 			st, err := os.Stat(filepath.Join(dir, args[1]))
 			want, _ := strconv.ParseUint(args[2], 8, 32)
