@@ -4,6 +4,7 @@ import (
 	"errors"
 	"go/build"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -168,4 +169,47 @@ func show(p string) string {
 		return module
 	}
 	return module + "/" + p
+}
+
+// heavyDeps are modules the warden binary must not link: their package
+// initialisation (cel-go with protobuf, genproto and ANTLR: 1.2–1.4 ms)
+// is paid by every hook process. Tests may use them (cel-go is the
+// reference the CEL subset is compared with).
+var heavyDeps = []string{"cel.dev/", "google.golang.org/protobuf", "google.golang.org/genproto", "github.com/antlr4-go/"}
+
+// TestBinaryDeps checks the packages `go list -deps` finds for the warden
+// command (test files aside) against heavyDeps.
+func TestBinaryDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./cmd/warden").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := strings.Fields(string(out))
+	if !slices.Contains(pkgs, module+"/policy") || !slices.Contains(pkgs, module+"/internal/expr") {
+		t.Fatalf("go list -deps ./cmd/warden lists %d packages, without the policy or its expressions", len(pkgs))
+	}
+	for _, p := range heavyDepsIn(pkgs) {
+		t.Errorf("the warden binary links %s", p)
+	}
+}
+
+func TestHeavyDepsIn(t *testing.T) {
+	got := heavyDepsIn([]string{"fmt", module + "/policy", "cel.dev/cel-go/cel", "google.golang.org/protobuf/proto",
+		"github.com/antlr4-go/antlr/v4", "google.golang.org/genproto/googleapis/api/expr/v1alpha1", "cel.devx/y"})
+	if len(got) != 4 {
+		t.Errorf("heavyDepsIn found %q", got)
+	}
+}
+
+// heavyDepsIn returns the packages of pkgs from a module of heavyDeps.
+func heavyDepsIn(pkgs []string) []string {
+	var out []string
+	for _, p := range pkgs {
+		for _, h := range heavyDeps {
+			if strings.HasPrefix(p, h) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -5,19 +5,18 @@ import (
 	"strings"
 	"sync"
 
-	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
-	"cel.dev/cel-go/interpreter"
-
+	"github.com/agentwarden/warden/internal/expr"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
 
 // Condition is a CEL expression a policy rule holds when its pattern
-// syntax cannot say enough. It sees three groups of variables, every one
-// always set:
+// syntax cannot say enough. warden evaluates it with its own
+// implementation of the subset of CEL that package internal/expr
+// documents: cel-go's meaning, without timestamps, durations and
+// protobuf types. It sees three groups of variables, every one always
+// set:
 //
 //	action.tool        string   the tool's name as the agent sent it (mcp__github__create_issue)
 //	action.name        string   the tool's name without an MCP prefix (create_issue)
@@ -52,7 +51,7 @@ import (
 // through.
 type Condition struct {
 	Src string
-	prg cel.Program
+	prg *expr.Program
 }
 
 // maxConditionLen bounds a condition's source.
@@ -62,32 +61,28 @@ const maxConditionLen = 4 << 10
 // hang the engine.
 const conditionCostLimit = 50_000
 
-var condEnv = sync.OnceValues(func() (*cel.Env, error) {
-	str, list, i := cel.StringType, cel.ListType(cel.StringType), cel.IntType
-	return cel.NewEnv(
-		cel.Variable("action.tool", str), cel.Variable("action.name", str), cel.Variable("action.server", str),
-		cel.Variable("action.class", str), cel.Variable("action.agent", str), cel.Variable("action.cwd", str),
-		cel.Variable("action.arguments", cel.MapType(str, cel.DynType)),
-		cel.Variable("action.commands", list), cel.Variable("action.paths", list), cel.Variable("action.urls", list),
-		cel.Variable("action.hosts", list), cel.Variable("action.sql", list),
-		cel.Variable("assessment.level", str), cel.Variable("assessment.rank", i), cel.Variable("assessment.score", i),
-		cel.Variable("assessment.unknown", cel.BoolType), cel.Variable("assessment.reversible", cel.BoolType),
-		cel.Variable("assessment.locked", cel.BoolType),
-		cel.Variable("assessment.rules", list),
-		cel.Variable("session.id", str), cel.Variable("session.env", str), cel.Variable("session.steps", i),
-		cel.Variable("session.tainted", cel.BoolType),
-		cel.Function("rank", cel.Overload("rank_string", []*cel.Type{str}, i,
-			cel.UnaryBinding(func(v ref.Val) ref.Val {
-				s, ok := v.(types.String)
-				if !ok {
-					return types.NewErr("rank: not a string")
-				}
-				l, err := risk.ParseLevel(string(s))
-				if err != nil {
-					return types.NewErr("rank: %v", err)
-				}
-				return types.Int(levelRank(l))
-			}))),
+var condEnv = sync.OnceValue(func() *expr.Env {
+	str, list, i := expr.String, expr.ListOf(expr.String), expr.Int
+	return expr.NewEnv(
+		expr.Var("action.tool", str), expr.Var("action.name", str), expr.Var("action.server", str),
+		expr.Var("action.class", str), expr.Var("action.agent", str), expr.Var("action.cwd", str),
+		expr.Var("action.arguments", expr.MapOf(str, expr.Dyn)),
+		expr.Var("action.commands", list), expr.Var("action.paths", list), expr.Var("action.urls", list),
+		expr.Var("action.hosts", list), expr.Var("action.sql", list),
+		expr.Var("assessment.level", str), expr.Var("assessment.rank", i), expr.Var("assessment.score", i),
+		expr.Var("assessment.unknown", expr.Bool), expr.Var("assessment.reversible", expr.Bool),
+		expr.Var("assessment.locked", expr.Bool),
+		expr.Var("assessment.rules", list),
+		expr.Var("session.id", str), expr.Var("session.env", str), expr.Var("session.steps", i),
+		expr.Var("session.tainted", expr.Bool),
+		expr.Function("rank", []*expr.Type{str}, i, func(args []any) (any, error) {
+			l, err := risk.ParseLevel(args[0].(string))
+			if err != nil {
+				return nil, err
+			}
+			return levelRank(l), nil
+		}),
+		expr.CostLimit(conditionCostLimit),
 	)
 })
 
@@ -99,35 +94,27 @@ func CompileCondition(src string) (*Condition, error) {
 	if len(src) > maxConditionLen {
 		return nil, fmt.Errorf("a condition longer than %d bytes", maxConditionLen)
 	}
-	env, err := condEnv()
+	prg, err := condEnv().Compile(src)
 	if err != nil {
 		return nil, err
 	}
-	ast, iss := env.Compile(src)
-	if iss.Err() != nil {
-		return nil, fmt.Errorf("%s", strings.TrimSpace(iss.Err().Error()))
-	}
-	if !ast.OutputType().IsExactType(cel.BoolType) {
-		return nil, fmt.Errorf("the condition is a %s, not a bool", ast.OutputType())
-	}
-	prg, err := env.Program(ast, cel.CostLimit(conditionCostLimit), cel.EvalOptions(cel.OptOptimize))
-	if err != nil {
-		return nil, err
+	if !prg.Type().Is(expr.Bool) {
+		return nil, fmt.Errorf("the condition is a %s, not a bool", prg.Type())
 	}
 	return &Condition{Src: src, prg: prg}, nil
 }
 
 // Eval evaluates the condition on the facts of one decision.
 func (c *Condition) Eval(f *Facts) (bool, error) {
-	out, _, err := c.prg.Eval(f.activation())
+	out, err := c.prg.Eval(factsActivation{f})
 	if err != nil {
 		return false, fmt.Errorf("condition %q: %w", c.Src, err)
 	}
-	b, ok := out.(types.Bool)
+	b, ok := out.(bool)
 	if !ok {
-		return false, fmt.Errorf("condition %q: the result is %s, not a bool", c.Src, out.Type())
+		return false, fmt.Errorf("condition %q: the result is %s, not a bool", c.Src, expr.Format(out))
 	}
-	return bool(b), nil
+	return b, nil
 }
 
 // SessionFacts is what a decision knows of the conversation.
@@ -161,13 +148,9 @@ func levelRank(l risk.Level) int {
 	return -1
 }
 
-// activation gives a condition the variables it reads, each computed
-// when first read.
-func (f *Facts) activation() interpreter.Activation { return factsActivation{f} }
-
+// factsActivation gives a condition the variables it reads, each
+// computed when first read.
 type factsActivation struct{ f *Facts }
-
-func (factsActivation) Parent() interpreter.Activation { return nil }
 
 func nz(s []string) []string {
 	if s == nil {
@@ -176,8 +159,8 @@ func nz(s []string) []string {
 	return s
 }
 
-// ResolveName returns the value of one variable of the schema.
-func (a factsActivation) ResolveName(name string) (any, bool) {
+// Resolve returns the value of one variable of the schema.
+func (a factsActivation) Resolve(name string) (any, bool) {
 	f := a.f
 	c, as := f.Call, f.Assessment
 	if as == nil {

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"sync"
 
-	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/types"
-
+	"github.com/agentwarden/warden/internal/expr"
 	"github.com/agentwarden/warden/tool"
 )
 
-// The CEL schema a rule condition sees. Every variable is always set.
+// The CEL schema a rule condition sees (the subset of CEL that package
+// internal/expr implements). Every variable is always set.
 //
 //	tool       string              the tool's name without an MCP prefix
 //	server     string              the MCP server, or ""
@@ -23,22 +22,24 @@ import (
 //	paths      list(string)        file paths, absolute
 //	content    list(string)        text written into files
 //	cwd, home, agent, session_id   string
-var celEnv = sync.OnceValues(func() (*cel.Env, error) {
-	return cel.NewEnv(
-		cel.Variable("tool", cel.StringType),
-		cel.Variable("server", cel.StringType),
-		cel.Variable("class", cel.StringType),
-		cel.Variable("args", cel.MapType(cel.StringType, cel.DynType)),
-		cel.Variable("commands", cel.ListType(cel.StringType)),
-		cel.Variable("code", cel.ListType(cel.StringType)),
-		cel.Variable("sql", cel.ListType(cel.StringType)),
-		cel.Variable("urls", cel.ListType(cel.StringType)),
-		cel.Variable("paths", cel.ListType(cel.StringType)),
-		cel.Variable("content", cel.ListType(cel.StringType)),
-		cel.Variable("cwd", cel.StringType),
-		cel.Variable("home", cel.StringType),
-		cel.Variable("agent", cel.StringType),
-		cel.Variable("session_id", cel.StringType),
+var celEnv = sync.OnceValue(func() *expr.Env {
+	list := expr.ListOf(expr.String)
+	return expr.NewEnv(
+		expr.Var("tool", expr.String),
+		expr.Var("server", expr.String),
+		expr.Var("class", expr.String),
+		expr.Var("args", expr.MapOf(expr.String, expr.Dyn)),
+		expr.Var("commands", list),
+		expr.Var("code", list),
+		expr.Var("sql", list),
+		expr.Var("urls", list),
+		expr.Var("paths", list),
+		expr.Var("content", list),
+		expr.Var("cwd", expr.String),
+		expr.Var("home", expr.String),
+		expr.Var("agent", expr.String),
+		expr.Var("session_id", expr.String),
+		expr.CostLimit(celCostLimit),
 	)
 })
 
@@ -47,38 +48,30 @@ const celCostLimit = 100_000
 
 type condition struct {
 	src string
-	prg cel.Program
+	prg *expr.Program
 }
 
 func compileCondition(src string) (*condition, error) {
-	env, err := celEnv()
+	prg, err := celEnv().Compile(src)
 	if err != nil {
 		return nil, err
 	}
-	ast, iss := env.Compile(src)
-	if iss.Err() != nil {
-		return nil, iss.Err()
-	}
-	if ast.OutputType() != cel.BoolType {
-		return nil, fmt.Errorf("must be a bool expression, not %s", ast.OutputType())
-	}
-	prg, err := env.Program(ast, cel.CostLimit(celCostLimit), cel.EvalOptions(cel.OptOptimize))
-	if err != nil {
-		return nil, err
+	if !prg.Type().Is(expr.Bool) {
+		return nil, fmt.Errorf("must be a bool expression, not %s", prg.Type())
 	}
 	return &condition{src: src, prg: prg}, nil
 }
 
 func (c *condition) eval(act map[string]any) (bool, error) {
-	out, _, err := c.prg.Eval(act)
+	out, err := c.prg.Eval(expr.Vars(act))
 	if err != nil {
 		return false, fmt.Errorf("condition %q: %w", c.src, err)
 	}
-	b, ok := out.(types.Bool)
+	b, ok := out.(bool)
 	if !ok {
-		return false, fmt.Errorf("condition %q: result is %s, not bool", c.src, out.Type())
+		return false, fmt.Errorf("condition %q: result is %s, not bool", c.src, expr.Format(out))
 	}
-	return bool(b), nil
+	return b, nil
 }
 
 // Activation returns the CEL variables for a call.
