@@ -23,6 +23,7 @@ import (
 //	stderr RE          the last command's stderr matches RE
 //	cmp A B            files A and B ($DIR-relative) are equal
 //	exists F / ! exists F
+//	cp FROM TO         copy a file ($DIR-relative), making TO's directories
 //	cd DIR             the current directory (the project's)
 //	env K=V            set a variable
 //	symlink LINK TARGET
@@ -147,6 +148,16 @@ func runScript(t *testing.T, a archive) {
 		case "env":
 			k, v, _ := strings.Cut(args[1], "=")
 			t.Setenv(k, v)
+		case "cp":
+			data, err := os.ReadFile(filepath.Join(dir, args[1]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			to := filepath.Join(dir, args[2])
+			os.MkdirAll(filepath.Dir(to), 0o755)
+			if err := os.WriteFile(to, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		case "symlink":
 			if err := os.Symlink(args[2], filepath.Join(dir, args[1])); err != nil {
 				t.Fatal(err)

@@ -48,7 +48,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newAssessCmd(), newAuditCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
-	root.AddCommand(newInstallCmd())
+	root.AddCommand(newInstallCmd(), newDoctorCmd())
 	root.AddCommand(newApproveCmd(), newExplainCmd())
 	root.AddCommand(newHookCmd())
 	return root

@@ -1,7 +1,6 @@
 package install
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -380,7 +379,3 @@ func wardenBinary(cmd, agent string) (string, bool) {
 	}
 	return w[0], true
 }
-
-// ErrNotInstalled is what Uninstall reports where warden is not
-// installed.
-var ErrNotInstalled = errors.New("warden is not installed there")

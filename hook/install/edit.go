@@ -261,12 +261,6 @@ func (d *doc) lineCommentEndsAt(off int) bool {
 	return false
 }
 
-// hasComment reports whether a comment lies in text[a:b].
-func (d *doc) hasComment(a, b int) bool {
-	i := sort.Search(len(d.comments), func(i int) bool { return d.comments[i].start >= a })
-	return i < len(d.comments) && d.comments[i].start < b
-}
-
 // multiline reports whether container c spans several lines (a child
 // hugging an empty container's brackets makes it do so): a child
 // appended to it goes on a line of its own.
