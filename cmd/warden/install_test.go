@@ -23,6 +23,7 @@ import (
 //	stderr RE          the last command's stderr matches RE
 //	cmp A B            files A and B ($DIR-relative) are equal
 //	exists F / ! exists F
+//	rm F               remove a file
 //	cp FROM TO         copy a file ($DIR-relative), making TO's directories
 //	cd DIR             the current directory (the project's)
 //	env K=V            set a variable
@@ -148,6 +149,10 @@ func runScript(t *testing.T, a archive) {
 		case "env":
 			k, v, _ := strings.Cut(args[1], "=")
 			t.Setenv(k, v)
+		case "rm":
+			if err := os.Remove(filepath.Join(dir, args[1])); err != nil {
+				t.Fatal(err)
+			}
 		case "cp":
 			data, err := os.ReadFile(filepath.Join(dir, args[1]))
 			if err != nil {
