@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/internal/txtar"
 )
 
 // archive is a txtar file: a comment, then files introduced by
@@ -19,28 +21,8 @@ type archive struct {
 }
 
 func parseTxtar(data string) archive {
-	a := archive{files: map[string]string{}}
-	name, cur := "", &strings.Builder{}
-	flush := func() {
-		if name == "" {
-			a.comment = cur.String()
-		} else {
-			a.files[name] = cur.String()
-			a.order = append(a.order, name)
-		}
-		cur = &strings.Builder{}
-	}
-	for _, line := range strings.SplitAfter(data, "\n") {
-		t := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(t, "-- ") && strings.HasSuffix(t, " --") && len(t) > 6 {
-			flush()
-			name = strings.TrimSpace(t[3 : len(t)-3])
-			continue
-		}
-		cur.WriteString(line)
-	}
-	flush()
-	return a
+	a := txtar.Parse(data)
+	return archive{comment: a.Comment, files: a.Files, order: a.Order}
 }
 
 // TestPolicyScripts runs the CLI on each testdata/policy/*.txtar: the
