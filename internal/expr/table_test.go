@@ -188,6 +188,10 @@ var diffTable = []string{
 	`timestamp("2020-01-01T00:00:00Z")`, `duration("1s")`, `google.protobuf.Timestamp`,
 	`args.t.getFullYear()`, `size(args.x) > 1 && args.x.getHours() == 1`,
 	`optional.of(1)`, `cel.bind(x, 1, x)`, `"a".upperAscii()`, `math.greatest(1, 2)`, `strings.quote("a")`,
+	// found by TestGenerated: what cel-go's optimizer and planner do
+	`args.missing in []`, `args.m + 1u in []`, `args.nested.a > double("NaN")`, `dyn("").all(x, x)`,
+	`dyn(b"").exists(x, x)`, `dyn("a").all(x, x)`, `{string: 1u}.filter(x, args.f)`, `[int].filter(int, true)`,
+	`--['b', {}][1][--double]`, `[int].all(t, t == int)`, `dyn(args.l)[b"a"]`, `dyn(args)[[1]]`, `args.l[1u] + "b"`,
 }
 
 func TestDifferential(t *testing.T) {
