@@ -88,7 +88,7 @@ func noLinks(root, file string) error {
 // Write makes the change: the new text goes to a temporary file beside
 // the settings, with the mode of the file it replaces (0600 for a new
 // file of the user's, 0644 of a project's), synced, then renamed over
-// it; directories missing on the way are made. An uninstall that leaves
+// it, and read back; directories missing on the way are made. An uninstall that leaves
 // no file removes it, and the directories above it up to the home or
 // project directory that are then empty. A file that changed since it
 // was read is not overwritten.
@@ -155,6 +155,11 @@ func (c *Change) Write() error {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	// the temporary file's name is no path the guard knows: what was
+	// renamed must be what warden wrote
+	if got, err := os.ReadFile(c.Path); err != nil || !bytes.Equal(got, c.After) {
+		return fmt.Errorf("%s: the file is not what warden wrote (changed while it was written?): check it, and run warden again", c.Path)
 	}
 	return nil
 }
