@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden/hook"
+	"github.com/agentwarden/warden/internal/txtar"
 )
 
 // TestEventsMatchAdapters: every event install registers for an agent is
@@ -31,11 +32,11 @@ func TestEventsMatchAdapters(t *testing.T) {
 			payload := data
 			switch {
 			case strings.HasSuffix(f, ".txtar"):
-				_, rest, ok := strings.Cut(string(data), "-- payload --\n")
+				p, ok := txtar.Parse(string(data)).Files["payload"]
 				if !ok {
 					continue
 				}
-				payload = []byte(strings.SplitN(rest, "\n-- ", 2)[0])
+				payload = []byte(p)
 			case !strings.HasSuffix(f, ".json"):
 				continue
 			}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -194,7 +196,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "-- before --\n" + in + "\n-- after --\n" + string(out)
+			got := txtar.Archive{Files: map[string]string{"before": in + "\n", "after": string(out)}, Order: []string{"before", "after"}}.Format()
 			file := filepath.Join("testdata", "golden", a.Name+"-"+name+".txtar")
 			if *update {
 				os.MkdirAll(filepath.Dir(file), 0o755)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden/hook"
+	"github.com/agentwarden/warden/internal/txtar"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -21,8 +22,8 @@ func TestPayloads(t *testing.T) {
 		files, _ := filepath.Glob(filepath.Join("..", "testdata", a.Name, "*"))
 		for _, f := range files {
 			data, _ := os.ReadFile(f)
-			if _, rest, ok := strings.Cut(string(data), "-- payload --\n"); ok {
-				data = []byte(strings.SplitN(rest, "\n-- ", 2)[0])
+			if p, ok := txtar.Parse(string(data)).Files["payload"]; ok {
+				data = []byte(p)
 			}
 			var m map[string]any
 			if json.Unmarshal(data, &m) == nil {
