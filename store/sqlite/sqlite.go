@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -100,11 +99,11 @@ func Open(ctx context.Context, path string, cfg session.Config) (*Store, error) 
 	if err != nil {
 		return nil, fmt.Errorf("sqlite store %s: %w", path, err)
 	}
-	db := sql.OpenDB(persistWAL{base})
+	db := sql.OpenDB(connector{base})
+	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults(), write: make(chan struct{}, 1)}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{db: db, path: path, abs: filepath.ToSlash(abs), cfg: cfg.WithDefaults(), write: make(chan struct{}, 1)}
 	if err := retryBusy(ctx, BusyTimeout*time.Millisecond, func() error { return s.init(ctx) }); err != nil {
 		db.Close()
 		if isNotADB(err) {
@@ -132,26 +131,6 @@ ON CONFLICT (id) DO UPDATE SET version = excluded.version, data = excluded.data,
 		}
 	}
 	return s, nil
-}
-
-// persistWAL opens connections that keep the WAL file when the last one
-// closes: a hook process opens and closes the store for every call, and
-// deleting the WAL file (then making it again in the next process) costs
-// more than the call itself on some file systems.
-type persistWAL struct{ driver.Connector }
-
-func (p persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
-	c, err := p.Connector.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if fc, ok := c.(sqlite.FileControl); ok {
-		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
-	return c, nil
 }
 
 // retryBusy runs fn until it returns anything but SQLite's "database is
@@ -449,10 +428,11 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-// Close implements session.Store. Closing twice is no error. The last
-// connection to close copies the WAL into the file (a checkpoint: about a
-// millisecond of fsync); a process about to exit may skip Close, since
-// what Update committed is in the WAL, which the next process reads.
+// Close implements session.Store. Closing twice is no error. When the
+// WAL has grown to checkpointAt, Close copies it into the database file
+// and empties it first (a checkpoint: about a millisecond of fsync);
+// otherwise what was committed stays in the WAL, durable, and the next
+// process to open the file reads it.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -460,6 +440,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.checkpoint(context.Background())
 	return s.db.Close()
 }
 
