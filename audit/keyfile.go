@@ -130,7 +130,7 @@ func OpenKeys(path string) (*Keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := createKeyFile(path, keyFileText(k.ed().priv.Seed())); err != nil {
+	if err := createKeyFile(path, keyFileText(k.ed.priv.Seed())); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return LoadKeys(path)
 		}

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/rand"
@@ -9,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/agentwarden/warden/risk"
@@ -23,14 +21,9 @@ import (
 // Printing a Keys with fmt shows its ID only, never key material.
 type Keys struct {
 	mac []byte // HMAC-SHA256 key of ActionHash
-	// ed is the Ed25519 key and its ID, derived from the seed once, in
-	// the background (see KeysFromSeed).
-	ed func() edKey
-}
-
-type edKey struct {
-	priv ed25519.PrivateKey
-	id   string
+	// ed is the Ed25519 key, which signs checkpoints; nil for the zero
+	// Keys.
+	ed *edKey
 }
 
 // macDomain is what the HMAC key of ActionHash is derived with: a key of
@@ -47,26 +40,16 @@ func GenerateKeys() (*Keys, error) {
 	return KeysFromSeed(seed)
 }
 
-// KeysFromSeed returns the key of a 32-byte Ed25519 seed.
-//
-// The Ed25519 key is derived on another goroutine, started here, and
-// whatever needs it (Sign, Public, ID) waits for it: the first Ed25519
-// key of a process builds Go's table of base-point multiples, about
-// 1.5 ms, which a hook's process, that opens its key as it starts and
-// signs once at its end, would otherwise wait for on its critical path.
+// KeysFromSeed returns the key of a 32-byte Ed25519 seed. It costs a
+// fraction of a millisecond, and spares a process that signs one
+// checkpoint the table crypto/ed25519 builds (see edKey).
 func KeysFromSeed(seed []byte) (*Keys, error) {
 	if len(seed) != ed25519.SeedSize {
 		return nil, fmt.Errorf("audit: a key seed is %d bytes, not %d", ed25519.SeedSize, len(seed))
 	}
 	m := hmac.New(sha256.New, seed)
 	m.Write([]byte(macDomain))
-	seed = bytes.Clone(seed)
-	ed := sync.OnceValue(func() edKey {
-		priv := ed25519.NewKeyFromSeed(seed)
-		return edKey{priv: priv, id: PublicKeyID(priv.Public().(ed25519.PublicKey))}
-	})
-	go ed()
-	return &Keys{mac: m.Sum(nil), ed: ed}, nil
+	return &Keys{mac: m.Sum(nil), ed: newEdKey(seed)}, nil
 }
 
 // PublicKeyID returns the ID of a public key: the first 16 hex digits of
@@ -77,10 +60,10 @@ func PublicKeyID(pub ed25519.PublicKey) string {
 }
 
 // ID returns the ID of the key (PublicKeyID of its public key).
-func (k *Keys) ID() string { return k.ed().id }
+func (k *Keys) ID() string { return k.ed.id }
 
 // Public returns the public key, which verifies checkpoints.
-func (k *Keys) Public() ed25519.PublicKey { return k.ed().priv.Public().(ed25519.PublicKey) }
+func (k *Keys) Public() ed25519.PublicKey { return k.ed.public() }
 
 // String names the key by its ID; it never shows key material. String,
 // GoString and Format have value receivers so that a Keys printed by
@@ -89,7 +72,7 @@ func (k Keys) String() string {
 	if k.ed == nil {
 		return "audit key (none)"
 	}
-	return "audit key " + k.ed().id
+	return "audit key " + k.ed.id
 }
 
 // GoString is String, so that %#v shows no key material either.
@@ -120,9 +103,8 @@ func (k *Keys) ActionHash(a *risk.Action) string {
 // has hash, at time t (kept in UTC).
 func (k *Keys) Sign(seq int64, hash []byte, t time.Time) Checkpoint {
 	t = t.UTC()
-	ed := k.ed()
-	return Checkpoint{Seq: seq, Hash: append([]byte(nil), hash...), Time: t, KeyID: ed.id,
-		Sig: ed25519.Sign(ed.priv, CheckpointMessage(seq, hash, t))}
+	return Checkpoint{Seq: seq, Hash: append([]byte(nil), hash...), Time: t, KeyID: k.ed.id,
+		Sig: k.ed.sign(CheckpointMessage(seq, hash, t))}
 }
 
 // CheckSignature reports whether c is signed by pub: its KeyID names pub
