@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentwarden/warden/risk"
@@ -33,9 +34,47 @@ const (
 	Version = 1
 )
 
-// castagnoli is the CRC-32C table, made on first use (making it costs
-// 0.2 ms, which a process that never saves a state should not pay).
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+// checksum returns the CRC-32C of b. hash/crc32 computes it with the
+// SSE4.2 instruction once crc32.MakeTable(crc32.Castagnoli) has made its
+// tables, which costs about 1.3M instructions (0.3 ms): more than a
+// hook's process, which reads and writes one state of a few KB, spends
+// on the rest of the encoding. So a process sums its first sseAfter bytes
+// with a table of 256 entries (made in a few thousand instructions; about
+// 9 instructions a byte), and what follows with the SSE4.2 instruction
+// (a quarter of an instruction a byte): the same sums. BenchmarkChecksum.
+func checksum(b []byte) uint32 {
+	if summed.Add(int64(len(b))) <= sseAfter {
+		return crc32.Checksum(b, castagnoliBytes())
+	}
+	return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli))
+}
+
+// sseAfter is how many bytes a process sums byte by byte before checksum
+// makes the SSE4.2 tables: summing about 150 KB byte by byte costs what
+// making them does.
+const sseAfter = 128 << 10
+
+// summed is how many bytes checksum was given, in this process.
+var summed atomic.Int64
+
+// castagnoliBytes is the CRC-32C table of one byte, made on first use. A
+// table of its own, not crc32.MakeTable's: crc32.Checksum sums with it
+// byte by byte, and makes no tables of its own.
+var castagnoliBytes = sync.OnceValue(func() *crc32.Table {
+	t := new(crc32.Table)
+	for i := range t {
+		c := uint32(i)
+		for range 8 {
+			if c&1 == 1 {
+				c = c>>1 ^ crc32.Castagnoli
+			} else {
+				c >>= 1
+			}
+		}
+		t[i] = c
+	}
+	return t
+})
 
 // ErrCorrupt is wrapped by the errors of UnmarshalState for data that is
 // not a state this version of warden wrote: damaged, truncated, of another
@@ -136,7 +175,7 @@ func (st *State) MarshalBinary() ([]byte, error) {
 		}
 	}
 
-	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
+	e.b = binary.LittleEndian.AppendUint32(e.b, checksum(e.b))
 	if len(e.b) > st.cfg.MaxBytes {
 		return nil, fmt.Errorf("session: state %q encodes to %d bytes, more than MaxBytes (%d)", st.id, len(e.b), st.cfg.MaxBytes)
 	}
@@ -190,7 +229,7 @@ func UnmarshalState(data []byte, cfg Config, key []byte) (*State, error) {
 	if v := d.uint(); d.err == nil && v != Version {
 		return nil, fmt.Errorf("%w: encoding version %d (this warden reads version %d)", ErrCorrupt, v, Version)
 	}
-	if crc32.Checksum(body, castagnoli()) != sum {
+	if checksum(body) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
 	st := newState(d.str(-1), cfg)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -218,7 +219,43 @@ func TestSipHashVectors(t *testing.T) {
 	}
 }
 
-func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
+// crcOf is the CRC-32C of b as hash/crc32 computes it (with the SSE4.2
+// instruction where there is one), to check checksum against.
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+
+// TestChecksum: checksum is the CRC-32C hash/crc32 computes, byte by
+// byte for the process's first sseAfter bytes and after.
+func TestChecksum(t *testing.T) {
+	b := make([]byte, sseAfter+100)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	summed.Store(0)
+	for _, n := range []int{0, 1, 7, 64, 4097, sseAfter - 1, sseAfter + 100, 4097, 3} {
+		if got, want := checksum(b[:n]), crcOf(b[:n]); got != want {
+			t.Errorf("%d bytes: %#x, want %#x", n, got, want)
+		}
+	}
+}
+
+// BenchmarkChecksum: the checksum of a 4 KB state, the first in a process
+// (byte by byte, with its table made) and later (SSE4.2).
+func BenchmarkChecksum(b *testing.B) {
+	state := bytes.Repeat([]byte("warden state "), 4096/13)
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			summed.Store(0)
+			checksum(state)
+		}
+	})
+	b.Run("later", func(b *testing.B) {
+		summed.Store(sseAfter)
+		for b.Loop() {
+			checksum(state)
+		}
+	})
+}
 
 // reachable returns v, a field maybe unexported, as a value Interface works on.
 func reachable(v reflect.Value) reflect.Value {
@@ -347,7 +384,7 @@ func TestApproveOnceEncoding(t *testing.T) {
 		func(b []byte) []byte { b[len(b)-4-1] = 2; return b },
 	} {
 		b := bad(bytes.Clone(data))
-		b = binary.LittleEndian.AppendUint32(b[:len(b)-4], crc32.Checksum(b[:len(b)-4], castagnoli()))
+		b = binary.LittleEndian.AppendUint32(b[:len(b)-4], crcOf(b[:len(b)-4]))
 		if _, err := UnmarshalState(b, Config{}, key); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("damaged approval flags: %v", err)
 		}
