@@ -153,7 +153,7 @@ func (p *program) get() (*program, error) {
 
 // getCond compiles p's condition on its first call and returns it; an
 // error is the condition's. Apart from the pattern: a condition is only
-// evaluated when the pattern fires, and CEL costs milliseconds to compile.
+// evaluated when the pattern fires, and most never are in a process.
 func (p *program) getCond() (*condition, error) {
 	p.condOnce.Do(func() {
 		if p.condition == "" {
