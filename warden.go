@@ -422,6 +422,7 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 	e.decide(s, c, st)
 	e.reviewStage(ctx, s)
 	e.approvable(s)
+	s.Decision.Shadow = s.policy.Shadow // whatever the reviewer decided
 }
 
 // compound reports a call whose shell script runs more than one command
@@ -458,6 +459,7 @@ func (e *Engine) decide(s *Step, c *tool.Call, st *session.State) {
 	if s.Decision.Layer == "" && s.Decision.Origin != "" && slices.ContainsFunc(approved, func(a policy.Entry) bool { return a.Origin == s.Decision.Origin }) {
 		s.Decision.Layer = policy.LayerApproval
 	}
+	s.Decision.Shadow = p.Shadow
 	s.policy = p
 }
 

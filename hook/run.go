@@ -172,6 +172,7 @@ func (r *runner) run(ctx context.Context, a Adapter, in io.Reader, e Engine) Rep
 			return a.Fail(fmt.Sprintf("warden decided %q, which is not allow, ask or deny; the call is blocked", d.Verdict))
 		}
 		v.Decision = explained(d, &as)
+		v.Shadow = v.Shadow || d.Shadow // the policy's enforce: false
 		if d.Verdict != risk.Allow && r.hint != nil {
 			v.Hint = r.hint(c.Action, d)
 		}

@@ -22,6 +22,7 @@ import (
 type File struct {
 	Mode          string            `yaml:"mode"`
 	DisableBypass *bool             `yaml:"disable_bypass"`
+	Enforce       *bool             `yaml:"enforce"`
 	Environment   string            `yaml:"environment"`
 	Confirmation  *Confirmation     `yaml:"confirmation"`
 	Deny          []RuleSpec        `yaml:"deny"`
@@ -148,6 +149,11 @@ func (p *Policy) apply(l Layer, data []byte) error {
 			p.DisableBypass = *f.DisableBypass
 			p.bypassLocked = org && *f.DisableBypass
 			set("disable_bypass", at("disable_bypass"))
+		}
+	}
+	if f.Enforce != nil {
+		if err := p.enforce(l, *f.Enforce, at("enforce")); err != nil {
+			return err
 		}
 	}
 	if f.Environment != "" {

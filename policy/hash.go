@@ -39,6 +39,8 @@ type hashedPolicy struct {
 	Mode          Mode
 	DisableBypass bool
 	BypassLocked  bool
+	Shadow        bool `json:",omitempty"` // omitted when false: the hashes of policies before it stay
+	EnforceLocked bool `json:",omitempty"`
 	Environment   string
 	Confirm       hashedConfirm
 	Deny          []hashedEntry
@@ -70,6 +72,7 @@ type hashedEntry struct {
 // canonical renders p as Hash hashes it.
 func (p *Policy) canonical() []byte {
 	h := hashedPolicy{Version: hashVersion, Mode: p.Mode, DisableBypass: p.DisableBypass, BypassLocked: p.bypassLocked,
+		Shadow: p.Shadow, EnforceLocked: p.enforceLocked,
 		Environment: p.Environment, Netguard: p.Netguard, ResolveTime: p.Netguard.ResolveTimeout,
 		Analyzers: p.Analyzers, Secrets: p.Secrets, MCP: p.MCP}
 	confirm := p.Confirm

@@ -47,6 +47,8 @@ func TestHashChangesWithEverythingThatDecides(t *testing.T) {
 		"Mode":          func(p *Policy) { p.Mode = ModePlan },
 		"DisableBypass": func(p *Policy) { p.DisableBypass = true },
 		"bypassLocked":  func(p *Policy) { p.bypassLocked = true },
+		"Shadow":        func(p *Policy) { p.Shadow = true },
+		"enforceLocked": func(p *Policy) { p.enforceLocked = true },
 		"Environment":   func(p *Policy) { p.Environment = "prod" },
 		"Confirm":       func(p *Policy) { p.Confirm = confirm },
 		"Confirm type":  func(p *Policy) { p.Confirm = AlwaysConfirm{} },
@@ -94,7 +96,7 @@ func TestHashChangesWithEverythingThatDecides(t *testing.T) {
 // put in the hash (and there) or said to decide nothing.
 func TestHashKnowsEveryField(t *testing.T) {
 	known := []string{"Mode", "Confirm", "DisableBypass", "Environment", "Deny", "Ask", "Allow", "Netguard",
-		"Analyzers", "Secrets", "MCP", "bypassLocked",
+		"Analyzers", "Secrets", "MCP", "bypassLocked", "Shadow", "enforceLocked",
 		"Origins", "Layers", "idx"} // these three decide nothing
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[Policy]()) {
 		if !slices.Contains(known, f.Name) {

@@ -42,6 +42,12 @@ type Policy struct {
 	Confirm ConfirmationPolicy
 	// DisableBypass refuses bypassPermissions: the default mode applies instead.
 	DisableBypass bool
+	// Shadow is shadow mode (the file's enforce: false, or SetShadow):
+	// every call is decided and recorded as usual, and the decisions are
+	// marked as not enforced (risk.Decision.Shadow): the caller does not
+	// block on them. A decision that could not be recorded is enforced
+	// whatever this says.
+	Shadow bool
 	// Environment labels where the agent works ("prod", "staging"):
 	// session.env in conditions.
 	Environment string
@@ -60,8 +66,9 @@ type Policy struct {
 	// Layers are the files read, lowest first.
 	Layers []Layer
 
-	bypassLocked bool   // the organization layer set disable_bypass
-	idx          *index // the rule lists prepared (Compile)
+	bypassLocked  bool   // the organization layer set disable_bypass
+	enforceLocked bool   // the organization layer set enforce: true
+	idx           *index // the rule lists prepared (Compile)
 }
 
 // Entry is one rule of a rule list: a permission rule, a condition, or

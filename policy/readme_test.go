@@ -34,7 +34,7 @@ func TestREADMEExample(t *testing.T) {
 	if len(p.Deny) < 5 || len(p.Ask) < 2 || len(p.Allow) < 6 || p.Environment != "prod" {
 		t.Errorf("the README's policy lost entries: %+v", p)
 	}
-	for _, key := range []string{"mode:", "disable_bypass:", "environment:", "confirmation:", "deny:", "ask:", "allow:",
+	for _, key := range []string{"mode:", "disable_bypass:", "enforce:", "environment:", "confirmation:", "deny:", "ask:", "allow:",
 		"analyzers:", "netguard:", "secrets:", "mcp:"} {
 		if !strings.Contains(src, "\n"+key) && !strings.HasPrefix(src, key) {
 			t.Errorf("the README's example does not show %s", key)

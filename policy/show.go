@@ -48,6 +48,16 @@ func (p *Policy) Show(w io.Writer) error {
 		bypass += " (the organization's: no other layer can turn it off)"
 	}
 	add("disable_bypass", boolean(p.DisableBypass), bypass)
+	if _, set := p.Origins["enforce"]; set || p.Shadow {
+		enforce := origin("enforce")
+		if p.enforceLocked {
+			enforce += " (the organization's: no other layer can turn it off)"
+		}
+		if p.Shadow {
+			enforce += " (shadow mode: decided and recorded, never blocked)"
+		}
+		add("enforce", boolean(!p.Shadow), enforce)
+	}
 	if p.Environment != "" {
 		add("environment", str(p.Environment), origin("environment"))
 	}

@@ -86,7 +86,10 @@ type assessLine struct {
 	// DecisionRef names the action in the store's audit trail (with
 	// --store), for warden approve and warden explain.
 	DecisionRef string `json:"decision_ref,omitempty"`
-	Error       string `json:"error,omitempty"`
+	// DecisionShadow marks a decision of shadow mode (the policy's
+	// enforce: false): recorded, not to be enforced.
+	DecisionShadow bool   `json:"decision_shadow,omitempty"`
+	Error          string `json:"error,omitempty"`
 }
 
 // appendJSON appends l's JSON line, as encoding/json writes it (HTML
@@ -111,6 +114,9 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 	if l.DecisionRef != "" {
 		dst = append(dst, `,"decision_ref":`...)
 		dst = jsonenc.String(dst, l.DecisionRef)
+	}
+	if l.DecisionShadow {
+		dst = append(dst, `,"decision_shadow":true`...)
 	}
 	if l.Error != "" {
 		dst = append(dst, `,"error":`...)
@@ -383,11 +389,11 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, 
 	}
 	if perr != nil {
 		as, d := eng.Reject(ctx, perr)
-		dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, Error: perr.Error()}
+		dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionShadow: d.Shadow, Error: perr.Error()}
 		return
 	}
 	as, d, cerr := eng.Check(ctx, a)
-	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionRef: d.Ref}
+	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionRef: d.Ref, DecisionShadow: d.Shadow}
 	if cerr != nil {
 		dst.assess.Error = cerr.Error()
 	}

@@ -16,7 +16,7 @@ func TestWriteAnswer(t *testing.T) {
 	f := risk.Finding{Analyzer: "shell", Rule: "shell.x", Level: risk.High, Reason: "a <b> & \"c\"\n\xff", Resource: "file:/x", Locked: true}
 	for _, v := range []any{
 		&assessLine{},
-		&assessLine{Assessment: risk.Combine([]risk.Finding{f}), Decision: risk.Deny, DecisionRule: "deny[0]", DecisionStage: risk.StagePolicy, DecisionRef: "3f9a1c0d2b7e"},
+		&assessLine{Assessment: risk.Combine([]risk.Finding{f}), Decision: risk.Deny, DecisionRule: "deny[0]", DecisionStage: risk.StagePolicy, DecisionRef: "3f9a1c0d2b7e", DecisionShadow: true},
 		&assessLine{Assessment: risk.UnknownAssessment("input", "input.invalid", "bad"), Decision: risk.Ask, Error: "invalid action: \u2028"},
 		&assessLine{Assessment: risk.Assessment{Level: risk.Level(42)}, Decision: risk.Allow},
 		&observedLine{Observed: true, Findings: []risk.Finding{f}},

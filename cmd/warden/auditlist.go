@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -19,18 +20,32 @@ import (
 func newAuditListCmd() *cobra.Command {
 	var dsn string
 	var f filterFlags
+	var wouldBlock bool
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the events of the audit trail, one line each",
 		Long: `list prints the events the filters select, one line each, in order:
 sequence number, time (UTC), kind, tool, decision and the rule that made it,
 level, session, and what the action was (secrets masked, cut short).
-warden audit show SEQ prints one whole.`,
+warden audit show SEQ prints one whole.
+
+A decision made in shadow mode (enforce: false, warden hook --shadow) was
+recorded but not enforced: its decision reads "deny (not enforced)".
+--would-block lists only those that asked or denied: what shadow mode let
+through that enforcement would have blocked.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			flt, err := f.filter(time.Now())
 			if err != nil {
 				return err
+			}
+			var keep *shadowFilter
+			if wouldBlock {
+				if flt.Verdict == risk.Allow {
+					return fmt.Errorf("--would-block and --decision allow: an allowed call blocks nothing")
+				}
+				keep = &shadowFilter{limit: flt.Limit, last: flt.Last}
+				flt.Limit, flt.Last = 0, false // counted after the events are read
 			}
 			s, err := openAuditStore(cmd.Context(), dsn)
 			if err != nil {
@@ -41,13 +56,25 @@ warden audit show SEQ prints one whole.`,
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SEQ\tTIME\tKIND\tTOOL\tDECISION\tLEVEL\tSESSION\tACTION")
 			n := 0
-			err = s.b.Scan(cmd.Context(), flt, func(r *audit.Record) error {
-				fmt.Fprintln(tw, listLine(r))
+			emit := func(line string) error {
+				fmt.Fprintln(tw, line)
 				if n++; n%1000 == 0 { // alignment per block: a long trail is not held in memory
 					return tw.Flush()
 				}
 				return nil
+			}
+			err = s.b.Scan(cmd.Context(), flt, func(r *audit.Record) error {
+				if keep != nil {
+					return keep.add(r, emit)
+				}
+				return emit(listLine(r))
 			})
+			if err == nil && keep != nil {
+				err = keep.flush(emit)
+			}
+			if errors.Is(err, errEnough) {
+				err = nil
+			}
 			if ferr := tw.Flush(); err == nil {
 				err = ferr
 			}
@@ -65,7 +92,55 @@ warden audit show SEQ prints one whole.`,
 	}
 	storeFlag(cmd, &dsn)
 	f.register(cmd)
+	cmd.Flags().BoolVar(&wouldBlock, "would-block", false, "only the calls shadow mode let through that enforcement would have blocked (asked or denied, not enforced)")
 	return cmd
+}
+
+// errEnough stops a scan that has listed the events it was to.
+var errEnough = errors.New("enough")
+
+// shadowFilter selects, for --would-block, the decisions of shadow mode
+// that asked or denied, and applies --limit and --last to what it
+// selects (the store cannot: it does not know shadow mode).
+type shadowFilter struct {
+	limit int
+	last  bool
+	n     int
+	ring  []string // the last limit lines, for --last
+}
+
+// add lists r, or keeps it for --last, when it would have blocked.
+func (f *shadowFilter) add(r *audit.Record, emit func(string) error) error {
+	if r.Verdict != risk.Ask && r.Verdict != risk.Deny {
+		return nil
+	}
+	ev, err := audit.Decode(r)
+	if err != nil || !ev.Shadow() {
+		return nil // an event that cannot be read is not shown as shadowed
+	}
+	line := listLine(r)
+	switch {
+	case f.last:
+		if len(f.ring) == f.limit {
+			f.ring = f.ring[1:]
+		}
+		f.ring = append(f.ring, line)
+		return nil
+	case f.limit > 0 && f.n == f.limit:
+		return errEnough
+	}
+	f.n++
+	return emit(line)
+}
+
+// flush lists the lines kept for --last.
+func (f *shadowFilter) flush(emit func(string) error) error {
+	for _, l := range f.ring {
+		if err := emit(l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listLine is the tab-separated line of list for r.
@@ -82,6 +157,9 @@ func listLine(r *audit.Record) string {
 	if err != nil {
 		what = "(cannot be read: " + err.Error() + ")"
 	} else {
+		if ev.Shadow() {
+			decision += " (not enforced)"
+		}
 		if ev.Decision != nil && ev.Decision.Rule != "" {
 			decision += " " + ev.Decision.Rule
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/hook"
 	"github.com/agentwarden/warden/policy"
+	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/session"
 	"github.com/agentwarden/warden/store"
 )
@@ -142,8 +143,13 @@ func runHook(ctx context.Context, f *hookFlags, a hook.Adapter, err error, stdin
 	// the store opens (and the audit key loads) while the payload is read
 	// and parsed: neither depends on it
 	res.openStore(ctx, f.store, f.keyFile)
+	hintStore := ""
+	if f.store != "" {
+		hintStore = shownDSN(f.store)
+	}
 	reply := hook.Run(ctx, a, stdin, nil,
 		hook.WithShadow(f.shadow),
+		hook.WithHint(func(_ risk.Action, d risk.Decision) string { return warden.ApproveHint(d, hintStore) }),
 		hook.WithEngine(func(ctx context.Context, c hook.Call) (hook.Engine, error) {
 			return f.engine(ctx, c, res)
 		}))
@@ -170,6 +176,11 @@ func (f *hookFlags) engine(ctx context.Context, c hook.Call, res *hookResources)
 	p, err := ef.load()
 	if err != nil {
 		return nil, err
+	}
+	if f.shadow { // recorded as not enforced, unless the organization enforces
+		if err := p.SetShadow("--shadow"); err != nil {
+			return nil, err
+		}
 	}
 	if p.Origins["mode"] == "" { // no policy file and no --mode set one
 		if m, ok := hook.PolicyMode(c.Mode); ok {

@@ -30,7 +30,7 @@ import (
 //	symlink LINK TARGET
 //	mode F OCTAL       F has this mode
 //	set NAME RE        $NAME is, from now on, what RE's first group
-//	                   matches in the last command's stdout
+//	                   matches in the last command's stdout, else stderr
 //
 // HOME is $DIR/home, the XDG directories and the organization policy are
 // below $DIR, $PATH is $DIR/bin then /usr/bin:/bin, and the current
@@ -169,6 +169,9 @@ func runScript(t *testing.T, a archive) {
 			}
 		case "set":
 			m := regexp.MustCompile(args[2]).FindStringSubmatch(stdout)
+			if m == nil {
+				m = regexp.MustCompile(args[2]).FindStringSubmatch(stderr)
+			}
 			if len(m) < 2 {
 				t.Fatalf("%s: no match in\n%s", where, stdout)
 			}

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestExplainScripts runs testdata/explain/*.txtar, scripts of warden
-// assess --store, approve and explain on a real SQLite store (see
-// runScript for the commands).
-func TestExplainScripts(t *testing.T) {
-	scripts, _ := filepath.Glob("testdata/explain/*.txtar")
+// TestApproveScripts runs testdata/approve/*.txtar, scripts of warden
+// assess --store and hook, approve, explain and audit list on a real
+// SQLite store, in shadow mode too (see runScript for the commands).
+func TestApproveScripts(t *testing.T) {
+	scripts, _ := filepath.Glob("testdata/approve/*.txtar")
 	if len(scripts) < 1 {
 		t.Fatalf("only %d scripts", len(scripts))
 	}
