@@ -2,12 +2,14 @@ package warden
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/agentwarden/warden/audit"
 	"github.com/agentwarden/warden/policy"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/session"
 )
 
 // AnswerOption says who gave a person's answer about an action (Approve,
@@ -43,6 +45,45 @@ func (e *Engine) Decline(ctx context.Context, a risk.Action, opts ...AnswerOptio
 	s := &Step{Kind: KindDecline, Action: a}
 	s.answerOf(opts)
 	return e.note(ctx, s, "refusal")
+}
+
+// DeclineRef records that a person refused the action the engine's
+// audit trail recorded under reference ref (see ApproveRef), with who
+// and why (By, Because), and forgets the approvals of that exact action
+// remembered in its conversation, one-time or lasting, in the same save:
+// a refusal withdraws an approval given by mistake. It returns what the
+// trail holds of the action and how many approvals it withdrew. A
+// reference that names no action is an error wrapping
+// audit.ErrUnknownRef, recorded nowhere.
+func (e *Engine) DeclineRef(ctx context.Context, ref string, opts ...AnswerOption) (*audit.Found, int, error) {
+	if e.trail == nil {
+		return nil, 0, errors.New("warden: declining by reference needs the audit trail (WithAudit), where the action was recorded")
+	}
+	found, err := audit.FindAction(ctx, e.trail, ref)
+	if err != nil {
+		return nil, 0, err
+	}
+	ev := found.Check
+	if ev.Action == nil {
+		return found, 0, fmt.Errorf("warden: event %d records no action to decline (%s)", ev.Seq, ev.Error)
+	}
+	s := &Step{Kind: KindDecline, Action: *ev.Action, hash: found.Hash, hashKeys: e.keys, recorded: ev.Action, of: ev.Seq}
+	s.answerOf(opts)
+	e.normalize(s)
+	if ev.Session == "" || e.sessions == nil {
+		return found, 0, e.note(ctx, s, "refusal")
+	}
+	revoked := 0
+	err = e.sessions.Update(ctx, ev.Session, func(ctx context.Context, st *session.State) error {
+		s.Session = st
+		defer func() { s.Session = nil }()
+		if err := e.record(ctx, s); err != nil {
+			return fmt.Errorf("warden: the refusal could not be recorded, so nothing is withdrawn: %w", err)
+		}
+		revoked = st.Revoke(found.Hash)
+		return nil
+	})
+	return found, revoked, err
 }
 
 // Report records the result of action a, which ran: its exit code, error

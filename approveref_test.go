@@ -363,3 +363,36 @@ func TestApproveHint(t *testing.T) {
 		}
 	}
 }
+
+// DeclineRef records a person's refusal of the action and withdraws its
+// approvals in its conversation, once and lasting, in the same save.
+func TestDeclineRef(t *testing.T) {
+	ctx := context.Background()
+	eng, tr := refEngine(t, t.TempDir(), nil)
+	a := bashAction("git push --force origin main", "s1")
+	_, d := checked(t, eng, a)
+	for _, sc := range []policy.Scope{policy.ScopeOnce, policy.ScopeSession} {
+		if _, _, err := eng.ApproveRef(ctx, d.Ref, sc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, n, err := eng.DeclineRef(ctx, d.Ref, warden.By("ana"), warden.Because("not today"))
+	if err != nil || n != 2 || found.Check.Seq != 1 {
+		t.Fatalf("DeclineRef = %v, %d, %v", found, n, err)
+	}
+	if _, d := checked(t, eng, a); d.Verdict != risk.Ask {
+		t.Errorf("declined, then: %+v", d)
+	}
+	evs := tr.events(t)
+	dec := evs[3]
+	want := audit.Approval{By: "ana", Reason: "not today", Of: 1}
+	if dec.Kind != audit.KindDecline || *dec.Approval != want || dec.ActionHash != evs[0].ActionHash {
+		t.Errorf("the refusal's event: %+v %+v", dec, dec.Approval)
+	}
+	if _, _, err := eng.DeclineRef(ctx, "0123456789ab"); !errors.Is(err, audit.ErrUnknownRef) {
+		t.Errorf("an unknown reference: %v", err)
+	}
+	if n := len(tr.events(t)); n != 5 {
+		t.Errorf("%d events, want 5", n)
+	}
+}

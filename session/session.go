@@ -153,6 +153,14 @@ func (st *State) Approve(a ...Approval) {
 	}
 }
 
+// Revoke forgets every approval of the exact action key, one-time or
+// lasting, and reports how many it forgot.
+func (st *State) Revoke(key string) int {
+	n := len(st.approvals)
+	st.approvals = slices.DeleteFunc(st.approvals, func(a Approval) bool { return a.Exact == key })
+	return n - len(st.approvals)
+}
+
 // Consume forgets the one-time approval of the exact action key, once
 // it was used; it reports whether there was one. The store saves the
 // state at the end of the Update that consumed it, with what the Update

@@ -152,3 +152,78 @@ func scopeText(scope policy.Scope) string {
 	}
 	return "for the project"
 }
+
+func newRejectCmd() *cobra.Command {
+	var dsn, keyFile, by, reason string
+	var f engineFlags
+	cmd := &cobra.Command{
+		Use:   "reject REF",
+		Short: "Refuse the action warden asked about, by its reference, and withdraw its approvals",
+		Long: `reject records in the audit trail that a person refused the action recorded
+under REF (the reference warden gave when it asked or denied), with who (--by,
+default the user name) and why (--reason), and withdraws the approvals of that
+exact action remembered in its conversation (--once or --session), in the same
+save: an approval given by mistake is taken back. A project rule is not removed
+(edit the project's .warden/policy.yaml). A person runs this; the agent running
+it is a critical guard finding.
+
+Exit status: 0 recorded, 1 no action has this reference, 2 usage or runtime error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ref, err := audit.ParseRef(args[0])
+			if err != nil {
+				return err
+			}
+			if by == "" {
+				if u, err := user.Current(); err == nil {
+					by = u.Username
+				}
+			}
+			k, _, err := signingKeys(keyFile, false)
+			if err != nil {
+				return fmt.Errorf("the audit key: %w", err)
+			}
+			s, err := openAuditStore(cmd.Context(), dsn)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			eng, err := f.engine(warden.WithStore(s.st), warden.WithAudit(audit.NewLog(s.b, k)))
+			if err != nil {
+				return err
+			}
+			found, revoked, err := eng.DeclineRef(cmd.Context(), ref, warden.By(by), warden.Because(reason))
+			if errors.Is(err, audit.ErrUnknownRef) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warden: no action of %s has the reference %s: nothing recorded (warden audit list shows what was recorded)\n", s.name, ref)
+				return exitError{1}
+			}
+			if err != nil {
+				return err
+			}
+			ev := found.Check
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "refused: %s %s\n", ev.Tool, cell(actionText(ev.Action), 200))
+			fmt.Fprintf(out, "  action %s (event %d", audit.ShortRef(found.Hash), ev.Seq)
+			if ev.Session != "" {
+				fmt.Fprintf(out, ", session %s", cell(ev.Session, 64))
+			}
+			fmt.Fprintln(out, ")")
+			switch revoked {
+			case 0:
+				fmt.Fprintln(out, "  no approval of it to withdraw")
+			case 1:
+				fmt.Fprintln(out, "  withdrew 1 approval of it")
+			default:
+				fmt.Fprintf(out, "  withdrew %d approvals of it\n", revoked)
+			}
+			return nil
+		},
+	}
+	wd, _ := os.Getwd()
+	f.register(cmd, wd, "")
+	storeFlag(cmd, &dsn)
+	cmd.Flags().StringVar(&by, "by", "", "who refuses, for the audit trail (default: the user name)")
+	cmd.Flags().StringVar(&reason, "reason", "", "why, for the audit trail")
+	cmd.Flags().StringVar(&keyFile, "audit-key", "", "the audit key file the trail was recorded with (default: as warden assess --store finds it; never created here)")
+	return cmd
+}

@@ -242,6 +242,7 @@ func TestApproveByTheAgent(t *testing.T) {
 		"python3 -c 'import subprocess; subprocess.run([\"warden\", \"approve\", \"3f9a1c0d2b7e\"])'",
 		"python3 -c 'import os; os.system(\"warden approve 3f9a1c0d2b7e --once\")'",
 		"w=warden; $w approve 3f9a1c0d2b7e",
+		"warden reject 3f9a1c0d2b7e --reason changed-my-mind",
 	} {
 		code, stdout, _ := runCLI(t, bashLine(cmd, "", "/home/user/project")+"\n", "assess", "--home", "/home/user")
 		if code != 0 {

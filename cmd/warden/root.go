@@ -49,7 +49,7 @@ func newRoot() *cobra.Command {
 	}
 	root.AddCommand(newAssessCmd(), newAuditCmd(), newEvalCmd(), newScanCmd(), newCheckURLCmd(), newPolicyCmd(), newVersionCmd())
 	root.AddCommand(newInstallCmd(), newDoctorCmd())
-	root.AddCommand(newApproveCmd(), newExplainCmd())
+	root.AddCommand(newApproveCmd(), newRejectCmd(), newExplainCmd())
 	root.AddCommand(newHookCmd())
 	return root
 }
