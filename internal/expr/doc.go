@@ -20,6 +20,12 @@
 // and durations, protobuf messages and types, optional syntax (.?, [?]),
 // and the cel-go extension libraries.
 //
+// Values come from an Activation as Go values, those encoding/json
+// decodes among them: a JSON number is a double, equal to the int it
+// holds (args.count == 3) but not added to one. A macro over a map from
+// the activation visits its keys in sorted order, over a map literal in
+// writing order, so that an expression means the same on every run.
+//
 // Compile checks an expression against an Env's declarations, as cel-go's
 // type checker does: an unknown name, a function without a matching
 // overload, or a constant that cannot convert (int("x"), a regular
