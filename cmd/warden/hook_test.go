@@ -247,8 +247,21 @@ func TestHookSplitConversation(t *testing.T) {
 // A credential file saved in one hook process and sent out with curl in
 // the next, of the same session, is caught as the chain it is; so is a
 // secret a PostToolUse hook saw in a tool's output, sent in a later call.
-// The same sends in a new session are judged alone.
+// The same sends in a new session are judged alone. On the default
+// (SQLite) store, and on PostgreSQL when WARDEN_TEST_POSTGRES_DSN is set.
 func TestHookChainAcrossProcesses(t *testing.T) {
+	for name, dsn := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			args := []string{"hook", "claude-code"}
+			if name != "sqlite" { // SQLite: the default store
+				args = append(args, "--store", dsn)
+			}
+			hookChain(t, args)
+		})
+	}
+}
+
+func hookChain(t *testing.T, args []string) {
 	env := hookEnv(t, t.TempDir())
 	id := fmt.Sprintf("chain-%d", time.Now().UnixNano())
 	const key = "AKIAQYLPMN5HHHFPZAM2"
@@ -270,7 +283,7 @@ func TestHookChainAcrossProcesses(t *testing.T) {
 		{id + "-new2", "Bash", post, "", "ask", ""},
 	}
 	for i, s := range steps {
-		code, stdout, stderr := hookProcess(t, claudePayload(s.session, s.tool, s.input, s.output), env, "hook", "claude-code")
+		code, stdout, stderr := hookProcess(t, claudePayload(s.session, s.tool, s.input, s.output), env, args...)
 		if got := hookVerdict(t, code, stdout, stderr); got != s.want {
 			t.Fatalf("step %d: %s, want %s\n%s%s", i, got, s.want, stdout, stderr)
 		}
