@@ -210,13 +210,14 @@ type hookResources struct {
 // it is ""), with the audit key keyFile.
 func (r *hookResources) openStore(ctx context.Context, dsn, keyFile string) {
 	r.done = make(chan struct{})
+	if dsn == "" { // read here, where the environment is the command's
+		if dsn, r.err = store.DefaultPath(); r.err != nil {
+			close(r.done)
+			return
+		}
+	}
 	go func() {
 		defer close(r.done)
-		if dsn == "" {
-			if dsn, r.err = store.DefaultPath(); r.err != nil {
-				return
-			}
-		}
 		st, rec, err := openRecording(ctx, dsn, keyFile)
 		r.mu.Lock()
 		defer r.mu.Unlock()
