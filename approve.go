@@ -152,7 +152,7 @@ func (e *Engine) approval(ctx context.Context, s *Step) (entries []session.Appro
 	as := &s.Assessment
 	exact := e.exactApproval(s, c)
 	if as.Locked && s.Scope == policy.ScopeProject {
-		s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, lockedRules(as))
+		s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is, since an agent can write the project's policy file", a.Tool, as.LockedRules())
 		return nil, nil
 	}
 	if as.Locked || s.Scope == policy.ScopeOnce {
@@ -189,7 +189,7 @@ func (e *Engine) approvalOf(ctx context.Context, s *Step, ev *audit.Event) (entr
 		return []session.Approval{exact.Approval}, nil
 	}
 	if ev.Assessment != nil && ev.Assessment.Locked {
-		s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is (--once or --session), since an agent can write the project's policy file", a.Tool, lockedRules(ev.Assessment))
+		s.Err = fmt.Errorf("warden: %s cannot be approved for the project: a locked action (%s) is approved only for its conversation, exactly as it is (--once or --session), since an agent can write the project's policy file", a.Tool, ev.Assessment.LockedRules())
 		return nil, nil
 	}
 	if e.keys.ActionHash(ev.Action) != s.hash {
@@ -361,17 +361,6 @@ func (e *Engine) approvedRule(text string) *policy.Rule {
 	}
 	e.rules[text] = r
 	return r
-}
-
-// lockedRules names the locked findings of as.
-func lockedRules(as *risk.Assessment) string {
-	var ids []string
-	for _, f := range as.Findings {
-		if f.Locked && !slices.Contains(ids, f.Rule) {
-			ids = append(ids, f.Rule)
-		}
-	}
-	return strings.Join(ids, ", ")
 }
 
 // approvable sets, on a decision of step s that asks or denies, the

@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -56,16 +55,11 @@ func (p *Policy) modeDecision(a *risk.Assessment, c *tool.Call) risk.Decision {
 
 // lockedBy names the locked findings of a.
 func lockedBy(a *risk.Assessment) string {
-	var ids []string
-	for _, f := range a.Findings {
-		if f.Locked && !slices.Contains(ids, f.Rule) {
-			ids = append(ids, f.Rule)
-		}
-	}
-	if len(ids) == 0 {
+	ids := a.LockedRules()
+	if ids == "" {
 		return "the assessment is locked"
 	}
-	return strings.Join(ids, ", ") + " cannot be allowed away"
+	return ids + " cannot be allowed away"
 }
 
 func (p *Policy) unlockedModeDecision(a *risk.Assessment, c *tool.Call) risk.Decision {

@@ -249,6 +249,18 @@ const (
 	Deny  Verdict = "deny"
 )
 
+// LockedRules returns the rule IDs of the locked findings of a, each
+// once, in the order of the findings ("" when none is locked).
+func (a *Assessment) LockedRules() string {
+	var ids []string
+	for _, f := range a.Findings {
+		if f.Locked && !slices.Contains(ids, f.Rule) {
+			ids = append(ids, f.Rule)
+		}
+	}
+	return strings.Join(ids, ", ")
+}
+
 // Decision is what the policy made of an assessment. A decision is a value,
 // never an error.
 type Decision struct {

@@ -49,16 +49,7 @@ approval was refused: the reason is printed), 2 usage or runtime error.`,
 			if err != nil {
 				return err
 			}
-			if by == "" {
-				if u, err := user.Current(); err == nil {
-					by = u.Username
-				}
-			}
-			k, _, err := signingKeys(keyFile, false)
-			if err != nil {
-				return fmt.Errorf("the audit key: %w", err)
-			}
-			s, err := openAuditStore(cmd.Context(), dsn)
+			s, k, err := openAnswering(cmd, dsn, keyFile, &by)
 			if err != nil {
 				return err
 			}
@@ -174,16 +165,7 @@ Exit status: 0 recorded, 1 no action has this reference, 2 usage or runtime erro
 			if err != nil {
 				return err
 			}
-			if by == "" {
-				if u, err := user.Current(); err == nil {
-					by = u.Username
-				}
-			}
-			k, _, err := signingKeys(keyFile, false)
-			if err != nil {
-				return fmt.Errorf("the audit key: %w", err)
-			}
-			s, err := openAuditStore(cmd.Context(), dsn)
+			s, k, err := openAnswering(cmd, dsn, keyFile, &by)
 			if err != nil {
 				return err
 			}
@@ -226,4 +208,22 @@ Exit status: 0 recorded, 1 no action has this reference, 2 usage or runtime erro
 	cmd.Flags().StringVar(&reason, "reason", "", "why, for the audit trail")
 	cmd.Flags().StringVar(&keyFile, "audit-key", "", "the audit key file the trail was recorded with (default: as warden assess --store finds it; never created here)")
 	return cmd
+}
+
+// openAnswering opens what a person's answer (approve, reject) is
+// recorded with: the store dsn names, which must exist, and the audit key
+// its trail was signed with (keyFile, else as assess finds it; never
+// created). by, when empty, becomes the user's name.
+func openAnswering(cmd *cobra.Command, dsn, keyFile string, by *string) (*auditStore, *audit.Keys, error) {
+	if *by == "" {
+		if u, err := user.Current(); err == nil {
+			*by = u.Username
+		}
+	}
+	k, _, err := signingKeys(keyFile, false)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the audit key: %w", err)
+	}
+	s, err := openAuditStore(cmd.Context(), dsn)
+	return s, k, err
 }

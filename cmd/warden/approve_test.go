@@ -50,9 +50,16 @@ func assessOne(t *testing.T, dsn, line string) decided {
 // test unless the exit code is want.
 func approveCLI(t *testing.T, want int, dsn string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	code, stdout, stderr := runCLI(t, "", append(append([]string{"approve"}, args...), "--store", dsn)...)
+	return storeCLI(t, want, dsn, append([]string{"approve"}, args...)...)
+}
+
+// storeCLI runs warden with args and --store dsn; it fails the test
+// unless the exit code is want.
+func storeCLI(t *testing.T, want int, dsn string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, "", append(args, "--store", dsn)...)
 	if code != want {
-		t.Fatalf("warden approve %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, stdout, stderr)
+		t.Fatalf("warden %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, stdout, stderr)
 	}
 	return stdout, stderr
 }
@@ -354,6 +361,13 @@ func TestApproveExplainNoRawSecret(t *testing.T) {
 	if !strings.Contains(texts["explain "+firstRef(stdout)+" (line 1) stdout"], "answers") {
 		t.Errorf("the first explanation names no answer:\n%s", texts["explain "+firstRef(stdout)+" (line 1) stdout"])
 	}
+	noCorpusSecret(t, texts, cases)
+}
+
+// noCorpusSecret fails the test for each text (by what it is) that holds a
+// raw secret of cases, as is or as JSON escapes it.
+func noCorpusSecret(t *testing.T, texts map[string]string, cases []corpus.Secret) {
+	t.Helper()
 	for what, text := range texts {
 		for _, c := range cases {
 			for _, raw := range c.Raws {

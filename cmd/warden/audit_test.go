@@ -99,11 +99,7 @@ func recordTrail(t *testing.T, dsn string) []output {
 // unless the exit code is want.
 func auditCLI(t *testing.T, want int, dsn string, args ...string) (stdout, stderr string) {
 	t.Helper()
-	code, stdout, stderr := runCLI(t, "", append(append([]string{"audit"}, args...), "--store", dsn)...)
-	if code != want {
-		t.Fatalf("warden audit %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, want, stdout, stderr)
-	}
-	return stdout, stderr
+	return storeCLI(t, want, dsn, append([]string{"audit"}, args...)...)
 }
 
 // listSeqs returns the sequence numbers list printed, in order.
@@ -649,17 +645,7 @@ func TestAuditNoRawSecret(t *testing.T) {
 			if len(texts[dsn]) == 0 || len(texts[export]) == 0 {
 				t.Fatalf("the store or the export was not read: %v", files)
 			}
-			for what, text := range texts {
-				for _, c := range cases {
-					for _, raw := range c.Raws {
-						for _, form := range secretForms(raw) {
-							if strings.Contains(text, form) {
-								t.Errorf("%s holds the raw secret %q", what, raw)
-							}
-						}
-					}
-				}
-			}
+			noCorpusSecret(t, texts, cases)
 		})
 	}
 }

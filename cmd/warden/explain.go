@@ -255,7 +255,7 @@ func (x *explanation) allowing(store string) {
 		x.Allow.Command = warden.ApproveHint(*d, store)
 		var why []string
 		if x.Assessment != nil && x.Assessment.Locked {
-			why = append(why, "it is locked ("+lockedIDs(x.Assessment)+"): no rule, no mode and no project approval opens it, only a person's approval of this exact action")
+			why = append(why, "it is locked ("+x.Assessment.LockedRules()+"): no rule, no mode and no project approval opens it, only a person's approval of this exact action")
 		} else if !slices.Contains(d.Approvable, string(policy.ScopeProject)) {
 			why = append(why, "no project rule can be written for it: no narrow rule allows only this call (a compound command, several files), the trail holds it masked (it carried a secret), or it has no project")
 		}
@@ -279,17 +279,6 @@ func where(d *risk.Decision) string {
 		return " (" + d.Origin + ")"
 	}
 	return ""
-}
-
-// lockedIDs names the locked findings of as.
-func lockedIDs(as *risk.Assessment) string {
-	var ids []string
-	for _, f := range as.Findings {
-		if f.Locked && !slices.Contains(ids, f.Rule) {
-			ids = append(ids, f.Rule)
-		}
-	}
-	return strings.Join(ids, ", ")
 }
 
 // write prints x for a person: one section a line, continued lines

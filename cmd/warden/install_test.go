@@ -37,10 +37,14 @@ import (
 // directory is $DIR/project: nothing outside $DIR is read or written. A
 // fake warden binary is $DIR/bin/warden, made by the runner: it runs
 // this test binary as the CLI.
-func TestInstallScripts(t *testing.T) {
-	scripts, _ := filepath.Glob("testdata/install/*.txtar")
+func TestInstallScripts(t *testing.T) { runScripts(t, "testdata/install/*.txtar") }
+
+// runScripts runs each script the pattern names with runScript, as a
+// subtest; none is an error.
+func runScripts(t *testing.T, pattern string) {
+	scripts, _ := filepath.Glob(pattern)
 	if len(scripts) < 1 {
-		t.Fatalf("only %d scripts", len(scripts))
+		t.Fatalf("no script %s", pattern)
 	}
 	for _, script := range scripts {
 		t.Run(filepath.Base(script), func(t *testing.T) {
