@@ -59,7 +59,8 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope,
 // risk.Decision.Ref and ApproveHint give it; see audit.FindAction): the
 // action of its last check, for scope, as Approve does, with who and why
 // (By, Because). It returns what the trail holds of the action and the
-// rule or exact action remembered.
+// approval as the trail records it: its scope, the rule or exact action
+// remembered, and, for the project, the policy file written.
 //
 // ScopeOnce and ScopeSession remember the action's keyed hash in the
 // conversation the check belongs to: they approve the exact action,
@@ -70,23 +71,25 @@ func (e *Engine) Approve(ctx context.Context, a risk.Action, scope policy.Scope,
 // not the action. A reference that names no action recorded is an error
 // wrapping audit.ErrUnknownRef, recorded nowhere; a refused approval is
 // recorded, as Approve records it.
-func (e *Engine) ApproveRef(ctx context.Context, ref string, scope policy.Scope, opts ...AnswerOption) (*audit.Found, string, error) {
+func (e *Engine) ApproveRef(ctx context.Context, ref string, scope policy.Scope, opts ...AnswerOption) (*audit.Found, *audit.Approval, error) {
 	if e.trail == nil {
-		return nil, "", errors.New("warden: approving by reference needs the audit trail (WithAudit), where the action was recorded")
+		return nil, nil, errors.New("warden: approving by reference needs the audit trail (WithAudit), where the action was recorded")
 	}
 	found, err := audit.FindAction(ctx, e.trail, ref)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	ev := found.Check
 	if ev.Action == nil {
-		return found, "", fmt.Errorf("warden: event %d records no action to approve (%s)", ev.Seq, ev.Error)
+		return found, nil, fmt.Errorf("warden: event %d records no action to approve (%s)", ev.Seq, ev.Error)
 	}
 	s := &Step{Kind: KindApprove, Action: *ev.Action, Scope: scope, hash: found.Hash, hashKeys: e.keys, recorded: ev.Action, of: ev.Seq}
 	s.answerOf(opts)
 	entries, apply := e.approvalOf(ctx, s, ev)
-	rule, err := e.commitApproval(ctx, s, entries, apply)
-	return found, rule, err
+	if _, err := e.commitApproval(ctx, s, entries, apply); err != nil {
+		return found, nil, err
+	}
+	return found, &audit.Approval{By: s.By, Reason: s.Reason, Scope: string(scope), Rule: s.Approved, File: s.file, Of: s.of}, nil
 }
 
 // commitApproval records the approval of step s and makes it: remembers
@@ -255,8 +258,9 @@ func (e *Engine) projectRule(s *Step, c *tool.Call, text string) func() error {
 		return nil
 	}
 	s.Approved = text
+	file := policy.ProjectFile(root)
+	s.file = file
 	return func() error {
-		file := policy.ProjectFile(root)
 		if err := policy.AppendAllow(file, text); err != nil {
 			return err
 		}

@@ -60,9 +60,9 @@ func TestApproveRefOnce(t *testing.T) {
 	if want := "warden approve " + d.Ref + " --once|--session|--project"; !strings.Contains(hint, want) {
 		t.Errorf("hint %q, want it to name %q", hint, want)
 	}
-	found, rule, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeOnce, warden.By("ana"), warden.Because("the release"))
-	if err != nil || rule != "exact action "+d.Ref || found.Check.Seq != 1 {
-		t.Fatalf("ApproveRef = %+v, %q, %v", found, rule, err)
+	found, ap, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeOnce, warden.By("ana"), warden.Because("the release"))
+	if err != nil || ap.Rule != "exact action "+d.Ref || ap.Scope != "once" || ap.Of != 1 || found.Check.Seq != 1 {
+		t.Fatalf("ApproveRef = %+v, %+v, %v", found, ap, err)
 	}
 	if _, d2 := checked(t, eng, push); d2.Verdict != risk.Allow || d2.Rule != "allow: exact action "+d.Ref || d2.Layer != policy.LayerApproval {
 		t.Errorf("the approved call: %+v", d2)
@@ -153,8 +153,8 @@ func TestApproveRefSession(t *testing.T) {
 				t.Errorf("%s: a locked action offered for the project: %+v %q", cmd, d.Approvable, h)
 			}
 		}
-		if _, rule, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeSession); err != nil || rule != "exact action "+d.Ref {
-			t.Fatalf("%s: %q %v", cmd, rule, err)
+		if _, ap, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeSession); err != nil || ap.Rule != "exact action "+d.Ref {
+			t.Fatalf("%s: %+v %v", cmd, ap, err)
 		}
 		for range 3 {
 			if _, d := checked(t, eng, a); d.Verdict != risk.Allow {
@@ -210,10 +210,11 @@ func TestApproveRefProject(t *testing.T) {
 
 	a := bashAction("kubectl delete pod web-1 -n staging", "s1")
 	_, d = checked(t, eng, a)
-	_, rule, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeProject, warden.By("ana"))
-	if err != nil || rule != "Bash(kubectl delete pod web-1 -n staging)" {
-		t.Fatalf("ApproveRef(project) = %q, %v", rule, err)
+	_, ap, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeProject, warden.By("ana"))
+	if err != nil || ap.Rule != "Bash(kubectl delete pod web-1 -n staging)" || ap.File != file {
+		t.Fatalf("ApproveRef(project) = %+v, %v", ap, err)
 	}
+	rule := ap.Rule
 	data, err := os.ReadFile(file)
 	if err != nil || !strings.Contains(string(data), rule) {
 		t.Fatalf("project file %q, %v", data, err)
@@ -228,7 +229,7 @@ func TestApproveRefProject(t *testing.T) {
 		}
 		if ev.Error != "" {
 			refused++
-		} else if ev.Approval.Scope == "project" && ev.Approval.Rule == rule {
+		} else if ev.Approval.Scope == "project" && ev.Approval.Rule == rule && ev.Approval.File == file {
 			made++
 		}
 	}

@@ -66,7 +66,7 @@ func stepEvent(s *Step, keys *audit.Keys, now time.Time, p *policy.Policy, hash 
 	}
 	switch s.Kind {
 	case KindApprove:
-		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Scope: string(s.Scope), Rule: m.text(s.Approved), Of: s.of}
+		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Scope: string(s.Scope), Rule: m.text(s.Approved), File: m.text(s.file), Of: s.of}
 	case KindDecline:
 		ev.Approval = &audit.Approval{By: m.text(s.By), Reason: m.text(s.Reason), Of: s.of}
 	}

@@ -86,6 +86,8 @@ type Step struct {
 	// of is, for an approval given by the action's reference, the
 	// sequence number of the check event approved.
 	of int64
+	// file is, for a project approval, the policy file it writes.
+	file string
 
 	// call and work are what Call and Call.Work point to once the engine
 	// normalized the action (see Engine.normalize): the step, its call

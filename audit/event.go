@@ -112,6 +112,8 @@ type Approval struct {
 	Scope string `json:"scope,omitempty"`
 	// Rule is what was remembered: an allow rule, or "exact action …".
 	Rule string `json:"rule,omitempty"`
+	// File is the policy file a project approval writes Rule to.
+	File string `json:"file,omitempty"`
 	// Of is the sequence number of the check event answered, for an
 	// answer given by the action's reference (warden approve REF); 0
 	// otherwise.

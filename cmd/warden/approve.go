@@ -70,7 +70,7 @@ approval was refused: the reason is printed), 2 usage or runtime error.`,
 			if err != nil {
 				return err
 			}
-			found, rule, err := eng.ApproveRef(cmd.Context(), ref, scope, warden.By(by), warden.Because(reason))
+			found, ap, err := eng.ApproveRef(cmd.Context(), ref, scope, warden.By(by), warden.Because(reason))
 			if err != nil {
 				if found == nil {
 					return err
@@ -95,7 +95,7 @@ approval was refused: the reason is printed), 2 usage or runtime error.`,
 			case policy.ScopeSession:
 				fmt.Fprintf(out, "  the identical call runs for the rest of session %s\n", cell(ev.Session, 64))
 			case policy.ScopeProject:
-				fmt.Fprintf(out, "  allow rule %s written to the project's .warden/policy.yaml\n", rule)
+				fmt.Fprintf(out, "  allow rule %s written to %s\n", ap.Rule, ap.File)
 			}
 			return nil
 		},

@@ -107,7 +107,7 @@ func TestApproveCommand(t *testing.T) {
 			// the project: the rule is written, and holds in other sessions
 			kube := bashLine("kubectl delete pod web-1 -n staging", "s3", dir)
 			out, _ = approveCLI(t, 0, dsn, assessOne(t, dsn, kube).Ref, "--project", "--by", "ana")
-			if !strings.Contains(out, "allow rule Bash(kubectl delete pod web-1 -n staging) written") {
+			if !strings.Contains(out, "allow rule Bash(kubectl delete pod web-1 -n staging) written to "+filepath.Join(dir, ".warden", "policy.yaml")+"\n") {
 				t.Errorf("approve --project printed:\n%s", out)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, ".warden", "policy.yaml"))

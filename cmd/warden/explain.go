@@ -154,6 +154,7 @@ type personAnswer struct {
 	Reason string     `json:"reason,omitempty"`
 	Scope  string     `json:"scope,omitempty"`
 	Rule   string     `json:"rule,omitempty"`
+	File   string     `json:"file,omitempty"`
 	Of     int64      `json:"of,omitempty"`
 	Error  string     `json:"error,omitempty"`
 }
@@ -224,7 +225,7 @@ func explainEvent(ctx context.Context, b audit.Backend, seq int64, ref string) (
 	if found != nil {
 		for _, a := range found.Answers {
 			x.Answers = append(x.Answers, personAnswer{Seq: a.Seq, Time: a.Time, Kind: a.Kind, By: a.Approval.By, Reason: a.Approval.Reason,
-				Scope: a.Approval.Scope, Rule: a.Approval.Rule, Of: a.Approval.Of, Error: a.Error})
+				Scope: a.Approval.Scope, Rule: a.Approval.Rule, File: a.Approval.File, Of: a.Approval.Of, Error: a.Error})
 		}
 	}
 	return x, nil
@@ -382,6 +383,9 @@ func (x *explanation) write(w io.Writer) {
 		}
 		if a.Rule != "" {
 			text += " [" + cell(a.Rule, 100) + "]"
+		}
+		if a.File != "" {
+			text += " in " + cell(a.File, 200)
 		}
 		if a.Reason != "" {
 			text += ": " + cell(secrets.Redact(a.Reason), 200)
