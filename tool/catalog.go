@@ -243,6 +243,11 @@ func agentTools() map[string]spec {
 		// detach)
 		"bash": {class: Execute, shell: []string{"command"}, need: []string{"command|restart"},
 			opt: []string{"description", "timeout", "run_in_background", "dangerouslyDisableSandbox", "restart", "sessionId", "shellId", "async", "mode", "initial_wait", "detach"}},
+		// Claude Code's PowerShell tool (Windows) and Copilot CLI's powershell:
+		// a host shell warden does not parse, so its command is code in a
+		// language it does not read (an unknown finding), never a safe tool
+		"powershell": {class: Execute, code: []string{"command"}, lang: "powershell", need: []string{"command"},
+			opt: []string{"description", "timeout", "run_in_background", "sessionId", "shellId", "async", "mode", "initial_wait", "detach"}, open: true},
 		"read":         {class: Read, path: []string{"file_path"}, need: []string{"file_path"}, opt: []string{"offset", "limit", "pages"}},
 		"write":        {class: Edit, path: []string{"file_path"}, content: []string{"content"}, need: []string{"file_path", "content"}},
 		"edit":         {class: Edit, path: []string{"file_path"}, content: []string{"new_string"}, need: []string{"file_path", "old_string", "new_string"}, opt: []string{"replace_all"}},

@@ -94,6 +94,8 @@ func TestNormalize(t *testing.T) {
 		// Claude Code
 		{"claude", "Bash", `{"tool":"Bash","arguments":{"command":"git status && ls -la","description":"Show status","timeout":120000}}`,
 			want{name: "Bash", class: tool.Execute, shell: []string{"git status && ls -la"}, paths: none[string](), content: none[tool.Content]()}},
+		{"claude", "PowerShell", `{"tool":"PowerShell","arguments":{"command":"Remove-Item -Recurse -Force C:\\Users","description":"Clean up","timeout":120000}}`,
+			want{class: tool.Execute, code: []tool.Code{{Lang: "powershell", Text: "Remove-Item -Recurse -Force C:\\Users"}}, shell: none[string]()}},
 		{"claude", "Read", `{"tool":"Read","arguments":{"file_path":"/home/user/project/main.go","offset":10,"limit":50}}`,
 			want{class: tool.Read, paths: []string{"/home/user/project/main.go"}, shell: none[string](), content: none[tool.Content]()}},
 		{"claude", "Write", `{"tool":"Write","arguments":{"file_path":"/tmp/out.txt","content":"hello\n"}}`,
@@ -157,6 +159,8 @@ func TestNormalize(t *testing.T) {
 		// Copilot CLI (its editor tools reach the catalog as str_replace_editor: see hook.Copilot)
 		{"copilot", "bash", `{"tool":"bash","arguments":{"command":"npm test","description":"Run the tests","sessionId":"main","async":false,"timeout":60}}`,
 			want{class: tool.Execute, shell: []string{"npm test"}}},
+		{"copilot", "powershell", `{"tool":"powershell","arguments":{"command":"Get-ChildItem","description":"List","sessionId":"main","mode":"sync"}}`,
+			want{class: tool.Execute, code: []tool.Code{{Lang: "powershell", Text: "Get-ChildItem"}}, shell: none[string]()}},
 		{"copilot", "bash in a shell session", `{"tool":"bash","arguments":{"command":"make","description":"Build","shellId":"build","mode":"async","initial_wait":30,"detach":true}}`,
 			want{class: tool.Execute, shell: []string{"make"}}},
 

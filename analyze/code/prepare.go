@@ -2,6 +2,7 @@ package code
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -61,12 +62,18 @@ var _ interface {
 func (Preparer) Name() string { return Name }
 
 // Prepare analyzes every Python code text of c (Lang "python", "python3",
-// "py", "ipython" or empty). Its only error is the context's.
+// "py", "ipython" or empty); code in another language that runs on this
+// machine (a PowerShell tool's command) is an unknown finding, since
+// warden cannot see what it does. Its only error is the context's.
 func (Preparer) Prepare(ctx context.Context, c *tool.Call) ([]risk.Finding, error) {
 	var out []risk.Finding
 	for i, n := 0, len(c.Code); i < n; i++ {
 		code := c.Code[i]
 		if !IsPython(code.Lang) {
+			if c.Class != tool.Browser { // a page's script runs in the browser, judged by the browser's analyses
+				out = append(out, risk.Finding{Analyzer: Name, Rule: RuleOtherLanguage, Level: risk.Unknown,
+					Reason: fmt.Sprintf("The call runs %s code, which warden does not analyze", code.Lang)})
+			}
 			continue
 		}
 		if err := ctx.Err(); err != nil {

@@ -498,8 +498,9 @@ func TestLanguages(t *testing.T) {
 	for _, lang := range []string{"javascript", "browsergym"} {
 		c := py("import shutil\nshutil.rmtree('/')")
 		c.Code[0].Lang = lang
-		if fs := prepare(t, c); len(fs) != 0 {
-			t.Errorf("lang %q: analyzed as Python", lang)
+		// not analyzed as Python: only the finding that says it is not analyzed
+		if fs := prepare(t, c); len(fs) != 1 || fs[0].Rule != RuleOtherLanguage {
+			t.Errorf("lang %q: %v, want only %s", lang, fs, RuleOtherLanguage)
 		}
 	}
 }
@@ -631,5 +632,24 @@ func TestConcurrent(t *testing.T) {
 	}
 	for range codes {
 		<-done
+	}
+}
+
+// Code in a language warden does not read that runs on this machine (a
+// PowerShell tool's command) is an unknown finding, never nothing; a
+// page's script in a browser tool is left to the browser's analyses.
+func TestOtherLanguageCode(t *testing.T) {
+	host := &tool.Call{Name: "PowerShell", Class: tool.Execute, Known: true, Cwd: testCwd, Home: testHome,
+		Code: []tool.Code{{Lang: "powershell", Text: "Remove-Item -Recurse -Force C:\\"}}}
+	if err := has(RuleOtherLanguage, risk.Unknown)(host, prepare(t, host)); err != nil {
+		t.Errorf("PowerShell: %v", err)
+	}
+	page := &tool.Call{Name: "browser_evaluate", Class: tool.Browser, Known: true, Cwd: testCwd, Home: testHome,
+		Code: []tool.Code{{Lang: "javascript", Text: "() => document.title"}}}
+	if fs := prepare(t, page); len(fs) != 0 {
+		t.Errorf("a page's script: %v, want no finding", fs)
+	}
+	if fs := prepare(t, py("x = 1")); len(fs) != 0 {
+		t.Errorf("plain Python: %v, want no finding", fs)
 	}
 }
