@@ -30,6 +30,10 @@ go build -o "$out/spawn" ./bench/spawn
 # CGO_ENABLED=1 bench/startup.sh measures the default build
 CGO_ENABLED=${CGO_ENABLED:-0} go build -o "$out/warden" ./cmd/warden
 w=$out/warden
+# the audit key (created on first use) and any default state live here,
+# not in the user's home
+export XDG_STATE_HOME=$tmp/state XDG_CONFIG_HOME=$tmp/config
+unset WARDEN_AUDIT_KEY WARDEN_AUDIT_KEY_FILE
 echo '{"tool":"Bash","arguments":{"command":"rm -rf build && go test ./..."},"cwd":"/home/user/project"}' >"$tmp/action.json"
 
 targets=(
@@ -38,13 +42,16 @@ targets=(
 	"assess=$w assess --home /home/user"
 )
 # --store exists once the engine has it: each run then opens the same SQLite
-# file, as a hook's process per tool call does.
-if "$w" assess --help 2>&1 | grep -q -- '--store'; then
+# file, as a hook's process per tool call does. (The help is read whole
+# before it is searched: grep -q stops reading at the first match, and
+# under pipefail the writer's SIGPIPE would make the test fail at random.)
+has_store() { [[ $("$1" assess --help 2>&1) == *--store* ]]; }
+if has_store "$w"; then
 	targets+=("assess-store=$w assess --home /home/user --store $tmp/state.db")
 fi
 if [[ -n ${BASE:-} ]]; then
 	targets+=("base-version=$BASE version" "base-assess=$BASE assess --home /home/user")
-	if "$BASE" assess --help 2>&1 | grep -q -- '--store'; then
+	if has_store "$BASE"; then
 		targets+=("base-store=$BASE assess --home /home/user --store $tmp/base.db")
 	fi
 fi
