@@ -316,8 +316,12 @@ func FuzzUnmarshalState(f *testing.F) {
 	key := bytes.Repeat([]byte{7}, KeySize)
 	rich, _ := richState(f).MarshalBinary()
 	empty, _ := New("x", Config{}, key).MarshalBinary()
+	once := New("x", Config{}, key)
+	once.Approve(Approval{Exact: "k", Once: true}, Approval{Rule: "Bash(ls:*)"})
+	onceData, _ := once.MarshalBinary()
 	f.Add(rich)
 	f.Add(empty)
+	f.Add(onceData)
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// the checksum would stop nearly every mutation at the door: fix
