@@ -240,6 +240,17 @@ func rulesData() []*Rule {
 			Check:       "password",
 		},
 		{
+			ID:          "http.authorization",
+			Type:        "http_auth_header",
+			Severity:    "high",
+			Description: "Credential in an HTTP Authorization header (bearer, token, basic)",
+			Suggestion:  "Pass the credential from the environment or a file only you can read (curl -H @file, a netrc), and rotate it if this line was logged, shared or committed.",
+			Keywords:    []string{"authorization"},
+			Pattern:     "(?i)authorization\\\\?[\"'`]?\\s*[:=]\\s*\\\\?[\"'`]?\\s*(?:bearer|token|basic|bot|apikey|api-key|sso-key|key)\\s+(?P<s>[A-Za-z0-9._~+/\\-]{12,}=*)",
+			Entropy:     3,
+			Check:       "generic",
+		},
+		{
 			ID:          "generic.secret",
 			Type:        "generic_api_key",
 			Severity:    "high",
