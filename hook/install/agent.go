@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -297,10 +298,25 @@ func (a *Agent) freshFile(s style, command string) []byte {
 	return []byte(s.render(root, "", true) + s.nl)
 }
 
+// Options are the options of warden hook that install can put on the
+// command line, in the order it writes them: --authoritative (Claude
+// Code only: warden's allow skips Claude Code's prompt) and --shadow
+// (decide and record every call, block none).
+var Options = []string{"--authoritative", "--shadow"}
+
 // Command returns the command line an agent runs for warden's hook: the
 // absolute path of binary, quoted for a POSIX shell (or fish) where it
-// needs it, then "hook" and the agent's name.
-func Command(binary, agent string) (string, error) {
+// needs it, then "hook", the agent's name and options (of Options, in
+// their order, each once).
+func Command(binary, agent string, options ...string) (string, error) {
+	for _, o := range options {
+		if !slices.Contains(Options, o) {
+			return "", fmt.Errorf("the hook option %q: install writes only %s", o, strings.Join(Options, " and "))
+		}
+		if o == "--authoritative" && agent != "claude-code" {
+			return "", fmt.Errorf("--authoritative is an option of the claude-code hook only (it makes warden's allow skip Claude Code's permission prompt); %s has none", agent)
+		}
+	}
 	if !filepath.IsAbs(binary) {
 		return "", fmt.Errorf("the warden binary %q is not an absolute path", binary)
 	}
@@ -313,7 +329,50 @@ func Command(binary, agent string) (string, error) {
 	if strings.IndexFunc(binary, func(r rune) bool { return !plainRune(r) }) >= 0 {
 		q = "'" + binary + "'"
 	}
-	return q + " hook " + agent, nil
+	cmd := q + " hook " + agent
+	for _, o := range Options {
+		if slices.Contains(options, o) {
+			cmd += " " + o
+		}
+	}
+	return cmd, nil
+}
+
+// CommandOptions returns the words of a command line of warden's hook
+// after "hook AGENT": its options, as written.
+func CommandOptions(cmd string) []string {
+	w := words(cmd)
+	if len(w) <= 3 {
+		return nil
+	}
+	return w[3:]
+}
+
+// sameCommand reports whether the command lines a and b run the same
+// binary (its path cleaned) with "hook AGENT" and the same set of
+// options, whatever their order: an option is a word that starts with
+// "-", with the word after it when that does not ("--store FILE").
+func sameCommand(a, b string) bool {
+	wa, wb := words(a), words(b)
+	if len(wa) < 3 || len(wb) < 3 || filepath.Clean(wa[0]) != filepath.Clean(wb[0]) || !slices.Equal(wa[1:3], wb[1:3]) {
+		return false
+	}
+	return slices.Equal(optionSet(wa[3:]), optionSet(wb[3:]))
+}
+
+// optionSet returns the options of words w, sorted, each once.
+func optionSet(w []string) []string {
+	var out []string
+	for i := 0; i < len(w); i++ {
+		o := w[i]
+		if strings.HasPrefix(o, "-") && !strings.Contains(o, "=") && i+1 < len(w) && !strings.HasPrefix(w[i+1], "-") {
+			i++
+			o += " " + w[i]
+		}
+		out = append(out, o)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // plainRune reports whether r needs no quotes in a shell word.

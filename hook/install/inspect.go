@@ -41,6 +41,9 @@ type Hook struct {
 	FailClosed bool
 	// Timeout is the agent's timeout for the entry (0: its default).
 	Timeout time.Duration
+	// Options are the command's words after "hook AGENT" (--shadow,
+	// --authoritative, ...).
+	Options []string
 	// Current: the entry is what install writes now for its command.
 	Current bool
 	// Group and Handler are the entry's index in the event's array and,
@@ -77,7 +80,7 @@ func Inspect(a *Agent, s Scope, e Env) Status {
 	if hooks != nil {
 		for _, f := range a.find(hooks) {
 			bin, _ := wardenBinary(f.command, a.Name)
-			h := Hook{Event: f.event, Command: f.command, Binary: bin, Group: f.elem, Handler: f.handler,
+			h := Hook{Event: f.event, Command: f.command, Binary: bin, Options: CommandOptions(f.command), Group: f.elem, Handler: f.handler,
 				Current: same(f.arr.elems[f.elem], a.entry(f.command))}
 			if a.failClosed != "" {
 				o := f.node.get(a.failClosed)

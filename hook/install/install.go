@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/agentwarden/warden/internal/jsonenc"
 )
 
 // Change is what install or uninstall does to one settings file. Nothing
@@ -74,22 +76,114 @@ func (a *Agent) installText(file string, text []byte, existed bool, command stri
 	if err != nil {
 		return nil, nil, err
 	}
-	if hooks := d.root.get("hooks"); hooks != nil && a.current(hooks, command) {
-		return text, []string{"already installed: nothing to change"}, nil
+	if hooks := d.root.get("hooks"); hooks != nil {
+		if a.current(hooks, command) {
+			return text, []string{"already installed: nothing to change"}, nil
+		}
+		if fs := a.find(hooks); a.currentBut(fs) {
+			return a.recommand(file, text, fs, command)
+		}
 	}
+	own := a.ownFile(d)
 	stripped, removed, err := a.strip(file, text)
 	if err != nil {
 		return nil, nil, err
 	}
-	after, added, err := a.add(file, stripped, command)
+	if len(removed) == 0 {
+		return a.add(file, stripped, command)
+	}
+	done := []string{"replaced warden's hook entries, which differed from what install writes (they ran " + strings.Join(removed, " and ") + "), by its hooks for " + strings.Join(a.Events, ", ") + ", running " + command}
+	if own {
+		// the file install created, edited: it stays install's own
+		return a.freshFile(defaultStyle, command), done, nil
+	}
+	after, _, err := a.add(file, stripped, command)
 	if err != nil {
 		return nil, nil, err
 	}
-	var done []string
-	if len(removed) > 0 {
-		done = append(done, "replaced warden's hook entries (they ran "+strings.Join(removed, " and ")+")")
+	return after, done, nil
+}
+
+// currentBut reports whether fs, warden's entries in a file, are one
+// for each of a's events and each what install writes for its own
+// command: an install, maybe with other options or another binary.
+func (a *Agent) currentBut(fs []found) bool {
+	if len(fs) != len(a.Events) {
+		return false
 	}
-	return after, append(done, added...), nil
+	for i, f := range fs {
+		if f.event != a.Events[i] || !same(f.arr.elems[f.elem], a.entry(f.command)) {
+			return false
+		}
+	}
+	return true
+}
+
+// recommand returns text with the command string of each of warden's
+// entries fs replaced by command, where it is not the same command (the
+// same binary and options, in any order): the one edit, in place; every
+// other byte stays.
+func (a *Agent) recommand(file string, text []byte, fs []found, command string) ([]byte, []string, error) {
+	var olds []string
+	var nodes []*node
+	for _, f := range fs {
+		if sameCommand(f.command, command) {
+			continue
+		}
+		if !slices.Contains(olds, f.command) {
+			olds = append(olds, f.command)
+		}
+		nodes = append(nodes, f.node.get(a.commandKey))
+	}
+	if len(nodes) == 0 {
+		return text, []string{"already installed, with the same options: nothing to change"}, nil
+	}
+	slices.SortFunc(nodes, func(x, y *node) int { return y.start - x.start })
+	out := text
+	for _, n := range nodes {
+		out = splice(out, n.start, n.end, string(jsonenc.String(nil, command)))
+	}
+	d, err := a.parse(file, out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("install: the edit broke the file (a bug in warden): %w", err)
+	}
+	if fs := a.find(d.root.get("hooks")); !a.currentBut(fs) || !slices.ContainsFunc(fs, func(f found) bool { return f.command == command }) {
+		return nil, nil, fmt.Errorf("install: the edit did not give the file warden's hooks (a bug in warden)")
+	}
+	return out, []string{"changed the command of warden's hooks for " + strings.Join(a.Events, ", ") + " in place, from " + strings.Join(olds, " and ") + " to " + command + "; nothing else changed"}, nil
+}
+
+// ownFile reports whether d is a file install created, maybe edited
+// since only inside warden's entries: written in install's style (LF,
+// two spaces), its root holds nothing but "hooks"
+// (and, for an agent whose files carry one, "version": 1 after it, as
+// install writes it; a "version" first was there before install) and
+// that holds nothing but warden's entries, one per event, rendered as
+// install renders a file. That is how install knows a file is its own,
+// without a record elsewhere: by its content.
+func (a *Agent) ownFile(d *doc) bool {
+	s := defaultStyle // install creates files in its own style only
+	root := d.root
+	if string(d.text) != s.render(valueOf(root), "", true)+s.nl {
+		return false
+	}
+	keys := []string{"hooks"}
+	if a.version {
+		keys = append(keys, "version")
+	}
+	if len(root.members) != len(keys) {
+		return false
+	}
+	for i, m := range root.members {
+		if m.key != keys[i] {
+			return false
+		}
+	}
+	if a.version && !same(root.get("version"), 1) {
+		return false
+	}
+	hooks := root.get("hooks")
+	return hooks.kind == kObject && a.created(d, s, hooks, a.find(hooks))
 }
 
 // Uninstall returns the change that takes warden's hook entries for a
@@ -130,12 +224,18 @@ func (a *Agent) uninstallText(file string, text []byte) ([]byte, []string, bool,
 	if len(bytes.TrimSpace(text)) == 0 {
 		return text, nil, false, nil
 	}
+	d, err := a.parse(file, text)
+	if err != nil {
+		return text, nil, false, err
+	}
+	own := a.ownFile(d)
 	after, removed, err := a.strip(file, text)
 	if err != nil || len(removed) == 0 {
 		return text, nil, false, err
 	}
-	if bytes.Equal(text, a.freshFile(defaultStyle, removed[0])) {
-		return nil, removed, true, nil
+	if own {
+		// install created the file: it goes, whatever the entries ran
+		return nil, removed, len(removed) == 1 && bytes.Equal(text, a.freshFile(defaultStyle, removed[0])), nil
 	}
 	exact := false
 	if len(removed) == 1 {

@@ -3,11 +3,14 @@ package install
 import (
 	"bytes"
 	"flag"
+	"fmt"
+	"slices"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/internal/txtar"
 )
 
@@ -273,7 +276,7 @@ func TestReplace(t *testing.T) {
 		}
 		fresh, _, _ := a.installText("f", in, true, cmd+a.Name)
 		got, done, err := a.installText("f", old, true, cmd+a.Name)
-		if err != nil || !bytes.Equal(got, fresh) || !strings.Contains(done[0], "replaced warden's hook entries (they ran '/opt/old warden/warden' hook") {
+		if err != nil || !bytes.Equal(got, fresh) || !strings.Contains(done[0], "changed the command of warden's hooks for "+strings.Join(a.Events, ", ")+" in place, from '/opt/old warden/warden' hook "+a.Name+" to "+cmd+a.Name) {
 			t.Errorf("%s: %v %q\n%s\nwant\n%s", a.Name, err, done, got, fresh)
 		}
 		// a changed timeout is replaced too
@@ -401,4 +404,135 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("not restored:\n%q\n%q\n%q", in, out, back)
 		}
 	})
+}
+
+// TestEditedCommand: the command of warden's entries edited by hand (an
+// option appended, options reordered, another binary), in a file install
+// created and in one it added to, for every agent. Installing again
+// leaves the entries alone when the options asked for are the same set,
+// and otherwise changes only the command strings, in place, saying so
+// (never "added"); uninstall takes the entries out whatever they run,
+// removes the file install created, and gives the other back.
+func TestEditedCommand(t *testing.T) {
+	for _, a := range Agents {
+		base := []byte(samples[8].textFor(a)) // claude-like
+		if a.Name == "codex" {
+			base = []byte("{\n  \"hooks\": {}\n}\n")
+		}
+		plain := cmd + a.Name
+		opt := "--shadow"
+		if a.Name == "claude-code" {
+			opt = "--authoritative --shadow"
+		}
+		for _, in := range [][]byte{nil, base} {
+			for _, tc := range []struct {
+				name      string
+				installed string // the command install wrote
+				edited    string // the command after the user's edit
+				again     string // the command installed again
+				same      bool   // the same command: nothing changes
+			}{
+				{"flag appended by hand, installed again plain", plain, plain + " --shadow", plain, false},
+				{"flag appended by hand, installed again with it", plain, plain + " " + opt, plain + " " + opt, true},
+				{"options reordered by hand", plain + " --shadow --policy /p.yaml", plain + " --policy /p.yaml --shadow", plain + " --shadow --policy /p.yaml", true},
+				{"flag removed by hand, installed again with it", plain + " --shadow", plain, plain + " --shadow", false},
+				{"another binary, by hand", plain, "/opt/warden2/warden hook " + a.Name, plain, false},
+				{"a value changed by hand", plain + " --policy /a.yaml", plain + " --policy /b.yaml", plain + " --policy /a.yaml", false},
+			} {
+				t.Run(fmt.Sprintf("%s/%s/file=%v", a.Name, tc.name, in != nil), func(t *testing.T) {
+					out, _, err := a.installText("f", in, in != nil, tc.installed)
+					if err != nil {
+						t.Fatal(err)
+					}
+					q := func(s string) string { return string(jsonenc.String(nil, s)) }
+					edited := bytes.ReplaceAll(out, []byte(q(tc.installed)), []byte(q(tc.edited)))
+					if bytes.Count(edited, []byte(q(tc.edited))) != len(a.Events) {
+						t.Fatalf("the edit did not take:\n%s", edited)
+					}
+					got, done, err := a.installText("f", edited, true, tc.again)
+					if err != nil {
+						t.Fatal(err)
+					}
+					report := strings.Join(done, "\n")
+					if strings.Contains(report, "added") {
+						t.Errorf("the report says added: %q", done)
+					}
+					if tc.same {
+						if !bytes.Equal(got, edited) || !strings.HasPrefix(report, "already installed") {
+							t.Errorf("the same options: %q\n%s", done, got)
+						}
+					} else {
+						want := bytes.ReplaceAll(edited, []byte(q(tc.edited)), []byte(q(tc.again)))
+						if !bytes.Equal(got, want) {
+							t.Errorf("not only the command changed:\n--- got\n%s\n--- want\n%s", got, want)
+						}
+						if !strings.Contains(report, "changed the command") || !strings.Contains(report, "from "+tc.edited+" to "+tc.again) {
+							t.Errorf("the report: %q", done)
+						}
+					}
+					// uninstall, from the edited file and from the reinstalled one
+					for _, f := range [][]byte{edited, got} {
+						back, removed, _, err := a.uninstallText("f", f)
+						if err != nil || len(removed) != 1 {
+							t.Fatalf("uninstall: %v %q", err, removed)
+						}
+						if in == nil {
+							if back != nil {
+								t.Errorf("the file install created is kept as %q", back)
+							}
+						} else if !bytes.Equal(back, in) {
+							t.Errorf("uninstall did not give the file back:\n%s", back)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestEditedFieldOwnFile: a file install created, with a field of
+// warden's entries edited by hand (not the command), installed again:
+// it is written as install creates it, and uninstall removes it.
+func TestEditedFieldOwnFile(t *testing.T) {
+	for _, a := range Agents {
+		out, _, err := a.installText("f", nil, false, cmd+a.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := bytes.ReplaceAll(out, []byte(`"type": "command"`), []byte(`"type": "commandx"`))
+		if a.Name == "windsurf" {
+			edited = bytes.ReplaceAll(out, []byte(`"show_output": true`), []byte(`"show_output": false`))
+		}
+		got, done, err := a.installText("f", edited, true, cmd+a.Name+" --shadow")
+		want, _, _ := a.installText("f", nil, false, cmd+a.Name+" --shadow")
+		if err != nil || !bytes.Equal(got, want) || strings.Contains(strings.Join(done, " "), "added") {
+			t.Errorf("%s: %v %q\n%s", a.Name, err, done, got)
+		}
+		if back, _, _, err := a.uninstallText("f", edited); err != nil || back != nil {
+			t.Errorf("%s: uninstall kept the file: %v %q", a.Name, err, back)
+		}
+	}
+}
+
+func TestCommandOptions(t *testing.T) {
+	for _, tc := range []struct {
+		agent string
+		opts  []string
+		want  string
+		err   string
+	}{
+		{"claude-code", []string{"--authoritative"}, "/w/warden hook claude-code --authoritative", ""},
+		{"claude-code", []string{"--shadow", "--authoritative", "--shadow"}, "/w/warden hook claude-code --authoritative --shadow", ""},
+		{"codex", []string{"--shadow"}, "/w/warden hook codex --shadow", ""},
+		{"codex", []string{"--authoritative"}, "", "claude-code hook only"},
+		{"windsurf", []string{"--store"}, "", "install writes only"},
+	} {
+		got, err := Command("/w/warden", tc.agent, tc.opts...)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Command(%s, %q) = %q, %v", tc.agent, tc.opts, got, err)
+		}
+	}
+	if got := CommandOptions("'/a b/warden' hook codex --policy '/x y' --shadow"); !slices.Equal(got, []string{"--policy", "/x y", "--shadow"}) {
+		t.Errorf("CommandOptions = %q", got)
+	}
 }
