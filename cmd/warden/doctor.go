@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,6 +119,9 @@ func (d *doctor) check(ctx context.Context, st install.Status) {
 	if len(commands) > 1 {
 		d.problem("the events run %d different commands", len(commands))
 	}
+	if len(before.Options) > 0 {
+		fmt.Fprintf(d.w, "  options: %s\n", describeOptions(before.Options))
+	}
 	binOK := d.binary(before.Binary)
 	d.failClosed(st)
 	for _, p := range st.Problems {
@@ -127,8 +131,23 @@ func (d *doctor) check(ctx context.Context, st install.Status) {
 		fmt.Fprintln(d.w, "  warning: "+w)
 	}
 	if binOK {
-		d.probe(ctx, a, before.Command)
+		d.probe(ctx, a, before.Command, slices.Contains(before.Options, "--shadow"))
 	}
+}
+
+// describeOptions says what the options of a hook's command do.
+func describeOptions(opts []string) string {
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		switch o {
+		case "--shadow":
+			o += " (shadow mode: every call decided and recorded, none blocked)"
+		case "--authoritative":
+			o += " (warden's allow skips Claude Code's permission prompt)"
+		}
+		out[i] = o
+	}
+	return strings.Join(out, ", ")
 }
 
 // binary reports whether the hook's binary exists, runs, and is this
@@ -200,8 +219,9 @@ func (d *doctor) failClosed(st install.Status) {
 }
 
 // probe runs the test calls through command, as agent a would, and
-// reports the answers.
-func (d *doctor) probe(ctx context.Context, a *install.Agent, command string) {
+// reports the answers. In shadow mode the dangerous call must be
+// allowed too: warden only says what it would have done.
+func (d *doctor) probe(ctx context.Context, a *install.Agent, command string, shadow bool) {
 	if !d.ran {
 		d.ran = true
 		d.sandbox, d.sandboxEnv, d.sandboxErr = sandbox()
@@ -219,6 +239,14 @@ func (d *doctor) probe(ctx context.Context, a *install.Agent, command string) {
 			continue
 		}
 		ans := a.Read(stdout, stderr, exit)
+		if shadow && p.Block {
+			if ans.Outcome == install.Allowed && exit == 0 {
+				fmt.Fprintf(d.w, "  %s call (%s): %s, by %s: right for --shadow, which blocks nothing\n", p.Name, p.Command, ans.Outcome, ans.How)
+			} else {
+				d.problem("%s call (%s): %s, by %s; with --shadow %s needs it allowed%s", p.Name, p.Command, ans.Outcome, ans.How, a.Title, errorLine(stderr))
+			}
+			continue
+		}
 		if a.Good(p, ans, exit) {
 			fmt.Fprintf(d.w, "  %s call (%s): %s, by %s: right\n", p.Name, p.Command, ans.Outcome, ans.How)
 			continue

@@ -17,10 +17,10 @@ import (
 )
 
 func newInstallCmd() *cobra.Command {
-	var project, user, uninstall, dryRun bool
+	var project, user, uninstall, dryRun, shadow, authoritative bool
 	var binary string
 	cmd := &cobra.Command{
-		Use:   "install AGENT [--user|--project] [--uninstall] [--dry-run]",
+		Use:   "install AGENT [--user|--project] [--shadow] [--authoritative] [--uninstall] [--dry-run]",
 		Short: "Put warden's hook into an agent's settings (" + strings.Join(install.Names(), ", ") + "), or take it out",
 		Long: `install adds "warden hook AGENT" to the agent's hook settings, before and after every tool
 call, with a short timeout and the agent's fail-closed option where it has one:
@@ -35,13 +35,18 @@ call, with a short timeout and the agent's fail-closed option where it has one:
 (--user, the default, guards every project; --project the current directory only.
 $CLAUDE_CONFIG_DIR, $CODEX_HOME and $COPILOT_HOME move the user's files as they move the
 agents'.) The hook runs this warden binary, by its absolute path (the one on $PATH when it
-is this binary), or --binary.
+is this binary), or --binary. --shadow puts "warden hook AGENT --shadow" in (every call
+decided and recorded, none blocked); --authoritative, for claude-code only, "warden hook
+claude-code --authoritative" (warden's allow skips Claude Code's permission prompt).
 
 The file is edited, not rewritten: other hooks and keys, their order, the indentation,
 comments where the agent allows them and the end of the file stay as they are. Installing
-again changes nothing; --uninstall takes out what install added, and gives back the file
-as it was before, byte for byte, where it was not edited since (a file install created is
-removed). A file that does not parse, or whose "hooks" is not what the agent reads, is
+again changes nothing, or, when warden's entries run another binary or other options (an
+edit by hand, or other flags), only their command, in place. --uninstall takes out warden's
+entries, whatever options they run; where installing again would give back exactly the
+file it read, the rest is as install found it. A file holding nothing but warden's hooks,
+as install creates one, is removed: that is how install knows a file it created, by its
+content, without a record elsewhere. A file that does not parse, or whose "hooks" is not what the agent reads, is
 refused as FILE:LINE:COL: message and left alone; so is a symbolic link on the way to it.
 --dry-run prints the file as it would be, and writes nothing.
 
@@ -65,6 +70,19 @@ how to undo it. warden doctor checks what is installed.`,
 			if err != nil {
 				return err
 			}
+			var options []string
+			if authoritative {
+				if a.Name != "claude-code" {
+					return fmt.Errorf("--authoritative is an option of the claude-code hook only (warden's allow then skips Claude Code's permission prompt); %s has none", a.Name)
+				}
+				options = append(options, "--authoritative")
+			}
+			if shadow {
+				options = append(options, "--shadow")
+			}
+			if uninstall && len(options) > 0 {
+				return errors.New("--uninstall takes out warden's entries whatever options they run: --shadow and --authoritative are for install")
+			}
 			var c *install.Change
 			if uninstall {
 				c, err = install.Uninstall(a, scope, env)
@@ -73,7 +91,7 @@ how to undo it. warden doctor checks what is installed.`,
 				if berr != nil {
 					return berr
 				}
-				command, cerr := install.Command(bin, a.Name)
+				command, cerr := install.Command(bin, a.Name, options...)
 				if cerr != nil {
 					return cerr
 				}
@@ -97,6 +115,8 @@ how to undo it. warden doctor checks what is installed.`,
 	f.BoolVar(&uninstall, "uninstall", false, "take warden's hook out")
 	f.BoolVar(&dryRun, "dry-run", false, "print the file as it would be; write nothing")
 	f.StringVar(&binary, "binary", "", "the warden binary the hook runs (absolute; default: this one)")
+	f.BoolVar(&shadow, "shadow", false, "the hook runs warden hook AGENT --shadow: every call decided and recorded, none blocked")
+	f.BoolVar(&authoritative, "authoritative", false, "claude-code only: the hook runs warden hook claude-code --authoritative, whose allow skips Claude Code's prompt")
 	return cmd
 }
 
@@ -180,7 +200,7 @@ func reportChange(w io.Writer, c *install.Change, uninstall, dry bool) {
 	if uninstall {
 		if c.Changed() {
 			if c.Exact && c.After != nil {
-				fmt.Fprintln(w, "  the file is as it was before install, byte for byte")
+				fmt.Fprintln(w, "  nothing else changed: installing again gives back, byte for byte, the file uninstall read")
 			} else if c.After != nil {
 				fmt.Fprintln(w, "  the file was edited since install: only warden's entries were taken out")
 			}
