@@ -144,7 +144,10 @@ func (a *Agent) Read(stdout, stderr []byte, exit int) Answer {
 		if field("decision") == "block" && field("reason") != "" {
 			return Answer{Blocked, `decision "block" with a reason`}
 		}
-		return Answer{Broken, "JSON Codex refuses (it supports only a deny with a reason): Codex runs the call"}
+		if codexNoDecision(m) {
+			return Answer{Allowed, "JSON without a decision (a message only)"}
+		}
+		return Answer{Broken, "JSON Codex refuses (it supports only a deny with a reason, or no decision): Codex runs the call"}
 	case "gemini":
 		switch {
 		case exit == 2 && errText:
@@ -250,4 +253,52 @@ func Run(ctx context.Context, command string, payload []byte, dir string, env []
 		return o.Bytes(), e.Bytes(), xe.ExitCode(), nil
 	}
 	return o.Bytes(), e.Bytes(), -1, fmt.Errorf("the hook did not run: %v", strings.TrimSpace(err.Error()))
+}
+
+// codexNoDecision reports whether m is PreToolUse output that Codex
+// reads as valid and without a decision (codex-rs/hooks/src/engine/
+// output_parser.rs, parse_pre_tool_use): only the fields its schema
+// allows, no decision, reason or updated input, and none of the universal
+// fields PreToolUse does not support (continue false, stopReason,
+// suppressOutput). A systemMessage is shown to the user and the call
+// runs, as shadow mode wants; additionalContext goes to the model.
+func codexNoDecision(m map[string]any) bool {
+	for k, v := range m {
+		switch k {
+		case "systemMessage":
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "continue":
+			if v != true {
+				return false
+			}
+		case "suppressOutput":
+			if v != false {
+				return false
+			}
+		case "hookSpecificOutput":
+			h, ok := v.(map[string]any)
+			if !ok {
+				return false
+			}
+			for hk, hv := range h {
+				switch hk {
+				case "hookEventName":
+					if hv != "PreToolUse" {
+						return false
+					}
+				case "additionalContext":
+					if _, ok := hv.(string); !ok {
+						return false
+					}
+				default: // permissionDecision, its reason, updatedInput, or a field the schema refuses
+					return false
+				}
+			}
+		default: // decision, reason, stopReason, or a field the schema refuses
+			return false
+		}
+	}
+	return true
 }

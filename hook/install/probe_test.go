@@ -77,6 +77,9 @@ func TestRead(t *testing.T) {
 			{"deny", ad.Reply(c, deny), []Outcome{Blocked}},
 			{"ask", ad.Reply(c, ask), []Outcome{Blocked, Asked}},
 			{"fail", ad.Fail("warden cannot read its policy"), []Outcome{Blocked}},
+			// shadow mode blocks nothing: what would be denied or asked runs
+			{"shadow deny", ad.Reply(c, shadow(deny)), []Outcome{Allowed}},
+			{"shadow ask", ad.Reply(c, shadow(ask)), []Outcome{Allowed}},
 		} {
 			got := a.Read(tc.r.Stdout, tc.r.Stderr, tc.r.Exit)
 			if !containsOutcome(tc.want, got.Outcome) {
@@ -101,4 +104,37 @@ func containsOutcome(os []Outcome, o Outcome) bool {
 		}
 	}
 	return false
+}
+
+func shadow(v hook.Verdict) hook.Verdict {
+	v.Shadow = true
+	return v
+}
+
+// Codex reads PreToolUse JSON strictly: a message alone is no decision,
+// anything its parser refuses lets the call run unchecked.
+func TestReadCodexJSON(t *testing.T) {
+	var codex *Agent
+	for _, a := range Agents {
+		if a.Name == "codex" {
+			codex = a
+		}
+	}
+	for out, want := range map[string]Outcome{
+		`{"systemMessage":"warden would have denied this"}`:                                                                 Allowed,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"note"}}`:                                  Allowed,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`: Blocked,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`:                                Broken,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`:                                  Broken,
+		`{"systemMessage":"x","stopReason":"y"}`:                                                                            Broken,
+		`{"systemMessage":"x","continue":false}`:                                                                            Broken,
+		`{"systemMessage":"x","suppressOutput":true}`:                                                                       Broken,
+		`{"systemMessage":"x","reason":"y"}`:                                                                                Broken,
+		`{"systemMessage":"x","extra":1}`:                                                                                   Broken,
+		`{"systemMessage":1}`:                                                                                               Broken,
+	} {
+		if got := codex.Read([]byte(out), nil, 0); got.Outcome != want {
+			t.Errorf("%s: %v (%s), want %v", out, got.Outcome, got.How, want)
+		}
+	}
 }
