@@ -84,7 +84,7 @@ func TestREADMEAgentHooks(t *testing.T) {
 	}
 	t.Chdir(project)
 
-	hex := regexp.MustCompile(`\b[0-9a-f]{12}\b`)
+	hex := regexp.MustCompile(`\b[0-9a-f]{12,64}\b`) // a reference is 12 hex digits, more when those are all decimal (audit.ShortRef)
 	stamp := regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
 	binaryLine := regexp.MustCompile(`(?m)^(  binary: [^,]*),.*$`)
 	normal := func(s string) string {
