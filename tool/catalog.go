@@ -214,7 +214,25 @@ type spec struct {
 	refine func(c *Call, args map[string]any)
 	narrow func(c *Call, args map[string]any)
 
-	kind map[string]argKind // the kinds of its arguments (see kinds), set once
+	kind *lazyKinds // the kinds of its arguments (see kinds), made on first use
+}
+
+// lazyKinds holds the kinds of a catalog tool's arguments, made when a
+// call of that tool is first checked: a process checks one or two tools,
+// not the catalog's hundred and more.
+type lazyKinds struct {
+	once sync.Once
+	m    map[string]argKind
+}
+
+// argKinds returns the kinds of sp's arguments: made once for a catalog
+// tool, every time for another spec.
+func (sp spec) argKinds() map[string]argKind {
+	if sp.kind == nil {
+		return sp.kinds()
+	}
+	sp.kind.once.Do(func() { sp.kind.m = sp.kinds() })
+	return sp.kind.m
 }
 
 var (
@@ -418,10 +436,17 @@ var known = sync.OnceValue(func() catalogs {
 			}
 		}
 	}
-	for _, tools := range append([]map[string]spec{catalog}, slices.Collect(maps.Values(servers))...) {
-		for n, sp := range tools {
-			sp.kind = sp.kinds()
-			tools[n] = sp
+	all := append([]map[string]spec{catalog}, slices.Collect(maps.Values(servers))...)
+	n := 0
+	for _, tools := range all {
+		n += len(tools)
+	}
+	lazy := make([]lazyKinds, 0, n)
+	for _, tools := range all {
+		for name, sp := range tools {
+			lazy = append(lazy, lazyKinds{})
+			sp.kind = &lazy[len(lazy)-1]
+			tools[name] = sp
 		}
 	}
 	return catalogs{agents: catalog, servers: servers}
@@ -701,10 +726,7 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp spec, args map[string]any) {
-	kinds := sp.kind
-	if kinds == nil {
-		kinds = sp.kinds()
-	}
+	kinds := sp.argKinds()
 	for _, n := range sp.need {
 		given := false
 		for rest := n; rest != "" && !given; {

@@ -184,7 +184,7 @@ func FuzzNormalize(f *testing.F) {
 			sp = known().servers[srv][tool]
 		}
 		for k, v := range a.Arguments {
-			if _, taken := sp.kind[k]; taken || !carriesText(v, 0) {
+			if _, taken := sp.argKinds()[k]; taken || !carriesText(v, 0) {
 				continue
 			}
 			if !sp.open && !slices.ContainsFunc(c.Malformed, func(m string) bool { return strings.Contains(m, k) }) {
