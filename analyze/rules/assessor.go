@@ -201,13 +201,18 @@ func WithCustom(fn CustomFunc) Option {
 // replaces it.
 func New(opts ...Option) (*Assessor, error) {
 	a := &Assessor{}
-	def, err := Default()
+	def, err := defaultRules()
 	if err != nil {
 		return nil, err
 	}
-	if err := a.setRules(def); err != nil {
-		return nil, err
+	// the built-in rules are checked by the package's tests, not again in
+	// every process (see defaultRules): only their index is made
+	block := slices.Clone(def) // the assessor's own copies, in one allocation
+	rules := make([]*Rule, len(block))
+	for i := range block {
+		rules[i] = &block[i]
 	}
+	a.rules, a.idx = rules, index(rules)
 	for _, o := range opts {
 		if err := o(a); err != nil {
 			return nil, err

@@ -212,18 +212,34 @@ func knownKeys(n *yaml.Node) error {
 // defaultRules are the built-in rules with their programs, made once: the
 // copies Default hands out share the programs, so each pattern and
 // condition is compiled once a process, when a call first needs it.
+//
+// A process does not check the pack again: it is generated from
+// default.yaml by the package's tests (TestPackGenerated fails when it is
+// stale), which also check every rule as compile does and the names
+// unique (TestPackChecked). Only what compile derives is set here.
 var defaultRules = sync.OnceValues(func() ([]Rule, error) {
 	rules := slices.Clone(defaultPack)
 	for i := range rules {
 		r := &rules[i]
 		r.prog = newProgram(r)
 		r.prog.gate = defaultGates[i]
-		if err := r.compile(); err != nil {
-			return nil, fmt.Errorf("default pack: %w", err)
-		}
+		r.derive()
 	}
 	return rules, nil
 })
+
+// derive sets on a rule of the default pack what compile sets on a rule
+// it checked (its func, its target indices); TestPackChecked checks
+// derive and compile agree.
+func (r *Rule) derive() {
+	if r.FuncName != "" {
+		r.Func = Funcs[r.FuncName]
+	}
+	r.tix = r.tix[:0]
+	for _, t := range r.targets() {
+		r.tix = append(r.tix, targetIndex(t))
+	}
+}
 
 // Default returns a fresh copy of the built-in default rule pack, without
 // its samples. The pack is written in default.yaml and compiled into the

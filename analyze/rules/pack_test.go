@@ -2,6 +2,8 @@ package rules
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -109,6 +111,34 @@ func TestPackProgramsShared(t *testing.T) {
 	for i, r := range a.rules {
 		if r.prog != rules[i].prog {
 			t.Errorf("%s: WithRules compiled its program again", r.Name)
+		}
+	}
+}
+
+// TestPackChecked checks the default pack as every user rule is checked
+// (compile, unique names), which a process no longer does for the
+// built-in rules (defaultRules), and that derive sets on each rule what
+// compile sets.
+func TestPackChecked(t *testing.T) {
+	if _, err := New(WithRules(slices.Clone(defaultPack))); err != nil {
+		t.Fatalf("the default pack does not pass the checks of user rules: %v", err)
+	}
+	def, err := defaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range def {
+		got, want := def[i], defaultPack[i]
+		want.prog = got.prog // compiled as derive's rule is, not again
+		if err := want.compile(); err != nil {
+			t.Fatalf("%s: %v", want.Name, err)
+		}
+		if reflect.ValueOf(got.Func).Pointer() != reflect.ValueOf(want.Func).Pointer() {
+			t.Errorf("%s: derive set another func than compile", want.Name)
+		}
+		got.Func, want.Func = nil, nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: derive made\n%+v\ncompile made\n%+v", want.Name, got, want)
 		}
 	}
 }
