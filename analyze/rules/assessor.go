@@ -117,6 +117,27 @@ func index(rules []*Rule) *kwIndex {
 			r.gw = idsOf(r.prog.gate, nil)
 		}
 	}
+	return indexOf(rules, words, n)
+}
+
+// indexDefault is index for the default pack (rules: copies of
+// defaultRules, in order), whose keyword ids are generated
+// (kwindex_gen.go): it looks up no keyword.
+func indexDefault(rules []*Rule) *kwIndex {
+	n := 0
+	for i, r := range rules {
+		r.kw, r.gw = defaultKW[i], defaultKW[i]
+		if g := defaultGW[i]; g != nil {
+			r.gw = g
+		}
+		n += len(r.kw) + len(r.gw)
+	}
+	return indexOf(rules, defaultKeywords, n)
+}
+
+// indexOf is index once the rules have their keyword ids: words are the
+// keywords by id, n at least the number of ids the rules hold.
+func indexOf(rules []*Rule, words []string, n int) *kwIndex {
 	lens := make([]int, len(words))
 	for i, w := range words {
 		lens[i] = len(w)
@@ -212,7 +233,7 @@ func New(opts ...Option) (*Assessor, error) {
 	for i := range block {
 		rules[i] = &block[i]
 	}
-	a.rules, a.idx = rules, index(rules)
+	a.rules, a.idx = rules, indexDefault(rules)
 	for _, o := range opts {
 		if err := o(a); err != nil {
 			return nil, err
