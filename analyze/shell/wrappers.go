@@ -40,8 +40,28 @@ type Wrapper struct {
 	Lang     string            `yaml:"lang"`
 	Match    map[string]string `yaml:"match"`
 	NoMatch  []string          `yaml:"no_match"`
+}
 
-	value map[string]int // words a flag takes: 1, 2, or -1 (the rest of its cluster)
+// takes returns the words the flag f takes: 2 (Value2), -1 (Attached: the
+// rest of its cluster), 1 (Value, a Script flag, a Files flag) or 0. It
+// scans the row's lists instead of a map built per row, so that a process
+// does not index every row's flags to read one command (the lists are
+// short, and only a wrapper's options are read).
+func (w *Wrapper) takes(f string) int {
+	switch {
+	case slices.Contains(w.Attached, f):
+		return -1
+	case slices.Contains(w.Value2, f):
+		return 2
+	case slices.Contains(w.Value, f) || slices.Contains(w.Files, f):
+		return 1
+	}
+	for _, s := range w.Script {
+		if g, _, _ := strings.Cut(s, "="); g == f {
+			return 1
+		}
+	}
+	return 0
 }
 
 //go:embed wrappers.yaml
@@ -69,8 +89,8 @@ func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
 	return indexWrappers(rows)
 }
 
-// indexWrappers completes rows (defaults, the words each flag takes) and
-// indexes them by program name.
+// indexWrappers completes rows (their default run) and indexes them by
+// program name.
 func indexWrappers(rows []*Wrapper) (map[string][]*Wrapper, error) {
 	out := map[string][]*Wrapper{}
 	for _, w := range rows {
@@ -83,27 +103,6 @@ func indexWrappers(rows []*Wrapper) (map[string][]*Wrapper, error) {
 		case "argv", "join", "program", "each", "stdin", "none":
 		default:
 			return nil, fmt.Errorf("wrappers: %v: unknown run %q", w.Cmd, w.Run)
-		}
-		w.value = map[string]int{}
-		for _, f := range w.Value {
-			w.value[f] = 1
-		}
-		for _, f := range w.Value2 {
-			w.value[f] = 2
-		}
-		for _, f := range w.Attached {
-			w.value[f] = -1
-		}
-		for _, s := range w.Script {
-			f, _, _ := strings.Cut(s, "=")
-			if w.value[f] == 0 {
-				w.value[f] = 1
-			}
-		}
-		for _, f := range w.Files {
-			if w.value[f] == 0 {
-				w.value[f] = 1
-			}
 		}
 		for _, name := range w.Cmd {
 			out[name] = append(out[name], w)
@@ -119,8 +118,7 @@ func indexWrappers(rows []*Wrapper) (map[string][]*Wrapper, error) {
 var wrapperRows = sync.OnceValue(func() map[string][]*Wrapper {
 	rows := make([]*Wrapper, len(wrapperData))
 	for i := range wrapperData {
-		w := wrapperData[i]
-		rows[i] = &w
+		rows[i] = &wrapperData[i]
 	}
 	m, err := indexWrappers(rows)
 	if err != nil {
@@ -307,11 +305,15 @@ func (w *Wrapper) option(seen, args []string, dyn []bool, i int) (_ []string, va
 		}
 		next = min(next, len(args))
 	}
-	if strings.HasPrefix(a, "--") || w.value[a] != 0 || w.Whole {
+	if strings.HasPrefix(a, "--") || w.Whole {
 		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
 			return append(seen, a[:k]), a[k+1:], true, false, i + 1
 		}
-		take(a, w.value[a], "", false)
+		take(a, w.takes(a), "", false)
+		return seen, val, hasVal, valDyn, next
+	}
+	if n := w.takes(a); n != 0 {
+		take(a, n, "", false)
 		return seen, val, hasVal, valDyn, next
 	}
 	for k := 1; k < len(a); k++ {
@@ -319,7 +321,7 @@ func (w *Wrapper) option(seen, args []string, dyn []bool, i int) (_ []string, va
 		if k > 1 {
 			f = "-" + a[k:k+1]
 		}
-		if n := w.value[f]; n != 0 {
+		if n := w.takes(f); n != 0 {
 			take(f, n, a[k+1:], k+1 < len(a))
 			return seen, val, hasVal, valDyn, next
 		}

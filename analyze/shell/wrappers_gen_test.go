@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/agentwarden/warden/internal/golit"
 	"go/format"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,4 +40,55 @@ func generateWrappers(t *testing.T) []byte {
 // wrappers.yaml generates; -update rewrites it.
 func TestWrappersGenerated(t *testing.T) {
 	golit.Check(t, "wrappers_gen.go", generateWrappers(t), *update)
+}
+
+// TestTakes checks Wrapper.takes against the map of flags each row used
+// to build at start (Value 1, Value2 2, Attached -1, then a Script flag's
+// name and a Files flag 1 unless set): for every flag any row names, and
+// the script forms as written (-o=ProxyCommand=), which name no flag.
+func TestTakes(t *testing.T) {
+	rows, err := decodeWrappers(wrappersYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, w := range rows {
+		words = slices.Concat(words, w.Value, w.Value2, w.Attached, w.Script, w.Files, w.NotIf, w.JoinIf)
+	}
+	words = append(words, "-", "--", "-x", "=")
+	checked := 0
+	for _, w := range rows {
+		value := map[string]int{}
+		for _, f := range w.Value {
+			value[f] = 1
+		}
+		for _, f := range w.Value2 {
+			value[f] = 2
+		}
+		for _, f := range w.Attached {
+			value[f] = -1
+		}
+		for _, s := range w.Script {
+			f, _, _ := strings.Cut(s, "=")
+			if value[f] == 0 {
+				value[f] = 1
+			}
+		}
+		for _, f := range w.Files {
+			if value[f] == 0 {
+				value[f] = 1
+			}
+		}
+		for _, f := range words {
+			if got, want := w.takes(f), value[f]; got != want {
+				t.Errorf("%v: takes(%q) = %d, want %d", w.Cmd, f, got, want)
+			}
+			if value[f] != 0 {
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d flags that take words checked", checked)
+	}
 }
