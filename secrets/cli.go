@@ -62,7 +62,6 @@ type cliGrammar struct {
 	byName  map[string]*cliCommand
 	env     map[string]bool
 	generic map[string]bool
-	kws     []string // the prefilter's words (keywords)
 }
 
 var valueForms = map[string]bool{"": true, "userpass": true, "userpct": true, "usercomma": true, "passprefix": true, "last": true}
@@ -97,6 +96,10 @@ var builtinCLI = sync.OnceValue(func() *cliGrammar {
 	}
 	return g
 })
+
+// scanBuiltinCLI is scanCLI of the built-in grammar: the scan of a rule
+// whose scanner is cli.
+func scanBuiltinCLI(st *cliState, text []byte, ks, ke int) { builtinCLI().scanCLI(st, text, ks, ke) }
 
 // index checks the grammar's entries and builds its lookups.
 func (g *cliGrammar) index() error {
@@ -144,7 +147,6 @@ func (g *cliGrammar) index() error {
 		}
 		g.generic[n] = true
 	}
-	g.kws = g.prefilter()
 	return nil
 }
 
@@ -156,9 +158,9 @@ var sharedKeywords = []string{"passw", "pwd", "token", "secret", "api-key", "api
 
 // keywords returns the grammar's prefilter words, lower case: the
 // programs' names, and for each variable and generic flag a shared
-// keyword it holds, or its own name. They are worked out once, when the
-// grammar is indexed.
-func (g *cliGrammar) keywords() []string { return g.kws }
+// keyword it holds, or its own name. The built-in grammar's are generated
+// (kwindex_gen.go: cliKeywords), so a process does not work them out.
+func (g *cliGrammar) keywords() []string { return g.prefilter() }
 
 // prefilter works out keywords(), in the order of the grammar's entries.
 func (g *cliGrammar) prefilter() []string {

@@ -50,12 +50,25 @@ func WithAllowMarker(marker string) Option { return func(d *Detector) { d.allow 
 
 // New returns a detector with the given rules (nil: the embedded ones).
 func New(rules []*Rule, opts ...Option) (*Detector, error) {
+	var d *Detector
 	if rules == nil {
-		var err error
-		if rules, err = DefaultRules(); err != nil {
+		rules, err := DefaultRules()
+		if err != nil {
 			return nil, err
 		}
+		d = indexDefault(rules)
+	} else {
+		d = index(rules)
 	}
+	for _, o := range opts {
+		o(d)
+	}
+	return d, nil
+}
+
+// index numbers the keywords of rules, in the order the rules give them,
+// and makes the detector that looks for them.
+func index(rules []*Rule) *Detector {
 	d := &Detector{rules: rules}
 	ids := map[string]int{}
 	var words []string
@@ -81,10 +94,28 @@ func New(rules []*Rule, opts ...Option) (*Detector, error) {
 		d.idx = keywords.New(words)
 	}
 	d.words = words
-	for _, o := range opts {
-		o(d)
+	return d
+}
+
+// indexDefault is index of the built-in rules (DefaultRules), from the
+// generated numbering (kwindex_gen.go: defaultKeywords, defaultByWord):
+// no keyword is looked up. TestIndexDefault checks it makes what index
+// makes.
+func indexDefault(rules []*Rule) *Detector {
+	n := 0
+	for _, rs := range defaultByWord {
+		n += len(rs)
 	}
-	return d, nil
+	all := make([]*Rule, 0, n)
+	byWord := make([][]*Rule, len(defaultByWord))
+	for id, rs := range defaultByWord {
+		start := len(all)
+		for _, i := range rs {
+			all = append(all, rules[i])
+		}
+		byWord[id] = all[start:len(all):len(all)]
+	}
+	return &Detector{rules: rules, idx: keywords.FromTables(&defaultTables), byWord: byWord, words: defaultKeywords}
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -144,30 +145,57 @@ func TestConcurrentFirstUse(t *testing.T) {
 	wg.Wait()
 }
 
+// freshDefault is index of the built-in rules with the cli rule's
+// keywords worked out afresh from the grammar (not cliKeywords): what
+// kwindex_gen.go must hold.
+func freshDefault(t testing.TB) (d *Detector, cliWords []string) {
+	t.Helper()
+	cliWords = cliData().keywords()
+	rules := rulesData()
+	for i, r := range rules {
+		if r.Scanner == "cli" {
+			r.Keywords = append(r.Keywords, cliWords...)
+		}
+		r.priority = i
+	}
+	return index(rules), cliWords
+}
+
 // defaultWords returns the keywords New numbers for the built-in rules,
 // in their order.
 func defaultWords(t testing.TB) []string {
-	t.Helper()
-	rules, err := DefaultRules()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _ := freshDefault(t)
 	return d.words
 }
 
+// byWordIndices returns, keyword by keyword, the positions in d.rules of
+// the rules it gates.
+func byWordIndices(d *Detector) [][]uint16 {
+	out := make([][]uint16, len(d.byWord))
+	for id, rs := range d.byWord {
+		out[id] = []uint16{}
+		for _, r := range rs {
+			out[id] = append(out[id], uint16(slices.Index(d.rules, r)))
+		}
+	}
+	return out
+}
+
 // TestKeywordsGenerated fails when kwindex_gen.go is not the built-in
-// rules' keywords and their automaton's tables; -update rewrites it (go
-// generate ./secrets).
+// rules' keywords, the rules each gates, the cli grammar's keywords and
+// the keywords' automaton's tables; -update rewrites it (go generate
+// ./secrets).
 func TestKeywordsGenerated(t *testing.T) {
-	words := defaultWords(t)
+	d, cliWords := freshDefault(t)
+	words := d.words
 	src, err := golit.Source("rules.yaml and cli.yaml", "secrets",
 		"import \"github.com/agentwarden/warden/internal/keywords\"\n\n"+
 			"// defaultKeywords are the keywords New numbers for the built-in rules,\n// in their order.\n"+
 			"var defaultKeywords = "+samples.Literal(words)+"\n\n"+
+			"// defaultByWord are, keyword by keyword of defaultKeywords, the\n// positions of the built-in rules it gates (indexDefault).\n"+
+			"var defaultByWord = "+samples.Literal(byWordIndices(d))+"\n\n"+
+			"// cliKeywords are the built-in cli grammar's keywords (cliGrammar.keywords\n// of cliData), which the cli rule adds to its own.\n"+
+			"var cliKeywords = "+samples.Literal(cliWords)+"\n\n"+
 			"// defaultTables is keywords.New(defaultKeywords) as data: static, so a\n// process builds no automaton for the built-in rules.\n"+
 			"var defaultTables = "+golit.KeywordTables(keywords.New(words).Tables())+"\n")
 	if err != nil {
@@ -176,5 +204,51 @@ func TestKeywordsGenerated(t *testing.T) {
 	golit.Check(t, "kwindex_gen.go", src, *update)
 	if !*update && !reflect.DeepEqual(keywords.FromTables(&defaultTables).Tables(), keywords.New(words).Tables()) {
 		t.Fatal("defaultTables differ from a freshly built index")
+	}
+}
+
+// TestIndexDefault: New(nil) (indexDefault, from the generated numbering)
+// makes the detector index makes of the built-in rules, and the cli rule
+// holds the grammar's keywords as the built-in grammar works them out.
+func TestIndexDefault(t *testing.T) {
+	got, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := DefaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := index(rules)
+	if !slices.Equal(got.words, want.words) {
+		t.Fatalf("New(nil) numbers the keywords %q, index %q", got.words, want.words)
+	}
+	if g, w := byWordIndices(got), byWordIndices(want); !reflect.DeepEqual(g, w) {
+		t.Fatalf("New(nil) gates rules by keyword %v, index %v", g, w)
+	}
+	for id, rs := range got.byWord {
+		for i, r := range rs {
+			if r.ID != want.byWord[id][i].ID {
+				t.Errorf("keyword %q gates %s, index says %s", got.words[id], r.ID, want.byWord[id][i].ID)
+			}
+		}
+	}
+	if !reflect.DeepEqual(got.idx.Tables(), want.idx.Tables()) {
+		t.Error("New(nil) made another automaton than index")
+	}
+	if fresh := builtinCLI().keywords(); !slices.Equal(cliKeywords, fresh) {
+		t.Errorf("cliKeywords = %q, the built-in grammar's are %q", cliKeywords, fresh)
+	}
+	found := false
+	for _, r := range rules {
+		if r.Scanner == "cli" {
+			found = true
+			if r.scan == nil || !slices.Equal(r.Keywords[len(r.Keywords)-len(cliKeywords):], cliKeywords) {
+				t.Errorf("rule %s: no scan, or not keyed on the grammar's keywords: %q", r.ID, r.Keywords)
+			}
+		}
+	}
+	if !found {
+		t.Error("no built-in rule scans with the cli grammar")
 	}
 }

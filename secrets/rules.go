@@ -59,7 +59,6 @@ type Rule struct {
 	check    checkFunc
 	priority int
 	scan     func(st *cliState, text []byte, ks, ke int)
-	cli      *cliGrammar // the grammar of a cli scanner, for its samples' test
 }
 
 // prog is a rule's pattern, compiled.
@@ -118,10 +117,10 @@ func (r *Rule) prepare(eager bool) error {
 		if r.Scanner != "cli" || r.Pattern != "" {
 			return fmt.Errorf("scanner %q: want cli, without a pattern", r.Scanner)
 		}
-		g := builtinCLI()
-		r.Keywords = append(r.Keywords, g.keywords()...)
-		r.scan = g.scanCLI
-		r.cli = g
+		// the grammar's keywords are generated (kwindex_gen.go: cliKeywords);
+		// the grammar is indexed when the rule first scans
+		r.Keywords = append(r.Keywords, cliKeywords...)
+		r.scan = scanBuiltinCLI
 	}
 	switch {
 	case r.ID == "" || r.Type == "":
