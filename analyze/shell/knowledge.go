@@ -38,10 +38,17 @@ type Knowledge struct {
 	interp map[string]bool
 	down   map[string]bool
 	vflags map[string]map[string]bool
-	// entries holds, for every name the lookups above know, what they
-	// say about it (see entry)
+	// entries caches, for each name entry was asked about, what the
+	// lookups above say about it: filled as names are looked up, not for
+	// every name at start (a process reads a command or two)
+	mu      sync.RWMutex
 	entries map[string]*entry
 }
+
+// maxUnknownEntries bounds the names entry caches that no table holds
+// (go, echo, ./build.sh): a long-running engine sees any number of them;
+// the names the tables hold are always cached, and are a bounded set.
+const maxUnknownEntries = 1024
 
 // entry is what the knowledge says about one command name, read with one
 // lookup (see Knowledge.entry) instead of one per table.
@@ -57,17 +64,39 @@ type entry struct {
 
 // entry returns what k knows about the command name (see entry): the
 // tables' answers for name, each as the lookup it replaces gives it.
+// A name the tables hold is looked up in each once, then read from the
+// cache: a process does not index every name the knowledge holds to read
+// the one or two its script runs.
 func (k *Knowledge) entry(name string) entry {
-	if e := k.entries[name]; e != nil {
+	k.mu.RLock()
+	e, ok := k.entries[name]
+	k.mu.RUnlock()
+	if ok {
 		return *e
 	}
-	var e entry
-	if strings.HasPrefix(name, "mkfs.") {
+	e = k.lookup(name)
+	return *e
+}
+
+// lookup answers entry for a name not in the cache, and caches it.
+func (k *Knowledge) lookup(name string) *entry {
+	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
+		printer: printers[name], archiver: archivers[name]}
+	if cl, ok := k.SQLClients[name]; ok {
+		e.sql = &cl
+	}
+	known := e.rows != nil || e.vflags != nil || e.sql != nil || k.interp[name] || e.down || e.printer || e.archiver
+	if e.rows == nil && strings.HasPrefix(name, "mkfs.") {
 		e.rows = k.byName["mkfs"]
 	}
-	if n := interpreterName(name); n != name {
-		e.interp = k.interp[n]
+	k.mu.Lock()
+	if k.entries == nil {
+		k.entries = map[string]*entry{}
 	}
+	if known || len(k.entries) < len(k.byName)+maxUnknownEntries {
+		k.entries[name] = e
+	}
+	k.mu.Unlock()
 	return e
 }
 
@@ -171,27 +200,7 @@ func (k *Knowledge) index(eager bool) error {
 			k.byName[c] = append(k.byName[c], r)
 		}
 	}
-	k.indexEntries()
 	return nil
-}
-
-// indexEntries builds k.entries from the other lookups (see entry).
-func (k *Knowledge) indexEntries() {
-	k.entries = map[string]*entry{}
-	names := slices.Concat(slices.Collect(maps.Keys(k.byName)), k.Interpreters, k.Downloaders,
-		slices.Collect(maps.Keys(k.vflags)), slices.Collect(maps.Keys(k.SQLClients)),
-		slices.Collect(maps.Keys(printers)), slices.Collect(maps.Keys(archivers)))
-	for _, n := range names {
-		e := &entry{rows: k.byName[n], vflags: k.vflags[n], interp: k.interp[interpreterName(n)], down: k.down[n],
-			printer: printers[n], archiver: archivers[n]}
-		if e.rows == nil && strings.HasPrefix(n, "mkfs.") {
-			e.rows = k.byName["mkfs"]
-		}
-		if cl, ok := k.SQLClients[n]; ok {
-			e.sql = &cl
-		}
-		k.entries[n] = e
-	}
 }
 
 func set(xs []string) map[string]bool {

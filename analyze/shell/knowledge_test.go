@@ -83,7 +83,6 @@ func TestKnowledgeSamples(t *testing.T) {
 			if r.Rule == k.Redirect.Rule {
 				one.Redirect = r
 			}
-			one.indexEntries()
 			if fs := one.Analyze(cmds, testEnv); len(fs) > 0 {
 				if _, ok := levelOf(fs, r.Rule); ok {
 					t.Errorf("%s: %q must not fire it; findings:%s", r.Rule, cmd, describe(fs))
@@ -237,6 +236,8 @@ func TestEntry(t *testing.T) {
 	for n := range archivers {
 		names = append(names, n)
 	}
+	// twice: the second answer comes from the cache
+	names = append(names, names...)
 	for _, n := range names {
 		e := k.entry(n)
 		rows := k.byName[n]
@@ -249,5 +250,23 @@ func TestEntry(t *testing.T) {
 			e.down != k.down[n] || e.printer != printers[n] || e.archiver != archivers[n] {
 			t.Errorf("entry(%q) = %+v, not what the tables say", n, e)
 		}
+	}
+	// the cache holds the names asked about, and only so many no table holds
+	for i := range 2 * maxUnknownEntries {
+		k.entry(fmt.Sprintf("unknown-%d", i))
+	}
+	cached, unknown := 0, 0
+	for n := range k.entries {
+		_, sql := k.SQLClients[n]
+		if k.byName[n] == nil && k.vflags[n] == nil && !sql && !k.interp[n] && !k.down[n] && !printers[n] && !archivers[n] {
+			unknown++
+		}
+		cached++
+	}
+	if unknown > len(k.byName)+maxUnknownEntries {
+		t.Errorf("%d names cached that no table holds, more than %d", unknown, len(k.byName)+maxUnknownEntries)
+	}
+	if cached < len(k.byName) {
+		t.Errorf("%d names cached, fewer than the %d commands with rows", cached, len(k.byName))
 	}
 }
