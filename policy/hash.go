@@ -3,10 +3,11 @@ package policy
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/agentwarden/warden/internal/jsonenc"
 	"github.com/agentwarden/warden/netguard"
 )
 
@@ -87,11 +88,146 @@ func (p *Policy) canonical() []byte {
 		h.Netguard.Schemes = []string{"http", "https"} // the default, as Show writes it
 	}
 	h.Deny, h.Ask, h.Allow = hashedEntries(p.Deny), hashedEntries(p.Ask), hashedEntries(p.Allow)
-	b, err := json.Marshal(h)
-	if err != nil {
-		panic("policy: the canonical form does not encode: " + err.Error()) // strings, bools and lists only
+	return h.appendJSON(make([]byte, 0, 512))
+}
+
+// appendJSON appends h as json.Marshal writes it (HTML escapes included),
+// without reflection: encoding/json builds its encoders for hashedPolicy
+// and all it holds on a process's first Marshal, which costs more than
+// the writing. TestHashedJSON and FuzzHashedJSON hold the bytes equal to
+// json.Marshal's, field by field (a field added fails them).
+func (h *hashedPolicy) appendJSON(dst []byte) []byte {
+	start := len(dst)
+	dst = append(dst, `{"Version":`...)
+	dst = jsonenc.String(dst, h.Version)
+	dst = append(dst, `,"Mode":`...)
+	dst = jsonenc.String(dst, string(h.Mode))
+	dst = append(dst, `,"DisableBypass":`...)
+	dst = jsonenc.Bool(dst, h.DisableBypass)
+	dst = append(dst, `,"BypassLocked":`...)
+	dst = jsonenc.Bool(dst, h.BypassLocked)
+	if h.Shadow {
+		dst = append(dst, `,"Shadow":true`...)
 	}
-	return b
+	if h.EnforceLocked {
+		dst = append(dst, `,"EnforceLocked":true`...)
+	}
+	dst = append(dst, `,"Environment":`...)
+	dst = jsonenc.String(dst, h.Environment)
+	dst = append(dst, `,"Confirm":{"Type":`...)
+	dst = jsonenc.String(dst, h.Confirm.Type)
+	dst = append(dst, `,"Name":`...)
+	dst = jsonenc.String(dst, h.Confirm.Name)
+	dst = hashOptString(dst, `,"Threshold":`, h.Confirm.Threshold)
+	if h.Confirm.ConfirmUnknown {
+		dst = append(dst, `,"ConfirmUnknown":true`...)
+	}
+	dst = append(dst, `},"Deny":`...)
+	dst = appendHashedEntries(dst, h.Deny)
+	dst = append(dst, `,"Ask":`...)
+	dst = appendHashedEntries(dst, h.Ask)
+	dst = append(dst, `,"Allow":`...)
+	dst = appendHashedEntries(dst, h.Allow)
+	dst = append(dst, `,"Netguard":{`...)
+	ng := len(dst)
+	dst = hashOptStrings(dst, `,"schemes":`, h.Netguard.Schemes)
+	dst = hashOptStrings(dst, `,"allowed_hosts":`, h.Netguard.AllowedHosts)
+	dst = hashOptStrings(dst, `,"allow_private":`, h.Netguard.AllowPrivate)
+	dst = hashOptStrings(dst, `,"extra_blocked_hosts":`, h.Netguard.ExtraBlockedHosts)
+	if h.Netguard.ResolveDNS {
+		dst = append(dst, `,"resolve_dns":true`...)
+	}
+	if h.Netguard.BlockDocumentation {
+		dst = append(dst, `,"block_documentation":true`...)
+	}
+	if len(dst) > ng {
+		dst = append(dst[:ng], dst[ng+1:]...) // the first member's comma
+	}
+	dst = append(dst, `},"ResolveTime":`...)
+	dst = strconv.AppendInt(dst, int64(h.ResolveTime), 10)
+	dst = append(dst, `,"Analyzers":{"Disabled":`...)
+	dst = jsonenc.Strings(dst, h.Analyzers.Disabled)
+	dst = append(dst, `,"DisabledRules":`...)
+	dst = jsonenc.Strings(dst, h.Analyzers.DisabledRules)
+	dst = append(dst, `},"Secrets":{"AllowMarker":`...)
+	dst = jsonenc.String(dst, h.Secrets.AllowMarker)
+	dst = append(dst, `},"MCP":{"TrustAnnotations":`...)
+	dst = jsonenc.Strings(dst, h.MCP.TrustAnnotations)
+	dst = append(dst, "}}"...)
+	return hashEscapeHTML(dst, start)
+}
+
+func appendHashedEntries(dst []byte, es []hashedEntry) []byte {
+	if es == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, e := range es {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
+		start := len(dst)
+		dst = hashOptString(dst, `,"Rule":`, e.Rule)
+		dst = hashOptString(dst, `,"Base":`, e.Base)
+		dst = hashOptString(dst, `,"If":`, e.If)
+		dst = hashOptString(dst, `,"Reason":`, e.Reason)
+		if e.Org {
+			dst = append(dst, `,"Org":true`...)
+		}
+		dst = hashOptString(dst, `,"Exact":`, e.Exact)
+		if len(dst) > start {
+			dst = append(dst[:start], dst[start+1:]...) // the first member's comma
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+// hashOptString appends name and s, unless s is "" (omitempty).
+func hashOptString(dst []byte, name, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return jsonenc.String(append(dst, name...), s)
+}
+
+// hashOptStrings appends name and list, unless list is empty (omitempty).
+func hashOptStrings(dst []byte, name string, list []string) []byte {
+	if len(list) == 0 {
+		return dst
+	}
+	return jsonenc.Strings(append(dst, name...), list)
+}
+
+// hashEscapeHTML returns dst with the <, > and & written from start on
+// escaped as json.Marshal escapes them (\u003c, \u003e, \u0026): JSON
+// text holds them only inside strings, where Marshal escapes every one.
+func hashEscapeHTML(dst []byte, start int) []byte {
+	n := 0
+	for _, c := range dst[start:] {
+		if c == '<' || c == '>' || c == '&' {
+			n++
+		}
+	}
+	if n == 0 {
+		return dst
+	}
+	out := make([]byte, 0, len(dst)+5*n)
+	out = append(out, dst[:start]...)
+	for _, c := range dst[start:] {
+		switch c {
+		case '<':
+			out = append(out, `\u003c`...)
+		case '>':
+			out = append(out, `\u003e`...)
+		case '&':
+			out = append(out, `\u0026`...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func hashedEntries(es []Entry) []hashedEntry {
