@@ -181,10 +181,10 @@ func decodeKnowledge(data []byte) (*Knowledge, error) {
 // index checks the rows and builds the lookups; eager compiles the rows'
 // patterns now rather than on first use.
 func (k *Knowledge) index(eager bool) error {
-	k.byName = map[string][]*Row{}
+	k.byName = make(map[string][]*Row, 2*len(k.Rows))
 	k.interp = set(k.Interpreters)
 	k.down = set(k.Downloaders)
-	k.vflags = map[string]map[string]bool{}
+	k.vflags = make(map[string]map[string]bool, len(k.ValueFlags))
 	for name, fs := range k.ValueFlags {
 		k.vflags[name] = set(fs)
 	}

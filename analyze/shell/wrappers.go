@@ -92,7 +92,7 @@ func loadWrappers(data []byte) (map[string][]*Wrapper, error) {
 // indexWrappers completes rows (their default run) and indexes them by
 // program name.
 func indexWrappers(rows []*Wrapper) (map[string][]*Wrapper, error) {
-	out := map[string][]*Wrapper{}
+	out := make(map[string][]*Wrapper, 2*len(rows))
 	for _, w := range rows {
 		switch w.Run {
 		case "":
