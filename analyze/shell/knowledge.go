@@ -43,6 +43,8 @@ type Knowledge struct {
 	// every name at start (a process reads a command or two)
 	mu      sync.RWMutex
 	entries map[string]*entry
+	// lazy: rows are compiled as entry first returns them (see index)
+	lazy bool
 }
 
 // maxUnknownEntries bounds the names entry caches that no table holds
@@ -90,6 +92,16 @@ func (k *Knowledge) lookup(name string) *entry {
 		e.rows = k.byName["mkfs"]
 	}
 	k.mu.Lock()
+	if k.lazy {
+		for _, r := range e.rows {
+			if !r.compiled {
+				if err := r.compile(false); err != nil {
+					k.mu.Unlock()
+					panic(err) // commands.yaml is checked by tests, and knowledge_gen.go is generated from it
+				}
+			}
+		}
+	}
 	if k.entries == nil {
 		k.entries = map[string]*entry{}
 	}
@@ -145,9 +157,10 @@ type Row struct {
 	Match   map[string]string `yaml:"match"`
 	NoMatch []string          `yaml:"no_match"`
 
-	re      *lazyre.Regexp // ArgMatch
-	level   risk.Level
-	byClass map[string]risk.Level
+	re       *lazyre.Regexp // ArgMatch
+	level    risk.Level
+	byClass  map[string]risk.Level
+	compiled bool // compile ran, and the fields above are set
 }
 
 // commands.yaml is the source people edit; the binary holds it as Go data
@@ -179,8 +192,11 @@ func decodeKnowledge(data []byte) (*Knowledge, error) {
 }
 
 // index checks the rows and builds the lookups; eager compiles the rows'
-// patterns now rather than on first use.
+// patterns now rather than on first use. Not eager (the built-in
+// knowledge, which the tests check as LoadKnowledge does), a row other
+// than Redirect is checked and compiled when entry first returns it.
 func (k *Knowledge) index(eager bool) error {
+	k.lazy = !eager
 	k.byName = make(map[string][]*Row, 2*len(k.Rows))
 	k.interp = set(k.Interpreters)
 	k.down = set(k.Downloaders)
@@ -193,8 +209,10 @@ func (k *Knowledge) index(eager bool) error {
 		rows = append(rows, &k.Rows[i])
 	}
 	for _, r := range rows {
-		if err := r.compile(eager); err != nil {
-			return err
+		if eager || r == &k.Redirect {
+			if err := r.compile(eager); err != nil {
+				return err
+			}
 		}
 		for _, c := range r.Cmd {
 			k.byName[c] = append(k.byName[c], r)
@@ -212,6 +230,7 @@ func set(xs []string) map[string]bool {
 }
 
 func (r *Row) compile(eager bool) error {
+	r.compiled = true
 	if r.Rule == "" {
 		return fmt.Errorf("commands: a row without rule (cmd %v)", r.Cmd)
 	}

@@ -173,6 +173,9 @@ func TestAnalyzeFlowAndSQL(t *testing.T) {
 // its samples, and each of its patterns compiles.
 func TestBuiltinKnowledge(t *testing.T) {
 	want, got := yamlKnowledge(t), DefaultKnowledge()
+	for n := range got.byName {
+		got.entry(n) // compiles the rows of n
+	}
 	if len(got.Rows) != len(want.Rows) || got.Redirect.Rule != want.Redirect.Rule {
 		t.Fatalf("%d rows, commands.yaml has %d", len(got.Rows), len(want.Rows))
 	}
@@ -180,6 +183,10 @@ func TestBuiltinKnowledge(t *testing.T) {
 		w := want.Rows[i]
 		if r.Rule != w.Rule || r.ArgMatch != w.ArgMatch || r.Reason != w.Reason || len(r.Match) != 0 {
 			t.Errorf("row %d: %s, commands.yaml has %s", i, r.Rule, w.Rule)
+		}
+		if !r.compiled || r.level != w.level || !maps.Equal(r.byClass, w.byClass) {
+			t.Errorf("%s: compiled %v, level %v, by class %v; want level %v, by class %v",
+				r.Rule, r.compiled, r.level, r.byClass, w.level, w.byClass)
 		}
 		if (r.re == nil) != (r.ArgMatch == "") {
 			t.Errorf("%s: arg_match %q without its pattern", r.Rule, r.ArgMatch)
