@@ -53,7 +53,7 @@ func TestApproveRefOnce(t *testing.T) {
 	eng, tr := refEngine(t, dir, nil)
 	push := bashAction("git push --force origin main", "s1")
 	_, d := checked(t, eng, push)
-	if d.Verdict != risk.Ask || len(d.Ref) != audit.RefLen || !slices.Equal(d.Approvable, []string{"once", "session", "project"}) {
+	if d.Verdict != risk.Ask || len(d.Ref) < audit.RefLen || audit.ShortRef(d.Ref) != d.Ref || !slices.Equal(d.Approvable, []string{"once", "session", "project"}) {
 		t.Fatalf("before: %+v", d)
 	}
 	hint := warden.ApproveHint(d, "")

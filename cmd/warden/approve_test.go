@@ -75,7 +75,7 @@ func TestApproveCommand(t *testing.T) {
 			dir := t.TempDir()
 			push := bashLine("git push --force origin main", "s1", dir)
 			d := assessOne(t, dsn, push)
-			if d.Decision != "ask" || len(d.Ref) != audit.RefLen {
+			if d.Decision != "ask" || len(d.Ref) < audit.RefLen || audit.ShortRef(d.Ref) != d.Ref {
 				t.Fatalf("before: %+v", d)
 			}
 			out, _ := approveCLI(t, 0, dsn, d.Ref, "--by", "ana", "--reason", "the release")
