@@ -31,9 +31,9 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 	dst = append(dst, t...)
 	dst = append(dst, `,"kind":`...)
 	dst = jsonenc.String(dst, string(ev.Kind))
-	dst = optString(dst, `,"session":`, ev.Session)
-	dst = optString(dst, `,"agent":`, ev.Agent)
-	dst = optString(dst, `,"tool":`, ev.Tool)
+	dst = jsonenc.OptString(dst, `,"session":`, ev.Session)
+	dst = jsonenc.OptString(dst, `,"agent":`, ev.Agent)
+	dst = jsonenc.OptString(dst, `,"tool":`, ev.Tool)
 	if a := ev.Action; a != nil {
 		dst = append(dst, `,"action":{"tool":`...)
 		dst = jsonenc.String(dst, a.Tool)
@@ -42,13 +42,13 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 		if dst, ok = appendObject(dst, a.Arguments, 0); !ok {
 			return dst, false
 		}
-		dst = optString(dst, `,"session_id":`, a.SessionID)
-		dst = optString(dst, `,"cwd":`, a.Cwd)
-		dst = optString(dst, `,"agent":`, a.Agent)
+		dst = jsonenc.OptString(dst, `,"session_id":`, a.SessionID)
+		dst = jsonenc.OptString(dst, `,"cwd":`, a.Cwd)
+		dst = jsonenc.OptString(dst, `,"agent":`, a.Agent)
 		if n := a.Annotations; n != nil {
 			dst = append(dst, `,"annotations":{`...)
 			start := len(dst)
-			dst = optString(dst, `,"title":`, n.Title)
+			dst = jsonenc.OptString(dst, `,"title":`, n.Title)
 			dst = optBoolPtr(dst, `,"readOnlyHint":`, n.ReadOnlyHint)
 			dst = optBoolPtr(dst, `,"destructiveHint":`, n.DestructiveHint)
 			dst = optBoolPtr(dst, `,"idempotentHint":`, n.IdempotentHint)
@@ -56,12 +56,12 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 			dst = dropComma(dst, start)
 			dst = append(dst, '}')
 		}
-		dst = optString(dst, `,"security_risk":`, a.SecurityRisk)
-		dst = optString(dst, `,"thought":`, a.Thought)
-		dst = optString(dst, `,"summary":`, a.Summary)
+		dst = jsonenc.OptString(dst, `,"security_risk":`, a.SecurityRisk)
+		dst = jsonenc.OptString(dst, `,"thought":`, a.Thought)
+		dst = jsonenc.OptString(dst, `,"summary":`, a.Summary)
 		dst = append(dst, '}')
 	}
-	dst = optString(dst, `,"action_hash":`, ev.ActionHash)
+	dst = jsonenc.OptString(dst, `,"action_hash":`, ev.ActionHash)
 	if a := ev.Assessment; a != nil {
 		dst = append(dst, `,"assessment":{`...)
 		if dst, err = a.AppendJSONFields(dst); err != nil {
@@ -72,30 +72,30 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 	if d := ev.Decision; d != nil {
 		dst = appendDecision(dst, d)
 	}
-	dst = optString(dst, `,"mode":`, ev.Mode)
-	dst = optString(dst, `,"policy_hash":`, ev.PolicyHash)
+	dst = jsonenc.OptString(dst, `,"mode":`, ev.Mode)
+	dst = jsonenc.OptString(dst, `,"policy_hash":`, ev.PolicyHash)
 	if j := ev.Judge; j != nil {
 		dst = append(dst, `,"judge":{"model":`...)
 		dst = jsonenc.String(dst, j.Model)
 		dst = append(dst, `,"verdict":`...)
 		dst = jsonenc.String(dst, j.Verdict)
-		dst = optString(dst, `,"answer":`, j.Answer)
-		dst = optString(dst, `,"prompt_hash":`, j.PromptHash)
+		dst = jsonenc.OptString(dst, `,"answer":`, j.Answer)
+		dst = jsonenc.OptString(dst, `,"prompt_hash":`, j.PromptHash)
 		dst = append(dst, `,"latency_ns":`...)
 		dst = strconv.AppendInt(dst, int64(j.Latency), 10)
 		dst = optInt(dst, `,"input_tokens":`, int64(j.InputTokens))
 		dst = optInt(dst, `,"output_tokens":`, int64(j.OutputTokens))
-		dst = optString(dst, `,"error":`, j.Error)
+		dst = jsonenc.OptString(dst, `,"error":`, j.Error)
 		dst = append(dst, '}')
 	}
 	if p := ev.Approval; p != nil {
 		dst = append(dst, `,"approval":{`...)
 		start := len(dst)
-		dst = optString(dst, `,"by":`, p.By)
-		dst = optString(dst, `,"reason":`, p.Reason)
-		dst = optString(dst, `,"scope":`, p.Scope)
-		dst = optString(dst, `,"rule":`, p.Rule)
-		dst = optString(dst, `,"file":`, p.File)
+		dst = jsonenc.OptString(dst, `,"by":`, p.By)
+		dst = jsonenc.OptString(dst, `,"reason":`, p.Reason)
+		dst = jsonenc.OptString(dst, `,"scope":`, p.Scope)
+		dst = jsonenc.OptString(dst, `,"rule":`, p.Rule)
+		dst = jsonenc.OptString(dst, `,"file":`, p.File)
 		dst = optInt(dst, `,"of":`, p.Of)
 		dst = dropComma(dst, start)
 		dst = append(dst, '}')
@@ -107,7 +107,7 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 			dst = append(dst, `,"exit_code":`...)
 			dst = strconv.AppendInt(dst, int64(*o.ExitCode), 10)
 		}
-		dst = optString(dst, `,"error":`, o.Error)
+		dst = jsonenc.OptString(dst, `,"error":`, o.Error)
 		dst = optInt(dst, `,"duration_ns":`, int64(o.Duration))
 		if o.Interrupted {
 			dst = append(dst, `,"interrupted":true`...)
@@ -124,14 +124,14 @@ func appendEvent(dst []byte, ev *Event) ([]byte, bool) {
 		dst = strconv.AppendInt(dst, p.Count, 10)
 		dst = append(dst, `,"anchor":`...)
 		dst = jsonenc.String(dst, p.Anchor)
-		dst = optString(dst, `,"by":`, p.By)
-		dst = optString(dst, `,"reason":`, p.Reason)
+		dst = jsonenc.OptString(dst, `,"by":`, p.By)
+		dst = jsonenc.OptString(dst, `,"reason":`, p.Reason)
 		dst = append(dst, '}')
 	}
 	if ev.Bypass {
 		dst = append(dst, `,"bypass":true`...)
 	}
-	dst = optString(dst, `,"error":`, ev.Error)
+	dst = jsonenc.OptString(dst, `,"error":`, ev.Error)
 	return append(dst, '}'), true
 }
 
@@ -143,11 +143,11 @@ func appendDecision(dst []byte, d *risk.Decision) []byte {
 		dst = append(dst, `,"reasons":`...)
 		dst = jsonenc.Strings(dst, d.Reasons)
 	}
-	dst = optString(dst, `,"rule":`, d.Rule)
-	dst = optString(dst, `,"stage":`, string(d.Stage))
-	dst = optString(dst, `,"origin":`, d.Origin)
-	dst = optString(dst, `,"layer":`, d.Layer)
-	dst = optString(dst, `,"ref":`, d.Ref)
+	dst = jsonenc.OptString(dst, `,"rule":`, d.Rule)
+	dst = jsonenc.OptString(dst, `,"stage":`, string(d.Stage))
+	dst = jsonenc.OptString(dst, `,"origin":`, d.Origin)
+	dst = jsonenc.OptString(dst, `,"layer":`, d.Layer)
+	dst = jsonenc.OptString(dst, `,"ref":`, d.Ref)
 	if len(d.Approvable) > 0 {
 		dst = append(dst, `,"approvable":`...)
 		dst = jsonenc.Strings(dst, d.Approvable)
@@ -156,15 +156,6 @@ func appendDecision(dst []byte, d *risk.Decision) []byte {
 		dst = append(dst, `,"shadow":true`...)
 	}
 	return append(dst, '}')
-}
-
-// optString appends name and s, unless s is "" (omitempty).
-func optString(dst []byte, name, s string) []byte {
-	if s == "" {
-		return dst
-	}
-	dst = append(dst, name...)
-	return jsonenc.String(dst, s)
 }
 
 // optInt appends name and n, unless n is 0 (omitempty).
@@ -284,34 +275,4 @@ func appendFloat(dst []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return dst, true
-}
-
-// escapeHTML returns src with its <, > and & written as json.Marshal
-// escapes them: \u003c, \u003e, \u0026. JSON text holds
-// them only inside strings, so every one is escaped, as Marshal escapes
-// every one it writes in a string.
-func escapeHTML(src []byte) []byte {
-	n := 0
-	for _, c := range src {
-		if c == '<' || c == '>' || c == '&' {
-			n++
-		}
-	}
-	if n == 0 {
-		return src
-	}
-	out := make([]byte, 0, len(src)+5*n)
-	for _, c := range src {
-		switch c {
-		case '<':
-			out = append(out, `\u003c`...)
-		case '>':
-			out = append(out, `\u003e`...)
-		case '&':
-			out = append(out, `\u0026`...)
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/agentwarden/warden/internal/jsonenc"
 )
 
 // recordDomain prefixes every hashed record, so that a record's hash is
@@ -43,7 +45,7 @@ func Seal(ev *Event, head Head) (Record, error) {
 // json.Marshal's, written without reflection (appendEvent) where it can.
 func Canonical(ev *Event) ([]byte, error) {
 	if b, ok := appendEvent(make([]byte, 0, 1024), ev); ok {
-		return escapeHTML(b), nil
+		return jsonenc.EscapeHTML(b, 0), nil
 	}
 	return json.Marshal(ev)
 }

@@ -118,7 +118,7 @@ func (h *hashedPolicy) appendJSON(dst []byte) []byte {
 	dst = jsonenc.String(dst, h.Confirm.Type)
 	dst = append(dst, `,"Name":`...)
 	dst = jsonenc.String(dst, h.Confirm.Name)
-	dst = hashOptString(dst, `,"Threshold":`, h.Confirm.Threshold)
+	dst = jsonenc.OptString(dst, `,"Threshold":`, h.Confirm.Threshold)
 	if h.Confirm.ConfirmUnknown {
 		dst = append(dst, `,"ConfirmUnknown":true`...)
 	}
@@ -154,7 +154,7 @@ func (h *hashedPolicy) appendJSON(dst []byte) []byte {
 	dst = append(dst, `},"MCP":{"TrustAnnotations":`...)
 	dst = jsonenc.Strings(dst, h.MCP.TrustAnnotations)
 	dst = append(dst, "}}"...)
-	return hashEscapeHTML(dst, start)
+	return jsonenc.EscapeHTML(dst, start)
 }
 
 func appendHashedEntries(dst []byte, es []hashedEntry) []byte {
@@ -168,14 +168,14 @@ func appendHashedEntries(dst []byte, es []hashedEntry) []byte {
 		}
 		dst = append(dst, '{')
 		start := len(dst)
-		dst = hashOptString(dst, `,"Rule":`, e.Rule)
-		dst = hashOptString(dst, `,"Base":`, e.Base)
-		dst = hashOptString(dst, `,"If":`, e.If)
-		dst = hashOptString(dst, `,"Reason":`, e.Reason)
+		dst = jsonenc.OptString(dst, `,"Rule":`, e.Rule)
+		dst = jsonenc.OptString(dst, `,"Base":`, e.Base)
+		dst = jsonenc.OptString(dst, `,"If":`, e.If)
+		dst = jsonenc.OptString(dst, `,"Reason":`, e.Reason)
 		if e.Org {
 			dst = append(dst, `,"Org":true`...)
 		}
-		dst = hashOptString(dst, `,"Exact":`, e.Exact)
+		dst = jsonenc.OptString(dst, `,"Exact":`, e.Exact)
 		if len(dst) > start {
 			dst = append(dst[:start], dst[start+1:]...) // the first member's comma
 		}
@@ -184,50 +184,12 @@ func appendHashedEntries(dst []byte, es []hashedEntry) []byte {
 	return append(dst, ']')
 }
 
-// hashOptString appends name and s, unless s is "" (omitempty).
-func hashOptString(dst []byte, name, s string) []byte {
-	if s == "" {
-		return dst
-	}
-	return jsonenc.String(append(dst, name...), s)
-}
-
 // hashOptStrings appends name and list, unless list is empty (omitempty).
 func hashOptStrings(dst []byte, name string, list []string) []byte {
 	if len(list) == 0 {
 		return dst
 	}
 	return jsonenc.Strings(append(dst, name...), list)
-}
-
-// hashEscapeHTML returns dst with the <, > and & written from start on
-// escaped as json.Marshal escapes them (\u003c, \u003e, \u0026): JSON
-// text holds them only inside strings, where Marshal escapes every one.
-func hashEscapeHTML(dst []byte, start int) []byte {
-	n := 0
-	for _, c := range dst[start:] {
-		if c == '<' || c == '>' || c == '&' {
-			n++
-		}
-	}
-	if n == 0 {
-		return dst
-	}
-	out := make([]byte, 0, len(dst)+5*n)
-	out = append(out, dst[:start]...)
-	for _, c := range dst[start:] {
-		switch c {
-		case '<':
-			out = append(out, `\u003c`...)
-		case '>':
-			out = append(out, `\u003e`...)
-		case '&':
-			out = append(out, `\u0026`...)
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 func hashedEntries(es []Entry) []hashedEntry {

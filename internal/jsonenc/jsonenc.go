@@ -120,3 +120,43 @@ func Bool(dst []byte, b bool) []byte {
 	}
 	return append(dst, "false"...)
 }
+
+// OptString appends name (the member's `,"key":`) and s as a JSON
+// string, unless s is "": a member with json's omitempty.
+func OptString(dst []byte, name, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return String(append(dst, name...), s)
+}
+
+// EscapeHTML returns dst with every <, > and & written from start on
+// escaped as json.Marshal escapes them (\u003c, \u003e, \u0026). JSON
+// text holds them only inside strings, where Marshal escapes every one,
+// so text written by String and then escaped here is what Marshal writes.
+func EscapeHTML(dst []byte, start int) []byte {
+	n := 0
+	for _, c := range dst[start:] {
+		if c == '<' || c == '>' || c == '&' {
+			n++
+		}
+	}
+	if n == 0 {
+		return dst
+	}
+	out := make([]byte, 0, len(dst)+5*n)
+	out = append(out, dst[:start]...)
+	for _, c := range dst[start:] {
+		switch c {
+		case '<':
+			out = append(out, `\u003c`...)
+		case '>':
+			out = append(out, `\u003e`...)
+		case '&':
+			out = append(out, `\u0026`...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -108,3 +108,25 @@ func BenchmarkString(b *testing.B) {
 		}
 	}
 }
+
+func TestEscapeHTML(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		start int
+		want  string
+	}{
+		{`{"a":"<b>&"}`, 0, `{"a":"\u003cb\u003e\u0026"}`},
+		{`<kept>{"a":"x&y"}`, 6, `<kept>{"a":"x\u0026y"}`},
+		{`{"a":"plain"}`, 0, `{"a":"plain"}`},
+	} {
+		if got := string(EscapeHTML([]byte(c.in), c.start)); got != c.want {
+			t.Errorf("EscapeHTML(%q, %d) = %q, want %q", c.in, c.start, got, c.want)
+		}
+	}
+	if got := string(OptString([]byte("{"), `"a":`, "")); got != "{" {
+		t.Errorf("OptString of \"\" = %q, want nothing written", got)
+	}
+	if got := string(OptString([]byte("{"), `"a":`, "x")); got != `{"a":"x"` {
+		t.Errorf("OptString = %q", got)
+	}
+}
