@@ -294,29 +294,15 @@ func (p *parser) object(depth int) *node {
 			return nil
 		}
 		n.members = append(n.members, member{key: key, keyStart: keyStart, value: v})
-		p.space()
-		if p.err != nil {
-			return nil
-		}
-		if p.pos < len(p.text) && p.text[p.pos] == ',' {
-			comma := p.pos
-			p.pos++
-			p.space()
-			if p.err != nil {
-				return nil
-			}
-			if p.pos < len(p.text) && p.text[p.pos] == '}' {
-				p.fail(comma, "a comma before '}'")
-				return nil
-			}
+		switch p.separator('}') {
+		case sepMore:
 			continue
-		}
-		if p.pos < len(p.text) && p.text[p.pos] == '}' {
-			p.pos++
+		case sepClosed:
 			n.end = p.pos
 			return n
+		case sepOther:
+			p.fail(p.pos, "expected ',' or '}' after the value of %q", key)
 		}
-		p.fail(p.pos, "expected ',' or '}' after the value of %q", key)
 		return nil
 	}
 }
@@ -347,31 +333,52 @@ func (p *parser) array(depth int) *node {
 			return nil
 		}
 		n.elems = append(n.elems, v)
-		p.space()
-		if p.err != nil {
-			return nil
-		}
-		if p.pos < len(p.text) && p.text[p.pos] == ',' {
-			comma := p.pos
-			p.pos++
-			p.space()
-			if p.err != nil {
-				return nil
-			}
-			if p.pos < len(p.text) && p.text[p.pos] == ']' {
-				p.fail(comma, "a comma before ']'")
-				return nil
-			}
+		switch p.separator(']') {
+		case sepMore:
 			continue
-		}
-		if p.pos < len(p.text) && p.text[p.pos] == ']' {
-			p.pos++
+		case sepClosed:
 			n.end = p.pos
 			return n
+		case sepOther:
+			p.fail(p.pos, "expected ',' or ']' in the array")
 		}
-		p.fail(p.pos, "expected ',' or ']' in the array")
 		return nil
 	}
+}
+
+// What follows a member of an object or an element of an array.
+const (
+	sepMore   = iota // a comma, and another value after it
+	sepClosed        // the closing bracket, which p is now past
+	sepOther         // something else, at p.pos: the caller says what it expected
+	sepFailed        // p.err is set (a comma just before the close, or a bad comment)
+)
+
+// separator reads what follows a value inside the object or array that
+// closing closes.
+func (p *parser) separator(closing byte) int {
+	p.space()
+	if p.err != nil {
+		return sepFailed
+	}
+	if p.pos < len(p.text) && p.text[p.pos] == ',' {
+		comma := p.pos
+		p.pos++
+		p.space()
+		if p.err != nil {
+			return sepFailed
+		}
+		if p.pos < len(p.text) && p.text[p.pos] == closing {
+			p.fail(comma, "a comma before '%c'", closing)
+			return sepFailed
+		}
+		return sepMore
+	}
+	if p.pos < len(p.text) && p.text[p.pos] == closing {
+		p.pos++
+		return sepClosed
+	}
+	return sepOther
 }
 
 // at names an offset as line:col for a message.
