@@ -30,6 +30,7 @@ const (
 	Rebinding     Category = "rebinding"     // a DNS rebinding service
 	Scheme        Category = "scheme"        // a scheme not allowed
 	Invalid       Category = "invalid"       // cannot be parsed the way every client would: fail closed
+	Ambiguous     Category = "ambiguous"     // user information that reads as an address before the real host
 	NonCanonical  Category = "non_canonical" // a public address written in a form no one writes by hand
 	NotAllowed    Category = "not_allowed"   // not in allowed_hosts
 	ExtraBlocked  Category = "extra_blocked" // in extra_blocked_hosts

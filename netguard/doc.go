@@ -26,7 +26,8 @@
 // NAT 100.64/10, link-local, IETF protocol assignments, benchmarking,
 // multicast, broadcast, 240/4, unique-local fc00::/7, site-local,
 // discard-only, ORCHID, local-use NAT64, every IPv6 address outside
-// 2000::/3, documentation ranges when Config.BlockDocumentation is set,
+// 2000::/3, the IPv6 documentation ranges, the IPv4 ones when
+// Config.BlockDocumentation is set,
 // and the cloud metadata endpoints (169.254.169.254, 169.254.170.2,
 // fd00:ec2::254, 168.63.129.16, 100.100.100.200 …), which no setting
 // opens. Anything that cannot be parsed unambiguously is blocked.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -41,9 +42,12 @@ type Config struct {
 	// names, wildcard DNS services, internal suffixes), and the safe
 	// client still checks every address it connects to.
 	ResolveDNS bool `yaml:"resolve_dns,omitempty" json:"resolve_dns,omitempty"`
-	// BlockDocumentation blocks the documentation ranges (192.0.2/24,
-	// 198.51.100/24, 203.0.113/24, 2001:db8::/32, 3fff::/20), which are
-	// not routed on the Internet but are allowed by default.
+	// BlockDocumentation blocks the IPv4 documentation ranges
+	// (192.0.2/24, 198.51.100/24, 203.0.113/24), which are not routed on
+	// the Internet but are allowed by default (examples and tests use
+	// them for external hosts). The IPv6 documentation ranges
+	// (2001:db8::/32, 3fff::/20) are always blocked: nothing legitimate
+	// is reached there, and a request to one is probing.
 	BlockDocumentation bool `yaml:"block_documentation,omitempty" json:"block_documentation,omitempty"`
 	// Resolver resolves names when ResolveDNS is set (default
 	// net.DefaultResolver).
@@ -174,8 +178,98 @@ func parseHostPort(hostport string) (target, error) {
 	return parseHost(hostport)
 }
 
-// judge decides on a parsed destination.
+// judge decides on a parsed destination: its host, then the URLs its
+// query carries for a redirect.
 func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
+	return g.judgeDepth(ctx, raw, t, 0)
+}
+
+func (g *Guard) judgeDepth(ctx context.Context, raw string, t target, depth int) Verdict {
+	v := g.judgeHost(ctx, raw, t)
+	if !v.Allowed || t.scheme == "" {
+		return v
+	}
+	if r, ok := g.redirectParam(ctx, raw, depth); ok {
+		return r
+	}
+	return v
+}
+
+// Redirect parameters. A server that redirects to the URL its query
+// names (?next=, ?url=, ?redirect_uri=) takes a request to a public host
+// on to wherever that URL points; a client that follows redirects without
+// a dial-time check gets there. A query value that is an http(s) URL to a
+// destination the guard blocks blocks the URL that carries it.
+const (
+	maxParams       = 64 // query values read per URL
+	maxRedirectNest = 2  // URLs inside URLs inside URLs followed
+)
+
+// redirectParam judges the URLs raw's query values hold (decoded once,
+// and once more when the value is itself percent-encoded), and returns
+// the verdict for the first that is blocked for where it leads.
+func (g *Guard) redirectParam(ctx context.Context, raw string, depth int) (Verdict, bool) {
+	q := strings.IndexByte(raw, '?')
+	if q < 0 || depth >= maxRedirectNest {
+		return Verdict{}, false
+	}
+	query := raw[q+1:]
+	if i := strings.IndexByte(query, '#'); i >= 0 {
+		query = query[:i]
+	}
+	n := 0
+	for query != "" && n < maxParams {
+		var kv string
+		kv, query, _ = strings.Cut(query, "&")
+		n++
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		for range 2 { // ?u=http%3A%2F%2F… and ?u=http%253A%252F%252F…
+			d, err := url.QueryUnescape(val)
+			if err != nil || d == val {
+				break
+			}
+			val = d
+		}
+		inner, ok := nestedURL(val)
+		if !ok {
+			continue
+		}
+		t, err := parseURL(inner)
+		if err != nil {
+			continue
+		}
+		iv := g.judgeDepth(ctx, inner, t, depth+1)
+		switch iv.Category {
+		case Public, NotAllowed, Invalid, Scheme, Unresolvable:
+			continue // not a place the redirect reaches that a direct request could not
+		}
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		return Verdict{URL: raw, Host: iv.Host, Category: iv.Category, Addrs: iv.Addrs, Disguised: true,
+			Reason: fmt.Sprintf("its query parameter %q carries the URL of %s, where a redirect would take the request: %s", secrets.Redact(name), iv.Host, iv.Reason)}, true
+	}
+	return Verdict{}, false
+}
+
+// nestedURL returns the http(s) URL a query value holds ("//host/…",
+// a scheme-relative URL, read as http).
+func nestedURL(val string) (string, bool) {
+	val = strings.TrimSpace(val)
+	switch {
+	case len(val) > 7 && strings.EqualFold(val[:7], "http://"), len(val) > 8 && strings.EqualFold(val[:8], "https://"):
+		return val, true
+	case strings.HasPrefix(val, "//") && len(val) > 2 && val[2] != '/':
+		return "http:" + val, true
+	}
+	return "", false
+}
+
+// judgeHost decides on a parsed destination's host.
+func (g *Guard) judgeHost(ctx context.Context, raw string, t target) Verdict {
 	v := Verdict{URL: raw, Host: t.host}
 	disguise := func(v Verdict) Verdict {
 		if t.disguise != "" {
@@ -193,11 +287,19 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 		v.Category, v.Reason = ExtraBlocked, t.host+" is in extra_blocked_hosts"
 		return disguise(v)
 	}
+	if t.lureAddr {
+		v.Category, v.Disguised = Ambiguous, true
+		v.Reason = fmt.Sprintf("the user information %q reads as an address, written before the host %s: which one is reached depends on who reads the URL", secrets.Redact(t.lure), t.host)
+		return v
+	}
 	if t.addr.IsValid() {
 		v.Addrs = []netip.Addr{t.addr}
 		emb := classify(t.addr).embedded
 		c, why, opened := g.address(t.host, t.addr)
-		if emb.IsValid() {
+		// ::ffff:a.b.c.d is how dual-stack sockets write an IPv4 peer:
+		// a public address in that form is judged as the address itself
+		mappedPublic := t.addr.Is4In6() && c == Public && t.disguise == ""
+		if emb.IsValid() && !mappedPublic {
 			v.Disguised = true
 			if t.disguise == "" && c == Public {
 				t.disguise = "the IPv4 address " + emb.String() + " inside an IPv6 one"
@@ -213,7 +315,7 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 		case t.disguise != "":
 			v.Category, v.Reason = NonCanonical, t.host+" is a public address written in a form no one writes by hand"
 			return disguise(v)
-		case !g.allowed.empty() && !g.allowed.matchTarget(t) && !g.allowed.matchAddr(t.addr):
+		case !g.allowed.empty() && !g.allowed.matchTarget(t) && !g.allowed.matchAddr(t.addr) && !(mappedPublic && g.allowed.matchAddr(emb)):
 			v.Category, v.Reason = NotAllowed, t.host+" is not in allowed_hosts"
 			return disguise(v)
 		case c != Public:
@@ -221,6 +323,9 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 			return v
 		}
 		v.Allowed, v.Reason = true, t.host+" is a public address"
+		if mappedPublic {
+			v.Reason = t.host + " is the IPv4-mapped form of the public address " + emb.String()
+		}
 		return v
 	}
 	nc := classifyName(t.host)
@@ -235,7 +340,7 @@ func (g *Guard) judge(ctx context.Context, raw string, t target) Verdict {
 	case nc.cat == Metadata:
 		v.Category, v.Reason = Metadata, t.host+" is "+nc.what
 		return disguise(v)
-	case nc.cat == Documentation && !g.cfg.BlockDocumentation:
+	case nc.cat == Documentation && !g.cfg.BlockDocumentation && nc.addr.Is4():
 	case nc.cat != Public && !g.allowPrivate.matchHost(t.host) && !(nc.addr.IsValid() && g.allowPrivate.matchAddr(nc.addr)):
 		v.Category, v.Reason = nc.cat, t.host+" is "+nc.what
 		if nc.addr.IsValid() {
@@ -303,7 +408,7 @@ func (g *Guard) address(host string, a netip.Addr) (cat Category, why string, op
 		return ExtraBlocked, a.String() + " is in extra_blocked_hosts", false
 	}
 	switch {
-	case c.cat == Public, c.cat == Documentation && !g.cfg.BlockDocumentation:
+	case c.cat == Public, c.cat == Documentation && !g.cfg.BlockDocumentation && a.Is4():
 		return Public, "", false
 	case c.embedded.IsValid():
 		why = a.String() + " carries " + c.what

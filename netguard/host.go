@@ -25,8 +25,12 @@ type target struct {
 	// does not): a numeric form, Unicode that IDNA maps to digits, a zone.
 	disguise string
 	// lure is user information that reads as a host name, written before
-	// the real host (http://docs.example.com@169.254.169.254/).
-	lure string
+	// the real host (http://docs.example.com@169.254.169.254/); lureAddr
+	// is set when it reads as an address: an IP literal, or a name of
+	// this machine, a metadata endpoint or the local network
+	// (http://127.0.0.1@example.com/).
+	lure     string
+	lureAddr bool
 }
 
 // errHost wraps the reasons a host cannot be judged.
@@ -77,8 +81,12 @@ func parseURL(raw string) (target, error) {
 		return target{}, errors.New("an empty port")
 	}
 	if u.User != nil {
-		if name := u.User.Username(); strings.Contains(name, ".") {
+		name := u.User.Username()
+		if strings.Contains(name, ".") {
 			t.lure = name
+		}
+		if looksLikeAddress(name) {
+			t.lure, t.lureAddr = name, true
 		}
 	}
 	return t, nil
@@ -160,6 +168,37 @@ func parseHost(h string) (target, error) {
 	return t, nil
 }
 
+// looksLikeAddress reports user information that a reader could take
+// for the host: an IPv4 literal with dots or in hex (a bare number is a
+// plausible user id), a bracketed IPv6 literal, or a name the guard knows
+// is not public (localhost, metadata.google.internal, db.internal).
+func looksLikeAddress(user string) bool {
+	if user == "" {
+		return false
+	}
+	if strings.HasPrefix(user, "[") {
+		_, err := parseHost(user)
+		return err == nil
+	}
+	if !strings.Contains(user, ".") && !strings.HasPrefix(strings.ToLower(user), "0x") && !loopbackNames[strings.ToLower(user)] {
+		return false
+	}
+	t, err := parseHost(user)
+	if err != nil {
+		return false
+	}
+	if t.addr.IsValid() {
+		return true
+	}
+	switch classifyName(t.host).cat {
+	case Public, InternalName:
+		// a dotted user name (first.last) is not an address; an internal
+		// suffix (.local, .lan) is read as one only for known names below
+		return under(t.host, []string{"internal", "localhost"}) != "" || strings.HasSuffix(t.host, ".svc") || strings.HasSuffix(t.host, ".cluster.local")
+	}
+	return true
+}
+
 func ascii(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
@@ -191,6 +230,9 @@ var (
 	rebindDomains = []string{"1u.ms", "rbndr.us", "rebind.it", "rebind.network", "lock.cmpxchg8b.com"}
 	// names only a local network resolves (RFC 6762 appendix G, RFC 8375,
 	// ICANN's .internal)
+	// names the DNS of a Kubernetes cluster answers (service.namespace.svc,
+	// …svc.cluster.local, pod and cluster domains)
+	clusterSuffixes  = []string{"svc.cluster.local", "pod.cluster.local", "cluster.local", "svc"}
 	internalSuffixes = []string{"internal", "local", "localdomain", "home.arpa", "lan", "intranet", "corp", "home", "private"}
 )
 
@@ -226,6 +268,9 @@ func classifyName(h string) nameClass {
 	}
 	if !strings.Contains(h, ".") {
 		return nameClass{cat: InternalName, what: "a single-label name, which only the local network resolves"}
+	}
+	if d := under(h, clusterSuffixes); d != "" {
+		return nameClass{cat: InternalName, what: "a Kubernetes cluster-internal name (." + d + "), which only the cluster's DNS resolves"}
 	}
 	if d := under(h, internalSuffixes); d != "" {
 		return nameClass{cat: InternalName, what: "a ." + d + " name, which only the local network resolves"}

@@ -76,7 +76,7 @@ that does not resolve is blocked. Without it no request of any kind is made.`,
 	f.StringSliceVar(&cfg.AllowPrivate, "allow-private", nil, "hosts or CIDRs that may be private or loopback (repeatable)")
 	f.StringSliceVar(&cfg.ExtraBlockedHosts, "block", nil, "hosts or CIDRs to block besides the built-in ranges (repeatable)")
 	f.StringSliceVar(&cfg.Schemes, "scheme", nil, "allowed schemes (default http,https)")
-	f.BoolVar(&cfg.BlockDocumentation, "block-documentation", false, "also block the documentation ranges (192.0.2/24, 2001:db8::/32 …)")
+	f.BoolVar(&cfg.BlockDocumentation, "block-documentation", false, "also block the IPv4 documentation ranges (192.0.2/24, 198.51.100/24, 203.0.113/24; the IPv6 ones are always blocked)")
 	return cmd
 }
 
