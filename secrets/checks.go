@@ -97,7 +97,7 @@ func keyBody(c candidate) bool {
 // about a password's rules.
 func password(c candidate) bool {
 	v := c.secret
-	if badName(c.name, passwordNameWords) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) {
+	if badName(c.name, passwordNameWords) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) || fixture(c) {
 		return false
 	}
 	if len(v) < 6 || entropy(v) < 2.2 || digest(v) || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.Contains(v, "://") {
@@ -154,7 +154,7 @@ func digest(v string) bool {
 // that is not about the key (its URL, file, length, id).
 func generic(c candidate) bool {
 	v := c.secret
-	if badName(c.name, genericNameWords) || vendorPrefix(v) {
+	if badName(c.name, genericNameWords) || vendorPrefix(v) || fixture(c) {
 		return false
 	}
 	if !hasDigit(v) || allDigits(v) || !hasLetter(v) || digest(v) {
@@ -168,6 +168,20 @@ func generic(c candidate) bool {
 	}
 	return true
 }
+
+// fixture reports a password or generic token that a test suite made
+// up: its name or its value says it is a test, mock, fake or fixture
+// value (TEST_PASSWORD, mock_token, "testpassword123",
+// "test-secret-key-1234"). Vendors' tokens are judged by their own
+// rules, whatever their names.
+func fixture(c candidate) bool {
+	if badName(c.name, fixtureWords) || strings.HasPrefix(strings.ToLower(c.secret), "test") {
+		return true
+	}
+	return badName(c.secret, fixtureWords)
+}
+
+var fixtureWords = words("test tests testing mock mocked fake fixture fixtures stub dummy")
 
 // vendorPrefix reports a value that starts like a vendor's token: the
 // vendor's own rule (and its checks) decides about it.
@@ -184,7 +198,7 @@ var vendorPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pa
 	"xoxa-", "xapp-", "sk_live_", "rk_live_", "sk_test_", "rk_test_", "AKIA", "ASIA", "AIza", "npm_", "pypi-", "sk-ant-", "sk-proj-", "eyJ"}
 
 var passwordNameWords = words("length len min max count policy field label hint prompt reset regex pattern rounds expir file path url " +
-	"type input confirm forgot strength required validator timeout env var name")
+	"type input confirm forgot strength required validator timeout env var name encoder hasher algorithm algo scheme")
 
 var genericNameWords = words("url uri endpoint path file name id type length len size count prefix header field expir ttl timeout " +
 	"public format version label env var arn region ref")
@@ -261,6 +275,11 @@ var documented = map[string]bool{
 	"AKIAIOSFODNN7EXAMPLE":                     true,
 	"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY": true,
 	"sk_test_4eC39HqLyjWDarjtT1zdp7dc":         true,
+	// the digests of empty input (MD5, SHA-1, SHA-256), which fill
+	// fixtures and caches
+	"d41d8cd98f00b204e9800998ecf8427e":                                 true,
+	"da39a3ee5e6b4b0d3255bfef95601890afd80709":                         true,
+	"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855": true,
 	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c": true,
 }
 

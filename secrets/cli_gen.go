@@ -68,6 +68,11 @@ func cliData() *cliGrammar {
 					},
 				},
 			},
+			{
+				Names: []string{"az", "oc", "cf", "argocd", "pscale", "doctl", "tsh"},
+				Sub:   []string{"login", "auth"},
+				Flags: []cliFlag{{Names: []string{"-p", "--password", "--client-secret", "--secret", "--access-token", "-t"}}},
+			},
 			{Names: []string{"influx"}, Flags: []cliFlag{{Names: []string{"-t", "--token", "--password"}}}},
 			{
 				Names: []string{"svn", "clickhouse-client", "clickhouse", "rabbitmqadmin", "kubectl", "vault", "glab", "heroku", "snowsql"},

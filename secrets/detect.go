@@ -328,6 +328,8 @@ func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding 
 		c := candidate{secret: string(window[s0:s1])}
 		if p.name >= 0 && m[2*p.name] >= 0 {
 			c.name = string(window[m[2*p.name]:m[2*p.name+1]])
+		} else if p.key >= 0 && m[2*p.key] >= 0 {
+			c.name = string(window[m[2*p.key]:m[2*p.key+1]])
 		}
 		if r.Anchor == "keyword" {
 			c.name = string(text[schemeStart(text, ls):ls])

@@ -67,6 +67,7 @@ type prog struct {
 	anchored   *regexp.Regexp // for a rule with a name or an anchor: the pattern at the window's start
 	keyBlocks  bool           // the pattern is privateKeyPattern: findKeyBlocks finds its matches
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
+	key        int            // the group key: a name that is not an assignment's (<add key="DbPassword" value=…>), read by checks but not anchoring the pattern
 }
 
 // rules.yaml is the source people edit; the binary holds it as Go data
@@ -176,7 +177,7 @@ func compileProg(pattern, anchor string) (*prog, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q"),
+	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q"), key: re.SubexpIndex("key"),
 		keyBlocks: pattern == privateKeyPattern && anchor == ""}
 	prefix := `\A(?:`
 	if anchor == "token" {
