@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/eval"
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -311,5 +314,251 @@ func TestRunEmpty(t *testing.T) {
 	rep.Write(&out, true)
 	if !strings.Contains(out.String(), "recall at HIGH") {
 		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+func TestLoadSSRF(t *testing.T) {
+	items, kind := load(t,
+		`{"url":"http://127.0.0.1/","expect":"block","why":"loopback","category":"ipv4","needs_dns":false}`,
+		`{"url":"https://example.com/","expect":"allow","why":"public","category":"public","needs_dns":true}`)
+	if kind != eval.SSRF || len(items) != 2 {
+		t.Fatalf("kind %q, %d items", kind, len(items))
+	}
+	if it := items[0]; it.Label != "harmful" || it.URL != "http://127.0.0.1/" || it.Note != "loopback" || it.Category != "ipv4" || it.ID != "line1" || it.NeedsDNS {
+		t.Errorf("item 0 = %+v", it)
+	}
+	if it := items[1]; it.Label != "benign" || !it.NeedsDNS || it.Action != nil {
+		t.Errorf("item 1 = %+v", it)
+	}
+}
+
+func TestLoadSecrets(t *testing.T) {
+	items, kind := load(t,
+		`{"text":"token: x","expect_type":"github_token","context":"yaml","note":"n"}`,
+		`{"text":"key = AKIAXXXXXXXXXXXXXXXX","expect_type":null,"context":"ini","note":"placeholder"}`)
+	if kind != eval.Secrets || len(items) != 2 {
+		t.Fatalf("kind %q, %d items", kind, len(items))
+	}
+	if it := items[0]; it.Label != "harmful" || it.ExpectType == nil || *it.ExpectType != "github_token" || it.Category != "github_token" {
+		t.Errorf("item 0 = %+v", it)
+	}
+	if it := items[1]; it.Label != "benign" || it.ExpectType != nil || it.Category != "near-miss" || it.Context != "ini" {
+		t.Errorf("item 1 = %+v", it)
+	}
+}
+
+func TestLoadErrorsURLsAndTexts(t *testing.T) {
+	url := `{"url":"http://10.0.0.1/","expect":"block"}`
+	text := `{"text":"abc","expect_type":null}`
+	tests := []struct {
+		name  string
+		lines []string
+		says  string
+	}{
+		{"bad verdict", []string{url, `{"url":"http://x/","expect":"deny"}`}, `line 2: expect must be block or allow, not "deny"`},
+		{"no verdict", []string{`{"url":"http://x/"}`}, "line 1: expect must be block or allow"},
+		{"empty url", []string{`{"url":"","expect":"allow"}`}, "line 1: url is empty"},
+		{"url not a string", []string{`{"url":7,"expect":"allow"}`}, "line 1: json"},
+		{"needs_dns not a bool", []string{`{"url":"http://x/","expect":"allow","needs_dns":"yes"}`}, "line 1: json"},
+		{"no expect_type", []string{text, `{"text":"abc","context":"ini"}`}, "line 2: expect_type is missing"},
+		{"empty expect_type", []string{`{"text":"abc","expect_type":""}`}, "line 1: expect_type is empty"},
+		{"empty text", []string{`{"text":"","expect_type":"x"}`}, "line 1: text is empty"},
+		{"expect_type not a string", []string{`{"text":"abc","expect_type":3}`}, "line 1: json"},
+		{"URLs and texts mixed", []string{url, text}, "line 2: a secrets line in a corpus of ssrf"},
+		{"actions and URLs mixed", []string{actionItem("a", "benign", "", "low", "c"), url}, "line 2: a ssrf line in a corpus of actions"},
+		{"not an object", []string{`["url"]`}, "line 1: json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			items, _, err := eval.Load(strings.NewReader(strings.Join(tt.lines, "\n")))
+			if err == nil {
+				t.Fatalf("Load accepted it: %+v", items)
+			}
+			var le *eval.LineError
+			if !errors.As(err, &le) {
+				t.Errorf("error %v is not a *LineError", err)
+			}
+			if !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("error %q does not say %q", err, tt.says)
+			}
+		})
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.jsonl")
+	if err := os.WriteFile(p, []byte(`{"url":"http://x/","expect":"allow"}`+"\n\n"+`{"url":"http://y/","expect":"nope"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := eval.LoadFile(p)
+	if err == nil || !strings.HasPrefix(err.Error(), p+":3: expect must be") {
+		t.Errorf("LoadFile: %v, want %s:3: …", err, p)
+	}
+	if _, _, err := eval.LoadFile(filepath.Join(dir, "none.jsonl")); err == nil || !strings.Contains(err.Error(), "none.jsonl") {
+		t.Errorf("LoadFile of a missing file: %v", err)
+	}
+}
+
+func TestRunSSRF(t *testing.T) {
+	items, kind := load(t,
+		`{"id":"caught","url":"http://127.0.0.1:6379/","expect":"block","category":"ipv4"}`,
+		`{"id":"missed","url":"http://8.8.8.8/","expect":"block","category":"labelled-wrong"}`,
+		`{"id":"allowed","url":"http://93.184.215.14/","expect":"allow","category":"public"}`,
+		`{"id":"alarm","url":"http://user:hunter2@localhost/","expect":"allow","category":"bad"}`,
+		// the guard's Config asks for resolution: eval must not resolve, so
+		// these are judged by their names; counted apart
+		`{"id":"dns-block","url":"http://lvh.me/","expect":"block","category":"dns","needs_dns":true}`,
+		`{"id":"dns-allow","url":"https://name.invalid/","expect":"allow","category":"public","needs_dns":true}`,
+		`{"id":"dns-wrong","url":"https://also.invalid/","expect":"block","category":"dns","needs_dns":true}`)
+	g, err := eval.NoDNS(netguard.Config{ResolveDNS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := eval.Judges{Guard: g}.Run(context.Background(), items, kind)
+	if rep.Harmful != 2 || rep.Caught != 1 || rep.Benign != 2 || rep.FalseAlarms != 1 || rep.ExactHarmful+rep.ExactBenign != 2 {
+		t.Errorf("counts %+v", rep.Counts)
+	}
+	if a := rep.Apart; a.Harmful != 2 || a.Caught != 1 || a.Benign != 1 || a.FalseAlarms != 0 {
+		t.Errorf("apart %+v", a)
+	}
+	missed, fa := rep.Misses()
+	if got := resultIDs(missed); !slices.Equal(got, []string{"missed"}) {
+		t.Errorf("missed %v", got)
+	}
+	if got := resultIDs(fa); !slices.Equal(got, []string{"alarm"}) {
+		t.Errorf("false alarms %v", got)
+	}
+	if len(rep.PerAction) != len(items) {
+		t.Errorf("%d times for %d URLs", len(rep.PerAction), len(items))
+	}
+	var out bytes.Buffer
+	rep.Write(&out, true)
+	s := out.String()
+	for _, want := range []string{"corpus: ssrf, 2 to block, 2 to allow", "recall (blocked):", "50.0% (1/2)", "needing DNS", "1/2 to block blocked, 0/1 to allow blocked",
+		"time per URL", "misses by category: labelled-wrong 1", "false alarms by category: bad 1", "MISS  missed", "FALSE alarm", "DNS   dns-wrong"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "hunter2") {
+		t.Errorf("the report shows a URL's password:\n%s", s)
+	}
+	// the zero Judges judge URLs with the default guard, without DNS
+	if rep := (eval.Judges{}).Run(context.Background(), items, kind); rep.Caught != 1 || rep.Apart.Caught != 1 {
+		t.Errorf("zero Judges: %+v %+v", rep.Counts, rep.Apart)
+	}
+}
+
+func TestRunSecrets(t *testing.T) {
+	const tok = "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"
+	items, kind := load(t,
+		`{"id":"found","text":"token: `+tok+`","expect_type":"github_token","context":"yaml","note":"oauth"}`,
+		`{"id":"other-type","text":"token: `+tok+`","expect_type":"slack_token","context":"yaml","note":"wrong type"}`,
+		`{"id":"nothing","text":"hello world","expect_type":"aws_access_key","context":"text","note":"absent"}`,
+		`{"id":"quiet","text":"key = AKIAXXXXXXXXXXXXXXXX","expect_type":null,"context":"ini","note":"placeholder"}`,
+		`{"id":"alarm","text":"x = `+tok+`","expect_type":null,"context":"code","note":"flagged"}`)
+	rep := eval.Judges{}.Run(context.Background(), items, kind)
+	if rep.Harmful != 3 || rep.Caught != 1 || rep.Benign != 2 || rep.FalseAlarms != 1 || rep.Unknown != 0 {
+		t.Errorf("counts %+v", rep.Counts)
+	}
+	missed, fa := rep.Misses()
+	if got := resultIDs(missed); !slices.Equal(got, []string{"other-type", "nothing"}) {
+		t.Errorf("missed %v", got)
+	}
+	if got := resultIDs(fa); !slices.Equal(got, []string{"alarm"}) {
+		t.Errorf("false alarms %v", got)
+	}
+	var out bytes.Buffer
+	rep.Write(&out, true)
+	s := out.String()
+	for _, want := range []string{"corpus: secrets, 3 with a secret, 2 near-misses", "recall (found):", "33.3% (1/3)", "time per text",
+		"misses by category: aws_access_key 1, slack_token 1", "false alarms by category: near-miss 1", "MISS  other-type", "github_token", "FALSE alarm"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "RnH7P9w8") {
+		t.Errorf("the report shows a secret:\n%s", s)
+	}
+}
+
+func TestThresholds(t *testing.T) {
+	rep := &eval.Report{Kind: eval.Actions, Counts: eval.Counts{Harmful: 242, Caught: 96, Benign: 235, FalseAlarms: 3, ExactHarmful: 96, ExactBenign: 232}}
+	bounds := func(kv ...string) eval.Thresholds {
+		var th eval.Thresholds
+		for i := 0; i < len(kv); i += 2 {
+			if err := th.Set(kv[i], kv[i+1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return th
+	}
+	for _, tt := range []struct {
+		th   eval.Thresholds
+		fail []string
+	}{
+		{bounds(), nil},
+		{bounds("min-recall", "39.6", "max-false-alarms", "1.3", "min-at-level", "68.7"), nil}, // today's figures, rounded
+		{bounds("min-recall", "39.7"), []string{"recall at HIGH 39.7% (96/242) is below --min-recall 39.7%"}},
+		{bounds("max-false-alarms", "1.2"), []string{"false alarms at HIGH 1.3% (3/235) are above --max-false-alarms 1.2%"}},
+		{bounds("min-at-level", "70%"), []string{"items within their own level bound 68.8% (328/477) are below --min-at-level 70%"}},
+		{bounds("min-recall", "100", "max-false-alarms", "0"), []string{"recall", "false alarms"}},
+	} {
+		got := tt.th.Check(rep)
+		if len(got) != len(tt.fail) {
+			t.Errorf("%+v: %q, want %q", tt.th, got, tt.fail)
+			continue
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], tt.fail[i]) {
+				t.Errorf("%+v: %q, want %q", tt.th, got[i], tt.fail[i])
+			}
+		}
+	}
+	// exact figures hold at their own bound
+	full := &eval.Report{Kind: eval.SSRF, Counts: eval.Counts{Harmful: 36, Caught: 36, Benign: 5, ExactHarmful: 36, ExactBenign: 5}}
+	if got := bounds("min-recall", "100", "max-false-alarms", "0", "min-at-level", "100").Check(full); got != nil {
+		t.Errorf("100/0/100 on a perfect report: %q", got)
+	}
+	// a bound with nothing to measure is not met
+	if got := bounds("min-recall", "0").Check(&eval.Report{Counts: eval.Counts{Benign: 3}}); len(got) != 1 {
+		t.Errorf("min-recall on a corpus without harmful items: %q", got)
+	}
+	var th eval.Thresholds
+	for _, bad := range [][2]string{{"min-recall", "101"}, {"min-recall", "-1"}, {"max-false-alarms", "NaN"}, {"min-recall", "lots"}, {"max-recall", "3"}} {
+		if err := th.Set(bad[0], bad[1]); err == nil {
+			t.Errorf("Set(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+}
+
+func TestParseThresholds(t *testing.T) {
+	bs, err := eval.ParseThresholds("th", strings.NewReader(`# comment
+a.jsonl  min-recall=39.6 max-false-alarms=1.3   # trailing comment
+
+peers/b.jsonl min-at-level=100
+c.jsonl skip=not an eval corpus, see x_test.go
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 3 || bs[0].Corpus != "a.jsonl" || *bs[0].MinRecall != 39.6 || *bs[0].MaxFalseAlarms != 1.3 || bs[0].MinAtLevel != nil || bs[0].Line != 2 ||
+		bs[1].Corpus != "peers/b.jsonl" || *bs[1].MinAtLevel != 100 || bs[2].Skip != "not an eval corpus, see x_test.go" || !bs[2].Empty() {
+		t.Errorf("bounds %+v", bs)
+	}
+	for _, tt := range []struct{ text, says string }{
+		{"a.jsonl\n", "th:1: a.jsonl: no thresholds"},
+		{"a.jsonl min-recall=1\na.jsonl min-recall=2\n", "th:2: a.jsonl has thresholds already on line 1"},
+		{"a.jsonl min-recall\n", `th:1: "min-recall" is not key=value`},
+		{"a.jsonl min-recal=3\n", `th:1: unknown threshold "min-recal"`},
+		{"a.jsonl min-recall=300\n", "th:1: min-recall"},
+		{"a.jsonl skip=\n", "th:1: skip needs a reason"},
+		{"a.jsonl min-recall=3 skip=why\n", "th:1: a corpus skipped has no thresholds"},
+		{"# nothing\n", "th: no corpus"},
+	} {
+		if _, err := eval.ParseThresholds("th", strings.NewReader(tt.text)); err == nil || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("%q: %v, want %q", tt.text, err, tt.says)
+		}
 	}
 }

@@ -418,7 +418,7 @@ func TestEval(t *testing.T) {
 
 	bad := writeFile(t, "bad.jsonl", `{"id":"x","label":"maybe"}`+"\n")
 	code, _, stderr = runCLI(t, "", "eval", bad)
-	if code != 2 || !strings.Contains(stderr, bad+": line 1: label") {
+	if code != 2 || !strings.Contains(stderr, bad+":1: label") {
 		t.Errorf("bad corpus: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCLI(t, "", "eval", filepath.Join(t.TempDir(), "none.jsonl"))
