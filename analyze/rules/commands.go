@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -15,7 +16,10 @@ import (
 // gated by its keywords, and at command positions (see atCommand) when
 // atCmd is set.
 type commandRule struct {
-	cmd      func(args []string) bool
+	cmd func(args []string) bool
+	// at, when set, is used instead of cmd: it reads command i with the
+	// others of its script (what it runs, what feeds it)
+	at       func(cmds []shell.Command, i int) bool
 	pattern  func() *matcher
 	keywords []string
 	atCmd    bool
@@ -30,8 +34,8 @@ func (r commandRule) match(c *tool.Call) bool {
 			}
 			continue
 		}
-		for _, cmd := range cmds {
-			if r.cmd(cmd.Args) {
+		for i, cmd := range cmds {
+			if r.at != nil && r.at(cmds, i) || r.at == nil && r.cmd(cmd.Args) {
 				return true
 			}
 		}
@@ -130,18 +134,185 @@ func isVersioned(name, prog string) bool {
 }
 
 // privSudo is rule priv.sudo on the parsed commands: a command run with
-// elevated privileges (sudo, doas, pkexec, run0).
-var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && isElevator(args[0]) },
+// elevated privileges or as another user (sudo, doas, pkexec, run0, su,
+// runuser). The elevation alone is the finding: what the command runs is
+// judged on its own, as if it stood alone.
+var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && isElevator(path.Base(args[0])) },
 	pattern:  privSudoPattern,
-	keywords: []string{"sudo", "doas", "pkexec", "run0"},
+	keywords: []string{"sudo", "doas", "pkexec", "run0", "su ", "runuser"},
 }.match
 
 // isElevator reports whether a program runs its command with elevated
-// privileges.
+// privileges or as another user.
 func isElevator(name string) bool {
 	switch name {
-	case "sudo", "doas", "pkexec", "run0":
+	case "sudo", "sudo-rs", "doas", "pkexec", "run0", "su", "runuser":
 		return true
+	}
+	return false
+}
+
+// privRootShell is rule priv.root_shell on the parsed commands: an
+// elevation that hands over an interactive shell (sudo -i, sudo -s, su,
+// doas -s, run0, pkexec alone) or runs a shell that reads no script (sudo
+// bash, doas sh, sudo su -, and the shells that programs run under sudo
+// start: sudo find . -exec /bin/sh \; , sudo vim -c ':!sh'). What is typed
+// into such a shell is not seen.
+var privRootShell = commandRule{at: rootShellAt,
+	pattern:  rootShellPattern,
+	keywords: []string{"sudo", "doas", "pkexec", "run0", "su", "runuser"},
+	atCmd:    true,
+}.match
+
+// rootShellAt reports whether command i of cmds opens an interactive
+// shell with elevated privileges or as another user.
+func rootShellAt(cmds []shell.Command, i int) bool {
+	c := cmds[i]
+	if len(c.Args) == 0 || c.Dynamic[0] {
+		return false
+	}
+	name := path.Base(c.Args[0])
+	if isElevator(name) {
+		return !runsInner(cmds, i, name) && elevatorShell(name, c)
+	}
+	return isShell(name) && elevated(c.Via) && interactive(c)
+}
+
+// runsInner reports whether the elevator name, command i of cmds, runs a
+// command the resolver unwrapped (the next command one level deeper that
+// names it last in its Via).
+func runsInner(cmds []shell.Command, i int, name string) bool {
+	c := cmds[i]
+	for _, d := range cmds[i+1:] {
+		if d.Depth <= c.Depth {
+			break
+		}
+		if d.Depth == c.Depth+1 && len(d.Via) == len(c.Via)+1 && path.Base(d.Via[len(d.Via)-1]) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// elevatorShell reports whether an elevator that runs no command of its
+// own opens a shell: sudo and run0 with -s or -i (run0 alone too), doas
+// -s, su and runuser without a command, pkexec alone.
+func elevatorShell(name string, c shell.Command) bool {
+	switch name {
+	case "su", "runuser":
+		return !hasFlag(c, "", "--help", "--version", "-V", "-h")
+	case "pkexec":
+		return !hasFlag(c, "", "--help", "--version")
+	case "run0":
+		return !hasFlag(c, "", "--help", "--version", "-h")
+	case "doas":
+		return hasFlag(c, "s")
+	}
+	// sudo: -s, -i, --shell, --login, also in a cluster (-iu postgres);
+	// the letters after one that takes a value are that value
+	return hasFlag(c, "si", "--shell", "--login")
+}
+
+// sudoValue are sudo's one-letter options that take a value.
+const sudoValue = "ugCDhprtUTR"
+
+// hasFlag reports whether command c has one of the one-letter options
+// letters (in a cluster of sudo's options) or one of the long ones.
+func hasFlag(c shell.Command, letters string, long ...string) bool {
+	for k, a := range c.Args[1:] {
+		if c.Dynamic[k+1] || len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		if a == "--" {
+			return false
+		}
+		if slices.Contains(long, a) || strings.HasPrefix(a, "--") && slices.ContainsFunc(long, func(l string) bool { return strings.HasPrefix(a, l+"=") }) {
+			return true
+		}
+		if strings.HasPrefix(a, "--") {
+			continue
+		}
+		for _, b := range a[1:] {
+			if strings.ContainsRune(letters, b) {
+				return true
+			}
+			if strings.ContainsRune(sudoValue, b) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// elevated reports whether a command is run through an elevator.
+func elevated(via []string) bool {
+	return slices.ContainsFunc(via, func(v string) bool { return isElevator(path.Base(v)) })
+}
+
+// isShell reports whether a program is an interactive command shell.
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "tcsh", "csh", "yash", "posh", "rbash", "pwsh":
+		return true
+	}
+	return false
+}
+
+// interactive reports whether a shell command reads no script: no -c,
+// no script operand, nothing fed to its stdin.
+func interactive(c shell.Command) bool {
+	if len(c.Inputs) > 0 {
+		return false
+	}
+	for _, rd := range c.Redirs {
+		if rd.Op == "<" || rd.Stdin() {
+			return false
+		}
+	}
+	for k, a := range c.Args[1:] {
+		switch {
+		case c.Dynamic[k+1] || a == "":
+			return false // a script computed at run time, or none
+		case a == "-":
+			// the script is stdin, and nothing feeds it: the terminal
+		case a == "--":
+			return k+2 == len(c.Args) // nothing after it, or a script
+		case strings.HasPrefix(a, "--"):
+		case a[0] == '-' || a[0] == '+':
+			if strings.ContainsRune(a, 'c') {
+				return false // -c script
+			}
+		default:
+			return false // a script file
+		}
+	}
+	return true
+}
+
+// privSystemInstall is rule priv.system_install on the parsed commands: a
+// package install (see installs) or a build's install step (make install)
+// run with elevated privileges writes the system's directories, and the
+// packages' own install scripts run as root.
+var privSystemInstall = commandRule{at: func(cmds []shell.Command, i int) bool {
+	c := cmds[i]
+	return elevated(c.Via) && (installs(c.Args) || buildInstall(c.Args))
+},
+	pattern:  systemInstallPattern,
+	keywords: []string{"sudo", "doas", "pkexec", "run0"},
+	atCmd:    true,
+}.match
+
+// buildInstall reports a build tool's install target: make install,
+// ninja install, cmake --install DIR.
+func buildInstall(args []string) bool {
+	if len(args) < 2 {
+		return false
+	}
+	switch path.Base(args[0]) {
+	case "make", "gmake", "ninja":
+		return slices.Contains(args[1:], "install")
+	case "cmake":
+		return slices.Contains(args[1:], "--install")
 	}
 	return false
 }
@@ -177,10 +348,12 @@ var (
 // The patterns of the command rules, for the texts that are not parsed
 // shell scripts.
 var (
-	pkgInstallPattern = lazyMatcher(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`)
-	privSudoPattern   = lazyMatcher(`(?i)(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|doas|pkexec|run0)(?:\s|$)`)
-	gitCommitPattern  = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`)
-	gitPushPattern    = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`)
+	pkgInstallPattern    = lazyMatcher(`(?i)(?:pip[0-9.]*|pip3|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|poetry|composer|bundle)\s+(?:install|add|i|get)\b`)
+	privSudoPattern      = lazyMatcher(`(?i)(?:^|[\n;&|({\x60]|\$\(|\bexec\s|-c\s+["']?)\s*(?:sudo|sudo-rs|doas|pkexec|run0|runuser|su\s[^\n;&|]*-c)(?:\s|$)`)
+	systemInstallPattern = lazyMatcher(`(?i)\b(?:sudo|doas|pkexec|run0)\s+(?:-\S+\s+)*(?:(?:pip[0-9.]*|uv\s+pip|python[0-9.]*\s+-m\s+pip|npm|yarn|pnpm|gem|cargo|go|apt(?:-get)?|yum|dnf|apk|brew|conda|composer)\s+(?:install|add|i|get)\b|(?:make|ninja)\s+(?:[^\n;&|]*\s)?install\b)`)
+	rootShellPattern     = lazyMatcher(`(?i)\b(?:(?:sudo|sudo-rs|run0)\s+(?:-[a-z]*[is][a-z]*(?:\s+\S+)?|(?:-u\s+\S+\s+)?(?:\S*/)?(?:ba|z|da|k|c|tc)?sh|su)|doas\s+(?:-s|(?:\S*/)?(?:ba|z|da|k)?sh|su)|pkexec(?:\s+(?:\S*/)?(?:ba|z|da|k)?sh)?|su(?:\s+-|\s+-l|\s+root)?)\s*(?:$|[\n;&|)])`)
+	gitCommitPattern     = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*commit\b`)
+	gitPushPattern       = lazyMatcher(`(?i)\bgit\s+(?:-\S+\s+(?:\S+\s+)?)*push\b`)
 )
 
 // matchAtCommand reports whether m matches s at a command position, among

@@ -10,11 +10,13 @@ import (
 // Funcs are the Go predicates a rule pack may name with "func:". They say
 // what a regular expression cannot say well.
 var Funcs = map[string]func(*tool.Call) bool{
-	"pkg_typosquat": typosquat,
-	"pkg_install":   pkgInstall,
-	"priv_sudo":     privSudo,
-	"git_commit":    gitCommit,
-	"git_push":      gitPush,
+	"pkg_typosquat":       typosquat,
+	"pkg_install":         pkgInstall,
+	"priv_sudo":           privSudo,
+	"priv_root_shell":     privRootShell,
+	"priv_system_install": privSystemInstall,
+	"git_commit":          gitCommit,
+	"git_push":            gitPush,
 }
 
 // popular are widely used packages whose one-letter misspellings are a
@@ -56,7 +58,7 @@ func typosquatted(args string) bool {
 		if strings.HasPrefix(w, "-") {
 			continue
 		}
-		name := strings.ToLower(w)
+		name := strings.ToLower(strings.Trim(w, `'"`)) // bash -c 'pip install x'
 		if i := strings.IndexAny(name, "=<>~!@["); i > 0 {
 			name = name[:i]
 		}

@@ -186,8 +186,22 @@ var defaultPack = []Rule{
 	{
 		Name:       "priv.sudo",
 		FuncName:   "priv_sudo",
+		Level:      risk.Medium,
+		Reason:     "The command runs with elevated privileges or as another user",
+		Reversible: true,
+	},
+	{
+		Name:       "priv.root_shell",
+		FuncName:   "priv_root_shell",
 		Level:      risk.High,
-		Reason:     "Elevated privileges can affect system stability",
+		Reason:     "The command opens an interactive shell with elevated privileges or as another user, whose commands are not reviewed",
+		Reversible: true,
+	},
+	{
+		Name:       "priv.system_install",
+		FuncName:   "priv_system_install",
+		Level:      risk.High,
+		Reason:     "Installing software as root writes the system's directories and runs its install scripts as root",
 		Reversible: true,
 	},
 	{
@@ -627,6 +641,8 @@ var defaultGates = [][]string{
 	nil, // code.fork_loop
 	nil, // disk.redirect_to_device
 	nil, // priv.sudo
+	nil, // priv.root_shell
+	nil, // priv.system_install
 	{"nsenter", "chroot", "unshare", "capsh", "docker", "podman", "privileged", "hostpid", "hostnetwork", "hostipc"}, // priv.namespace_escape
 	nil,                          // rce.download_then_run
 	{"iex", "invoke-expression"}, // rce.powershell_download

@@ -293,9 +293,10 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.switch_user",
-				Cmd:    []string{"su", "pkexec", "runuser", "machinectl"},
+				Cmd:    []string{"machinectl"},
+				SubAny: []string{"shell", "login"},
 				Level:  "high",
-				Reason: "The command runs as another user",
+				Reason: "The command opens a shell in a machine or as another user",
 			},
 			{
 				Rule:    "git.force_push",
