@@ -38,6 +38,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		name := commandName(c.Args[0])
 		e := k.entry(name)
+		fired := false
 		if len(e.rows) > 0 {
 			w = splitInto(w, e.vflags, c)
 			for _, r := range e.rows {
@@ -47,11 +48,18 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 					}
 					if f, ok := r.judge(c, t, env); ok {
 						out = append(out, mayRun(f, c))
+						fired = true
 						if f.Rule == credentialRead {
 							cred[i] = true
 						}
 					}
 				}
+			}
+		}
+		if !fired {
+			// rows win; the verb grammar speaks for the rest
+			if f, ok := cliVerb(c, name, e.cli, e.vflags); ok {
+				out = append(out, mayRun(f, c))
 			}
 		}
 		if e.interp {

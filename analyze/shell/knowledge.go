@@ -62,6 +62,8 @@ type entry struct {
 	// interpreter; down: the name is a downloader; printer and archiver:
 	// it is one of printers, of archivers (effects)
 	interp, down, printer, archiver bool
+	// cli: how the verb grammar reads the command (verbs.go)
+	cli cliKind
 }
 
 // entry returns what k knows about the command name (see entry): the
@@ -86,6 +88,10 @@ func (k *Knowledge) lookup(name string) *entry {
 		printer: printers[name], archiver: archivers[name]}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
+	}
+	e.cli = kindOf(name)
+	if e.interp || e.down || e.printer || e.archiver || e.sql != nil {
+		e.cli = cliPlain // scriptCLI still reads python manage.py flush
 	}
 	known := e.rows != nil || e.vflags != nil || e.sql != nil || k.interp[name] || e.down || e.printer || e.archiver
 	if e.rows == nil && strings.HasPrefix(name, "mkfs.") {

@@ -1,0 +1,550 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// The verb grammar judges command-line tools warden has no rows for by
+// the verb their subcommand path names: op item delete X, stripe
+// customers delete cus_1, rabbitmqctl delete_vhost /prod, fastly logging
+// s3 delete, heroku apps:destroy. Most service CLIs share one shape:
+//
+//	tool [global flags] noun… verb [objects] [flags]
+//
+// with the verb first (kubectl delete pod x, rclone purge remote:b) or
+// after up to maxNouns nouns (gcloud compute instances delete vm).
+//
+// A command is read as a multi-level CLI when its name is not one of
+// plainCommands (commands whose operands are files, patterns or text:
+// cat delete, grep delete, echo delete), not one whose verbs other
+// knowledge owns or that act on the local checkout (ownCommands: git rm,
+// docker rm, make clean), and its subcommand path, defined below, reaches
+// a verb. Package managers (pkgCommands) are read too, but removing a
+// dependency or emptying a local store is theirs, and low (a workspace
+// dependency; installing brings it back) or medium (a system package).
+//
+// The subcommand path is read from the words after the name:
+//   - a flag is skipped with its value: the value of a flag the knowledge
+//     lists in value_flags, the word after any other flag when that word
+//     cannot be a subcommand (a URL, a path, a file name: -s http://x/);
+//     a subcommand-shaped word after an unknown flag is ambiguous
+//     (--namespace admin secrets … or --verbose delete …): it is read as
+//     a path word, but a benign verb there does not end the path;
+//   - a path word is subcommand-shaped: it begins with a lower-case
+//     letter and holds only letters, digits, - _ and : (no dot, slash,
+//     = or @: delete.txt, ./delete, name=x and DELETE are operands or
+//     values, never subcommands); : separates words of its own
+//     (apps:destroy is apps, destroy);
+//   - a word is split into tokens on - _ and lower-to-upper case changes;
+//     its first token, after modifiers (force, hard, bulk, batch, mass,
+//     permanent…), says what it is: a destructive verb (delete-job,
+//     delete_vhost, force_reset), a benign verb (list-deleted,
+//     describe-delete-x, get, show, merge…), help, or a noun (dns-records);
+//   - the path ends at the first verb, at help, at a word that is not
+//     subcommand-shaped, at -- or at a word computed at run time, and
+//     after maxNouns nouns. So object names after a verb never count
+//     (gh repo view delete-me), nor words after a benign verb (git add
+//     reset, gh pr merge --delete-branch).
+//
+// A destructive verb gives high (cli.delete); a verb whose effect is
+// undone by its opposite (disable, detach, kill, cancel, suspend, evict,
+// rollback, yank) gives medium (cli.disrupt). Lowered: a dry run or
+// preview flag anywhere (low), a cache or temporary store as the noun
+// (pip cache purge, gh cache delete: low), local client configuration as
+// the noun (kubectl config delete-context, fastly profile delete:
+// medium). --help anywhere, or -h as the last word, gives nothing.
+//
+// Rows win: the grammar speaks only for a command none of whose rows
+// fired (see Knowledge.analyze), so rows both extend it (IAM grants,
+// secret reads) and calibrate it (a row at a lower level for a family
+// where the grammar would overstate).
+
+// maxNouns bounds the nouns read before the verb (gcloud alpha compute
+// instances delete has four).
+const maxNouns = 5
+
+// verb classes of a path word
+const (
+	wordNoun     = iota
+	wordBenign   // a verb that reads or creates: ends the path, no finding
+	wordDisrupt  // undone by its opposite: medium
+	wordDestroy  // deletes or destroys: high
+	wordHelp     // help: no finding
+	wordNounVerb // a benign verb, or a noun when a destructive verb follows
+)
+
+// verbWords classifies a path word's first token. Kept small and
+// explicit: each destructive word is one whose object is gone (or out of
+// service for everyone) after it runs.
+//
+//   - delete del remove rm rmi rb rmdir rmdirs deletefile destroy purge
+//     drop prune wipe erase expunge obliterate nuke shred truncate flush
+//     flushall flushdb clear empty: the object or its contents are gone;
+//   - terminate deprovision decommission deregister unregister uninstall
+//     unpublish: the resource or release stops existing;
+//   - forget: restic/borg forget and cluster forget drop snapshots and
+//     members; reset (and force_reset): back to empty (rabbitmqctl reset,
+//     kubeadm reset, prisma migrate reset); revoke: a revoked token or
+//     certificate cannot be brought back; archive: takes a shared object
+//     (repository, flag, item) out of service for everyone.
+//
+// Medium, because the opposite verb undoes them: disable (enable),
+// deactivate, detach (attach), disassociate, suspend (resume), kill (a
+// process or machine is restarted), cancel, evict (pods reschedule),
+// rollback (roll forward), yank. Not verbs here: clean and cleanup
+// (build outputs: make clean, go clean), stop and restart (service
+// control has its own rows), unset, close, and words such as deleted
+// (a state, not an act).
+var verbWords = map[string]uint8{
+	"delete": wordDestroy, "del": wordDestroy, "remove": wordDestroy, "rm": wordDestroy, "rmi": wordDestroy,
+	"rb": wordDestroy, "rmdir": wordDestroy, "rmdirs": wordDestroy, "deletefile": wordDestroy,
+	"destroy": wordDestroy, "purge": wordDestroy, "drop": wordDestroy, "prune": wordDestroy, "wipe": wordDestroy,
+	"erase": wordDestroy, "expunge": wordDestroy, "obliterate": wordDestroy, "nuke": wordDestroy, "shred": wordDestroy,
+	"truncate": wordDestroy, "flush": wordDestroy, "flushall": wordDestroy, "flushdb": wordDestroy,
+	"clear": wordDestroy, "empty": wordDestroy,
+	"terminate": wordDestroy, "deprovision": wordDestroy, "decommission": wordDestroy, "deregister": wordDestroy,
+	"unregister": wordDestroy, "uninstall": wordDestroy, "unpublish": wordDestroy,
+	"forget": wordDestroy, "reset": wordDestroy, "revoke": wordDestroy, "archive": wordDestroy,
+
+	"disable": wordDisrupt, "deactivate": wordDisrupt, "detach": wordDisrupt, "disassociate": wordDisrupt,
+	"suspend": wordDisrupt, "kill": wordDisrupt, "cancel": wordDisrupt, "evict": wordDisrupt, "rollback": wordDisrupt,
+	"yank": wordDisrupt,
+
+	// verbs that read, create or change without removing: the path ends
+	"list": wordBenign, "ls": wordBenign, "get": wordBenign, "describe": wordBenign, "show": wordBenign,
+	"view": wordBenign, "status": wordBenign, "inspect": wordBenign, "browse": wordBenign, "whoami": wordBenign,
+	"create": wordBenign, "add": wordBenign, "new": wordBenign, "init": wordBenign, "update": wordBenign,
+	"edit": wordBenign, "open": wordBenign, "clone": wordBenign, "pull": wordBenign, "fetch": wordBenign,
+	"download": wordBenign, "exec": wordBenign, "start": wordBenign, "validate": wordBenign, "lint": wordBenign,
+	"diff": wordBenign, "login": wordBenign, "logout": wordBenign, "enable": wordBenign, "merge": wordBenign,
+	"lookup": wordBenign, "wait": wordBenign, "explain": wordBenign, "apply": wordBenign, "scale": wordBenign,
+	"put": wordBenign, "upload": wordBenign, "cp": wordBenign, "mv": wordBenign, "move": wordBenign,
+	"cat": wordBenign,
+
+	// verbs that are nouns too (gh run delete, aws logs delete-log-group,
+	// restic backup, gcloud builds cancel): they end the path unless a
+	// destructive verb follows them
+	"run": wordNounVerb, "runs": wordNounVerb, "log": wordNounVerb, "logs": wordNounVerb, "build": wordNounVerb,
+	"builds": wordNounVerb, "test": wordNounVerb, "tests": wordNounVerb, "version": wordNounVerb,
+	"versions": wordNounVerb, "backup": wordNounVerb, "backups": wordNounVerb, "export": wordNounVerb,
+	"exports": wordNounVerb, "deploy": wordNounVerb, "deployment": wordNounVerb, "check": wordNounVerb,
+	"checks": wordNounVerb, "search": wordNounVerb, "query": wordNounVerb, "copy": wordNounVerb,
+	"install": wordNounVerb, "plan": wordNounVerb, "top": wordNounVerb, "find": wordNounVerb, "count": wordNounVerb,
+	"print": wordNounVerb, "set": wordNounVerb, "restore": wordNounVerb, "sync": wordNounVerb, "watch": wordNounVerb,
+	"tail": wordNounVerb, "read": wordNounVerb, "info": wordNounVerb,
+
+	"help": wordHelp,
+}
+
+// verbModifiers may precede the verb inside a word: force_reset,
+// bulk-delete, hard-delete.
+var verbModifiers = map[string]bool{"force": true, "hard": true, "soft": true, "bulk": true, "batch": true,
+	"mass": true, "permanent": true, "permanently": true, "recursive": true, "multi": true}
+
+// cacheNouns name stores whose contents are rebuilt on demand.
+var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "temp": true}
+
+// configNouns name the client's own local configuration.
+var configNouns = map[string]bool{"config": true, "configuration": true, "context": true, "contexts": true,
+	"profile": true, "profiles": true, "alias": true, "aliases": true, "extension": true, "extensions": true,
+	"plugin": true, "plugins": true, "completion": true}
+
+// dryRunFlags make a command only report what it would do.
+var dryRunFlags = map[string]bool{"--dry-run": true, "--dryrun": true, "--dry": true, "--what-if": true,
+	"--whatif": true, "-WhatIf": true, "--preview": true, "--simulate": true, "--noop": true, "--plan": true}
+
+// cliKind says how the grammar reads a command name.
+type cliKind uint8
+
+const (
+	cliService cliKind = iota // read by the grammar
+	cliPlain                  // not a multi-level CLI
+	cliOwn                    // its verbs are other knowledge's, or local
+	cliPkg                    // a language package manager
+	cliSysPkg                 // a system package manager
+)
+
+// plainCommands take files, patterns or text as operands, never
+// subcommands.
+var plainCommands = wordSet(`echo printf cat tac less more head tail grep egrep fgrep zgrep rg ag ack sed awk gawk mawk
+cut sort uniq wc tr tee touch mkdir ls dir cd pushd popd pwd cp mv ln rm rmdir unlink chmod chown chgrp stat file du df
+find locate which whereis type hash alias unalias export set unset declare local readonly true false test [ [[ man info
+tldr apropos whatis help vim vi nvim nano emacs code subl open xdg-open diff cmp comm patch basename dirname realpath
+readlink date sleep wait kill killall pkill pgrep ps top htop jobs fg bg disown trap exit return shift read mapfile
+say espeak figlet cowsay banner toilet lolcat xclip pbcopy pbpaste base64 xxd od hexdump strings nl fold fmt column
+paste join split csplit jq yq xmllint tput stty reset clear history fc zip unzip tar gzip gunzip bzip2 xz zstd
+shred wipe truncate dd mkfs ssh scp sftp rsync curl wget http https xh httpie nc ncat netcat socat ping dig host
+nslookup whois traceroute env printenv xargs time timeout nohup watch sudo doas su exec eval source . go-task`)
+
+// ownCommands have rows that say what their verbs do, or verbs that act
+// on the local checkout, build or session (git rm --cached, docker rm,
+// make clean, tmux kill-session).
+var ownCommands = wordSet(`git hg svn fossil docker podman nerdctl docker-compose podman-compose systemctl service
+launchctl crontab tmux screen make gmake just task ninja bazel cmake xcodebuild history`)
+
+// pkgCommands manage a project's or a user's dependencies; sysPkgCommands
+// the system's packages.
+var pkgCommands = wordSet(`npm pnpm yarn bun pip pip3 pipx uv poetry pdm conda mamba micromamba cargo go gem bundle
+composer dotnet nuget mvn gradle brew rustup nvm fnm volta pyenv rbenv asdf mise sdk deno opam cabal stack mix rebar3
+hex pub flutter dart swift julia R cpan cpanm luarocks vcpkg conan helmfile krew`)
+
+var sysPkgCommands = wordSet(`apt apt-get aptitude dpkg dnf yum rpm zypper pacman yay paru apk snap flatpak port
+emerge xbps-install nix nix-env choco winget scoop`)
+
+// pkgRemovals are the verbs by which a package manager removes what it
+// installed or empties its own store, when they come first.
+var pkgRemovals = wordSet(`uninstall remove rm r un erase purge prune autoremove unlink rmi del delete`)
+
+func wordSet(s string) map[string]bool { return set(strings.Fields(s)) }
+
+// kindOf returns how the grammar reads command name.
+func kindOf(name string) cliKind {
+	switch {
+	case plainCommands[name]:
+		return cliPlain
+	case ownCommands[name]:
+		return cliOwn
+	case pkgCommands[name]:
+		return cliPkg
+	case sysPkgCommands[name]:
+		return cliSysPkg
+	}
+	return cliService
+}
+
+// cliVerb judges command c, named name and read as kind (see entry), by
+// the verb grammar above: a finding, or none.
+func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Finding, bool) {
+	args, dyn := c.Args, c.Dynamic
+	start := 1
+	if n, s, ok := scriptCLI(name, c); ok {
+		name, start = n, s
+		kind = kindOf(name)
+		vf = nil
+	}
+	if kind == cliPlain || kind == cliOwn {
+		return risk.Finding{}, false
+	}
+	var (
+		pathEnd     = start // args[start:pathEnd] are the path, flags among them
+		verb        uint8
+		verbWord    string
+		nouns       int
+		cache, conf bool
+		pending     bool // the word before was a flag that may take a value
+		first       = true
+	)
+	i := start
+walk:
+	for ; i < len(args); i++ {
+		a := args[i]
+		if dyn[i] {
+			break
+		}
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			pending = false
+			if strings.IndexByte(a, '=') < 0 {
+				if vf[a] {
+					i++ // its value
+				} else {
+					pending = true
+				}
+			}
+			continue
+		}
+		if !subcommandShaped(a) {
+			if pending {
+				pending = false
+				continue // the value of the flag before
+			}
+			break
+		}
+		ambiguous := pending
+		pending = false
+		for a != "" {
+			seg, rest, _ := strings.Cut(a, ":")
+			a = rest
+			if seg == "" {
+				continue
+			}
+			cls, tail := classifyWord(seg)
+			if ambiguous && cls != wordDestroy && cls != wordDisrupt {
+				continue // most likely the value of the flag before
+			}
+			if first && (kind == cliPkg || kind == cliSysPkg) && pkgRemovals[seg] {
+				return pkgRemoval(c, name, kind, seg)
+			}
+			first = false
+			switch cls {
+			case wordBenign:
+				return risk.Finding{}, false
+			case wordNounVerb:
+				if !destroyNext(rest, args, dyn, i) {
+					return risk.Finding{}, false
+				}
+				// gh run delete, aws logs delete-log-group: the verb
+				// that follows makes it a noun
+			case wordHelp:
+				return risk.Finding{}, false
+			case wordDestroy, wordDisrupt:
+				verb, verbWord = cls, seg
+				cache = cache || kind == cliPkg && anyToken(tail, cacheNouns)
+				conf = conf || anyToken(tail, configNouns)
+				pathEnd = i + 1
+				break walk
+			}
+			nouns++
+			cache = cache || anyToken(seg, cacheNouns)
+			conf = conf || anyToken(seg, configNouns)
+			if nouns > maxNouns {
+				return risk.Finding{}, false
+			}
+		}
+	}
+	if verb == 0 {
+		return risk.Finding{}, false
+	}
+	dry := false
+	for j := start; j < len(args); j++ {
+		a := args[j]
+		if dyn[j] || len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		if a == "--help" || a == "-h" && j == len(args)-1 {
+			return risk.Finding{}, false
+		}
+		if isDryRun(a) {
+			dry = true
+		}
+	}
+	what := strings.Join(pathWords(args[start:pathEnd], dyn[start:pathEnd]), " ")
+	f := risk.Finding{Analyzer: "shell", Rule: "cli.delete", Level: risk.High, Resource: "cli:" + name + " " + what}
+	switch {
+	case verb == wordDisrupt:
+		f.Rule, f.Level, f.Reversible = "cli.disrupt", risk.Medium, true
+		f.Reason = "`" + name + " " + what + "` " + verbWord + "s what it names; enabling or restoring it undoes that, but what depends on it breaks meanwhile"
+	default:
+		f.Reason = "`" + name + " " + what + "` " + verbPhrase(verbWord) + " what it names, which cannot be brought back"
+	}
+	switch {
+	case dry:
+		f.Level, f.Reversible = risk.Low, true
+		f.Reason += " (a dry run: it only reports)"
+	case cache && verb == wordDestroy:
+		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
+		f.Reason = "`" + name + " " + what + "` empties a cache, which is rebuilt on demand"
+	case conf:
+		f.Rule, f.Level, f.Reversible = "cli.local_config", risk.Medium, true
+		f.Reason = "`" + name + " " + what + "` removes an entry of the tool's own local configuration"
+	}
+	return f, true
+}
+
+// destroyNext reports whether the path word after a benign verb is a
+// destructive or disrupting verb: the rest of its word after a colon
+// (log:clear), or else the next argument. The benign verb is then a noun
+// (gh run delete, aws logs delete-log-group).
+func destroyNext(rest string, args []string, dyn []bool, i int) bool {
+	next := rest
+	if next == "" {
+		if i+1 >= len(args) || dyn[i+1] || !subcommandShaped(args[i+1]) {
+			return false
+		}
+		next = args[i+1]
+	}
+	seg, _, _ := strings.Cut(next, ":")
+	cls, _ := classifyWord(seg)
+	return cls == wordDestroy || cls == wordDisrupt
+}
+
+// pkgRemoval is the finding of a package manager removing packages or
+// emptying its store.
+func pkgRemoval(c Command, name string, kind cliKind, verb string) (risk.Finding, bool) {
+	for i, a := range c.Args {
+		if !c.Dynamic[i] && (a == "--help" || isDryRun(a) || a == "-n" && (name == "brew" || kind == cliSysPkg)) {
+			return risk.Finding{}, false
+		}
+	}
+	f := risk.Finding{Analyzer: "shell", Rule: "pkg.remove", Level: risk.Low, Reversible: true,
+		Reason: "`" + name + " " + verb + "` removes installed packages; installing them brings them back"}
+	if kind == cliSysPkg {
+		f.Level = risk.Medium
+		f.Reason = "`" + name + " " + verb + "` removes system packages, and what depends on them may stop working"
+	}
+	return f, true
+}
+
+func isDryRun(a string) bool {
+	if dryRunFlags[a] {
+		return true
+	}
+	if v, ok := strings.CutPrefix(a, "--dry-run="); ok {
+		return v != "none" && v != "false" && v != "0"
+	}
+	return false
+}
+
+// verbPhrase says what a destructive verb does, in a reason.
+func verbPhrase(v string) string {
+	switch firstToken(v) {
+	case "archive":
+		return "archives (takes out of service for everyone)"
+	case "revoke":
+		return "revokes"
+	case "reset":
+		return "resets (empties)"
+	case "uninstall", "unpublish", "unregister", "deregister", "deprovision", "decommission", "terminate":
+		return "removes (" + v + ")"
+	}
+	return "deletes (" + v + ")"
+}
+
+// pathWords returns the path's words without its flags, for the reason.
+func pathWords(args []string, dyn []bool) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if !dyn[i] && subcommandShaped(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// subcommandShaped reports whether word a can be a subcommand: a
+// lower-case letter, then letters, digits, - _ and : only.
+func subcommandShaped(a string) bool {
+	if a == "" || len(a) > 64 || a[0] < 'a' || a[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		c := a[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// classifyWord classifies a path word (no colon) by its first token after
+// modifiers, and returns the rest of the word after that token.
+func classifyWord(w string) (uint8, string) {
+	if cls, ok := verbWords[w]; ok {
+		return cls, ""
+	}
+	rest := w
+	for rest != "" {
+		tok, tail := nextToken(rest)
+		var buf [24]byte
+		if len(tok) > len(buf) {
+			return wordNoun, ""
+		}
+		low := lower(buf[:0], tok)
+		if verbModifiers[string(low)] {
+			rest = tail
+			continue
+		}
+		return verbWords[string(low)], tail
+	}
+	return wordNoun, ""
+}
+
+// nextToken splits the first token off a word: up to - or _, or to a
+// change from lower to upper case (eraseDisk).
+func nextToken(w string) (tok, rest string) {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c == '-' || c == '_' {
+			return w[:i], w[i+1:]
+		}
+		if i > 0 && c >= 'A' && c <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return w[:i], w[i:]
+		}
+	}
+	return w, ""
+}
+
+func firstToken(w string) string {
+	t, _ := nextToken(w)
+	return strings.ToLower(t)
+}
+
+func lower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// anyToken reports whether some token of word w is in set.
+func anyToken(w string, set map[string]bool) bool {
+	for w != "" {
+		tok, rest := nextToken(w)
+		if set[tok] {
+			return true
+		}
+		w = rest
+	}
+	return false
+}
+
+// scriptCLI reads a program run by a runtime as the CLI it is: java -jar
+// jenkins-cli.jar -s URL delete-job x is jenkins-cli with delete-job x;
+// python manage.py flush is manage with flush; python -m pip uninstall x
+// is pip. It returns the CLI's name and the index of its first argument.
+func scriptCLI(name string, c Command) (string, int, bool) {
+	var valued map[string]bool
+	switch interpreterName(name) {
+	case "java":
+		valued = map[string]bool{"-cp": true, "-classpath": true, "--class-path": true, "-p": true, "--module-path": true}
+	case "python", "python3", "python2", "pypy", "pypy3":
+		valued = map[string]bool{"-W": true, "-X": true}
+	case "node", "nodejs", "ruby", "php", "perl", "bun":
+		valued = map[string]bool{"-r": true, "--require": true, "-I": true, "-d": true}
+	case "sh", "bash", "zsh", "dash", "ksh":
+		valued = map[string]bool{"-o": true, "-O": true, "+o": true, "+O": true}
+	default:
+		return "", 0, false
+	}
+	for i := 1; i < len(c.Args); i++ {
+		a := c.Args[i]
+		if c.Dynamic[i] {
+			return "", 0, false
+		}
+		switch {
+		case a == "-jar" || a == "-m":
+			if i+1 < len(c.Args) && !c.Dynamic[i+1] {
+				n := c.Args[i+1]
+				if a == "-jar" {
+					n = strings.TrimSuffix(path.Base(n), ".jar")
+				}
+				return n, i + 2, true
+			}
+			return "", 0, false
+		case a == "-c" || a == "-e" || a == "--eval" || a == "-" || a == "-E" || a == "-p":
+			return "", 0, false // a program on the command line or stdin: not a CLI
+		case valued[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if interpreterName(name) == "java" {
+				return "", 0, false // a main class
+			}
+			b := path.Base(a)
+			if ext := path.Ext(b); ext != "" {
+				b = strings.TrimSuffix(b, ext)
+			}
+			return b, i + 1, true
+		}
+	}
+	return "", 0, false
+}

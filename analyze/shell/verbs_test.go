@@ -1,0 +1,226 @@
+package shell
+
+import (
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// verbLevel returns the level the verb grammar (cli.*, pkg.remove) gives
+// script, and whether it spoke.
+func verbLevel(t *testing.T, script string) (risk.Level, string, bool) {
+	t.Helper()
+	fs := analyzeScript(t, script)
+	for _, f := range fs {
+		switch f.Rule {
+		case "cli.delete", "cli.disrupt", "cli.clear_cache", "cli.local_config", "pkg.remove":
+			return f.Level, f.Rule, true
+		}
+	}
+	return 0, "", false
+}
+
+// TestVerbGrammar holds CLIs the knowledge has no rows for: the grammar
+// must judge them by their verb alone.
+func TestVerbGrammar(t *testing.T) {
+	fire := map[string]risk.Level{
+		// clouds and platforms without rows
+		"doctl kubernetes cluster delete prod --dangerous":      risk.High,
+		"linode-cli linodes delete 1234":                        risk.High,
+		"heroku addons:destroy heroku-postgresql --confirm app": risk.High,
+		"flyctl volumes destroy vol_123 -y":                     risk.High,
+		"vercel remove my-app --yes":                            risk.High,
+		"netlify sites:delete abc":                              risk.High,
+		"supabase projects delete ref123":                       risk.High,
+		"firebase firestore:delete --all-collections":           risk.High,
+		"mc rb --force local/bucket":                            risk.High,
+		"mc rm --recursive --force play/bucket/dir":             risk.High,
+		"s3cmd del s3://bucket/key":                             risk.High,
+		"oci os bucket delete --bucket-name b --force":          risk.High,
+		"ibmcloud ks cluster rm --cluster c":                    risk.High,
+		"scw instance server terminate 11111111-2222":           risk.High,
+		"hcloud server delete web-1":                            risk.High,
+		"pscale database delete mydb --force":                   risk.High,
+		"neonctl branches delete br-main":                       risk.High,
+		"railway down":                                          0, // not a verb: see the no-fire list
+		"render services delete srv-1":                          risk.High,
+		"exo compute instance delete vm1":                       risk.High,
+		// secret stores, messaging, payments, feature flags, search
+		"doppler secrets delete API_KEY":                         risk.High,
+		"infisical secrets delete KEY --env=prod":                risk.High,
+		"bw delete item 7c1e":                                    risk.High,
+		"vault kv metadata delete secret/app":                    risk.High,
+		"vault --namespace admin token revoke abc":               risk.High,
+		"nats stream rm ORDERS -f":                               risk.High,
+		"nats kv del config":                                     risk.High,
+		"rabbitmqctl force_reset":                                risk.High,
+		"rabbitmqctl purge_queue jobs":                           risk.High,
+		"kafka-acls --remove --allow-principal User:x":           0,
+		"stripe subscriptions cancel sub_1":                      risk.Medium,
+		"stripe customers delete cus_9 --live":                   risk.High,
+		"launchdarkly flags delete my-flag":                      risk.High,
+		"ldcli flags archive --flag f --project p":               risk.High,
+		"meilisearch-cli indexes delete movies":                  risk.High,
+		"algolia rules clear products":                           risk.High,
+		"twilio api:core:messages:remove --sid SM1":              risk.High,
+		"sentry-cli releases delete 1.0":                         risk.High,
+		"datadog-ci synthetics delete-test abc":                  risk.High,
+		"newrelic entity delete --guid X":                        risk.High,
+		"pulumi stack rm dev --yes":                              risk.High,
+		"terraform workspace delete prod":                        risk.High,
+		"cdk destroy --force":                                    risk.High,
+		"restic -r /srv/restic forget --keep-last 1 --prune":     risk.High,
+		"borg delete /backup::archive-1":                         risk.High,
+		"kopia snapshot delete k123 --delete":                    risk.High,
+		"velero backup delete nightly --confirm":                 risk.High,
+		"argocd app delete web --cascade":                        risk.High,
+		"istioctl uninstall --purge -y":                          risk.High,
+		"kubeadm reset -f":                                       risk.High,
+		"zfs destroy -r tank/data":                               risk.High,
+		"btrfs subvolume delete /mnt/snap":                       risk.High,
+		"virsh undefine vm1 --remove-all-storage":                0, // undefine: not a verb here
+		"virsh destroy vm1":                                      risk.High,
+		"vagrant destroy -f":                                     risk.High,
+		"gh release delete v1.0 --yes":                           risk.High,
+		"gh run delete 123":                                      risk.High,
+		"gh repo archive o/r":                                    risk.High,
+		"glab mr delete 12":                                      risk.High,
+		"tea repos delete o/r":                                   risk.High,
+		"az storage blob delete-batch -s c":                      risk.High,
+		"security delete-generic-password -s svc":                risk.High,
+		"java -jar jenkins-cli.jar -s https://ci/ delete-view v": risk.High,
+		"python manage.py flush --noinput":                       risk.High,
+		"rails db:drop":                                          risk.High,
+		"bin/rails db:reset":                                     risk.High,
+		"./deploy.sh destroy prod":                               risk.High,
+		"sudo ip link delete veth0":                              risk.High,
+		"aws s3 rm s3://bucket/key":                              risk.High,
+		"aws --region eu-west-1 s3 rm s3://b/k":                  risk.High,
+		// medium: undone by the opposite verb
+		"gh workflow disable ci.yml":                                 risk.Medium,
+		"gcloud services disable compute.googleapis.com --project p": risk.Medium,
+		"flyctl machine kill 148e":                                   risk.Medium,
+		"heroku rollback v102":                                       risk.Medium,
+		// lowered
+		"fastly service delete --service-id x --dry-run":      risk.Low,
+		"oci os object bulk-delete --bucket-name b --dry-run": risk.Low,
+		"gh cache delete --all":                               risk.Low,
+		"pip cache purge":                                     risk.Low,
+		"kubectl config delete-context old":                   risk.Medium,
+		"fastly profile delete staging":                       risk.Medium,
+		// package managers
+		"npm uninstall left-pad":             risk.Low,
+		"pip uninstall -y requests":          risk.Low,
+		"cargo remove serde":                 risk.Low,
+		"brew uninstall wget":                risk.Low,
+		"python -m pip uninstall -y x":       risk.Low,
+		"sudo apt-get purge -y nginx":        risk.Medium,
+		"npm unpublish my-pkg@1.0.0":         risk.High,
+		"npm owner rm alice my-pkg":          risk.High,
+		"cargo yank --version 1.0.0 mycrate": risk.Medium,
+	}
+	for cmd, want := range fire {
+		got, rule, ok := verbLevel(t, cmd)
+		if want == 0 {
+			if ok {
+				t.Errorf("%q: the grammar gives %s %s, want nothing", cmd, rule, got)
+			}
+			continue
+		}
+		// rows win where they exist (doctl, heroku, hcloud…): the level
+		// counts, not who gave it
+		fs := analyzeScript(t, cmd)
+		var best risk.Level
+		for _, f := range fs {
+			best = max(best, f.Level)
+		}
+		if !ok && len(fs) == 0 {
+			t.Errorf("%q: nothing speaks, want %s", cmd, want)
+			continue
+		}
+		if best != want {
+			t.Errorf("%q: gets %s (grammar: %s %s), want %s; findings:%s", cmd, best, rule, got, want, describe(fs))
+		}
+	}
+}
+
+// TestVerbGrammarSilent holds commands the grammar must not speak for:
+// benign neighbours of the same CLIs, single-level commands given a verb
+// as an operand, flags and values that spell a verb, help.
+func TestVerbGrammarSilent(t *testing.T) {
+	for _, cmd := range []string{
+		"git rm --cached secrets.txt", "git branch -d merged", "git add reset --hard",
+		"docker rm web", "docker network rm n", "make clean", "make destroy", "go clean -cache",
+		"cat delete.txt", "cat delete", "grep delete src/", "echo delete", "echo rm -rf", "touch remove",
+		"ls purge", "man git-rm", "which delete", "tput reset", "reset", "clear",
+		"kubectl get pods", "kubectl describe pod delete-me", "kubectl logs web --since=1h",
+		"gh pr merge 12 --delete-branch", "gh repo view delete-me", "gh run list --status deleted",
+		"gh secret list", "gh run watch 1", "gh api -X DELETE repos/o/r", "glab api --method DELETE /projects/1",
+		"aws ec2 describe-instances", "aws s3 ls s3://b", "aws s3api list-deleted-objects --bucket b",
+		"aws ec2 describe-delete-queue", "gcloud compute instances list", "az vm show -n x",
+		"doctl compute droplet list", "hcloud server describe web-1", "flyctl status", "vercel logs app",
+		"netlify status", "supabase status", "firebase deploy --only hosting", "mc ls play/bucket",
+		"s3cmd ls s3://b", "oci os object list --bucket-name b", "scw instance server list",
+		"heroku apps:info", "heroku logs --tail -a delete-me", "railway logs", "render services list",
+		"pscale branch list db", "neonctl branches list",
+		"op item list", "op vault get Engineering", "vault kv list secret/", "vault status",
+		"stripe customers list", "stripe listen", "rabbitmqctl list_queues", "rabbitmqadmin show queue name=jobs",
+		"algolia indices list", "fastly service describe --service-id x",
+		"fastly --help", "fastly service delete --help", "mytool help delete", "mytool delete -h",
+		"rclone ls remote:bucket", "rclone lsd remote:", "rclone copy /src remote:b",
+		"restic snapshots", "borg list /backup", "terraform plan", "pulumi preview",
+		"jenkins-cli build my-job", "java -jar jenkins-cli.jar -s http://j/ list-jobs",
+		"python script.py", "python -c 'print(1)'", "node -e 'x.delete()'", "python3 -m http.server 8000",
+		"npm run clean", "npm cache verify", "yarn cache clean", "pnpm store status",
+		"mytool --format delete.json get x", "mytool --output=delete list",
+		"psql -c 'select 1'", "curl -X DELETE http://localhost:9200/x", "http DELETE :9200/x",
+		"sudo ls -la", "ssh host delete", "xargs echo delete",
+	} {
+		if l, rule, ok := verbLevel(t, cmd); ok {
+			t.Errorf("%q: the grammar gives %s %s, want nothing", cmd, rule, l)
+		}
+	}
+}
+
+// TestVerbGrammarBelowHigh holds benign neighbours per family, judged by
+// everything warden knows: none may reach high.
+func TestVerbGrammarBelowHigh(t *testing.T) {
+	for _, cmd := range []string{
+		"doctl compute droplet create web --size s-1vcpu-1gb --image ubuntu",
+		"linode-cli linodes list", "heroku ps:scale web=2", "flyctl deploy", "vercel --prod",
+		"netlify deploy --prod", "supabase db push", "firebase functions:log", "mc cp a.txt play/b/",
+		"gsutil cp a gs://b/", "oci compute instance list -c x", "ibmcloud resource service-instances",
+		"hcloud server create --name x --type cx11 --image ubuntu-22.04", "pscale branch create db feat",
+		"unleash features enable my-toggle", "unleash features disable my-toggle",
+		"npm uninstall left-pad", "pip uninstall -y requests", "kubectl config delete-context old",
+		"gh workflow disable ci.yml", "rabbitmqctl status", "stripe logs tail",
+	} {
+		fs := analyzeScript(t, cmd)
+		for _, f := range fs {
+			if f.Level >= risk.High {
+				t.Errorf("%q: %s %s: %s", cmd, f.Rule, f.Level, f.Reason)
+			}
+		}
+	}
+}
+
+// FuzzCLIVerb checks that the grammar never panics on resolved commands.
+func FuzzCLIVerb(f *testing.F) {
+	for _, s := range []string{"op item delete x", "java -jar a.jar -s u delete-job x", "python -m pip uninstall x",
+		"heroku apps:destroy", "x --a b:c:d delete", "x eraseDisk", "x -- delete", "a b c d e f g delete"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cmds, err := Resolve(s, testEnv)
+		if err != nil {
+			return
+		}
+		for _, c := range cmds {
+			if len(c.Args) == 0 || c.Dynamic[0] {
+				continue
+			}
+			name := commandName(c.Args[0])
+			cliVerb(c, name, kindOf(name), nil)
+		}
+	})
+}
