@@ -502,8 +502,7 @@ func registerCalls(funcs map[string]handler) {
 			"requests."+m, "httpx."+m, "requests.api."+m)
 	}
 	reg(func(a *analysis, c *args) value {
-		m, _ := c.arg(0, "method").static()
-		return a.http(strings.ToUpper(m), c.arg(1, "url"), c, -1)
+		return a.http(methodArg(c, 0, "method"), c.arg(1, "url"), c, -1)
 	}, "requests.request", "httpx.request", "requests.api.request")
 	reg(func(a *analysis, c *args) value { return value{k: kObj, s: "requests"} },
 		"requests.Session", "requests.session", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession")
@@ -513,8 +512,8 @@ func registerCalls(funcs map[string]handler) {
 		if _, ok := c.get(1, "data"); !ok {
 			data = value{k: kNone}
 		}
-		m, _ := c.arg(5, "method").static()
-		return value{k: kObj, s: "urllib.request.Request", obj: &object{url: &u, body: &data, method: strings.ToUpper(m)}}.with(u, data)
+		m := methodArg(c, 5, "method")
+		return value{k: kObj, s: "urllib.request.Request", obj: &object{url: &u, body: &data, method: m}}.with(u, data)
 	}, "urllib.request.Request")
 	reg(func(a *analysis, c *args) value { return a.urlopen(c) }, "urllib.request.urlopen")
 	reg(func(a *analysis, c *args) value {
@@ -1081,13 +1080,11 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 		case "get", "head", "options", "post", "put", "patch", "delete":
 			return a.http(strings.ToUpper(m), c.arg(0, "url"), c, 1), true
 		case "request":
-			meth, _ := c.arg(0, "method").static()
-			return a.http(strings.ToUpper(meth), c.arg(1, "url"), c, -1), true
+			return a.http(methodArg(c, 0, "method"), c.arg(1, "url"), c, -1), true
 		}
 	case "urllib3":
 		if m == "request" || m == "urlopen" {
-			meth, _ := c.arg(0, "method").static()
-			return a.http(strings.ToUpper(meth), c.arg(1, "url"), c, -1), true
+			return a.http(methodArg(c, 0, "method"), c.arg(1, "url"), c, -1), true
 		}
 	case "http.client":
 		if r.obj == nil || r.obj.url == nil {
@@ -1095,16 +1092,16 @@ func (a *analysis) objMethod(r value, m string, c *args) (value, bool) {
 		}
 		switch m {
 		case "request":
-			meth, _ := c.arg(0, "method").static()
+			meth := methodArg(c, 0, "method")
 			u := *r.obj.url
 			if p, ok := c.get(1, "url"); ok {
 				u = concat(u, p)
 			}
 			body, ok := c.get(2, "body")
-			if ok && body.k != kNone {
+			if ok && body.k != kNone && (meth == "" || meth == "GET") {
 				meth = "POST"
 			}
-			return a.http(strings.ToUpper(meth), u, c, 2), true
+			return a.http(meth, u, c, 2), true
 		case "sendmail", "send_message", "storbinary", "storlines":
 			a.http("POST", *r.obj.url, c, -1)
 			return dynValue, true

@@ -1065,6 +1065,7 @@ func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
 		send = true
 	}
 	a.sendOrFetch(u, send, data)
+	a.request(method, u)
 	return value{k: kObj, s: "response", t: tNet}
 }
 
@@ -1088,6 +1089,11 @@ func (a *analysis) urlopen(c *args) value {
 			send = true
 		}
 		data = append(data, u)
+		method := u.obj.method
+		if method == "" && send {
+			method = "POST"
+		}
+		a.request(method, *u.obj.url)
 		u = *u.obj.url
 	}
 	a.sendOrFetch(u, send, data)

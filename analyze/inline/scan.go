@@ -233,6 +233,10 @@ func (s *scanner) calls(toks []token, depth int) {
 		if end == next && f.kind != Eval {
 			continue // no arguments: a reference, not a call
 		}
+		if f.kind == Connect {
+			s.request(t.text, exprs, toks[next:end])
+			continue
+		}
 		s.call(f, t.text, exprs, flags, depth)
 		// the arguments are read on: they may hold calls of their own
 	}

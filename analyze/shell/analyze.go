@@ -13,7 +13,8 @@ import (
 // Analyze judges resolved commands with the knowledge k: each command
 // against its rows, each redirection by the class of the file it writes,
 // downloads and decoded text flowing into interpreters, the SQL given to
-// database clients, and where resolution stopped seeing (see unseen).
+// database clients, the method and target of HTTP clients' requests
+// (httpFindings), and where resolution stopped seeing (see unseen).
 func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 	return k.analyze(nil, cmds, env, nil)
 }
@@ -56,8 +57,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				}
 			}
 		}
-		if !fired {
-			// rows win; the verb grammar speaks for the rest
+		n := len(out)
+		out = httpFindings(out, c, name)
+		if !fired && len(out) == n {
+			// rows and an HTTP client's requests win; the verb grammar
+			// speaks for the rest
 			if f, ok := cliVerb(c, name, e.cli, e.vflags); ok {
 				out = append(out, mayRun(f, c))
 			}

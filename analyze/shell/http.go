@@ -1,0 +1,384 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/webapi"
+	"github.com/agentwarden/warden/risk"
+)
+
+// httpFindings judges the HTTP requests of command c, named name, by
+// method and target (package webapi): curl -X DELETE, wget --method,
+// httpie's and xh's METHOD word and data items, curlie, gh api and glab
+// api.
+func httpFindings(out []risk.Finding, c Command, name string) []risk.Finding {
+	for _, r := range Requests(c, name) {
+		if f, ok := webapi.Judge(r); ok {
+			f.Analyzer = "shell"
+			out = append(out, mayRun(f, c))
+		}
+	}
+	return out
+}
+
+// Requests returns the HTTP requests command c makes when it is an HTTP
+// client named name (see httpFindings), each with its method as the
+// client picks it (an explicit method, or the one its data or upload
+// options imply) and its URL (with the scheme the client defaults to);
+// nil for any other command.
+func Requests(c Command, name string) []webapi.Request {
+	switch name {
+	case "curl":
+		return curlRequests(c, name, 1, false)
+	case "curlie":
+		return curlRequests(c, name, 1, true)
+	case "wget":
+		return wgetRequests(c)
+	case "http", "https", "xh", "xhs":
+		return httpieRequests(c, name)
+	case "gh", "glab":
+		if len(c.Args) > 1 && c.Args[1] == "api" && !c.Dynamic[1] {
+			return apiRequests(c, name)
+		}
+	}
+	return nil
+}
+
+// methodWord reports whether s is an HTTP method as httpie, xh and curlie
+// take it, in any case.
+func methodWord(s string) bool {
+	switch strings.ToUpper(s) {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PURGE", "TRACE":
+		return true
+	}
+	return false
+}
+
+// curlImplies are curl's options that choose the method when -X does not
+// (-G and -I win over data; data over nothing).
+var curlImplies = map[string]string{
+	"-d": "POST", "--data": "POST", "--data-raw": "POST", "--data-binary": "POST", "--data-ascii": "POST",
+	"--data-urlencode": "POST", "--json": "POST", "-F": "POST", "--form": "POST", "--form-string": "POST",
+	"-T": "PUT", "--upload-file": "PUT", "-I": "HEAD", "--head": "HEAD", "-G": "GET", "--get": "GET",
+}
+
+// curlShortValue are curl's one-letter options that take a value (so a
+// cluster such as -sXDELETE or -sX DELETE ends with them).
+const curlShortValue = "oHXuAexmwbcrKdFTEyYzCUDQtP"
+
+// cluster reads a word of one-letter options (-sS, -sXDELETE, -qO-):
+// each is passed to each, up to the first that takes a value (one of
+// takesValue), which is returned with the rest of the word as its value,
+// or with next set when the value is the next word.
+func cluster(a, takesValue string, each func(string)) (f byte, value string, next bool) {
+	for k := 1; k < len(a); k++ {
+		each("-" + a[k:k+1])
+		if strings.IndexByte(takesValue, a[k]) >= 0 {
+			return a[k], a[k+1:], k+1 == len(a)
+		}
+	}
+	return 0, "", false
+}
+
+// curlRequests reads curl's requests (curlie's too, with methodWords:
+// curlie also takes httpie's METHOD word and data items).
+func curlRequests(c Command, name string, from int, methodWords bool) []webapi.Request {
+	vf := clientValueFlags["curl"]
+	var method, implied, socket string
+	methodDyn, data := false, false
+	var urls []webapi.Request
+	addURL := func(u string, dyn bool) {
+		if !dyn {
+			u = withScheme(u)
+		}
+		urls = append(urls, webapi.Request{URL: u, Dynamic: dyn, Via: name})
+	}
+	imply := func(flag string) {
+		switch m := curlImplies[flag]; m {
+		case "":
+		case "GET", "HEAD":
+			implied = m
+		case "PUT":
+			if implied != "GET" && implied != "HEAD" {
+				implied = m
+			}
+		default:
+			data = true
+		}
+	}
+	for j := from; j < len(c.Args); j++ {
+		a := c.Args[j]
+		value := func() (string, bool) {
+			if j+1 < len(c.Args) {
+				j++
+				return c.Args[j], c.Dynamic[j]
+			}
+			return "", false
+		}
+		switch {
+		case a == "--":
+			continue
+		case a == "-X" || a == "--request":
+			method, methodDyn = value()
+		case strings.HasPrefix(a, "--request="):
+			method, methodDyn = a[len("--request="):], c.Dynamic[j]
+		case a == "--url":
+			if v, d := value(); v != "" {
+				addURL(v, d)
+			}
+		case strings.HasPrefix(a, "--url="):
+			addURL(a[len("--url="):], c.Dynamic[j])
+		case a == "--unix-socket" || a == "--abstract-unix-socket":
+			socket, _ = value()
+		case strings.HasPrefix(a, "--") && curlImplies[a] != "":
+			imply(a)
+			if vf[a] {
+				j++
+			}
+		case vf[a]:
+			imply(a)
+			j++
+		case strings.HasPrefix(a, "--"):
+			if k := strings.IndexByte(a, '='); k > 0 {
+				imply(a[:k])
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// a cluster of one-letter options: -sS, -sXDELETE, -sX DELETE, -sd@f
+			f, v, next := cluster(a, curlShortValue, imply)
+			d := c.Dynamic[j]
+			if next {
+				v, d = value()
+			}
+			if f == 'X' {
+				method, methodDyn = v, d
+			}
+		case methodWords && method == "" && !c.Dynamic[j] && methodWord(a) && len(urls) == 0:
+			method = a
+		case methodWords && len(urls) > 0 && !c.Dynamic[j] && dataItem(a):
+			data = true
+		case c.Dynamic[j]:
+			addURL(a, true)
+		case isURL(a) || hostish.MatchString(a):
+			addURL(a, false)
+		case methodWords && strings.HasPrefix(a, ":"):
+			addURL("localhost"+a, false)
+		}
+	}
+	m := method
+	switch {
+	case methodDyn:
+	case m != "":
+	case implied != "":
+		m = implied
+	case data:
+		m = "POST"
+	}
+	for i := range urls {
+		urls[i].Method, urls[i].MethodDynamic, urls[i].Socket = m, methodDyn, socket
+	}
+	return urls
+}
+
+// dataItem reports an httpie request item that sends data (field=value,
+// field:=json, field@file, field=@file), not a header (Name:value) or a
+// query parameter (name==value).
+func dataItem(a string) bool {
+	i := strings.IndexAny(a, ":=@")
+	if i <= 0 {
+		return false
+	}
+	rest := a[i:]
+	switch {
+	case strings.HasPrefix(rest, "=="):
+		return false
+	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "@"):
+		return true
+	}
+	return false
+}
+
+// httpieValue are the options of httpie (http, https) and xh (xh, xhs)
+// that take a value.
+var httpieValue = setOf("-a", "--auth", "-A", "--auth-type", "--session", "--session-read-only", "-o", "--output",
+	"--pretty", "-s", "--style", "-p", "--print", "-P", "--history-print", "--verify", "--cert", "--cert-key",
+	"--cert-key-pass", "--proxy", "--timeout", "--max-redirects", "--default-scheme", "--ssl", "--ciphers",
+	"--format-options", "--response-charset", "--response-mime", "--boundary", "--raw", "--max-headers",
+	"--http-version", "--resolve", "--interface", "--bearer", "--unix-socket")
+
+// httpieRequests reads the request of httpie and xh: [METHOD] URL [ITEM…];
+// without a method, data items make it a POST; --offline only prints it.
+func httpieRequests(c Command, name string) []webapi.Request {
+	scheme := "http://"
+	if name == "https" || name == "xhs" {
+		scheme = "https://"
+	}
+	var r webapi.Request
+	r.Via = name
+	seen, data := false, false
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		d := c.Dynamic[j]
+		switch {
+		case !d && (a == "--offline"):
+			return nil
+		case !d && (a == "--raw" || strings.HasPrefix(a, "--raw=")):
+			data = true
+			if a == "--raw" {
+				j++
+			}
+		case !d && (a == "--unix-socket"):
+			if j+1 < len(c.Args) {
+				j++
+				r.Socket = c.Args[j]
+			}
+		case !d && httpieValue[a]:
+			j++
+		case !d && strings.HasPrefix(a, "-"):
+		case seen:
+			if !d && dataItem(a) {
+				data = true
+			}
+		case !d && r.Method == "" && !r.MethodDynamic && methodWord(a) && j+1 < len(c.Args):
+			r.Method = a
+		case d && r.Method == "" && !r.MethodDynamic && j+1 < len(c.Args) && !strings.Contains(a, "/") && urlWord(c, j+1):
+			r.MethodDynamic = true // http $METHOD url
+		case d:
+			r.URL, r.Dynamic, seen = a, true, true
+		case isURL(a):
+			r.URL, seen = a, true
+		case strings.HasPrefix(a, ":"):
+			r.URL, seen = scheme+"localhost"+a, true
+		default:
+			r.URL, seen = scheme+a, true
+		}
+	}
+	if !seen {
+		return nil
+	}
+	if r.Method == "" && !r.MethodDynamic && data {
+		r.Method = "POST"
+	}
+	return []webapi.Request{r}
+}
+
+// urlWord reports whether word j of c may be httpie's URL: a URL, a
+// :port/path shorthand, a host, or a word computed at run time that is no
+// request item.
+func urlWord(c Command, j int) bool {
+	a := c.Args[j]
+	if c.Dynamic[j] {
+		return !dataItem(a)
+	}
+	return isURL(a) || strings.HasPrefix(a, ":") || hostish.MatchString(a)
+}
+
+// apiValue are the options of gh api and glab api that take a value.
+var apiValue = setOf("-X", "--method", "-f", "--raw-field", "-F", "--field", "-H", "--header", "--hostname",
+	"--input", "-q", "--jq", "-t", "--template", "-p", "--preview", "--cache", "-R", "--repo")
+
+// apiRequests reads gh api and glab api: the endpoint is relative to
+// the forge's API (api.github.com, gitlab.com/api/v4, or --hostname's);
+// -X or --method names the method, and fields or --input make it a POST.
+func apiRequests(c Command, name string) []webapi.Request {
+	var r webapi.Request
+	r.Via = name + " api"
+	host, endpoint, epDyn, fields := "", "", false, false
+	for j := 2; j < len(c.Args); j++ {
+		a := c.Args[j]
+		d := c.Dynamic[j]
+		flag, v, glued := a, "", false
+		if strings.HasPrefix(a, "--") {
+			if k := strings.IndexByte(a, '='); k > 0 {
+				flag, v, glued = a[:k], a[k+1:], true
+			}
+		} else if len(a) > 2 && a[0] == '-' && strings.Contains("XfFHqtp", a[1:2]) {
+			flag, v, glued = a[:2], a[2:], true
+		}
+		if apiValue[flag] && !glued && j+1 < len(c.Args) {
+			j++
+			v, d = c.Args[j], c.Dynamic[j]
+		}
+		switch {
+		case flag == "-X" || flag == "--method":
+			r.Method, r.MethodDynamic = v, d
+		case flag == "-f" || flag == "--raw-field" || flag == "-F" || flag == "--field" || flag == "--input":
+			fields = true
+		case flag == "--hostname":
+			host = v
+		case apiValue[flag] || strings.HasPrefix(a, "-") && !d:
+		case endpoint == "" && !epDyn:
+			endpoint, epDyn = a, d
+		}
+	}
+	if endpoint == "" && !epDyn {
+		return nil
+	}
+	if r.Method == "" && !r.MethodDynamic && fields {
+		r.Method = "POST"
+	}
+	switch {
+	case isURL(endpoint):
+		r.URL = endpoint
+	case name == "gh" && host != "":
+		r.URL = "https://" + host + "/api/v3/" + strings.TrimPrefix(endpoint, "/")
+	case name == "gh":
+		r.URL = "https://api.github.com/" + strings.TrimPrefix(endpoint, "/")
+	case host != "":
+		r.URL = "https://" + strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://") + "/api/v4/" + strings.TrimPrefix(endpoint, "/")
+	default:
+		r.URL = "https://gitlab.com/api/v4/" + strings.TrimPrefix(endpoint, "/")
+	}
+	r.Dynamic = epDyn || dynamicText(host)
+	return []webapi.Request{r}
+}
+
+// dynamicText reports text holding a shell expansion.
+func dynamicText(s string) bool { return strings.ContainsAny(s, "$`") }
+
+// wgetShortValue are wget's one-letter options that take a value.
+const wgetShortValue = "OoaPUetTiwQlBDARIX"
+
+// wgetRequests reads wget's requests: --method, or POST with
+// --post-data and --post-file; GET otherwise.
+func wgetRequests(c Command) []webapi.Request {
+	vf := clientValueFlags["wget"]
+	method, methodDyn, post := "", false, false
+	var urls []webapi.Request
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		d := c.Dynamic[j]
+		flag, v, glued := a, "", false
+		if strings.HasPrefix(a, "--") {
+			if k := strings.IndexByte(a, '='); k > 0 {
+				flag, v, glued = a[:k], a[k+1:], true
+			}
+		}
+		if vf[flag] && !glued && j+1 < len(c.Args) {
+			j++
+			v, d = c.Args[j], c.Dynamic[j]
+		} else if !vf[flag] && len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			if _, _, next := cluster(a, wgetShortValue, func(string) {}); next {
+				j++ // -qO file
+			}
+			continue
+		}
+		switch {
+		case flag == "--method":
+			method, methodDyn = v, d
+		case flag == "--post-data" || flag == "--post-file":
+			post = true
+		case vf[flag] || strings.HasPrefix(a, "-") && len(a) > 1 && !d:
+		case d:
+			urls = append(urls, webapi.Request{URL: a, Dynamic: true, Via: "wget"})
+		case isURL(a) || hostish.MatchString(a):
+			urls = append(urls, webapi.Request{URL: withScheme(a), Via: "wget"})
+		}
+	}
+	if method == "" && !methodDyn && post {
+		method = "POST"
+	}
+	for i := range urls {
+		urls[i].Method, urls[i].MethodDynamic = method, methodDyn
+	}
+	return urls
+}

@@ -1,0 +1,185 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// TestRequests checks the method and URL each client's spellings come to.
+func TestRequests(t *testing.T) {
+	for script, want := range map[string]string{
+		`curl -X DELETE http://localhost:9200/idx`:                      "DELETE http://localhost:9200/idx",
+		`curl -XDELETE localhost:9200/idx`:                              "DELETE http://localhost:9200/idx",
+		`curl -sSX delete 'https://api.example.com/v1/a'`:               "delete https://api.example.com/v1/a",
+		`curl -sXDELETE https://api.example.com/v1/a`:                   "DELETE https://api.example.com/v1/a",
+		`curl --request PUT --url https://api.example.com/v1/a`:         "PUT https://api.example.com/v1/a",
+		`curl --request=PATCH https://api.example.com/v1/a`:             "PATCH https://api.example.com/v1/a",
+		`curl -d a=1 https://api.example.com/v1/a`:                      "POST https://api.example.com/v1/a",
+		`curl -sd@body.json https://api.example.com/v1/a`:               "POST https://api.example.com/v1/a",
+		`curl --json '{}' https://api.example.com/v1/a`:                 "POST https://api.example.com/v1/a",
+		`curl -F f=@x https://api.example.com/v1/a`:                     "POST https://api.example.com/v1/a",
+		`curl -G -d q=x https://api.example.com/v1/a`:                   "GET https://api.example.com/v1/a",
+		`curl -T f.txt https://api.example.com/v1/a`:                    "PUT https://api.example.com/v1/a",
+		`curl -I https://api.example.com/v1/a`:                          "HEAD https://api.example.com/v1/a",
+		`curl -X DELETE -d '{}' https://api.example.com/v1/a`:           "DELETE https://api.example.com/v1/a",
+		`curl -o out.json -H 'X: y' https://api.example.com/v1/a`:       " https://api.example.com/v1/a",
+		`curl -X "$M" https://api.example.com/v1/a`:                     "$? https://api.example.com/v1/a",
+		`curl -X DELETE "$ES/idx"`:                                      `DELETE "$ES/idx"$`,
+		`curl --unix-socket /run/docker.sock -X DELETE http://d/c/x`:    "DELETE http://d/c/x unix:/run/docker.sock",
+		`curlie DELETE :9200/idx`:                                       "DELETE http://localhost:9200/idx",
+		`curlie post localhost:3000/api a=1`:                            "post http://localhost:3000/api",
+		`curlie localhost:3000/api a=1`:                                 "POST http://localhost:3000/api",
+		`wget --method=DELETE https://api.example.com/v1/a`:             "DELETE https://api.example.com/v1/a",
+		`wget -qO- --method DELETE api.example.com/v1/a`:                "DELETE http://api.example.com/v1/a",
+		`wget --post-data a=1 https://api.example.com/v1/a`:             "POST https://api.example.com/v1/a",
+		`wget -qO out.html https://api.example.com/v1/a`:                " https://api.example.com/v1/a",
+		`http DELETE :9200/idx`:                                         "DELETE http://localhost:9200/idx",
+		`http delete :9200/idx`:                                         "delete http://localhost:9200/idx",
+		`https PUT api.example.com/v1/a name=x`:                         "PUT https://api.example.com/v1/a",
+		`http :3000/api name=x`:                                         "POST http://localhost:3000/api",
+		`http :3000/api X-Token:abc q==x`:                               " http://localhost:3000/api",
+		`http --auth u:p -a u:p DELETE example.org/a`:                   "DELETE http://example.org/a",
+		`xh delete localhost:5984/db`:                                   "delete http://localhost:5984/db",
+		`http --offline DELETE :9200/idx`:                               "",
+		`http "$M" :9200/idx`:                                           "$? http://localhost:9200/idx",
+		`http "$URL" name=x`:                                            `POST "$URL"$`,
+		`gh api -X DELETE repos/o/r`:                                    "DELETE https://api.github.com/repos/o/r",
+		`gh api --method=DELETE /repos/o/r/hooks/1`:                     "DELETE https://api.github.com/repos/o/r/hooks/1",
+		`gh api repos/o/r/labels -f name=bug`:                           "POST https://api.github.com/repos/o/r/labels",
+		`gh api --hostname ghe.corp -XDELETE repos/o/r`:                 "DELETE https://ghe.corp/api/v3/repos/o/r",
+		`glab api -X DELETE projects/1`:                                 "DELETE https://gitlab.com/api/v4/projects/1",
+		`glab api --method DELETE /projects/1/variables/K`:              "DELETE https://gitlab.com/api/v4/projects/1/variables/K",
+		`glab api projects/1 --paginate`:                                " https://gitlab.com/api/v4/projects/1",
+		`gh repo delete o/r`:                                            "",
+		`echo curl -X DELETE https://api.example.com/v1/a`:              "",
+		`sudo -u svc curl -X DELETE https://api.example.com/v1/a`:       "DELETE https://api.example.com/v1/a",
+		`env TOKEN=x curl -X DELETE https://api.example.com/v1/a`:       "DELETE https://api.example.com/v1/a",
+		`bash -c 'curl -X DELETE https://api.example.com/v1/a'`:         "DELETE https://api.example.com/v1/a",
+		`xargs -I{} curl -X DELETE http://localhost:9200/{} < list.txt`: "DELETE http://localhost:9200/{}$",
+	} {
+		cmds, err := Resolve(script, testEnv)
+		if err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+		var got []string
+		for _, c := range cmds {
+			if len(c.Args) == 0 || c.Dynamic[0] {
+				continue
+			}
+			for _, r := range Requests(c, commandName(c.Args[0])) {
+				s := r.Method
+				if r.MethodDynamic {
+					s = "$?"
+				}
+				s += " " + r.URL
+				if r.Dynamic {
+					s += "$"
+				}
+				if r.Socket != "" {
+					s += " unix:" + r.Socket
+				}
+				got = append(got, s)
+			}
+		}
+		if g := strings.Join(got, "; "); g != want {
+			t.Errorf("%s:\n got %q\nwant %q", script, g, want)
+		}
+	}
+}
+
+// TestHTTPFindings checks the levels scripts get from their requests'
+// methods and targets, whatever else they get: the same request through
+// every client, and the benign neighbours of each.
+func TestHTTPFindings(t *testing.T) {
+	const none = risk.Safe // no http.* finding
+	for script, want := range map[string]risk.Level{
+		// DELETE destroys: on another host, a host computed at run time,
+		// and a data store's admin API on this machine alike
+		`curl -X DELETE https://api.example.com/v1/customers/c1`:                risk.High,
+		`wget --method=DELETE https://api.example.com/v1/customers/c1`:          risk.High,
+		`http DELETE api.example.com/v1/customers/c1`:                           risk.High,
+		`xh DELETE https://api.example.com/v1/customers/c1`:                     risk.High,
+		`curlie DELETE https://api.example.com/v1/customers/c1`:                 risk.High,
+		`gh api -X DELETE repos/o/r/environments/prod`:                          risk.High,
+		`glab api -X DELETE projects/7/registry/repositories/1`:                 risk.High,
+		`curl -XDELETE 'http://127.0.0.1:5984/orders'`:                          risk.High,
+		`curl -X DELETE "http://localhost:8500/v1/kv/?recurse"`:                 risk.High,
+		`http DELETE :15672/api/queues/%2F/jobs`:                                risk.High,
+		`curl -s -X DELETE localhost:2379/v2/keys/app?recursive=true`:           risk.High,
+		`curl --unix-socket /var/run/docker.sock -X DELETE http://x/volumes/db`: risk.High,
+		`ES=http://es:9200; curl -X DELETE "$ES/logs-*"`:                        risk.High,
+		`curl -X DELETE "$API_URL/users/$ID"`:                                   risk.High,
+		`curl -X PURGE https://cdn.example.com/static/app.js`:                   risk.High,
+		`curl -X DELETE http://localhost:3000/api/todos/1`:                      risk.Medium,
+		// a destructive action through POST
+		`curl -X POST https://ci.example.com/job/app/doDelete`:                       risk.High,
+		`curl -X POST -u admin:x http://localhost:8080/computer/agent-1/doDelete`:    risk.High,
+		`http POST :9201/logs/_delete_by_query query:='{}'`:                          risk.High,
+		`curl -XPOST localhost:9200/logs/_close`:                                     risk.High,
+		`curl -X POST -H 'Fastly-Key: k' https://api.fastly.com/service/s/purge_all`: risk.High,
+		`curl -X POST http://localhost:9090/api/v1/admin/tsdb/delete_series`:         risk.High,
+		`gh api repos/o/r/actions/caches/delete -f key=x`:                            risk.High,
+		// PUT and PATCH
+		`curl -X PUT localhost:9200/_cluster/settings -d '{}'`:                 risk.High,
+		`http PUT :9200/_cluster/settings persistent:='{}'`:                    risk.High,
+		`curl -X PATCH https://flags.example.com/api/admin/features/f -d '{}'`: risk.High,
+		`gh api -X PUT repos/o/r/collaborators/mallory`:                        risk.High,
+		`curl -X PUT localhost:9200/new-index -d '{}'`:                         risk.Medium,
+		`curl -T build.zip https://dav.example.com/builds/b.zip`:               risk.Medium,
+		`curl -X "$METHOD" https://api.example.com/v1/users/1`:                 risk.Medium,
+		// benign neighbours
+		`curl -X GET http://localhost:9200/_cluster/health`:                none,
+		`curl -s localhost:9200/_cat/indices?v`:                            none,
+		`http GET :9200/_all/_mapping`:                                     none,
+		`curl -I https://api.example.com/v1/delete`:                        none,
+		`curl -X POST localhost:9200/logs/_search -d '{"query":{}}'`:       none,
+		`curl -X POST localhost:9200/logs/_refresh`:                        none,
+		`curl -X POST http://localhost:8080/api/users -d '{"name":"t"}'`:   none,
+		`http :3000/api/users name=bob`:                                    none,
+		`curl -X PUT http://localhost:3000/api/users/1 -d '{"name":"t"}'`:  none,
+		`curl -X PATCH 127.0.0.1:8000/items/3 -d '{}'`:                     none,
+		`curl -d '{"text":"done"}' https://hooks.example.com/services/T/B`: none,
+		`gh api repos/o/r/issues -f title=bug`:                             none,
+		`gh api repos/o/r/pulls`:                                           none,
+		`glab api -X GET projects/123`:                                     none,
+		`curl -X POST https://auth.example.com/api/password/reset -d e=x`:  none,
+		`wget -O- https://example.com/delete-me.txt`:                       none,
+		`http --offline DELETE :9200/idx`:                                  none,
+		`echo curl -X DELETE http://localhost:9200/_all`:                   none,
+		`grep -r "curl -X DELETE" docs/`:                                   none,
+	} {
+		got := none
+		var fs []risk.Finding
+		for _, f := range analyzeScript(t, script) {
+			if strings.HasPrefix(f.Rule, "http.") {
+				fs = append(fs, f)
+				if f.Level > got {
+					got = f.Level
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
+		}
+	}
+}
+
+func FuzzRequests(f *testing.F) {
+	for _, s := range []string{"curl -sXDELETE localhost:9200/x", "http $M :1/x a=b", "gh api --method=", "wget -qO", "curlie post", "glab api -X"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := Command{Args: strings.Fields(s)}
+		c.Dynamic = make([]bool, len(c.Args))
+		for i, a := range c.Args {
+			c.Dynamic[i] = strings.Contains(a, "$")
+		}
+		if len(c.Args) == 0 {
+			return
+		}
+		_ = fmt.Sprint(Requests(c, c.Args[0]))
+	})
+}

@@ -1,0 +1,179 @@
+package webapi
+
+import "strings"
+
+// ports are the well-known ports of the HTTP admin APIs of data stores,
+// search engines, queues, orchestrators and daemons: a request that
+// changes something there changes someone's data, on this machine too.
+// Ports development servers share (3000, 5000, 8000, 8080, 8081, 9000,
+// 9090) are not here: their path must name the service.
+var ports = map[string]string{
+	"9200": "Elasticsearch/OpenSearch", "9201": "Elasticsearch/OpenSearch",
+	"8983": "Solr", "5984": "CouchDB", "8091": "Couchbase", "7474": "Neo4j", "8529": "ArangoDB",
+	"8123": "ClickHouse", "8086": "InfluxDB", "8428": "VictoriaMetrics", "3100": "Loki", "9093": "Alertmanager",
+	"8500": "Consul", "2379": "etcd", "4001": "etcd", "8200": "Vault", "4646": "Nomad",
+	"15672": "RabbitMQ management", "8082": "Kafka REST Proxy",
+	"2375": "the Docker daemon", "2376": "the Docker daemon",
+	"6443": "the Kubernetes API", "8001": "the Kubernetes API (kubectl proxy)", "10250": "the kubelet",
+	"6333": "Qdrant", "8108": "Typesense", "7700": "Meilisearch", "8098": "Riak",
+	"5601": "Kibana", "9600": "Logstash", "2019": "Caddy's admin API",
+}
+
+func portService(p string) string { return ports[p] }
+
+// socketService names the daemon behind a Unix socket.
+func socketService(s string) string {
+	base := s[strings.LastIndexByte(s, '/')+1:]
+	switch {
+	case strings.Contains(base, "docker"):
+		return "the Docker daemon"
+	case strings.Contains(base, "podman"):
+		return "the Podman daemon"
+	case strings.Contains(base, "containerd"):
+		return "containerd"
+	}
+	return "a daemon's socket"
+}
+
+// pathService names the admin API a path belongs to, whatever the port:
+// Elasticsearch, OpenSearch and CouchDB's _-prefixed endpoints, Jenkins'
+// do* actions, Prometheus' admin API, the Kubernetes, etcd, Consul, Vault
+// and RabbitMQ APIs, and /admin/ paths.
+func pathService(path string) string {
+	p := strings.ToLower(path)
+	first := true
+	for seg := range segments(path) {
+		switch {
+		case strings.HasPrefix(seg, "_") && len(seg) > 1:
+			return "a search or document store's API"
+		case len(seg) > 2 && strings.HasPrefix(seg, "do") && seg[2] >= 'A' && seg[2] <= 'Z':
+			return "Jenkins"
+		case first && (seg == "solr"):
+			return "Solr"
+		}
+		first = false
+	}
+	for _, s := range []struct{ prefix, name string }{
+		{"/api/v1/admin/", "Prometheus' admin API"},
+		{"/api/v1/namespaces", "the Kubernetes API"}, {"/apis/", "the Kubernetes API"},
+		{"/v2/keys", "etcd"}, {"/v3/kv/", "etcd"},
+		{"/v1/kv/", "Consul"}, {"/v1/acl/", "Consul"}, {"/v1/sys/", "Vault"},
+		{"/api/queues", "RabbitMQ management"}, {"/api/exchanges", "RabbitMQ management"}, {"/api/vhosts", "RabbitMQ management"},
+	} {
+		if strings.HasPrefix(p, s.prefix) {
+			return s.name
+		}
+	}
+	for seg := range segments(p) {
+		if seg == "admin" {
+			return "an admin API"
+		}
+	}
+	return ""
+}
+
+// segments yields the non-empty segments of a path.
+func segments(path string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for path != "" {
+			var seg string
+			seg, path, _ = strings.Cut(path, "/")
+			if seg != "" && !yield(seg) {
+				return
+			}
+		}
+	}
+}
+
+// destructive are the words of a path that name an action destroying
+// data or stopping a service; action endpoints (Jenkins' doDelete,
+// Elasticsearch's _delete_by_query, /purge_all, /actuator/shutdown) use
+// them whatever the method.
+var destructive = map[string]bool{
+	"delete": true, "destroy": true, "remove": true, "drop": true, "truncate": true, "purge": true,
+	"wipe": true, "erase": true, "shutdown": true, "terminate": true, "kill": true, "revoke": true,
+	"uninstall": true, "deregister": true, "unregister": true, "flushall": true, "flushdb": true, "reset": true,
+}
+
+// destructiveWord returns the word of path that names a destructive
+// action, or "". A path is split into words at punctuation and case
+// changes (doDelete, _delete_by_query, purge-all); a word may carry a
+// plural s. Elasticsearch's _close (an index taken offline) counts;
+// a password reset does not.
+func destructiveWord(path string) string {
+	lower := strings.ToLower(path)
+	password := strings.Contains(lower, "passw") || strings.Contains(lower, "pwd")
+	for seg := range segments(path) {
+		if dynamicText(seg) {
+			continue
+		}
+		if seg == "_close" {
+			return "_close"
+		}
+		found := ""
+		words(seg, func(w string) {
+			if found == "" && (destructive[w] || strings.HasSuffix(w, "s") && destructive[w[:len(w)-1]]) {
+				found = w
+			}
+		})
+		if found != "" && !(password && strings.HasPrefix(found, "reset")) {
+			return seg
+		}
+	}
+	return ""
+}
+
+// words calls f with the lower-cased words of s, split at anything but
+// letters and digits and where a lower-case letter meets an upper-case one.
+func words(s string, f func(string)) {
+	start := -1
+	var buf [32]byte
+	emit := func(end int) {
+		if start >= 0 && end-start <= len(buf) {
+			w := buf[:0]
+			for i := start; i < end; i++ {
+				c := s[i]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				w = append(w, c)
+			}
+			f(string(w))
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		lower, upper := c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z'
+		if !lower && !upper && !(c >= '0' && c <= '9') {
+			emit(i)
+			continue
+		}
+		if upper && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			emit(i)
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	emit(len(s))
+}
+
+// config are the path segments of admin and configuration endpoints,
+// where a PUT or PATCH changes how a service behaves or who may use it.
+var config = map[string]bool{
+	"_cluster": true, "_config": true, "_security": true, "_settings": true, "_ilm": true,
+	"admin": true, "config": true, "configs": true, "configuration": true, "settings": true,
+	"acl": true, "acls": true, "policy": true, "policies": true, "permissions": true, "roles": true,
+	"sys": true, "collaborators": true, "protection": true,
+}
+
+// configPath reports a path with a segment of config.
+func configPath(path string) bool {
+	for seg := range segments(strings.ToLower(path)) {
+		if config[seg] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package webapi
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+func TestJudge(t *testing.T) {
+	none := risk.Safe // no finding
+	for _, tc := range []struct {
+		r    Request
+		want risk.Level
+		rule string
+	}{
+		// DELETE: high anywhere but a development server on this machine
+		{Request{Method: "DELETE", URL: "https://api.example.com/v1/customers/c1"}, risk.High, RuleDelete},
+		{Request{Method: "delete", URL: "http://10.0.0.5:5984/orders"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://127.0.0.1:8983/solr/admin/cores"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://localhost:8500/v1/kv/app?recurse"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://[::1]:2379/v2/keys/app"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://localhost:8080/_snapshot/repo/s1"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://localhost/containers/web?force=1", Socket: "/var/run/docker.sock"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "$API/users/1", Dynamic: true}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://localhost:9200/\x00", Dynamic: true}, risk.High, RuleDelete},
+		{Request{Method: "PURGE", URL: "https://cdn.example.com/assets/app.js"}, risk.High, RuleDelete},
+		{Request{Method: "DELETE", URL: "http://localhost:3000/api/todos/1"}, risk.Medium, RuleDelete},
+		// POST to a destructive action
+		{Request{Method: "POST", URL: "http://ci.internal/job/build/doDelete"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:8080/job/build/doWipeOutWorkspace"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:9201/logs/_delete_by_query"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:9200/logs/_close"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "https://api.fastly.com/service/s1/purge_all"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:9090/api/v1/admin/tsdb/delete_series?match[]=up"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "https://app.example.com/actuator/shutdown"}, risk.High, RuleAction},
+		{Request{MethodDynamic: true, URL: "https://api.example.com/v2/projects/p/destroy"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:5000/api/cache/purge"}, risk.Medium, RuleAction},
+		// PUT and PATCH
+		{Request{Method: "PUT", URL: "http://localhost:9200/_cluster/settings"}, risk.High, RuleConfig},
+		{Request{Method: "PATCH", URL: "https://flags.example.com/api/admin/features/x"}, risk.High, RuleConfig},
+		{Request{Method: "PUT", URL: "https://api.example.com/repos/o/r/collaborators/u"}, risk.High, RuleConfig},
+		{Request{Method: "PUT", URL: "http://localhost:9200/new-index"}, risk.Medium, RuleWrite},
+		{Request{Method: "PATCH", URL: "https://api.example.com/v1/users/1"}, risk.Medium, RuleWrite},
+		{Request{Method: "MOVE", URL: "https://dav.example.com/a"}, risk.Medium, RuleWrite},
+		{Request{Method: "PUT", URL: "http://localhost:3000/api/settings"}, risk.Medium, RuleConfig},
+		{Request{MethodDynamic: true, URL: "https://api.example.com/v1/users/1"}, risk.Medium, RuleDynamicMethod},
+		{Request{Method: "$M", URL: "https://api.example.com/v1/users/1"}, risk.Medium, RuleDynamicMethod},
+		// benign neighbours: reads, searches, test data on a dev server
+		{Request{URL: "http://localhost:9200/_cat/indices"}, none, ""},
+		{Request{Method: "GET", URL: "http://localhost:9200/_all"}, none, ""},
+		{Request{Method: "HEAD", URL: "https://api.example.com/v1/delete"}, none, ""},
+		{Request{Method: "POST", URL: "http://localhost:9200/logs/_search"}, none, ""},
+		{Request{Method: "POST", URL: "http://localhost:9200/_reindex"}, none, ""},
+		{Request{Method: "POST", URL: "http://localhost:9200/logs/_flush"}, none, ""},
+		{Request{Method: "POST", URL: "https://hooks.example.com/services/T/B"}, none, ""},
+		{Request{Method: "POST", URL: "http://localhost:8080/api/users"}, none, ""},
+		{Request{Method: "PUT", URL: "http://localhost:3000/api/users/1"}, none, ""},
+		{Request{Method: "PATCH", URL: "http://127.0.0.1:8000/items/3"}, none, ""},
+		{Request{Method: "POST", URL: "https://auth.example.com/password/reset"}, none, ""},
+		{Request{Method: "POST", URL: "https://api.example.com/search?q=delete"}, none, ""},
+		{Request{MethodDynamic: true, URL: "http://localhost:3000/api/x"}, none, ""},
+	} {
+		f, ok := Judge(tc.r)
+		got := none
+		if ok {
+			got = f.Level
+		}
+		if got != tc.want || ok && f.Rule != tc.rule {
+			t.Errorf("Judge(%+v) = %v %s (%s), want %v %s", tc.r, got, f.Rule, f.Reason, tc.want, tc.rule)
+		}
+		if ok && (f.Reason == "" || strings.Contains(f.Resource, "?")) {
+			t.Errorf("Judge(%+v): reason %q, resource %q", tc.r, f.Reason, f.Resource)
+		}
+	}
+}
+
+// TestResourceHidesSecrets checks that a finding's resource and reason
+// leave out a URL's user information and query, which may hold secrets.
+func TestResourceHidesSecrets(t *testing.T) {
+	f, ok := Judge(Request{Method: "DELETE", URL: "https://admin:hunter2@api.example.com/v1/x?token=abc123", Via: "curl"})
+	if !ok {
+		t.Fatal("no finding")
+	}
+	for _, s := range []string{"hunter2", "abc123", "admin:"} {
+		if strings.Contains(f.Resource, s) || strings.Contains(f.Reason, s) {
+			t.Errorf("%q shows %q", f.Resource+" "+f.Reason, s)
+		}
+	}
+}
+
+func TestDestructiveWord(t *testing.T) {
+	for path, want := range map[string]string{
+		"/job/x/doDelete":               "doDelete",
+		"/idx/_delete_by_query":         "_delete_by_query",
+		"/service/1/purge_all":          "purge_all",
+		"/v1/Projects/p/WipeOutData":    "WipeOutData",
+		"/api/queues/%2F/jobs/contents": "",
+		"/api/users/removeAll":          "removeAll",
+		"/api/v1/deletes":               "deletes",
+		"/api/account/reset-password":   "",
+		"/api/db/reset":                 "reset",
+		"/api/deleted-items":            "",
+		"/api/$ACTION":                  "",
+		"/api/removebg":                 "",
+		"/idx/_close":                   "_close",
+		"/idx/_open":                    "",
+	} {
+		if got := destructiveWord(path); got != want {
+			t.Errorf("destructiveWord(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func FuzzJudge(f *testing.F) {
+	for _, s := range []string{"http://localhost:9200/_all", "$X/y", "https://a@b:1/c?d#e", "http://[::1", ":9200", "\x00/x"} {
+		f.Add("DELETE", s, false)
+	}
+	f.Fuzz(func(t *testing.T, m, u string, dyn bool) {
+		Judge(Request{Method: m, URL: u, Dynamic: dyn})
+	})
+}
