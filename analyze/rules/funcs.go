@@ -17,6 +17,7 @@ var Funcs = map[string]func(*tool.Call) bool{
 	"priv_system_install": privSystemInstall,
 	"git_commit":          gitCommit,
 	"git_push":            gitPush,
+	"res_bg_loop":         bgLoop,
 }
 
 // popular are widely used packages whose one-letter misspellings are a

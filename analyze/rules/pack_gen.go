@@ -513,18 +513,35 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:     "db.drop_cli",
-		Pattern:  `\b(?:dropdb\b|mysqladmin\s+(?:[^\n]*\s)?drop\b)|\bredis-cli\b[^\n]*\bflush(?:all|db)\b|\bmongo(?:sh)?\b[^\n]*\bdropDatabase\b`,
+		Pattern:  `\b(?:dropdb\b|mysqladmin\s+(?:[^\n]*\s)?drop\b)`,
 		Level:    risk.Critical,
 		Reason:   "A database or the whole data store is deleted from the command line",
 		Locked:   true,
-		Keywords: []string{"dropdb", "mysqladmin", "flushall", "flushdb", "dropdatabase", "redis-cli", "mongo"},
+		Keywords: []string{"dropdb", "mysqladmin"},
 	},
 	{
 		Name:     "db.framework_reset",
-		Pattern:  `\bmanage\.py\s+(?:flush|reset_db|sqlflush)\b|\b(?:rails|rake)\s+db:(?:drop|reset|schema:load|purge)\b|\bprisma\s+migrate\s+reset\b|\bprisma\s+db\s+push\s+[^\n]*--force-reset|\bsequelize\s+db:drop\b|\balembic\s+downgrade\s+base\b|\bartisan\s+(?:migrate:fresh|migrate:reset|db:wipe)\b|\bknex\s+migrate:rollback\s+[^\n]*--all`,
+		Pattern:  `\bmanage\.py\s+(?:flush|reset_db|sqlflush)\b|\b(?:rails|rake)\s+(?:[^\n;&|]*\s)?db:(?:drop|reset|purge|schema:load|structure:load|migrate:reset|truncate_all|seed:replant)\b|\bprisma\s+migrate\s+reset\b|\bprisma\s+db\s+push\s+[^\n]*--force-reset|\bsequelize(?:-cli)?\s+db:drop\b|\b(?:alembic|flask\s+db)\s+downgrade\s+base\b|\bartisan\s+(?:migrate:fresh|migrate:reset|db:wipe)\b|\bknex\s+migrate:rollback\s+[^\n]*--all|\bmix\s+ecto\.(?:drop|reset)\b|\bdoctrine:(?:database|schema):drop\b|\bflyway\s+(?:[^\n;&|]*\s)?clean\b|\bliquibase\s+(?:[^\n;&|]*\s)?(?:drop-?all|dropAll)\b|\bef\s+database\s+drop\b|\bdiesel\s+database\s+reset\b|\bsqlx\s+database\s+(?:drop|reset)\b|\btypeorm\s+schema:drop\b|\bdrizzle-kit\s+drop\b|\bgitlab-(?:rake|ctl)\s+gitlab:backup:restore\b`,
 		Level:    risk.High,
-		Reason:   "A framework command wipes the database or its schema",
-		Keywords: []string{"flush", "reset", "drop", "migrate:fresh", "db:wipe", "downgrade", "force-reset", "rollback", "db:purge", "db:schema:load"},
+		Reason:   "A framework or migration tool wipes the database or its schema",
+		Keywords: []string{"flush", "reset", "drop", "fresh", "wipe", "downgrade", "rollback", "purge", "schema:load", "structure:load", "clean", "replant", "truncate", "restore"},
+		Window:   "line",
+	},
+	{
+		Name:     "db.framework_reset_production",
+		Pattern:  `(?:\b(?:RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV|MIX_ENV|FLASK_ENV|DJANGO_ENV|ENV|ENVIRONMENT|STAGE|ASPNETCORE_ENVIRONMENT|DOTNET_ENVIRONMENT)=["']?prod(?:uction)?\b|--(?:env|environment|settings)[= ][^\s;&|]*prod|\s-e\s+prod(?:uction)?\b)[^\n]*\bmanage\.py\s+(?:flush|reset_db|sqlflush)\b|\b(?:rails|rake)\s+(?:[^\n;&|]*\s)?db:(?:drop|reset|purge|schema:load|structure:load|migrate:reset|truncate_all|seed:replant)\b|\bprisma\s+migrate\s+reset\b|\bprisma\s+db\s+push\s+[^\n]*--force-reset|\bsequelize(?:-cli)?\s+db:drop\b|\b(?:alembic|flask\s+db)\s+downgrade\s+base\b|\bartisan\s+(?:migrate:fresh|migrate:reset|db:wipe)\b|\bknex\s+migrate:rollback\s+[^\n]*--all|\bmix\s+ecto\.(?:drop|reset)\b|\bdoctrine:(?:database|schema):drop\b|\bflyway\s+(?:[^\n;&|]*\s)?clean\b|\bliquibase\s+(?:[^\n;&|]*\s)?(?:drop-?all|dropAll)\b|\bef\s+database\s+drop\b|\bdiesel\s+database\s+reset\b|\bsqlx\s+database\s+(?:drop|reset)\b|\btypeorm\s+schema:drop\b|\bdrizzle-kit\s+drop\b|\bgitlab-(?:rake|ctl)\s+gitlab:backup:restore\b|\bmanage\.py\s+(?:flush|reset_db|sqlflush)\b|\b(?:rails|rake)\s+(?:[^\n;&|]*\s)?db:(?:drop|reset|purge|schema:load|structure:load|migrate:reset|truncate_all|seed:replant)\b|\bprisma\s+migrate\s+reset\b|\bprisma\s+db\s+push\s+[^\n]*--force-reset|\bsequelize(?:-cli)?\s+db:drop\b|\b(?:alembic|flask\s+db)\s+downgrade\s+base\b|\bartisan\s+(?:migrate:fresh|migrate:reset|db:wipe)\b|\bknex\s+migrate:rollback\s+[^\n]*--all|\bmix\s+ecto\.(?:drop|reset)\b|\bdoctrine:(?:database|schema):drop\b|\bflyway\s+(?:[^\n;&|]*\s)?clean\b|\bliquibase\s+(?:[^\n;&|]*\s)?(?:drop-?all|dropAll)\b|\bef\s+database\s+drop\b|\bdiesel\s+database\s+reset\b|\bsqlx\s+database\s+(?:drop|reset)\b|\btypeorm\s+schema:drop\b|\bdrizzle-kit\s+drop\b|\bgitlab-(?:rake|ctl)\s+gitlab:backup:restore\b[^\n]*(?:\b(?:RAILS_ENV|RACK_ENV|MIX_ENV|ENV)=["']?prod(?:uction)?\b|--(?:env|environment|settings)[= ][^\s;&|]*prod|\s-e\s+prod(?:uction)?\b)`,
+		Level:    risk.Critical,
+		Reason:   "A framework or migration tool wipes a production database or its schema",
+		Locked:   true,
+		Keywords: []string{"prod"},
+	},
+	{
+		Name:     "db.orm_bulk_delete",
+		Pattern:  `\.objects\.all\(\)\s*\.delete\(\)|\bsession\.query\([\w.]+\)\s*\.delete\(|\.(?:metadata\.)?drop_all\(|(?-i:\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b)|\.deleteMany\(\s*(?:\{\s*(?:where\s*:\s*\{\s*\}\s*)?\}\s*)?\)|\.delete_many\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{[^}]*truncate\s*:\s*true|\.(?:drop_database|dropDatabase|drop_collection)\(|\bsequelize\.drop\(|\.sync\(\s*\{\s*force\s*:\s*true|\.truncate\(\s*(?:cascade\s*=\s*True)?\s*\)|\.synchronize\(\s*true\s*\)|\bdropSchema\s*:\s*true`,
+		Level:    risk.High,
+		Reason:   "Code deletes every row or document of a model, or drops the schema, through an ORM",
+		Keywords: []string{"delete", "destroy", "drop", "truncate", "force", "synchronize"},
+		On:       []Target{OnCommand, OnCode},
 	},
 	{
 		Name:       "pkg.install",
@@ -573,6 +590,22 @@ var defaultPack = []Rule{
 		Reason:     "A fork bomb exhausts the machine's processes",
 		Reversible: true,
 		Keywords:   []string{"()"},
+	},
+	{
+		Name:       "res.background_loop",
+		FuncName:   "res_bg_loop",
+		Level:      risk.High,
+		Reason:     "A loop without an end starts a background job on every turn, until the machine has no processes left",
+		Reversible: true,
+	},
+	{
+		Name:       "res.code_exhaustion",
+		Pattern:    `(?:\*|\bbytearray\(|\bbytes\(|\balloc\w*\(|new\s+Array\(|Buffer\.alloc\w*\()\s*(?:10\s*\*\*\s*(?:1[0-9]|[2-9][0-9])|2\s*\*\*\s*(?:[4-9][0-9])|1e(?:1[0-9]|[2-9][0-9]))\b`,
+		Level:      risk.High,
+		Reason:     "Code allocates more memory than a machine has (10**12 bytes and the like)",
+		Reversible: true,
+		Keywords:   []string{"**", "1e"},
+		On:         []Target{OnCode, OnCommand},
 	},
 	{
 		Name:       "res.crypto_miner",
@@ -679,15 +712,19 @@ var defaultGates = [][]string{
 	nil,                             // db.privileges
 	nil,                             // db.copy_program
 	{"outfile", "dumpfile", "copy"}, // db.export_to_file
-	{"insert", "update", "delete", "alter", "create", "merge", "replace"},                                                    // db.dml
-	{"dropdb", "mysqladmin", "redis-cli", "dropdatabase"},                                                                    // db.drop_cli
-	{"flush", "db:drop", "db:schema:load", "db:purge", "reset", "downgrade", "migrate:fresh", "db:wipe", "migrate:rollback"}, // db.framework_reset
+	{"insert", "update", "delete", "alter", "create", "merge", "replace"}, // db.dml
+	nil, // db.drop_cli
+	{"flush", "db:purge", "db:schema:load", "db:structure:load", "db:truncate_all", "db:seed:replant", "reset", "downgrade", "migrate:fresh", "db:wipe", "migrate:rollback", "clean", "drop", "gitlab:backup:restore"}, // db.framework_reset
+	nil,                                   // db.framework_reset_production
+	nil,                                   // db.orm_bulk_delete
 	nil,                                   // pkg.install
 	nil,                                   // pkg.install_from_url
 	nil,                                   // pkg.typosquat
 	{"index-url", "goproxy=", "registry"}, // pkg.registry_override
 	nil,                                   // pkg.download_to_system_path
 	nil,                                   // res.fork_bomb
+	nil,                                   // res.background_loop
+	nil,                                   // res.code_exhaustion
 	{"xmrig", "stratum+tcp://", "stratum+ssl://", "stratum+tls://", "cpuminer", "minerd", "ethminer", "nbminer", "lolminer", "t-rex", "phoenixminer", "nicehash", "--donate-level", "cryptonight"}, // res.crypto_miner
 	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "},                                                          // res.stress
 	{"akia", "asia", "abia", "acca", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "rk_live_", "sk_live_", "aiza", "sk-", "npm_", "pypi-", "-----begin rsa private key-----", "-----begin ec private key-----", "-----begin dsa private key-----", "-----begin openssh private key-----", "-----begin encrypted private key-----", "-----begin pgp private key-----", "-----begin private key-----"}, // secret.hardcoded_key

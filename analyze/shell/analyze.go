@@ -75,6 +75,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if e.sql != nil {
 			out = k.sqlClient(out, cmds, i, &e, call)
 		}
+		if cl := storeClients[name]; cl != nil {
+			out = k.storeFindings(out, cmds, i, cl)
+		}
+		out = exhaustion(out, c, name)
 	}
 	return k.exfil(out, fl, cred)
 }

@@ -1,0 +1,141 @@
+package shell
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// Resource exhaustion by writers without an end: a program whose output
+// never ends (yes, /dev/zero, /dev/urandom) written into a file fills the
+// disk; dd from such a source without count= does the same; fallocate of
+// a size no workspace needs takes the disk at once.
+
+// endless are the sources whose output never ends.
+var endless = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/dev/random": true, "/dev/full": true}
+
+// exhaustRule is the rule of the findings below.
+const exhaustRule = "res.unbounded_write"
+
+// hugeAllocation is the size from which fallocate (which takes the space
+// at once, unlike a sparse truncate) is judged to exhaust the disk.
+const hugeAllocation = 64 << 30
+
+// exhaustion appends the findings of command c, given its command name.
+func exhaustion(out []risk.Finding, c Command, name string) []risk.Finding {
+	switch name {
+	case "yes", "cat", "pv", "tail", "dd", "fallocate":
+	default:
+		return out
+	}
+	file := writtenFile(c)
+	switch name {
+	case "yes":
+		if file != "" {
+			out = append(out, exhaustFinding("yes writes the same line forever into "+file+", until the disk is full", file))
+		}
+	case "cat", "pv", "tail":
+		if file == "" {
+			return out
+		}
+		for j := 1; j < len(c.Args); j++ {
+			if endless[c.Args[j]] && !c.Dynamic[j] {
+				out = append(out, exhaustFinding(name+" copies "+c.Args[j]+", which never ends, into "+file+", until the disk is full", file))
+				break
+			}
+		}
+	case "dd":
+		var in, of string
+		counted := false
+		for j := 1; j < len(c.Args); j++ {
+			a := c.Args[j]
+			switch {
+			case strings.HasPrefix(a, "if="):
+				in = a[3:]
+			case strings.HasPrefix(a, "of="):
+				of = a[3:]
+			case strings.HasPrefix(a, "count="), strings.HasPrefix(a, "iflag=count_bytes"):
+				counted = true
+			}
+		}
+		if of == "" {
+			of = file
+		}
+		if endless[in] && !counted && of != "" && !strings.HasPrefix(of, "/dev/") {
+			out = append(out, exhaustFinding("dd copies "+in+", which never ends, into "+of+" without count=, until the disk is full", of))
+		}
+	case "fallocate":
+		for j := 1; j+1 < len(c.Args); j++ {
+			a, v := c.Args[j], ""
+			switch {
+			case a == "-l" || a == "--length":
+				v = c.Args[j+1]
+			case strings.HasPrefix(a, "--length="):
+				v = a[len("--length="):]
+			case strings.HasPrefix(a, "-l") && len(a) > 2:
+				v = a[2:]
+			}
+			if n, ok := parseSize(v); ok && n >= hugeAllocation {
+				out = append(out, exhaustFinding("fallocate takes "+v+" of disk at once", ""))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func exhaustFinding(reason, file string) risk.Finding {
+	f := risk.Finding{Analyzer: "shell", Rule: exhaustRule, Level: risk.High, Reversible: true, Reason: reason}
+	if file != "" {
+		f.Resource = "file:" + file
+	}
+	return f
+}
+
+// writtenFile returns the file c's redirections write into ("" when none
+// does, or only a device such as /dev/null).
+func writtenFile(c Command) string {
+	for _, rd := range c.Redirs {
+		if rd.Writes() && rd.Target != "" && !strings.HasPrefix(rd.Target, "/dev/") {
+			return rd.Target
+		}
+	}
+	return ""
+}
+
+// parseSize reads a size as fallocate and truncate do: a number with an
+// optional K, M, G, T, P, E suffix (KiB powers; KB, MB … powers of 1000).
+func parseSize(s string) (int64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	suffix := strings.ToUpper(s[i:])
+	base := int64(1024)
+	if strings.HasSuffix(suffix, "B") && !strings.HasSuffix(suffix, "IB") && len(suffix) == 2 {
+		base = 1000
+	}
+	suffix = strings.TrimSuffix(strings.TrimSuffix(suffix, "B"), "I")
+	pow := strings.Index("KMGTPE", suffix)
+	if suffix != "" && (len(suffix) != 1 || pow < 0) {
+		return 0, false
+	}
+	for range pow + 1 {
+		if suffix == "" {
+			break
+		}
+		if n > (1<<62)/base {
+			return 1 << 62, true
+		}
+		n *= base
+	}
+	return n, true
+}
