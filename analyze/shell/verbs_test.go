@@ -194,6 +194,21 @@ func TestVerbGrammarBelowHigh(t *testing.T) {
 		"unleash features enable my-toggle", "unleash features disable my-toggle",
 		"npm uninstall left-pad", "pip uninstall -y requests", "kubectl config delete-context old",
 		"gh workflow disable ci.yml", "rabbitmqctl status", "stripe logs tail",
+		// the service rows' neighbours
+		"aws iam list-roles", "aws iam get-policy --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+		"aws s3api get-bucket-acl --bucket b", "aws ec2 run-instances --image-id ami-1 --count 1",
+		"aws secretsmanager list-secrets", "aws ssm get-parameter --name /app/ami", "aws ecs describe-services --cluster c --services web",
+		"gcloud projects get-iam-policy p", "gcloud secrets list", "gsutil ls -L gs://b",
+		"az role assignment list --all", "az keyvault secret list --vault-name v", "az storage container list",
+		"kubectl get secrets -n prod", "kubectl scale deploy web --replicas=3", "kubectl get clusterrolebindings",
+		"kubectl delete pod web-1 --dry-run=client", "kubectl uncordon node-1",
+		"terraform plan", "terraform apply", "terraform show", "tofu validate", "pulumi preview", "pulumi stack ls",
+		"cdk diff", "helm list -A", "helm status web", "vault kv list secret/", "vault token lookup",
+		"op item list --vault Engineering", "op item get db", "restic snapshots", "restic check", "borg info /repo",
+		"rclone lsjson remote:b", "rclone size remote:b", "kafka-topics --bootstrap-server b:9092 --describe",
+		"kafka-consumer-groups --bootstrap-server b:9092 --describe --group g", "rabbitmqctl list_vhosts",
+		"fastly service version list", "fastly purge --help", "stripe charges list --limit 3", "gh secret list",
+		"gh repo create o/r --private", "glab repo view g/p", "gh auth status",
 	} {
 		fs := analyzeScript(t, cmd)
 		for _, f := range fs {
