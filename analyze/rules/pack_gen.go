@@ -90,7 +90,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:     "exfil.credential_file",
-		Pattern:  `(?s)(?:(?:~|\$\{?HOME\}?|/home/[^/\s]+|/root)/\.(?:ssh/id_[a-z0-9_]+(?:[^.a-z0-9_]|$)|ssh/[^\s/]*_key\b|aws/credentials|git-credentials|netrc|kube/config|docker/config\.json|config/gcloud/|gnupg/|password-store|vault-token|npmrc|pypirc|config/gh/hosts).*\b(?:curl|wget|nc|ncat|socat|scp|rsync|sftp|ftp|telnet|requests\.(?:post|put)|urlopen|httpx\.(?:post|put)|fetch\()|\b(?:scp|rsync|sftp)\s[^\n]*(?:~|\$\{?HOME\}?|/home/[^/\s]+|/root)/\.(?:ssh/id_[a-z0-9_]+(?:[^.a-z0-9_]|$)|ssh/[^\s/]*_key\b|aws/credentials|git-credentials|netrc|kube/config|docker/config\.json|config/gcloud/|gnupg/|password-store|vault-token|npmrc|pypirc|config/gh/hosts))`,
+		Pattern:  `(?s)(?:~|\$\{?HOME\}?|/home/[^/\s]+|/root)/\.(?:ssh/id_[a-z0-9_]+(?:[^.a-z0-9_]|$)|ssh/[^\s/]*_key\b|aws/credentials|git-credentials|netrc|kube/config|docker/config\.json|config/gcloud/|gnupg/|password-store|vault-token|npmrc|pypirc|config/gh/hosts).*\b(?:curl|wget|nc|ncat|socat|scp|rsync|sftp|ftp|telnet|requests\.(?:post|put)|urlopen|httpx\.(?:post|put)|fetch\()`,
 		Level:    risk.Critical,
 		Reason:   "A credential file is sent over the network",
 		Locked:   true,
@@ -262,8 +262,8 @@ var defaultPack = []Rule{
 	{
 		Name:     "net.upload_file",
 		Pattern:  `\bcurl\b[^\n|;]*(?:\s-d\s*["']?@|\s--data(?:-binary|-raw|-urlencode)?[= ]["']?@|\s-F\s*["']?[^\s=]+=@|\s-T\s|\s--upload-file\b)|\bwget\b[^\n|;]*--post-file`,
-		Level:    risk.High,
-		Reason:   "A local file is uploaded to a remote host",
+		Level:    risk.Medium,
+		Reason:   "A local file is uploaded to a remote host (a file of secrets sent is exfiltration, judged by the shell analyzer's data flow)",
 		Keywords: []string{"@", " -t ", "--upload-file", "--post-file"},
 	},
 	{

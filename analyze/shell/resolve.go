@@ -227,7 +227,7 @@ func release(r *resolver) {
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks,
+	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks, assigned: r.assigned[:0],
 		argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, out: r.out[:0], cmds: r.cmds}
 	resolvers.Put(r)
 }
@@ -258,9 +258,12 @@ type resolver struct {
 	nextID  int
 	// the pipes and simple-command statements of the scripts being
 	// walked (see walk)
-	pipes  [][2]span
-	stmts  []stmtSpan
-	reader strings.Reader // the script being parsed
+	pipes [][2]span
+	stmts []stmtSpan
+	// assigned are the assignments of the scripts being walked whose
+	// value holds a command substitution (K=$(cat key)): see linkVars
+	assigned []setSpan
+	reader   strings.Reader // the script being parsed
 	// walks are walks done with, for the next scripts to reuse (at most
 	// one per level of nesting)
 	walks []*walk
@@ -361,7 +364,7 @@ func (r *resolver) script(src string, depth int) error {
 	} else {
 		w = new(walk)
 	}
-	*w = walk{r: r, depth: depth, id: r.nextID, pipes: len(r.pipes), stmts: len(r.stmts)}
+	*w = walk{r: r, depth: depth, id: r.nextID, pipes: len(r.pipes), stmts: len(r.stmts), assigned: len(r.assigned)}
 	r.nextID++
 	first := len(r.out) // the script's commands are at first or after
 	// the script's spans, pipes and statements follow those of the
@@ -377,8 +380,8 @@ func (r *resolver) script(src string, depth int) error {
 		r.locals = outer
 	}()
 	walkTree(w, f)
-	r.link(w.id, first, r.pipes[w.pipes:], r.stmts[w.stmts:])
-	r.pipes, r.stmts = r.pipes[:w.pipes], r.stmts[:w.stmts]
+	r.link(w.id, first, r.pipes[w.pipes:], r.stmts[w.stmts:], r.assigned[w.assigned:])
+	r.pipes, r.stmts, r.assigned = r.pipes[:w.pipes], r.stmts[:w.stmts], r.assigned[:w.assigned]
 	if w.err == nil {
 		w.err = r.echoed(w.id, first)
 	}
@@ -393,8 +396,9 @@ type walk struct {
 	r         *resolver
 	depth, id int
 	err       error // the first error of a command read in turn
-	// where the script's pipes and statements start in r.pipes and r.stmts
-	pipes, stmts int
+	// where the script's pipes, statements and assignments start in
+	// r.pipes, r.stmts and r.assigned
+	pipes, stmts, assigned int
 	// the redirections of the statement whose command is call: Walk
 	// visits a statement's command right after the statement
 	call   *syntax.CallExpr
@@ -443,6 +447,7 @@ func (w *walk) node(n syntax.Node) {
 	case *syntax.DeclClause:
 		for _, as := range x.Args {
 			r.assign(as)
+			r.substAssign(as)
 		}
 		w.fail(r.envScripts(x.Args, depth, id, x.Pos().Offset()))
 	case *syntax.CallExpr:
@@ -450,6 +455,7 @@ func (w *walk) node(n syntax.Node) {
 		if len(x.Args) == 0 {
 			for _, as := range x.Assigns {
 				r.assign(as)
+				r.substAssign(as)
 			}
 			return
 		}
@@ -640,7 +646,7 @@ type stmtSpan struct {
 // of a pipe reads the last commands on its left (earlier ones reach it
 // through them), and a simple command reads the command and process
 // substitutions inside its own statement.
-func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
+func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets []setSpan) {
 	var own []int // this script's commands, in source order
 	for i := first; i < len(r.out); i++ {
 		if r.at[i].owner == id {
@@ -700,6 +706,9 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan) {
 			first++
 		}
 		feed(first, hi, st.call, from)
+	}
+	if len(sets) > 0 {
+		r.linkVars(own, sets, bounds)
 	}
 }
 

@@ -276,7 +276,9 @@ func hookChain(t *testing.T, args []string) {
 	}{
 		{id, "Bash", map[string]any{"command": "cat ~/.aws/credentials > /tmp/notes.txt"}, "", "ask", "reads the secrets"},
 		{id, "Bash", upload, "", "ask", "holds credentials saved in step"},
-		{id + "-new", "Bash", upload, "", "ask", ""},
+		// a new session: a file that holds no known secret, uploaded, is
+		// medium (issue 18's calibration), which the default policy allows
+		{id + "-new", "Bash", upload, "", "allow", ""},
 		{id + "-read", "Read", map[string]any{"file_path": "/home/user/.aws/credentials"}, "", "ask", "credential file"},
 		{id + "-read", "Read", map[string]any{"file_path": "/home/user/.aws/credentials"}, creds, "allow", "AWS access key"},
 		{id + "-read", "Bash", post, "", "ask", "in the output of Read"},
