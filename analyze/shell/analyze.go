@@ -78,9 +78,6 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	return k.exfilFlow(out, cmds, env)
 }
 
-// credentialRead is the rule of the row that reads credential files.
-const credentialRead = "cmd.credential_file_access"
-
 // readsCredential reports a command whose stdin is a credential file.
 func readsCredential(c Command, env paths.Env) bool {
 	for _, rd := range c.Redirs {
