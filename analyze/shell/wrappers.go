@@ -218,7 +218,7 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 			i = next
 			continue
 		}
-		if w.Assigns && !flagsDone && strings.Contains(a, "=") && !strings.HasPrefix(a, "=") {
+		if w.Assigns && !flagsDone && strings.Contains(a, "=") && validName(a[:strings.IndexByte(a, '=')]) {
 			i++
 			continue
 		}
