@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/analyze/webapi"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -182,4 +183,38 @@ func FuzzRequests(f *testing.F) {
 		}
 		_ = fmt.Sprint(Requests(c, c.Args[0]))
 	})
+}
+
+// TestPathVerbsFollowVerbGrammar holds the path words webapi reads as
+// actions to the command-line verb grammar's destructive and disrupting
+// verbs (verbWords), apart from the differences HTTP needs, listed here
+// with their reasons: a verb added to one and not the other fails.
+func TestPathVerbsFollowVerbGrammar(t *testing.T) {
+	notPathWords := map[string]string{
+		"flush": "caches on HTTP APIs (Elasticsearch's _flush)", "clear": "caches (_cache/clear)",
+		"archive": "builds an archive more often than it retires a repository",
+		"del":     "no path word", "rm": "no path word", "rmi": "no path word", "rb": "no path word",
+		"rmdir": "no path word", "rmdirs": "no path word", "deletefile": "no path word",
+	}
+	onlyPath := map[string]string{"shutdown": "stops a service for everyone (/actuator/shutdown)"}
+	for w, class := range verbWords {
+		want := risk.Safe
+		switch class {
+		case wordDestroy:
+			want = risk.High
+		case wordDisrupt:
+			want = risk.Medium
+		}
+		if _, ok := notPathWords[w]; ok {
+			want = risk.Safe
+		}
+		if got := webapi.PathVerb(w); got != want {
+			t.Errorf("verb %q: webapi.PathVerb gives %v, the verb grammar %v", w, got, want)
+		}
+	}
+	for w := range onlyPath {
+		if _, ok := verbWords[w]; ok || webapi.PathVerb(w) == risk.Safe {
+			t.Errorf("%q: listed as a path word only", w)
+		}
+	}
 }

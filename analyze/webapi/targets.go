@@ -1,6 +1,10 @@
 package webapi
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+)
 
 // ports are the well-known ports of the HTTP admin APIs of data stores,
 // search engines, queues, orchestrators and daemons: a request that
@@ -85,42 +89,68 @@ func segments(path string) func(func(string) bool) {
 	}
 }
 
-// destructive are the words of a path that name an action destroying
-// data or stopping a service; action endpoints (Jenkins' doDelete,
-// Elasticsearch's _delete_by_query, /purge_all, /actuator/shutdown) use
-// them whatever the method.
-var destructive = map[string]bool{
-	"delete": true, "destroy": true, "remove": true, "drop": true, "truncate": true, "purge": true,
-	"wipe": true, "erase": true, "shutdown": true, "terminate": true, "kill": true, "revoke": true,
-	"uninstall": true, "deregister": true, "unregister": true, "flushall": true, "flushdb": true, "reset": true,
+// pathVerbs are the words of a path that name an action: one that
+// destroys data or stops a service for everyone (high), or one that
+// disrupts what its opposite undoes (medium). Action endpoints (Jenkins'
+// doDelete and disable, Elasticsearch's _delete_by_query, /purge_all,
+// Docker's /containers/prune, /actuator/shutdown, /jobs/1/cancel) use
+// them whatever the method. They are the destructive and disrupting verbs
+// of the command-line verb grammar (analyze/shell/verbs.go: a test there
+// holds the two together) with the differences HTTP needs: flush and
+// clear empty caches on HTTP APIs (Elasticsearch's _flush, _cache/clear),
+// archive more often builds an archive than retires a repository, rm,
+// rb, del and their kin are no path words; shutdown is one.
+var pathVerbs = map[string]risk.Level{
+	"delete": risk.High, "remove": risk.High, "destroy": risk.High, "purge": risk.High, "drop": risk.High,
+	"prune": risk.High, "wipe": risk.High, "erase": risk.High, "expunge": risk.High, "obliterate": risk.High,
+	"nuke": risk.High, "shred": risk.High, "truncate": risk.High, "flushall": risk.High, "flushdb": risk.High,
+	"empty": risk.High, "terminate": risk.High, "deprovision": risk.High, "decommission": risk.High,
+	"deregister": risk.High, "unregister": risk.High, "uninstall": risk.High, "unpublish": risk.High,
+	"forget": risk.High, "reset": risk.High, "revoke": risk.High, "shutdown": risk.High,
+
+	"disable": risk.Medium, "deactivate": risk.Medium, "detach": risk.Medium, "disassociate": risk.Medium,
+	"suspend": risk.Medium, "kill": risk.Medium, "cancel": risk.Medium, "evict": risk.Medium,
+	"rollback": risk.Medium, "yank": risk.Medium,
 }
 
-// destructiveWord returns the word of path that names a destructive
-// action, or "". A path is split into words at punctuation and case
-// changes (doDelete, _delete_by_query, purge-all); a word may carry a
-// plural s. Elasticsearch's _close (an index taken offline) counts;
-// a password reset does not.
-func destructiveWord(path string) string {
+// PathVerb returns the level a path word naming an action gives a
+// request (see pathVerbs): High, Medium, or Safe for a word that names no
+// such action. word is lower-case.
+func PathVerb(word string) risk.Level {
+	if l, ok := pathVerbs[word]; ok {
+		return l
+	}
+	return risk.Safe
+}
+
+// pathAction returns the segment of path that names an action (see
+// pathVerbs) and the level it gives, or "" and Safe. A segment is split
+// into words at punctuation and case changes (doDelete,
+// _delete_by_query, purge-all); a word may carry a plural s.
+// Elasticsearch's _close (an index taken offline) destroys; a password
+// reset does not.
+func pathAction(path string) (string, risk.Level) {
 	lower := strings.ToLower(path)
 	password := strings.Contains(lower, "passw") || strings.Contains(lower, "pwd")
+	best, bestSeg := risk.Safe, ""
 	for seg := range segments(path) {
 		if dynamicText(seg) {
 			continue
 		}
 		if seg == "_close" {
-			return "_close"
+			return seg, risk.High
 		}
-		found := ""
 		words(seg, func(w string) {
-			if found == "" && (destructive[w] || strings.HasSuffix(w, "s") && destructive[w[:len(w)-1]]) {
-				found = w
+			l, ok := pathVerbs[w]
+			if !ok && strings.HasSuffix(w, "s") {
+				l, ok = pathVerbs[w[:len(w)-1]]
+			}
+			if ok && !(password && strings.HasPrefix(w, "reset")) && l > best {
+				best, bestSeg = l, seg
 			}
 		})
-		if found != "" && !(password && strings.HasPrefix(found, "reset")) {
-			return seg
-		}
 	}
-	return ""
+	return bestSeg, best
 }
 
 // words calls f with the lower-cased words of s, split at anything but

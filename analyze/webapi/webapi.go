@@ -86,7 +86,7 @@ func Judge(r Request) (risk.Finding, bool) {
 		}
 	}
 	t := parse(r)
-	action := destructiveWord(t.path)
+	action, actionLevel := pathAction(t.path)
 	// dev: some server on this machine that is no known admin API, most
 	// likely the agent's own development server: a step lower.
 	dev := t.local && t.service == ""
@@ -104,12 +104,16 @@ func Judge(r Request) (risk.Finding, bool) {
 		f.Rule, f.Level = RuleDelete, risk.High
 		f.Reason = via + " sends " + m + " to " + where + ", destroying the resource the URL names"
 	case action != "":
-		f.Rule, f.Level = RuleAction, risk.High
+		f.Rule, f.Level = RuleAction, actionLevel
 		what := m
 		if r.MethodDynamic {
 			what = "a request (method computed at run time)"
 		}
-		f.Reason = via + " sends " + what + " to " + where + ", whose path names a destructive action (" + action + ")"
+		kind := "a destructive action"
+		if actionLevel < risk.High {
+			kind = "an action that disrupts a service until it is undone"
+		}
+		f.Reason = via + " sends " + what + " to " + where + ", whose path names " + kind + " (" + action + ")"
 	case r.MethodDynamic:
 		if dev {
 			return risk.Finding{}, false
@@ -128,8 +132,8 @@ func Judge(r Request) (risk.Finding, bool) {
 		f.Rule, f.Level = RuleWrite, risk.Medium
 		f.Reason = via + " sends " + m + " to " + where + ", replacing or changing the resource the URL names"
 	}
-	if dev && f.Level == risk.High {
-		f.Level = risk.Medium
+	if dev {
+		f.Level-- // High to Medium, Medium to Low
 		f.Reason += " (a server on this machine that is no known data store, most likely a development server)"
 	}
 	return f, true

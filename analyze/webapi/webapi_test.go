@@ -36,6 +36,9 @@ func TestJudge(t *testing.T) {
 		{Request{Method: "POST", URL: "https://app.example.com/actuator/shutdown"}, risk.High, RuleAction},
 		{Request{MethodDynamic: true, URL: "https://api.example.com/v2/projects/p/destroy"}, risk.High, RuleAction},
 		{Request{Method: "POST", URL: "http://localhost:5000/api/cache/purge"}, risk.Medium, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:2375/v1.43/containers/prune"}, risk.High, RuleAction},
+		{Request{Method: "POST", URL: "https://ci.example.com/api/v4/projects/1/pipelines/9/cancel"}, risk.Medium, RuleAction},
+		{Request{Method: "POST", URL: "http://localhost:3000/api/jobs/9/cancel"}, risk.Low, RuleAction},
 		// PUT and PATCH
 		{Request{Method: "PUT", URL: "http://localhost:9200/_cluster/settings"}, risk.High, RuleConfig},
 		{Request{Method: "PATCH", URL: "https://flags.example.com/api/admin/features/x"}, risk.High, RuleConfig},
@@ -89,25 +92,33 @@ func TestResourceHidesSecrets(t *testing.T) {
 	}
 }
 
-func TestDestructiveWord(t *testing.T) {
+func TestPathAction(t *testing.T) {
 	for path, want := range map[string]string{
-		"/job/x/doDelete":               "doDelete",
-		"/idx/_delete_by_query":         "_delete_by_query",
-		"/service/1/purge_all":          "purge_all",
-		"/v1/Projects/p/WipeOutData":    "WipeOutData",
-		"/api/queues/%2F/jobs/contents": "",
-		"/api/users/removeAll":          "removeAll",
-		"/api/v1/deletes":               "deletes",
-		"/api/account/reset-password":   "",
-		"/api/db/reset":                 "reset",
-		"/api/deleted-items":            "",
-		"/api/$ACTION":                  "",
-		"/api/removebg":                 "",
-		"/idx/_close":                   "_close",
-		"/idx/_open":                    "",
+		"/job/x/doDelete":               "doDelete high",
+		"/idx/_delete_by_query":         "_delete_by_query high",
+		"/service/1/purge_all":          "purge_all high",
+		"/v1/Projects/p/WipeOutData":    "WipeOutData high",
+		"/api/queues/%2F/jobs/contents": " safe",
+		"/api/users/removeAll":          "removeAll high",
+		"/api/v1/deletes":               "deletes high",
+		"/api/account/reset-password":   " safe",
+		"/api/password/reset":           " safe",
+		"/api/db/reset":                 "reset high",
+		"/api/deleted-items":            " safe",
+		"/api/$ACTION":                  " safe",
+		"/api/removebg":                 " safe",
+		"/idx/_close":                   "_close high",
+		"/idx/_open":                    " safe",
+		"/idx/_flush":                   " safe",
+		"/_cache/clear":                 " safe",
+		"/containers/prune":             "prune high",
+		"/api/v1/jobs/7/cancel":         "cancel medium",
+		"/job/app/disable/doDelete":     "doDelete high",
+		"/job/app/disable":              "disable medium",
 	} {
-		if got := destructiveWord(path); got != want {
-			t.Errorf("destructiveWord(%q) = %q, want %q", path, got, want)
+		seg, l := pathAction(path)
+		if got := seg + " " + l.String(); got != want {
+			t.Errorf("pathAction(%q) = %q, want %q", path, got, want)
 		}
 	}
 }
