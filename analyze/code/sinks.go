@@ -1056,7 +1056,10 @@ func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
 			data = append(data, c.pos[bodyPos])
 			hasBody = true
 		}
-		data = append(data, c.all()...)
+	}
+	body := data
+	if c != nil {
+		data = append(data[:len(data):len(data)], c.all()...)
 	}
 	send := hasBody
 	switch method {
@@ -1065,7 +1068,7 @@ func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
 		send = true
 	}
 	a.sendOrFetch(u, send, data)
-	a.request(method, u)
+	a.request(method, u, body)
 	return value{k: kObj, s: "response", t: tNet}
 }
 
@@ -1093,7 +1096,14 @@ func (a *analysis) urlopen(c *args) value {
 		if method == "" && send {
 			method = "POST"
 		}
-		a.request(method, *u.obj.url)
+		var body []value
+		if u.obj.body != nil && u.obj.body.k != kNone {
+			body = append(body, *u.obj.body)
+		}
+		if d, ok := c.get(1, "data"); ok && d.k != kNone {
+			body = append(body, d)
+		}
+		a.request(method, *u.obj.url, body)
 		u = *u.obj.url
 	}
 	a.sendOrFetch(u, send, data)

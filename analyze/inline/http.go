@@ -11,7 +11,9 @@ import (
 // method it uses: the call's own name for the clients whose methods are
 // named after HTTP's (axios.delete → DELETE), or the method: field of its
 // options (fetch(url, {method: "DELETE"})); a URL given as the url: field
-// of the options counts as well. So shell analysis judges the request by
+// of the options counts as well, and so do the literal texts it sends
+// (body:, and query: and stmt: fields that carry GraphQL or SQL). So
+// shell analysis judges the request by
 // method and target (package webapi) as it judges curl's. A call whose
 // URL is computed at run time is rendered when its method changes
 // something, with the computed pieces as "$WARDEN_DYNAMIC": its target is
@@ -30,6 +32,16 @@ func (s *scanner) request(name string, exprs [][]part, toks []token) {
 	}
 	if method != "" && method != "GET" {
 		flag = "-X " + tool.Quote(method) + " "
+	}
+	// what the options send inline: a literal body, and the fields that
+	// carry a GraphQL document or SQL (body: JSON.stringify({query: …}))
+	for _, k := range []string{"body", "data", "query", "stmt", "statement", "sql"} {
+		if v, ok := field(toks, k); ok && v != "" {
+			if k != "body" && k != "data" {
+				v = k + "=" + v
+			}
+			flag += "--data-raw " + tool.Quote(v) + " "
+		}
 	}
 	rendered := false
 	for k, e := range exprs {

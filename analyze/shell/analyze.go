@@ -53,7 +53,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			}
 		}
 		n := len(out)
-		out = httpFindings(out, c, name)
+		out = httpFindings(out, c, name, call)
 		if !fired && len(out) == n {
 			// rows and an HTTP client's requests win; the verb grammar
 			// speaks for the rest

@@ -5,21 +5,29 @@ import (
 
 	"github.com/agentwarden/warden/analyze/webapi"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // httpFindings judges the HTTP requests of command c, named name, by
 // method and target (package webapi): curl -X DELETE, wget --method,
 // httpie's and xh's METHOD word and data items, curlie, gh api and glab
-// api.
-func httpFindings(out []risk.Finding, c Command, name string) []risk.Finding {
+// api; the SQL a request gives a database that takes it over HTTP is
+// analyzed as a database client's (and recorded on call, see sqlFact).
+func httpFindings(out []risk.Finding, c Command, name string, call *tool.Call) []risk.Finding {
 	for _, r := range Requests(c, name) {
 		if f, ok := webapi.Judge(r); ok {
 			f.Analyzer = "shell"
 			out = append(out, mayRun(f, c))
 		}
+		for _, t := range webapi.SQL(r) {
+			out = append(out, sqlFact(call, t).Findings...)
+		}
 	}
 	return out
 }
+
+// maxBodies bounds the inline texts kept of one request.
+const maxBodies = 16
 
 // Requests returns the HTTP requests command c makes when it is an HTTP
 // client named name (see httpFindings), each with its method as the
@@ -87,6 +95,12 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 	var method, implied, socket string
 	methodDyn, data := false, false
 	var urls []webapi.Request
+	var body []string
+	addBody := func(flag, v string, dyn bool) {
+		if t := bodyText(flag, v); t != "" && !dyn && len(body) < maxBodies {
+			body = append(body, t)
+		}
+	}
 	addURL := func(u string, dyn bool) {
 		if !dyn {
 			u = withScheme(u)
@@ -133,14 +147,17 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 		case strings.HasPrefix(a, "--") && curlImplies[a] != "":
 			imply(a)
 			if vf[a] {
-				j++
+				v, d := value()
+				addBody(a, v, d)
 			}
 		case vf[a]:
 			imply(a)
-			j++
+			v, d := value()
+			addBody(a, v, d)
 		case strings.HasPrefix(a, "--"):
 			if k := strings.IndexByte(a, '='); k > 0 {
 				imply(a[:k])
+				addBody(a[:k], a[k+1:], c.Dynamic[j])
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			// a cluster of one-letter options: -sS, -sXDELETE, -sX DELETE, -sd@f
@@ -149,13 +166,19 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 			if next {
 				v, d = value()
 			}
-			if f == 'X' {
+			switch f {
+			case 'X':
 				method, methodDyn = v, d
+			case 'd', 'F':
+				addBody("-"+string(f), v, d)
 			}
 		case methodWords && method == "" && !c.Dynamic[j] && methodWord(a) && len(urls) == 0:
 			method = a
 		case methodWords && len(urls) > 0 && !c.Dynamic[j] && dataItem(a):
 			data = true
+			if len(body) < maxBodies {
+				body = append(body, a)
+			}
 		case c.Dynamic[j]:
 			addURL(a, true)
 		case isURL(a) || hostish.MatchString(a):
@@ -174,9 +197,39 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 		m = "POST"
 	}
 	for i := range urls {
-		urls[i].Method, urls[i].MethodDynamic, urls[i].Socket = m, methodDyn, socket
+		urls[i].Method, urls[i].MethodDynamic, urls[i].Socket, urls[i].Body = m, methodDyn, socket, body
 	}
 	return urls
+}
+
+// bodyText returns the text a curl data or form option (flag, with value
+// v) sends inline, or "" for a file's or stdin's contents (@file, <file).
+func bodyText(flag, v string) string {
+	switch flag {
+	case "--data-raw":
+		return v
+	case "-d", "--data", "--data-ascii", "--data-binary", "--json":
+		if strings.HasPrefix(v, "@") {
+			return ""
+		}
+		return v
+	case "--data-urlencode":
+		k, content, ok := strings.Cut(v, "=")
+		if !ok && strings.Contains(k, "@") {
+			return ""
+		}
+		if !ok {
+			return v
+		}
+		return k + "=" + content
+	case "-F", "--form", "--form-string":
+		_, content, _ := strings.Cut(v, "=")
+		if flag != "--form-string" && (strings.HasPrefix(content, "@") || strings.HasPrefix(content, "<")) {
+			return ""
+		}
+		return v
+	}
+	return ""
 }
 
 // dataItem reports an httpie request item that sends data (field=value,
@@ -223,8 +276,13 @@ func httpieRequests(c Command, name string) []webapi.Request {
 			return nil
 		case !d && (a == "--raw" || strings.HasPrefix(a, "--raw=")):
 			data = true
-			if a == "--raw" {
+			v, dyn := strings.TrimPrefix(a, "--raw="), d
+			if a == "--raw" && j+1 < len(c.Args) {
 				j++
+				v, dyn = c.Args[j], c.Dynamic[j]
+			}
+			if !dyn && len(r.Body) < maxBodies {
+				r.Body = append(r.Body, v)
 			}
 		case !d && (a == "--unix-socket"):
 			if j+1 < len(c.Args) {
@@ -237,6 +295,9 @@ func httpieRequests(c Command, name string) []webapi.Request {
 		case seen:
 			if !d && dataItem(a) {
 				data = true
+				if len(r.Body) < maxBodies {
+					r.Body = append(r.Body, a)
+				}
 			}
 		case !d && r.Method == "" && !r.MethodDynamic && methodWord(a) && j+1 < len(c.Args):
 			r.Method = a
@@ -303,6 +364,9 @@ func apiRequests(c Command, name string) []webapi.Request {
 			r.Method, r.MethodDynamic = v, d
 		case flag == "-f" || flag == "--raw-field" || flag == "-F" || flag == "--field" || flag == "--input":
 			fields = true
+			if flag != "--input" && !d && len(r.Body) < maxBodies {
+				r.Body = append(r.Body, v)
+			}
 		case flag == "--hostname":
 			host = v
 		case apiValue[flag] || strings.HasPrefix(a, "-") && !d:
@@ -344,6 +408,7 @@ func wgetRequests(c Command) []webapi.Request {
 	vf := clientValueFlags["wget"]
 	method, methodDyn, post := "", false, false
 	var urls []webapi.Request
+	var body []string
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		d := c.Dynamic[j]
@@ -367,6 +432,11 @@ func wgetRequests(c Command) []webapi.Request {
 			method, methodDyn = v, d
 		case flag == "--post-data" || flag == "--post-file":
 			post = true
+			if flag == "--post-data" && !d && len(body) < maxBodies {
+				body = append(body, v)
+			}
+		case flag == "--body-data" && !d && len(body) < maxBodies:
+			body = append(body, v)
 		case vf[flag] || strings.HasPrefix(a, "-") && len(a) > 1 && !d:
 		case d:
 			urls = append(urls, webapi.Request{URL: a, Dynamic: true, Via: "wget"})
@@ -378,7 +448,7 @@ func wgetRequests(c Command) []webapi.Request {
 		method = "POST"
 	}
 	for i := range urls {
-		urls[i].Method, urls[i].MethodDynamic = method, methodDyn
+		urls[i].Method, urls[i].MethodDynamic, urls[i].Body = method, methodDyn, body
 	}
 	return urls
 }

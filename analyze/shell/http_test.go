@@ -218,3 +218,39 @@ func TestPathVerbsFollowVerbGrammar(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPCarried: the action a request's query or body names, and the
+// SQL it gives a database over HTTP, count as its path does.
+func TestHTTPCarried(t *testing.T) {
+	const none = risk.Safe
+	for script, want := range map[string]risk.Level{
+		`curl 'http://localhost:8983/solr/admin/collections?action=DELETE&name=logs'`:                                         risk.High,
+		`curl -s "localhost:8983/solr/admin/cores?action=UNLOAD&core=c1&deleteInstanceDir=true"`:                              risk.High,
+		`curl localhost:8983/solr/c1/update?commit=true -H 'Content-Type: text/xml' -d '<delete><query>*:*</query></delete>'`: risk.High,
+		`curl -XPOST localhost:9200/_bulk --data-binary '{"delete":{"_index":"logs","_id":"1"}}'`:                             risk.High,
+		`curl -s 'http://localhost:8123/?query=DROP%20TABLE%20events'`:                                                        risk.High,
+		`echo ok; curl -s localhost:8123 --data-binary 'TRUNCATE TABLE events'`:                                               risk.High,
+		`curl -G localhost:8123 --data-urlencode 'query=DROP DATABASE analytics'`:                                             risk.Critical,
+		`curl -XPOST localhost:8086/query --data-urlencode "q=DROP DATABASE metrics"`:                                         risk.Critical,
+		`http POST :4200/_sql stmt='DELETE FROM orders'`:                                                                      risk.High,
+		`gh api graphql -f query='mutation { deleteRepository(input: {repositoryId: "R_1"}) { clientMutationId } }'`:          risk.High,
+		`gh api graphql -F query=@mutation.graphql`:                                                                           none,
+		`gh api graphql -f query='query { viewer { login repositories(first: 5) { nodes { name } } } }'`:                      none,
+		`curl -s localhost:8123 -d 'SELECT count() FROM events'`:                                                              risk.Low,
+		`curl 'http://localhost:8983/solr/admin/collections?action=LIST'`:                                                     none,
+		`curl -X POST http://localhost:8080/api/todos -d '{"delete": true}'`:                                                  none,
+		`curl -X POST localhost:9200/logs/_search -d '{"query":{"match":{"msg":"delete"}}}'`:                                  none,
+	} {
+		got := none
+		var fs []risk.Finding
+		for _, f := range analyzeScript(t, script) {
+			if strings.HasPrefix(f.Rule, "http.") || strings.HasPrefix(f.Rule, "sql.") {
+				fs = append(fs, f)
+				got = max(got, f.Level)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
+		}
+	}
+}

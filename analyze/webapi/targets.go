@@ -14,7 +14,7 @@ import (
 var ports = map[string]string{
 	"9200": "Elasticsearch/OpenSearch", "9201": "Elasticsearch/OpenSearch",
 	"8983": "Solr", "5984": "CouchDB", "8091": "Couchbase", "7474": "Neo4j", "8529": "ArangoDB",
-	"8123": "ClickHouse", "8086": "InfluxDB", "8428": "VictoriaMetrics", "3100": "Loki", "9093": "Alertmanager",
+	"8123": "ClickHouse", "4200": "CrateDB", "8086": "InfluxDB", "8428": "VictoriaMetrics", "3100": "Loki", "9093": "Alertmanager",
 	"8500": "Consul", "2379": "etcd", "4001": "etcd", "8200": "Vault", "4646": "Nomad",
 	"15672": "RabbitMQ management", "8082": "Kafka REST Proxy",
 	"2375": "the Docker daemon", "2376": "the Docker daemon",

@@ -52,6 +52,11 @@ type Request struct {
 	// Socket is set when the request goes over a local Unix socket (curl
 	// --unix-socket /var/run/docker.sock): a daemon's API on this machine.
 	Socket string
+	// Body are the texts the request carries inline, as far as they are
+	// known (curl -d, httpie's items, gh api -f, a program's data=):
+	// their actions count (see bodyAction) and SQL in them is returned by
+	// SQL.
+	Body []string
 	// Via names the client, for the reason: "curl", "python requests".
 	Via string
 }
@@ -79,14 +84,25 @@ func Judge(r Request) (risk.Finding, bool) {
 	case m == "":
 		m = "GET"
 	}
+	t := parse(r)
+	action, actionLevel := pathAction(t.path)
+	if a, l := queryAction(r.URL); l > actionLevel {
+		action, actionLevel = a, l
+	}
+	read := false
 	if !r.MethodDynamic {
 		switch m {
 		case "GET", "HEAD", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "REPORT", "SEARCH":
-			return risk.Finding{}, false
+			read = true
 		}
 	}
-	t := parse(r)
-	action, actionLevel := pathAction(t.path)
+	if !read {
+		if a, l := bodyAction(r.Body, t.service); l > actionLevel {
+			action, actionLevel = a, l
+		}
+	} else if action, actionLevel = queryAction(r.URL); actionLevel == risk.Safe {
+		return risk.Finding{}, false // a read, unless its query names an action (Solr's ?action=DELETE)
+	}
 	// dev: some server on this machine that is no known admin API, most
 	// likely the agent's own development server: a step lower.
 	dev := t.local && t.service == ""
@@ -113,7 +129,7 @@ func Judge(r Request) (risk.Finding, bool) {
 		if actionLevel < risk.High {
 			kind = "an action that disrupts a service until it is undone"
 		}
-		f.Reason = via + " sends " + what + " to " + where + ", whose path names " + kind + " (" + action + ")"
+		f.Reason = via + " sends " + what + " to " + where + ", which names " + kind + " (" + action + ")"
 	case r.MethodDynamic:
 		if dev {
 			return risk.Finding{}, false

@@ -125,9 +125,67 @@ func TestPathAction(t *testing.T) {
 
 func FuzzJudge(f *testing.F) {
 	for _, s := range []string{"http://localhost:9200/_all", "$X/y", "https://a@b:1/c?d#e", "http://[::1", ":9200", "\x00/x"} {
-		f.Add("DELETE", s, false)
+		f.Add("DELETE", s, false, "mutation { deleteX }")
 	}
-	f.Fuzz(func(t *testing.T, m, u string, dyn bool) {
-		Judge(Request{Method: m, URL: u, Dynamic: dyn})
+	f.Fuzz(func(t *testing.T, m, u string, dyn bool, body string) {
+		r := Request{Method: m, URL: u, Dynamic: dyn, Body: []string{body}}
+		Judge(r)
+		SQL(r)
 	})
+}
+
+// TestCarriedActions: what the query and the body carry names the action
+// as the path does.
+func TestCarriedActions(t *testing.T) {
+	none := risk.Safe
+	for _, tc := range []struct {
+		r    Request
+		want risk.Level
+	}{
+		{Request{URL: "http://localhost:8983/solr/admin/collections?action=DELETE&name=logs"}, risk.High},
+		{Request{URL: "http://localhost:8983/solr/admin/cores?action=UNLOAD&core=c&deleteIndex=true"}, risk.High},
+		{Request{URL: "https://app.example.com/index.php?op=purge&id=3"}, risk.High},
+		{Request{Method: "POST", URL: "http://localhost:8983/solr/core/update?commit=true", Body: []string{"<delete><query>*:*</query></delete>"}}, risk.High},
+		{Request{Method: "POST", URL: "http://localhost:8983/solr/core/update", Body: []string{`{"delete": {"query": "*:*"}}`}}, risk.High},
+		{Request{Method: "POST", URL: "http://localhost:9200/_bulk", Body: []string{"{\"delete\":{\"_index\":\"logs\",\"_id\":\"1\"}}\n"}}, risk.High},
+		{Request{Method: "POST", URL: "https://api.github.com/graphql", Body: []string{`query=mutation { deleteRepository(input: {repositoryId: "R_1"}) { clientMutationId } }`}}, risk.High},
+		{Request{Method: "POST", URL: "https://api.example.com/graphql", Body: []string{`{"query": "mutation { cancelSubscription(id: 1) { ok } }"}`}}, risk.Medium},
+		// benign neighbours
+		{Request{URL: "http://localhost:8983/solr/admin/collections?action=LIST"}, none},
+		{Request{URL: "https://api.example.com/search?q=delete&deleted=true"}, none},
+		{Request{Method: "POST", URL: "https://api.github.com/graphql", Body: []string{`query=query { repository(owner: "o", name: "r") { deleteBranchOnMerge } }`}}, none},
+		{Request{Method: "POST", URL: "https://api.github.com/graphql", Body: []string{`query=mutation { addComment(input: {body: "please delete this"}) { id } }`}}, none},
+		{Request{Method: "POST", URL: "http://localhost:8080/api/todos", Body: []string{`{"delete": true}`}}, none},
+		{Request{Method: "POST", URL: "http://localhost:9200/logs/_search", Body: []string{`{"query": {"match": {"msg": "delete"}}}`}}, none},
+	} {
+		f, ok := Judge(tc.r)
+		got := none
+		if ok {
+			got = f.Level
+		}
+		if got != tc.want {
+			t.Errorf("Judge(%+v) = %v (%s), want %v", tc.r, got, f.Reason, tc.want)
+		}
+	}
+}
+
+func TestSQL(t *testing.T) {
+	for _, tc := range []struct {
+		r    Request
+		want string
+	}{
+		{Request{URL: "http://localhost:8123/?query=DROP%20TABLE%20events"}, "DROP TABLE events"},
+		{Request{Method: "POST", URL: "http://localhost:8123/", Body: []string{"TRUNCATE TABLE events"}}, "TRUNCATE TABLE events"},
+		{Request{Method: "POST", URL: "http://localhost:8086/query", Body: []string{"q=DROP DATABASE metrics"}}, "DROP DATABASE metrics"},
+		{Request{Method: "POST", URL: "http://localhost:4200/_sql", Body: []string{`{"stmt": "DELETE FROM t"}`}}, "DELETE FROM t"},
+		{Request{Method: "POST", URL: "http://localhost:9200/_sql?format=txt", Body: []string{`{"query": "SELECT * FROM \"logs\""}`}}, `SELECT * FROM "logs"`},
+		{Request{Method: "POST", URL: "http://broker:8082/druid/v2/sql", Body: []string{`{"query":"SELECT 1"}`}}, "SELECT 1"},
+		{Request{Method: "POST", URL: "http://trino:8080/v1/statement", Body: []string{"DROP SCHEMA s CASCADE"}}, "DROP SCHEMA s CASCADE"},
+		{Request{Method: "POST", URL: "http://localhost:8123/", Body: []string{"$Q"}}, ""},
+		{Request{Method: "POST", URL: "http://localhost:3000/api", Body: []string{"query=DROP TABLE x"}}, ""},
+	} {
+		if got := strings.Join(SQL(tc.r), "; "); got != tc.want {
+			t.Errorf("SQL(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
 }
