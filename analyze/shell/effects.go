@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -40,6 +41,9 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				return "", false
 			}
 			return here.Abs(p), true
+		}
+		if len(out) >= 256 && cap(out)-len(out) < 8 {
+			out = slices.Grow(out, len(out)) // doubles (see room)
 		}
 		out = k.redirectEffects(out, cmds, i, here)
 		if len(c.Args) == 0 || c.Dynamic[0] {

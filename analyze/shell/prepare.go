@@ -46,7 +46,11 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 		if err == nil && c.Prior != nil {
 			// what the script does, for the session; its changes to the
 			// shell come last, so that files are judged where it ran
-			c.Effects = append(c.Effects, k.effects(cmds, env, c)...)
+			if effs := k.effects(cmds, env, c); len(c.Effects) == 0 {
+				c.Effects = effs // its own list: not copied
+			} else {
+				c.Effects = append(c.Effects, effs...)
+			}
 			c.Effects = append(c.Effects, changes...)
 		}
 		if isPlain {

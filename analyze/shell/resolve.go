@@ -433,7 +433,7 @@ func (w *walk) node(n syntax.Node) {
 		rs := r.redirects(x.Redirs)
 		if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 			w.call, w.redirs = ce, rs
-			r.stmts = append(r.stmts, stmtSpan{spanOf(x), ce.Pos().Offset()})
+			r.stmts = append(room(r.stmts), stmtSpan{spanOf(x), ce.Pos().Offset()})
 		} else if len(rs) > 0 {
 			// redirections of a compound command or of none at all
 			// (> /etc/passwd): a command without words holds them.
@@ -592,8 +592,8 @@ func (r *resolver) add(c Command, id int, off uint) {
 	}
 	r.chdir(c)
 	r.builtin(c)
-	r.out = append(r.out, c)
-	r.at = append(r.at, place{id, off})
+	r.out = append(room(r.out), c)
+	r.at = append(room(r.at), place{id, off})
 }
 
 // chdir follows cd, pushd and popd: later commands of the script run in
@@ -1270,4 +1270,16 @@ func scriptOperand(c Command) (int, bool) {
 		}
 	}
 	return len(c.Args), true
+}
+
+// room returns s with room for one more item, grown to twice its length
+// when full. append grows a long slice by a quarter at a time, which for
+// the lists that grow with a script (its commands, their places and
+// effects) allocates and copies about five times the final list; doubling
+// does it about twice.
+func room[T any](s []T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 1))
+	}
+	return s
 }

@@ -51,7 +51,7 @@ func (r *resolver) inLocal(off uint) bool {
 // current script, unless it is made where it does not persist.
 func (r *resolver) record(off uint, e tool.Effect) {
 	if r.transient == 0 && !r.inLocal(off) {
-		r.changes = append(r.changes, e)
+		r.changes = append(room(r.changes), e)
 	}
 }
 
