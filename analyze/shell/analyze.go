@@ -42,7 +42,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			w = splitInto(w, e.vflags, c)
 			for _, r := range e.rows {
 				if t, ok := k.match(r, name, c, w); ok {
-					if len(t) == 0 && r.Target == "operands" {
+					if len(t) == 0 && (r.Target == "operands" || r.Target == "names") {
 						c, t = fedOperands(cmds, i, c)
 					}
 					if f, ok := r.judge(c, t, env); ok {
@@ -52,11 +52,19 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				}
 			}
 		}
+		if e.judge != nil {
+			n := len(out)
+			out = e.judge(out, c)
+			for j := n; j < len(out); j++ {
+				out[j] = mayRun(out[j], c)
+			}
+			fired = fired || len(out) > n
+		}
 		n := len(out)
 		out = httpFindings(out, c, name, call)
 		if !fired && len(out) == n {
-			// rows and an HTTP client's requests win; the verb grammar
-			// speaks for the rest
+			// rows, models and an HTTP client's requests win; the verb
+			// grammar speaks for the rest
 			if f, ok := cliVerb(c, name, e.cli, e.vflags); ok {
 				out = append(out, mayRun(f, c))
 			}

@@ -58,6 +58,7 @@ type entry struct {
 	rows   []*Row          // its rows (byName; a mkfs.* name has mkfs's)
 	vflags map[string]bool // its value flags
 	sql    *SQLClient      // where it takes SQL; nil: no database client
+	judge  judgeFunc       // its model (see semantics); nil: none
 	// interp: the name without a version (interpreterName) is an
 	// interpreter; down: the name is a downloader; printer and archiver:
 	// it is one of printers, of archivers (effects)
@@ -85,7 +86,7 @@ func (k *Knowledge) entry(name string) entry {
 // lookup answers entry for a name not in the cache, and caches it.
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
-		printer: printers[name], archiver: archivers[name]}
+		printer: printers[name], archiver: archivers[name], judge: semantics(name)}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}
@@ -93,7 +94,7 @@ func (k *Knowledge) lookup(name string) *entry {
 	if e.interp || e.down || e.printer || e.archiver || e.sql != nil {
 		e.cli = cliPlain // scriptCLI still reads python manage.py flush
 	}
-	known := e.rows != nil || e.vflags != nil || e.sql != nil || k.interp[name] || e.down || e.printer || e.archiver
+	known := e.rows != nil || e.vflags != nil || e.sql != nil || e.judge != nil || k.interp[name] || e.down || e.printer || e.archiver
 	if e.rows == nil && strings.HasPrefix(name, "mkfs.") {
 		e.rows = k.byName["mkfs"]
 	}
@@ -144,7 +145,11 @@ type Row struct {
 	ArgMatch string `yaml:"arg_match"`
 	// Target says which words are the paths judged by ByClass:
 	// operands, last (the destination of cp/mv), kv:KEY (dd's of=),
-	// flag:F1,F2 (their values, @ stripped: curl -d @file), or empty.
+	// flag:F1,F2 (their values, @ stripped: curl -d @file), or empty;
+	// names: the operands, which name things other than files (containers,
+	// units), so that only "dynamic" (a set computed at run time, such as
+	// $(docker ps -q)) is a class of theirs. ByClass may name the class
+	// remote: a target on another machine or in a cloud store (isRemote).
 	Target string `yaml:"target"`
 	// Level applies when there is no target, or a target's class is
 	// missing from ByClass; empty means no finding then.
@@ -164,6 +169,7 @@ type Row struct {
 	NoMatch []string          `yaml:"no_match"`
 
 	re       *lazyre.Regexp // ArgMatch
+	remote   bool           // ByClass judges remote locations (see isRemote)
 	level    risk.Level
 	byClass  map[string]risk.Level
 	compiled bool // compile ran, and the fields above are set
@@ -250,6 +256,7 @@ func (r *Row) compile(eager bool) error {
 		}
 	}
 	r.byClass = map[string]risk.Level{}
+	_, r.remote = r.ByClass[remoteClass]
 	for c, l := range r.ByClass {
 		if !validClass(c) {
 			return fmt.Errorf("commands: %s: unknown path class %q", r.Rule, c)
@@ -270,7 +277,7 @@ func (r *Row) compile(eager bool) error {
 		r.re = lazyre.New(r.ArgMatch)
 	}
 	switch t := r.Target; {
-	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources":
+	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources" || t == "names":
 	case strings.HasPrefix(t, "kv:") || strings.HasPrefix(t, "flag:"):
 	default:
 		return fmt.Errorf("commands: %s: unknown target %q", r.Rule, t)
@@ -299,7 +306,7 @@ func parseLevel(s string) (risk.Level, error) {
 }
 
 func validClass(c string) bool {
-	if c == "dynamic" {
+	if c == "dynamic" || c == remoteClass {
 		return true
 	}
 	for i := paths.Temp; i <= paths.Root; i++ {
@@ -460,7 +467,7 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		}
 	}
 	switch t := r.Target; {
-	case t == "operands":
+	case t == "operands" || t == "names":
 		return ops, true
 	case t == "lead":
 		for i := 1; i < len(c.Args); i++ {
@@ -523,17 +530,24 @@ func (r *Row) target(c Command, i int) (string, bool) {
 
 // judge applies row r to its targets and returns the finding, if any.
 func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
-	best, bestPath, found := risk.Level(0), "", false
-	consider := func(l risk.Level, p string) {
+	best, bestPath, bestFile, found := risk.Level(0), "", false, false
+	consider := func(l risk.Level, p string, file bool) {
 		if !found || l > best {
-			best, bestPath, found = l, p, true
+			best, bestPath, bestFile, found = l, p, file, true
 		}
 	}
 	for _, i := range targets {
 		p, dyn := r.target(c, i)
-		class, abs := "dynamic", p
+		class, abs, file := "dynamic", p, true
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
-		if !dyn && !(relative && c.DirDynamic) {
+		switch {
+		case dyn:
+			file = r.Target != "names"
+		case r.Target == "names":
+			class, file = "", false // a name (a container, a unit), not a path
+		case r.remote && isRemote(p):
+			class, file = remoteClass, false
+		case !(relative && c.DirDynamic):
 			here := runsIn(c, env) // relative to where an earlier cd went
 			abs = here.Abs(p)
 			of := abs // the directory whose contents p names, when it does
@@ -543,23 +557,48 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 			class = env.ClassifyAbs(of).String()
 		}
 		if l, ok := r.byClass[class]; ok {
-			consider(l, abs)
+			consider(l, abs, file)
 		} else if r.Level != "" {
-			consider(r.level, abs)
+			consider(r.level, abs, file)
 		}
 	}
 	if len(targets) == 0 && r.Level != "" {
-		consider(r.level, "")
+		consider(r.level, "", false)
 	}
 	if !found {
 		return risk.Finding{}, false
 	}
 	f := risk.Finding{Analyzer: "shell", Rule: r.Rule, Level: best, Reversible: r.Reversible, Reason: r.reason(bestPath),
 		Locked: r.Locked && best == risk.Critical}
-	if bestPath != "" {
+	if bestPath != "" && bestFile {
 		f.Resource = "file:" + bestPath
 	}
 	return f, true
+}
+
+// remoteClass is the class of a location on another machine or in a
+// cloud store (see isRemote), for rows whose by_class names it: a sync
+// that deletes there is not a deletion in the workspace.
+const remoteClass = "remote"
+
+// isRemote reports whether a command word names a location on another
+// machine the way rsync, scp, rclone and the cloud storage CLIs write
+// one: a URL (s3://b/k, gs://b, sftp://h/p), host:path or user@host:path
+// (rsync's host::module too), or an rclone remote (remote:path, src:).
+// A path that starts with /, . or ~ is local, as is a word with a slash
+// before its first colon (./a:b, dir/a:b).
+func isRemote(p string) bool {
+	i := strings.IndexByte(p, ':')
+	if i <= 0 || p[0] == '/' || p[0] == '.' || p[0] == '~' {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := p[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '@' || c == '+' || c == '[' || c == ']') {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Row) reason(target string) string {

@@ -254,7 +254,7 @@ func TestEntry(t *testing.T) {
 		cl, isSQL := k.SQLClients[n]
 		if !slices.Equal(e.rows, rows) || !maps.Equal(e.vflags, k.vflags[n]) || (e.sql != nil) != isSQL ||
 			e.sql != nil && !reflect.DeepEqual(*e.sql, cl) || e.interp != k.interp[interpreterName(n)] ||
-			e.down != k.down[n] || e.printer != printers[n] || e.archiver != archivers[n] {
+			e.down != k.down[n] || e.printer != printers[n] || e.archiver != archivers[n] || (e.judge != nil) != (semantics(n) != nil) {
 			t.Errorf("entry(%q) = %+v, not what the tables say", n, e)
 		}
 	}
