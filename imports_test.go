@@ -18,7 +18,7 @@ var layers = []struct {
 	name     string
 	packages []string // import paths relative to the module; "x/..." is x and below
 }{
-	{"vocabulary", []string{"risk", "paths", "tool", "internal/..."}},
+	{"vocabulary", []string{"risk", "paths", "effect", "tool", "internal/..."}},
 	{"analyzers", []string{"analyze/...", "secrets", "netguard", "session/...", "audit/...", "judge/...", "experience/..."}},
 	{"policy", []string{"policy/..."}},
 	{"engine", []string{""}},

@@ -288,6 +288,7 @@ func defaultAnalyzers(p *policy.Policy, guarded []string) ([]Analyzer, error) {
 		secrets.Analyzer{},
 		netguard.Analyzer{Guard: ng},
 		g,
+		fileTools{},
 		hints{},
 	}, nil
 }

@@ -269,8 +269,8 @@ func TestAnalyzerOptions(t *testing.T) {
 		opts []Option
 		want []string
 	}{
-		{nil, []string{"rules", "sql", "secrets", "netguard", "guard", "hints"}},
-		{[]Option{WithAnalyzer(finds("x"))}, []string{"rules", "sql", "secrets", "netguard", "guard", "hints", "x"}},
+		{nil, []string{"rules", "sql", "secrets", "netguard", "guard", "effects", "hints"}},
+		{[]Option{WithAnalyzer(finds("x"))}, []string{"rules", "sql", "secrets", "netguard", "guard", "effects", "hints", "x"}},
 		{[]Option{WithAnalyzers(finds("x"), finds("y"))}, []string{"x", "y"}},
 		{[]Option{WithAnalyzers(finds("x")), WithAnalyzer(finds("y"))}, []string{"x", "y"}},
 		{[]Option{WithAnalyzer(finds("y")), WithAnalyzers(finds("x"))}, []string{"x"}},
@@ -499,7 +499,8 @@ func TestRecursiveDeleteForms(t *testing.T) {
 		{"sudo rm -rf --no-preserve-root /", risk.Critical},
 		{"rm -r build/", risk.Medium},
 		{"rm -rf ./dist", risk.Medium},
-		{"rm notes.txt", risk.Safe},
+		{"rm notes.txt", risk.Medium}, // a workspace file gone for good (package effect)
+		{"rm -- -rf /", risk.Medium},  // not recursive: the file -rf, and /, which rm refuses,
 	} {
 		as, _, err := eng.Check(context.Background(), risk.Action{Tool: "Bash", Arguments: map[string]any{"command": tc.cmd}})
 		if err != nil {

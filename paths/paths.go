@@ -33,9 +33,16 @@ const (
 	// Env.Guarded). It is checked before every other class but Root and
 	// Home: ~/.config/warden is Guard, not Outside.
 	Guard
+	// Cache is what a tool rebuilds or downloads again on its own, outside
+	// the workspace: the caches in home (~/.cache, ~/.npm, ~/.cargo/registry,
+	// ~/go/pkg/mod) and build outputs and environments of other projects
+	// under home (node_modules, __pycache__, .venv). Inside the workspace
+	// they stay Workspace (the project's own outputs); in system
+	// directories System (/usr/lib/node_modules is the machine's).
+	Cache
 )
 
-var names = [...]string{"temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential", "device", "system", "home", "root", "guard"}
+var names = [...]string{"temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential", "device", "system", "home", "root", "guard", "cache"}
 
 func (c Class) String() string {
 	if int(c) < len(names) {
@@ -238,7 +245,11 @@ func (e Env) ClassifyAbs(p string) Class {
 	case startupIn(p, rest, inHome):
 		return Startup
 	case under(p, "/dev") && !under(p, "/dev/shm"):
-		if p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty" || under(p, "/dev/fd") {
+		switch p {
+		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full":
+			return Temp // streams and generators, not storage
+		}
+		if under(p, "/dev/fd") {
 			return Temp
 		}
 		return Device
@@ -261,6 +272,9 @@ func (e Env) ClassifyAbs(p string) Class {
 	}
 	if home != "" && under(p, home) {
 		rest := p[len(home)+1:]
+		if cacheIn(rest) {
+			return Cache
+		}
 		if !strings.Contains(rest, "/") {
 			return HomeData
 		}
@@ -298,10 +312,13 @@ func under(p, dir string) bool {
 	return len(p) > len(dir) && strings.HasPrefix(p, dir) && p[len(dir)] == '/'
 }
 
-var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+// tempDirs are the temporary directories: the usual ones, and the
+// defaults of $TMPDIR on macOS (/var/folders/…/T, under /private as well).
+var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"}
 
 // InTemp reports whether the absolute path p lies below a temporary
-// directory (/tmp, /var/tmp, /dev/shm), not being the directory itself.
+// directory (/tmp, /var/tmp, /dev/shm, $TMPDIR's defaults), not being the
+// directory itself.
 func InTemp(p string) bool {
 	for _, t := range tempDirs {
 		if under(p, t) {
@@ -410,8 +427,43 @@ func (s prefixes) holds(p string) bool {
 	return false
 }
 
+// cacheHome are the caches below a home directory: what package managers
+// and build tools download or rebuild on their own.
+var cacheHome = []string{".cache", ".npm", ".cargo/registry", ".cargo/git", ".rustup/downloads", ".rustup/tmp", ".m2/repository",
+	".gradle/caches", ".gradle/wrapper/dists", "go/pkg/mod", ".yarn/cache", ".yarn/berry/cache", ".pnpm-store", ".local/share/pnpm/store",
+	"Library/Caches", ".ccache", ".bun/install/cache", ".nuget/packages", ".pub-cache", ".composer/cache", ".ivy2/cache",
+	".node-gyp", ".conda/pkgs", ".julia/compiled", ".stack/indices", ".deno"}
+
+var cacheHomeSet = newPrefixes(cacheHome)
+
+// buildDirs are the directory names of build outputs, dependency trees and
+// environments that a project's tools make again (see Cache). target,
+// build and dist are not among them: outside a project, a folder so named
+// may be anything.
+var buildDirs = map[string]bool{"node_modules": true, "__pycache__": true, ".pytest_cache": true, ".mypy_cache": true,
+	".ruff_cache": true, ".tox": true, ".nox": true, ".venv": true, ".next": true, ".nuxt": true, ".parcel-cache": true,
+	".turbo": true, ".svelte-kit": true, ".angular": true}
+
+// cacheIn reports whether rest, a path relative to the home directory,
+// is a cache or lies in one (see Cache).
+func cacheIn(rest string) bool {
+	if cacheHomeSet.holds(rest) {
+		return true
+	}
+	for c := range strings.SplitSeq(rest, "/") {
+		if buildDirs[c] {
+			return true
+		}
+	}
+	return false
+}
+
 // startupHome are files a shell or session runs on its own.
-var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".config/fish/config.fish", ".config/autostart", ".xinitrc", ".xprofile", ".inputrc", ".vimrc", ".gitconfig", ".config/systemd/user", ".local/share/systemd/user", ".ssh/rc", ".pam_environment"}
+var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".config/fish/config.fish", ".config/autostart", ".xinitrc", ".xprofile", ".inputrc", ".vimrc", ".gitconfig", ".config/systemd/user", ".local/share/systemd/user", ".ssh/rc", ".pam_environment",
+	// tools' settings that run commands or choose what gets installed, and
+	// the folders on PATH and of launch agents
+	".config/git", ".config/pip", ".pip/pip.conf", ".local/bin", ".cargo/config", ".cargo/config.toml", ".m2/settings.xml",
+	".tmux.conf", "Library/LaunchAgents"}
 
 var startupSystem = []string{"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment", "/etc/ld.so.preload", "/etc/rc.local", "/etc/cron.d", "/etc/crontab", "/etc/systemd", "/etc/init.d", "/var/spool/cron"}
 

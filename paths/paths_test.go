@@ -55,6 +55,31 @@ func TestClassify(t *testing.T) {
 		"~/Documents/report.txt":     Outside,
 		"~/other-project/build":      Outside,
 		"/srv/www":                   Outside,
+		// caches and build outputs outside the workspace
+		"~/.cache":                      Cache,
+		"~/.cache/pip/wheels":           Cache,
+		"~/.npm/_cacache":               Cache,
+		"~/.cargo/registry":             Cache,
+		"~/go/pkg/mod/github.com":       Cache,
+		"~/Library/Caches/com.x":        Cache,
+		"~/other/node_modules":          Cache,
+		"~/other/app/__pycache__/m.pyc": Cache,
+		"~/other/.venv":                 Cache,
+		"~/.cargo/credentials.toml":     Credential,
+		"~/.cargo/bin/tool":             Outside,
+		"~/go/src/x":                    Outside,
+		"~/.cachet":                     HomeData,
+		"/usr/lib/node_modules/npm":     System,
+		"./node_modules/x":              Workspace,
+		// $TMPDIR's defaults
+		"/var/folders/zz/abc/T/x": Temp,
+		"/private/tmp/x":          Temp,
+		"/private/etc/hosts":      System,
+		// tools' settings that run things
+		"~/.config/pip/pip.conf":   Startup,
+		"~/.local/bin/tool":        Startup,
+		"~/.tmux.conf":             Startup,
+		"~/Library/LaunchAgents/x": Startup,
 	}
 	for p, want := range cases {
 		if got := e.Classify(p); got != want {

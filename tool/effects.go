@@ -1,6 +1,11 @@
 package tool
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/risk"
+)
 
 // Effect is one thing a call does to the files, the network or the
 // persistent shell and interpreter around it, as the preparers read it
@@ -124,4 +129,100 @@ type PyValue struct {
 	// Sensitive names the kind of sensitive data the value was drawn from
 	// ("environment", "credentials", "database rows"), "" when none.
 	Sensitive string
+}
+
+// FileOp is one effect an agent's own file tool has on a file: the
+// operation (effect.Read, effect.Write, effect.Delete) and the path as the
+// call gives it (see Call.Abs).
+type FileOp struct {
+	Op   effect.Op
+	Path string
+}
+
+// FileOps reduces a call of a file tool to the effects it has on files,
+// for the effect table to judge as it judges every other route: the
+// agents' Write, Edit, MultiEdit, NotebookEdit, write_file, replace,
+// str_replace_editor and apply_patch write (apply_patch's deletions
+// delete), the MCP filesystem server's write_file, edit_file and
+// move_file write both ends, and the tools that read a file's contents
+// (Read, read_file, read_many_files, Grep …) read it. A tool the
+// catalog does not know that shares a known tool's name (Like) is
+// reduced as that tool. Listing a folder (ls, glob, list_directory) and
+// creating one read and write no file's data: no effect. Shell scripts
+// and code are reduced by their preparers, not here.
+func (c *Call) FileOps() []FileOp {
+	class := c.Class
+	if class == Other && c.Like != "" {
+		class = c.Like
+	}
+	name := strings.ToLower(c.Name)
+	var out []FileOp
+	switch class {
+	case Edit:
+		switch name {
+		case "create_directory":
+			return nil
+		case "save_memory": // Gemini CLI keeps its memory in the user's GEMINI.md
+			if c.Home != "" {
+				return []FileOp{{Op: effect.Write, Path: c.Home + "/.gemini/GEMINI.md"}}
+			}
+			return nil
+		}
+		var deleted map[string]bool
+		if name == "apply_patch" {
+			deleted = patchDeletes(c.Action)
+		}
+		for _, p := range c.Paths {
+			op := effect.Write
+			if deleted[p] {
+				op = effect.Delete
+			}
+			out = append(out, FileOp{Op: op, Path: p})
+		}
+	case Read:
+		if !readsContents[name] {
+			return nil
+		}
+		for _, p := range c.Paths {
+			out = append(out, FileOp{Op: effect.Read, Path: p})
+		}
+	}
+	return out
+}
+
+// readsContents are the read tools that put a file's contents into the
+// conversation (the others list names or folders).
+var readsContents = map[string]bool{"read": true, "read_file": true, "read_text_file": true, "read_media_file": true,
+	"read_multiple_files": true, "read_many_files": true, "notebookread": true, "grep": true, "grep_search": true,
+	"search_file_content": true, "str_replace_editor": true, "str_replace_based_edit_tool": true, "view": true}
+
+// patchDeletes returns the files an apply_patch envelope deletes.
+func patchDeletes(a *risk.Action) map[string]bool {
+	var out map[string]bool
+	scan := func(s string) {
+		for line := range strings.SplitSeq(s, "\n") {
+			if f, ok := strings.CutPrefix(line, "*** Delete File: "); ok {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[strings.TrimSpace(f)] = true
+			}
+		}
+	}
+	if a == nil {
+		return nil
+	}
+	for _, k := range []string{"input", "patch", "command"} {
+		switch v := a.Arguments[k].(type) {
+		case string:
+			scan(v)
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					scan(s)
+				}
+			}
+		}
+	}
+	return out
 }

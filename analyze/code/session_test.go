@@ -152,7 +152,7 @@ func TestPriorVars(t *testing.T) {
 		{"rmtree of an unknown target", vars{"target": unknownVar()}, rmtree, []check{has(RuleRecursiveDelete, risk.High)}},
 		{"rmtree of a dangerous target", vars{"target": known("~")}, rmtree, []check{has(RuleRecursiveDelete, risk.Critical, "file:/home/user")}},
 		{"known target moved by the workspace", vars{"target": known("build")}, "import shutil, os\nos.chdir('/home/user')\nshutil.rmtree(target)",
-			[]check{has(RuleRecursiveDelete, risk.High, "file:/home/user/build")}},
+			[]check{has(RuleRecursiveDelete, risk.Critical, "file:/home/user/build")}},
 		// A restored text may have been a path or a number.
 		{"path methods", vars{"p": known("notes.txt")}, "p.unlink()", []check{has(RuleFileDelete, risk.Medium, "file:/home/user/project/notes.txt")}},
 		{"path join", vars{"p": known("/home/user")}, "import shutil\nshutil.rmtree(p / '.ssh')", []check{has(RuleRecursiveDelete, risk.Critical, "file:/home/user/.ssh")}},

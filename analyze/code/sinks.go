@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -325,16 +326,35 @@ func where(t target, c paths.Class) string {
 	return p + " (" + classText[c] + ")"
 }
 
-var recursiveLevel = map[paths.Class]risk.Level{
-	paths.Root: risk.Critical, paths.Home: risk.Critical, paths.System: risk.Critical, paths.Credential: risk.Critical,
-	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
-	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low, paths.Guard: risk.Critical,
+// judged returns the finding of rule for the effect op on target t of
+// class c, as the effect table judges it (effect.JudgeFile), with the
+// reason's start; false when the table finds nothing to say.
+func (a *analysis) judged(rule string, op effect.Op, t target, c paths.Class, reason string) (risk.Finding, bool) {
+	tg := effect.FileOf(c)
+	if t.exact && strings.HasPrefix(t.p, "/") {
+		tg = effect.File(a.env, t.p)
+	}
+	v, ok := effect.JudgeFile(op, tg, !t.exact)
+	if !ok || !v.Finds() {
+		return risk.Finding{}, false
+	}
+	return risk.Finding{Rule: rule, Level: v.Level, Reversible: v.Reversible, Locked: v.Locked, Resource: t.resource,
+		Reason: reason + where(t, c)}, true
 }
 
-var deleteLevel = map[paths.Class]risk.Level{
-	paths.Root: risk.High, paths.Home: risk.High, paths.System: risk.Critical, paths.Credential: risk.Critical,
-	paths.Startup: risk.High, paths.Device: risk.High, paths.HomeData: risk.High, paths.WorkspaceRoot: risk.High,
-	paths.Outside: risk.High, paths.Workspace: risk.Medium, paths.Temp: risk.Low, paths.Guard: risk.Critical,
+// addJudged adds the finding judged returns, if any.
+func (a *analysis) addJudged(rule string, op effect.Op, t target, c paths.Class, reason string) {
+	if f, ok := a.judged(rule, op, t, c, reason); ok {
+		a.add(f)
+	}
+}
+
+// unseen adds the finding of rule for the effect op on a path the code
+// computes at run time, as the effect table judges it.
+func (a *analysis) unseen(rule string, op effect.Op, reason string) {
+	if v, ok := effect.Judge(op, effect.Dynamic); ok && v.Finds() {
+		a.add(risk.Finding{Rule: rule, Level: v.Level, Reversible: v.Reversible, Locked: v.Locked, Reason: reason})
+	}
 }
 
 // remove records the deletion of v: recursive (shutil.rmtree) or of one
@@ -342,12 +362,11 @@ var deleteLevel = map[paths.Class]risk.Level{
 func (a *analysis) remove(v value, recursive bool) {
 	t := a.resolve(v)
 	if !t.known {
-		rule := RuleFileDelete
+		rule, op := RuleFileDelete, effect.Delete
 		if recursive {
-			rule = RuleRecursiveDelete
+			rule, op = RuleRecursiveDelete, effect.DeleteTree
 		}
-		a.add(risk.Finding{Rule: rule, Level: risk.High,
-			Reason: "Code deletes a path computed at run time, which cannot be checked in advance"})
+		a.unseen(rule, op, "Code deletes a path computed at run time, which cannot be checked in advance")
 		return
 	}
 	c := a.classify(t)
@@ -360,20 +379,19 @@ func (a *analysis) remove(v value, recursive bool) {
 	}
 	switch {
 	case t.loop && !t.selective:
-		a.add(risk.Finding{Rule: RuleRecursiveDelete, Level: recursiveLevel[c], Resource: t.resource,
-			Reason: "Code deletes every entry it lists under " + where(t, c)})
+		a.addJudged(RuleRecursiveDelete, effect.DeleteTree, target{p: t.p, resource: t.resource, exact: true}, c, "Code deletes every entry it lists under ")
 	case recursive:
 		verb := "Code recursively deletes "
 		if !t.exact {
 			verb = "Code recursively deletes a path computed at run time under "
 		}
-		a.add(risk.Finding{Rule: RuleRecursiveDelete, Level: recursiveLevel[c], Resource: t.resource, Reason: verb + where(t, c)})
+		a.addJudged(RuleRecursiveDelete, effect.DeleteTree, t, c, verb)
 	default:
 		verb := "Code deletes "
 		if !t.exact {
 			verb = "Code deletes files chosen at run time under "
 		}
-		a.add(risk.Finding{Rule: RuleFileDelete, Level: deleteLevel[c], Resource: t.resource, Reason: verb + where(t, c)})
+		a.addJudged(RuleFileDelete, effect.Delete, t, c, verb)
 	}
 }
 
@@ -384,9 +402,9 @@ func (a *analysis) copy(src, dst value, move bool) {
 		t := a.resolve(src)
 		if t.known {
 			c := a.classify(t)
-			if lvl := deleteLevel[c]; lvl >= risk.High {
-				a.add(risk.Finding{Rule: RuleFileDelete, Level: lvl, Resource: t.resource, Reversible: true,
-					Reason: "Code moves away " + where(t, c)})
+			if f, ok := a.judged(RuleFileDelete, effect.Delete, t, c, "Code moves away "); ok && f.Level >= risk.High {
+				f.Reversible, f.Locked = true, false // moved, not destroyed
+				a.add(f)
 			}
 		}
 	} else {
@@ -423,8 +441,7 @@ func (a *analysis) copied(src, dst value, move bool) {
 func (a *analysis) write(v value, mode string) {
 	t := a.resolve(v)
 	if !t.known {
-		a.add(risk.Finding{Rule: RuleFileWrite, Level: risk.Medium, Reversible: true,
-			Reason: "Code writes to a path computed at run time"})
+		a.unseen(RuleFileWrite, effect.Write, "Code writes to a path computed at run time")
 		return
 	}
 	c := a.classify(t)
@@ -438,25 +455,16 @@ func (a *analysis) write(v value, mode string) {
 			Reason: "Code overwrites " + where(t, c) + ", erasing the record of what was done"})
 		return
 	}
-	f := risk.Finding{Rule: RuleFileWrite, Resource: t.resource, Reversible: true, Reason: "Code writes to " + where(t, c)}
+	rule := RuleFileWrite
 	switch c {
 	case paths.Device:
-		f.Rule, f.Level, f.Reversible = RuleRawDiskWrite, risk.Critical, false
-		f.Reason = "Code writes to the raw device " + where(t, c) + ", destroying its partition table or filesystem"
+		rule = RuleRawDiskWrite
 	case paths.Credential:
-		f.Rule, f.Level, f.Reversible = RuleCredentialWrite, risk.Critical, false
-		f.Reason = "Code writes to " + where(t, c) + ", which can plant access keys or destroy them"
+		rule = RuleCredentialWrite
 	case paths.Startup:
-		f.Rule, f.Level = RuleStartupWrite, risk.High
-		f.Reason = "Code writes to " + where(t, c) + ", which runs on its own later (persistence)"
-	case paths.System, paths.Root, paths.Home:
-		f.Level = risk.High
-	case paths.Temp:
-		f.Level = risk.Low
-	default:
-		f.Level = risk.Medium
+		rule = RuleStartupWrite
 	}
-	a.add(f)
+	a.addJudged(rule, effect.Write, t, c, "Code writes to ")
 }
 
 // procMem reports /proc/<pid>/mem and the kernel memory devices.

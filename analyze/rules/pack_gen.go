@@ -25,23 +25,6 @@ var defaultPack = []Rule{
 		Keywords: []string{"passwd", "shadow", "sudoers", "group"},
 	},
 	{
-		Name:    "edit.system_path",
-		Pattern: `^/(?:etc|boot|usr|bin|sbin|lib|lib32|lib64|opt|var/spool/cron|System|Library)/`,
-		Level:   risk.High,
-		Reason:  "Editing a file under a system directory changes how the machine runs",
-		On:      []Target{OnPath},
-		Classes: []tool.Class{tool.Edit},
-	},
-	{
-		Name:       "edit.home_config",
-		Pattern:    `^(?:/home/[^/]+|/root)/(?:\.(?:ssh|aws|gnupg|kube|docker|azure|config/(?:gcloud|gh|git|systemd|autostart|pip|fish)|local/bin|bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|gitconfig|netrc|npmrc|pypirc|git-credentials|pip|cargo/config|m2/settings\.xml|vimrc|tmux\.conf)|Library/LaunchAgents)`,
-		Level:      risk.High,
-		Reason:     "Editing credentials, shell startup files or tool configuration in the home directory can persist code or leak secrets",
-		Reversible: true,
-		On:         []Target{OnPath},
-		Classes:    []tool.Class{tool.Edit},
-	},
-	{
 		Name:       "edit.agent_policy",
 		Pattern:    `(?:^|/)(?:\.warden/policy\.ya?ml|\.config/warden/[^/]+|etc/warden/[^/]+|\.claude/settings(?:\.local)?\.json|\.gemini/settings\.json|\.codex/config\.toml)$`,
 		Level:      risk.Critical,
@@ -60,15 +43,6 @@ var defaultPack = []Rule{
 		Locked:     true,
 		Keywords:   []string{"warden", ".claude", ".gemini", ".codex"},
 		On:         []Target{OnCommand},
-	},
-	{
-		Name:       "read.credential_file",
-		Pattern:    `^(?:(?:/home/[^/]+|/root)/\.(?:ssh/(?:id_[^/.]+|[^/]*_key)$|aws/(?:credentials|config)$|config/gcloud/(?:.*credentials.*|access_tokens\.db|legacy_credentials/.*)$|kube/config$|docker/config\.json$|netrc$|git-credentials$|npmrc$|pypirc$|gnupg/|password-store/|vault-token$|config/gh/hosts\.yml$|azure/)|/etc/(?:shadow|gshadow|sudoers)$)`,
-		Level:      risk.High,
-		Reason:     "Reading a credential file puts secrets into the agent's context",
-		Reversible: true,
-		On:         []Target{OnPath},
-		Classes:    []tool.Class{tool.Read},
 	},
 	{
 		Name:       "read.dotenv",
@@ -634,20 +608,6 @@ var defaultPack = []Rule{
 		Keywords:   []string{"akia", "asia", "abia", "acca", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk_live_", "rk_live_", "aiza", "sk-", "npm_", "pypi-", "private key"},
 		On:         []Target{OnContent, OnCommand, OnCode},
 	},
-	{
-		Name:       "tool.file_edit",
-		Level:      risk.Medium,
-		Reason:     "File modification may overwrite existing content",
-		Reversible: true,
-		Classes:    []tool.Class{tool.Edit},
-	},
-	{
-		Name:       "tool.file_read",
-		Level:      risk.Low,
-		Reason:     "Reading files",
-		Reversible: true,
-		Classes:    []tool.Class{tool.Read},
-	},
 }
 
 // defaultGates are, rule by rule, the strings every match of its pattern
@@ -655,11 +615,8 @@ var defaultPack = []Rule{
 var defaultGates = [][]string{
 	{"/etc/", "/boot/", "/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/var/spool/cron/", "/library/launch/"}, // fs.write_system_path
 	{"/etc/passwd", "/etc/shadow", "/etc/gshadow", "/etc/group", "/etc/sudoers"},                                // fs.write_auth_database
-	nil, // edit.system_path
-	nil, // edit.home_config
 	nil, // edit.agent_policy
 	{"warden/policy.yaml", "warden/policy.yml", "config/warden/", "/etc/warden/", ".claude/settings.local.json", ".claude/settings.json", ".gemini/settings.json", ".codex/config.toml"}, // edit.agent_policy_shell
-	nil, // read.credential_file
 	nil, // read.dotenv
 	nil, // cmd.credential_file_access
 	nil, // exfil.credential_file
@@ -728,6 +685,4 @@ var defaultGates = [][]string{
 	{"xmrig", "stratum+tcp://", "stratum+ssl://", "stratum+tls://", "cpuminer", "minerd", "ethminer", "nbminer", "lolminer", "t-rex", "phoenixminer", "nicehash", "--donate-level", "cryptonight"}, // res.crypto_miner
 	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "},                                                          // res.stress
 	{"akia", "asia", "abia", "acca", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "rk_live_", "sk_live_", "aiza", "sk-", "npm_", "pypi-", "-----begin rsa private key-----", "-----begin ec private key-----", "-----begin dsa private key-----", "-----begin openssh private key-----", "-----begin encrypted private key-----", "-----begin pgp private key-----", "-----begin private key-----"}, // secret.hardcoded_key
-	nil, // tool.file_edit
-	nil, // tool.file_read
 }

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -155,7 +156,12 @@ type Row struct {
 	// missing from ByClass; empty means no finding then.
 	Level   string            `yaml:"level"`
 	ByClass map[string]string `yaml:"by_class"`
-	Reason  string            `yaml:"reason"`
+	// Effect names the effect the row's targets undergo (write, delete,
+	// delete-tree, read: see package effect) instead of ByClass: the one
+	// table of effects sets the level, reversibility and lock of each
+	// target by its class, as it does for every other route.
+	Effect string `yaml:"effect"`
+	Reason string `yaml:"reason"`
 	// Reversible: the effect can be undone.
 	Reversible bool `yaml:"reversible"`
 	// Locked: the row's critical findings are ones no allow rule and no
@@ -170,6 +176,7 @@ type Row struct {
 
 	re       *lazyre.Regexp // ArgMatch
 	remote   bool           // ByClass judges remote locations (see isRemote)
+	eff      effect.Op      // Effect
 	level    risk.Level
 	byClass  map[string]risk.Level
 	compiled bool // compile ran, and the fields above are set
@@ -255,6 +262,19 @@ func (r *Row) compile(eager bool) error {
 			return fmt.Errorf("commands: %s: %w", r.Rule, err)
 		}
 	}
+	if r.Effect != "" {
+		op, ok := effect.ParseOp(r.Effect)
+		if !ok {
+			return fmt.Errorf("commands: %s: unknown effect %q", r.Rule, r.Effect)
+		}
+		if _, ok := effect.Judge(op, effect.Workspace); !ok {
+			return fmt.Errorf("commands: %s: the effect table does not judge %q on files", r.Rule, r.Effect)
+		}
+		if len(r.ByClass) > 0 || r.Level != "" || r.Target == "" || r.Locked || r.Reversible {
+			return fmt.Errorf("commands: %s: an effect row takes a target, and its level, by_class, reversible and locked from the effect table", r.Rule)
+		}
+		r.eff = op
+	}
 	r.byClass = map[string]risk.Level{}
 	_, r.remote = r.ByClass[remoteClass]
 	for c, l := range r.ByClass {
@@ -282,7 +302,7 @@ func (r *Row) compile(eager bool) error {
 	default:
 		return fmt.Errorf("commands: %s: unknown target %q", r.Rule, t)
 	}
-	if r.Target != "" && len(r.byClass) == 0 {
+	if r.Target != "" && len(r.byClass) == 0 && r.eff == 0 {
 		return fmt.Errorf("commands: %s: a target needs by_class", r.Rule)
 	}
 	if r.Target == "" && r.Level == "" {
@@ -309,7 +329,7 @@ func validClass(c string) bool {
 	if c == "dynamic" || c == remoteClass {
 		return true
 	}
-	for i := paths.Temp; i <= paths.Root; i++ {
+	for i := paths.Temp; i <= paths.Cache; i++ {
 		if i.String() == c {
 			return true
 		}
@@ -530,6 +550,9 @@ func (r *Row) target(c Command, i int) (string, bool) {
 
 // judge applies row r to its targets and returns the finding, if any.
 func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
+	if r.eff != 0 {
+		return r.judgeEffect(c, targets, env)
+	}
 	best, bestPath, bestFile, found := risk.Level(0), "", false, false
 	consider := func(l risk.Level, p string, file bool) {
 		if !found || l > best {
@@ -599,6 +622,44 @@ func isRemote(p string) bool {
 		}
 	}
 	return true
+}
+
+// judgeEffect is judge for a row whose targets undergo an effect: each
+// target's class (dynamic when bash computes it) is judged by the effect
+// table, and the finding is the worst target's.
+func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
+	var best effect.Verdict
+	bestPath, found := "", false
+	for _, i := range targets {
+		p, dyn := r.target(c, i)
+		if !dyn && isRemote(p) {
+			continue // another machine's file (rsync host:path): not judged as a local one
+		}
+		t, abs := effect.Dynamic, p
+		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
+		if !dyn && !(relative && c.DirDynamic) {
+			here := runsIn(c, env) // relative to where an earlier cd went
+			abs = here.Abs(p)
+			of := abs // the directory whose contents p names, when it does
+			if cp := paths.Contents(p); cp != p {
+				of = here.Abs(cp)
+			}
+			t = effect.File(env, of)
+		}
+		v, ok := effect.JudgeFile(r.eff, t, effect.Glob(p))
+		if ok && v.Finds() && (!found || v.Level > best.Level) {
+			best, bestPath, found = v, abs, true
+		}
+	}
+	if !found {
+		return risk.Finding{}, false
+	}
+	f := risk.Finding{Analyzer: "shell", Rule: r.Rule, Level: best.Level, Reversible: best.Reversible, Locked: best.Locked,
+		Reason: r.reason(bestPath)}
+	if bestPath != "" {
+		f.Resource = "file:" + bestPath
+	}
+	return f, true
 }
 
 func (r *Row) reason(target string) string {

@@ -805,9 +805,22 @@ func (e *env) Get(name string) expand.Variable {
 	if internal[name] {
 		return expand.Variable{}
 	}
+	if tempVars[name] {
+		if _, dyn := e.r.vars[name+"\x00dynamic"]; !dyn {
+			// not set by the script or the conversation: the variable names
+			// a temporary directory by convention, /tmp when unset
+			return expand.Variable{Set: true, Kind: expand.String, Str: "/tmp"}
+		}
+	}
 	e.unknown = true
 	return expand.Variable{}
 }
+
+// tempVars name the temporary directory (mktemp, Python's tempfile, Go's
+// os.TempDir read $TMPDIR; Windows tools $TMP and $TEMP): one the script
+// does not set is resolved to /tmp, its default, rather than to a path
+// computed at run time.
+var tempVars = map[string]bool{"TMPDIR": true, "TMP": true, "TEMP": true, "TEMPDIR": true}
 
 // internal are variables the expander consults for its own work; reading
 // them does not make a word dynamic.

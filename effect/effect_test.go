@@ -1,0 +1,125 @@
+package effect_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/paths"
+	"github.com/agentwarden/warden/risk"
+)
+
+var env = paths.Env{Cwd: "/home/user/project", Home: "/home/user"}
+
+// TestSamples: every file sample is of its target's class.
+func TestSamples(t *testing.T) {
+	for tg, ss := range effect.Samples {
+		for _, s := range ss {
+			if strings.Contains(s, "://") {
+				continue // network samples: checked by the routes' test
+			}
+			if got := effect.File(env, s); got != tg {
+				t.Errorf("%s: target %s, want %s", s, got, tg)
+			}
+		}
+	}
+}
+
+// TestTable holds the levels the project relies on: what must hold
+// whatever the calibration of the rest.
+func TestTable(t *testing.T) {
+	for _, tc := range []struct {
+		op     effect.Op
+		target effect.Target
+		level  risk.Level
+		locked bool
+	}{
+		{effect.DeleteTree, effect.Root, risk.Critical, true},
+		{effect.DeleteTree, effect.Home, risk.Critical, true},
+		{effect.DeleteTree, effect.HomeData, risk.Critical, true},
+		{effect.DeleteTree, effect.System, risk.Critical, true},
+		{effect.DeleteTree, effect.Credential, risk.Critical, true},
+		{effect.DeleteTree, effect.Guard, risk.Critical, true},
+		{effect.DeleteTree, effect.Dynamic, risk.High, false},
+		{effect.DeleteTree, effect.Outside, risk.High, false},
+		{effect.DeleteTree, effect.WorkspaceRoot, risk.High, false},
+		{effect.DeleteTree, effect.Workspace, risk.Medium, false},
+		{effect.DeleteTree, effect.Cache, risk.Medium, false},
+		{effect.DeleteTree, effect.Temp, risk.Low, false},
+		{effect.Delete, effect.Credential, risk.Critical, true},
+		{effect.Delete, effect.System, risk.High, false},
+		{effect.Delete, effect.Startup, risk.High, false},
+		{effect.Delete, effect.Workspace, risk.Medium, false},
+		{effect.Delete, effect.Temp, risk.Low, false},
+		{effect.Write, effect.Device, risk.Critical, true},
+		{effect.Write, effect.Credential, risk.Critical, true},
+		{effect.Write, effect.Guard, risk.Critical, true},
+		{effect.Write, effect.System, risk.High, false},
+		{effect.Write, effect.Startup, risk.High, false},
+		{effect.Write, effect.Dynamic, risk.Medium, false},
+		{effect.Write, effect.Workspace, risk.Medium, false},
+		{effect.Write, effect.Temp, risk.Medium, false},
+		{effect.Write, effect.Null, risk.Safe, false},
+		{effect.Read, effect.Credential, risk.High, false},
+		{effect.Read, effect.Workspace, risk.Safe, false},
+		{effect.Fetch, effect.Metadata, risk.Critical, true},
+		{effect.Fetch, effect.Loopback, risk.Low, false},
+		{effect.Fetch, effect.Private, risk.Medium, false},
+	} {
+		v, ok := effect.Judge(tc.op, tc.target)
+		if !ok || v.Level != tc.level || v.Locked != tc.locked || v.Why == "" {
+			t.Errorf("%s × %s: %+v %v, want %s locked %v", tc.op, tc.target, v, ok, tc.level, tc.locked)
+		}
+	}
+	// every file operation judges every file target: a route never finds
+	// the table silent about a path
+	for _, op := range []effect.Op{effect.Read, effect.Write, effect.Delete, effect.DeleteTree} {
+		for tg := effect.Temp; tg <= effect.Null; tg++ {
+			if _, ok := effect.Judge(op, tg); !ok {
+				t.Errorf("%s × %s: not judged", op, tg)
+			}
+		}
+	}
+	if _, ok := effect.Judge(effect.Service, effect.System); ok {
+		t.Errorf("service × system is judged: the table has no service rows yet")
+	}
+}
+
+func TestJudgeFile(t *testing.T) {
+	for _, tc := range []struct {
+		op    effect.Op
+		t     effect.Target
+		glob  bool
+		level risk.Level
+	}{
+		{effect.Delete, effect.Root, false, risk.Safe}, // rm -- -rf /: rm refuses a directory
+		{effect.Delete, effect.Home, false, risk.Safe}, // rm ~
+		{effect.Delete, effect.Home, true, risk.High},  // rm ~/*
+		{effect.Delete, effect.Root, true, risk.High},  // rm /*
+		{effect.DeleteTree, effect.Root, false, risk.Critical},
+		{effect.Delete, effect.System, false, risk.High},
+	} {
+		if v, ok := effect.JudgeFile(tc.op, tc.t, tc.glob); !ok || v.Level != tc.level {
+			t.Errorf("%s × %s glob %v: %v, want %s", tc.op, tc.t, tc.glob, v.Level, tc.level)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for op := effect.Read; op <= effect.Service; op++ {
+		if got, ok := effect.ParseOp(op.String()); !ok || got != op {
+			t.Errorf("ParseOp(%q) = %v", op, got)
+		}
+	}
+	for tg := effect.Temp; tg <= effect.External; tg++ {
+		if got, ok := effect.ParseTarget(tg.String()); !ok || got != tg {
+			t.Errorf("ParseTarget(%q) = %v", tg, got)
+		}
+	}
+	// the file targets are named as the path classes are
+	for c := paths.Temp; c <= paths.Cache; c++ {
+		if effect.FileOf(c).String() != c.String() {
+			t.Errorf("class %s is target %s", c, effect.FileOf(c))
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package warden_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden"
+	"github.com/agentwarden/warden/risk"
+)
+
+// Builders of equivalent actions through each route.
+func bashA(cmd string) risk.Action {
+	return risk.Action{Tool: "Bash", Arguments: map[string]any{"command": cmd}}
+}
+func codexA(cmd string) risk.Action {
+	return risk.Action{Tool: "shell", Arguments: map[string]any{"command": []any{"bash", "-lc", cmd}}}
+}
+func pyA(code string) risk.Action {
+	return risk.Action{Tool: "python", Arguments: map[string]any{"code": code}}
+}
+func ipyA(code string) risk.Action {
+	return risk.Action{Tool: "execute_ipython_cell", Arguments: map[string]any{"code": code}}
+}
+func writeA(p string) risk.Action {
+	return risk.Action{Tool: "Write", Arguments: map[string]any{"file_path": p, "content": "x = 1\n"}}
+}
+func editA(p string) risk.Action {
+	return risk.Action{Tool: "Edit", Arguments: map[string]any{"file_path": p, "old_string": "a", "new_string": "b"}}
+}
+func geminiWriteA(p string) risk.Action {
+	return risk.Action{Tool: "write_file", Arguments: map[string]any{"file_path": p, "content": "x = 1\n"}}
+}
+func editorA(p string) risk.Action {
+	return risk.Action{Tool: "str_replace_editor", Arguments: map[string]any{"command": "create", "path": p, "file_text": "x = 1\n"}}
+}
+func mcpWriteA(p string) risk.Action {
+	return risk.Action{Tool: "mcp__filesystem__write_file", Arguments: map[string]any{"path": p, "content": "x = 1\n"}}
+}
+func mcpEditA(p string) risk.Action {
+	return risk.Action{Tool: "mcp__filesystem__edit_file", Arguments: map[string]any{"path": p, "edits": []any{map[string]any{"oldText": "a", "newText": "b"}}}}
+}
+func patchA(verb, p string) risk.Action {
+	body := ""
+	if verb != "Delete" {
+		body = "+x = 1\n"
+	}
+	return risk.Action{Tool: "apply_patch", Arguments: map[string]any{"input": "*** Begin Patch\n*** " + verb + " File: " + p + "\n" + body + "*** End Patch"}}
+}
+func readA(p string) risk.Action {
+	return risk.Action{Tool: "Read", Arguments: map[string]any{"file_path": p}}
+}
+func mcpReadA(p string) risk.Action {
+	return risk.Action{Tool: "mcp__filesystem__read_file", Arguments: map[string]any{"path": p}}
+}
+func geminiReadA(p string) risk.Action {
+	return risk.Action{Tool: "read_file", Arguments: map[string]any{"absolute_path": p}}
+}
+
+// routes are groups of equivalent actions, each the same effect through
+// a different route: every action of a group must get the same level,
+// and that level is the group's own (its must-hold sample). Paths are
+// resolved with the working directory /home/user/project and home
+// /home/user.
+var routes = []struct {
+	name   string
+	level  risk.Level
+	routes []risk.Action
+}{
+	{"write a scratch file", risk.Medium, []risk.Action{
+		bashA("echo hi > /tmp/x"), bashA("printf 'x = 1\\n' | tee /tmp/x"), bashA("cp a.txt /tmp/x"), codexA("echo hi > /tmp/x"),
+		pyA("open('/tmp/x', 'w').write('hi')"), pyA("from pathlib import Path\nPath('/tmp/x').write_text('hi')"), ipyA("with open('/tmp/x', 'w') as f:\n    f.write('hi')"),
+		writeA("/tmp/x"), editA("/tmp/x"), geminiWriteA("/tmp/x"), editorA("/tmp/x"), mcpWriteA("/tmp/x"), mcpEditA("/tmp/x"), patchA("Add", "/tmp/x"),
+	}},
+	{"write a workspace file", risk.Medium, []risk.Action{
+		bashA("echo hi > notes.md"), bashA("echo hi >> /home/user/project/notes.md"), bashA("sed -i 's/a/b/' notes.md"), bashA("cp /tmp/a notes.md"),
+		pyA("open('notes.md', 'w').write('hi')"), pyA("import pathlib\npathlib.Path('notes.md').write_text('hi')"),
+		writeA("/home/user/project/notes.md"), editA("/home/user/project/notes.md"), geminiWriteA("/home/user/project/notes.md"),
+		editorA("/home/user/project/notes.md"), mcpWriteA("/home/user/project/notes.md"), patchA("Update", "notes.md"),
+	}},
+	{"write the shell start-up file", risk.High, []risk.Action{
+		bashA("echo 'alias ll=\"ls -l\"' >> ~/.bashrc"), bashA("echo 'alias ll=1' | tee -a ~/.bashrc"), bashA("cp /tmp/rc ~/.bashrc"),
+		bashA("sed -i 's/a/b/' ~/.bashrc"), codexA("echo 'alias ll=1' >> $HOME/.bashrc"),
+		pyA("import os\nwith open(os.path.expanduser('~/.bashrc'), 'a') as f:\n    f.write('alias ll=1')"), pyA("open('/home/user/.bashrc', 'w')"),
+		writeA("/home/user/.bashrc"), editA("/home/user/.bashrc"), geminiWriteA("/home/user/.bashrc"), editorA("/home/user/.bashrc"),
+		mcpWriteA("/home/user/.bashrc"), mcpEditA("/home/user/.bashrc"), patchA("Update", "/home/user/.bashrc"),
+	}},
+	{"write /etc/hosts", risk.High, []risk.Action{
+		bashA("echo '127.0.0.1 x' >> /etc/hosts"), bashA("echo '127.0.0.1 x' | sudo tee -a /etc/hosts"), bashA("cp hosts /etc/hosts"),
+		bashA("sed -i 's/a/b/' /etc/hosts"), pyA("open('/etc/hosts', 'a').write('127.0.0.1 x')"),
+		writeA("/etc/hosts"), editA("/etc/hosts"), geminiWriteA("/etc/hosts"), editorA("/etc/hosts"), mcpWriteA("/etc/hosts"), mcpEditA("/etc/hosts"),
+		patchA("Update", "/etc/hosts"),
+	}},
+	{"write an SSH key", risk.Critical, []risk.Action{
+		bashA("cat key.pub >> ~/.ssh/authorized_keys"), bashA("cat key.pub | tee -a ~/.ssh/authorized_keys"), bashA("cp key.pub ~/.ssh/authorized_keys"),
+		pyA("open('/home/user/.ssh/authorized_keys', 'a').write('ssh-ed25519 AAAA x')"),
+		writeA("/home/user/.ssh/authorized_keys"), mcpWriteA("/home/user/.ssh/authorized_keys"), patchA("Add", "/home/user/.ssh/authorized_keys"),
+	}},
+	{"delete a workspace file", risk.Medium, []risk.Action{
+		bashA("rm notes.md"), bashA("rm -f ./notes.md"), bashA("unlink notes.md"), codexA("rm notes.md"),
+		pyA("import os\nos.remove('notes.md')"), pyA("import os\nos.unlink('/home/user/project/notes.md')"), pyA("from pathlib import Path\nPath('notes.md').unlink()"),
+		patchA("Delete", "notes.md"),
+	}},
+	{"delete a scratch file", risk.Low, []risk.Action{
+		bashA("rm -f /tmp/x.lock"), bashA("rm $TMPDIR/x.lock"), pyA("import os\nos.remove('/tmp/x.lock')"), patchA("Delete", "/tmp/x.lock"),
+	}},
+	{"delete a system file", risk.High, []risk.Action{
+		bashA("rm /etc/hosts"), bashA("sudo rm -f /etc/hosts"), pyA("import os\nos.remove('/etc/hosts')"), patchA("Delete", "/etc/hosts"),
+	}},
+	{"delete a private key", risk.Critical, []risk.Action{
+		bashA("rm ~/.ssh/id_rsa"), bashA("rm -f /home/user/.ssh/id_rsa"), pyA("import os\nos.remove(os.path.expanduser('~/.ssh/id_rsa'))"), patchA("Delete", "/home/user/.ssh/id_rsa"),
+	}},
+	{"delete a file chosen at run time", risk.High, []risk.Action{
+		bashA(`rm -f "$F"`), pyA("import os\nos.remove(path)"),
+	}},
+	{"delete the home directory recursively", risk.Critical, []risk.Action{
+		bashA("rm -rf ~"), bashA("rm -rf /home/user/"), bashA("rm -rf $HOME"), bashA("find ~ -delete"), codexA("rm -rf ~/"),
+		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~'))"), pyA("import shutil\nfrom pathlib import Path\nshutil.rmtree(Path.home())"),
+		ipyA("import shutil\nshutil.rmtree('/home/user')"),
+	}},
+	{"delete a top-level home folder recursively", risk.Critical, []risk.Action{
+		bashA("rm -rf ~/Documents"), pyA("import shutil\nshutil.rmtree('/home/user/Documents')"),
+	}},
+	{"delete a workspace folder recursively", risk.Medium, []risk.Action{
+		bashA("rm -rf build"), bashA("rm -r ./build/"), pyA("import shutil\nshutil.rmtree('build')"), pyA("import shutil\nshutil.rmtree('/home/user/project/build', ignore_errors=True)"),
+	}},
+	{"delete a home cache recursively", risk.Medium, []risk.Action{
+		bashA("rm -rf ~/.cache"), bashA("rm -rf ~/.cache/pip"), bashA("rm -rf ~/other/node_modules"),
+		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~/.cache'))"),
+	}},
+	{"delete a scratch folder recursively", risk.Low, []risk.Action{
+		bashA("rm -rf /tmp/build-cache"), bashA("rm -rf $TMPDIR/junk"), bashA("rm -rf ${TMPDIR}/junk"), bashA(`rm -rf "$TMP/junk"`),
+		pyA("import shutil\nshutil.rmtree('/tmp/build-cache')"),
+	}},
+	{"delete a tree chosen at run time", risk.High, []risk.Action{
+		bashA(`rm -rf "$TARGET"`), pyA("import shutil\nshutil.rmtree(target)"),
+	}},
+	{"read a private key", risk.High, []risk.Action{
+		bashA("cat ~/.ssh/id_rsa"), bashA("head -n 5 /home/user/.ssh/id_rsa"), codexA("cat ~/.ssh/id_rsa"),
+		pyA("print(open('/home/user/.ssh/id_rsa').read())"), pyA("from pathlib import Path\nprint((Path.home() / '.ssh/id_rsa').read_text())"),
+		readA("/home/user/.ssh/id_rsa"), mcpReadA("/home/user/.ssh/id_rsa"), geminiReadA("/home/user/.ssh/id_rsa"),
+	}},
+	{"read a workspace file", risk.Safe, []risk.Action{
+		bashA("cat README.md"), pyA("print(open('README.md').read())"), readA("/home/user/project/README.md"),
+		mcpReadA("/home/user/project/README.md"), geminiReadA("/home/user/project/README.md"),
+	}},
+}
+
+// TestRouteConsistency: the same effect gets the same level whatever the
+// route (package effect's one table).
+func TestRouteConsistency(t *testing.T) {
+	eng, err := warden.New(warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"), warden.WithoutSessions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range routes {
+		t.Run(strings.ReplaceAll(g.name, " ", "_"), func(t *testing.T) {
+			for _, a := range g.routes {
+				as, _, err := eng.Check(context.Background(), a)
+				if err != nil {
+					t.Fatalf("%s %v: %v", a.Tool, a.Arguments, err)
+				}
+				if as.Level != g.level {
+					var rules []string
+					for _, f := range as.Findings {
+						rules = append(rules, f.Rule+"="+f.Level.String())
+					}
+					t.Errorf("%s %v: %s, want %s (%s)", a.Tool, a.Arguments, as.Level, g.level, strings.Join(rules, ", "))
+				}
+			}
+		})
+	}
+}
