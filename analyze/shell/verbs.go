@@ -43,6 +43,8 @@ import (
 //     permanent…), says what it is: a destructive verb (delete-job,
 //     delete_vhost, force_reset), a benign verb (list-deleted,
 //     describe-delete-x, get, show, merge…), help, or a noun (dns-records);
+//     a word of nouns whose last token is a destructive verb is one too
+//     (service-instance-delete);
 //   - the path ends at the first verb, at help, at a word that is not
 //     subcommand-shaped, at -- or at a word computed at run time, and
 //     after maxNouns nouns. So object names after a verb never count
@@ -84,7 +86,7 @@ const (
 //     drop prune wipe erase expunge obliterate nuke shred truncate flush
 //     flushall flushdb clear empty: the object or its contents are gone;
 //   - terminate deprovision decommission deregister unregister uninstall
-//     unpublish: the resource or release stops existing;
+//     unpublish undefine: the resource or release stops existing;
 //   - forget: restic/borg forget and cluster forget drop snapshots and
 //     members; reset (and force_reset): back to empty (rabbitmqctl reset,
 //     kubeadm reset, prisma migrate reset); revoke: a revoked token or
@@ -92,12 +94,12 @@ const (
 //     (repository, flag, item) out of service for everyone.
 //
 // Medium, because the opposite verb undoes them: disable (enable),
-// deactivate, detach (attach), disassociate, suspend (resume), kill (a
-// process or machine is restarted), cancel, evict (pods reschedule),
-// rollback (roll forward), yank. Not verbs here: clean and cleanup
-// (build outputs: make clean, go clean), stop and restart (service
-// control has its own rows), unset, close, and words such as deleted
-// (a state, not an act).
+// detach (attach), disassociate, suspend (resume), kill (a process or
+// machine is restarted), cancel, evict (pods reschedule), rollback (roll
+// forward), yank, unset (netlify env:unset: set again). Not verbs here: clean and cleanup (build outputs: make
+// clean, go clean), deactivate (conda deactivate leaves an environment),
+// stop and restart (service control has its own rows), unset, close, and
+// words such as deleted (a state, not an act).
 var verbWords = map[string]uint8{
 	"delete": wordDestroy, "del": wordDestroy, "remove": wordDestroy, "rm": wordDestroy, "rmi": wordDestroy,
 	"rb": wordDestroy, "rmdir": wordDestroy, "rmdirs": wordDestroy, "deletefile": wordDestroy,
@@ -106,12 +108,12 @@ var verbWords = map[string]uint8{
 	"truncate": wordDestroy, "flush": wordDestroy, "flushall": wordDestroy, "flushdb": wordDestroy,
 	"clear": wordDestroy, "empty": wordDestroy,
 	"terminate": wordDestroy, "deprovision": wordDestroy, "decommission": wordDestroy, "deregister": wordDestroy,
-	"unregister": wordDestroy, "uninstall": wordDestroy, "unpublish": wordDestroy,
+	"unregister": wordDestroy, "uninstall": wordDestroy, "unpublish": wordDestroy, "undefine": wordDestroy,
 	"forget": wordDestroy, "reset": wordDestroy, "revoke": wordDestroy, "archive": wordDestroy,
 
-	"disable": wordDisrupt, "deactivate": wordDisrupt, "detach": wordDisrupt, "disassociate": wordDisrupt,
+	"disable": wordDisrupt, "detach": wordDisrupt, "disassociate": wordDisrupt,
 	"suspend": wordDisrupt, "kill": wordDisrupt, "cancel": wordDisrupt, "evict": wordDisrupt, "rollback": wordDisrupt,
-	"yank": wordDisrupt,
+	"yank": wordDisrupt, "unset": wordDisrupt,
 
 	// verbs that read, create or change without removing: the path ends
 	"list": wordBenign, "ls": wordBenign, "get": wordBenign, "describe": wordBenign, "show": wordBenign,
@@ -148,8 +150,7 @@ var verbModifiers = map[string]bool{"force": true, "hard": true, "soft": true, "
 var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "temp": true}
 
 // configNouns name the client's own local configuration.
-var configNouns = map[string]bool{"config": true, "configuration": true, "context": true, "contexts": true,
-	"profile": true, "profiles": true, "alias": true, "aliases": true, "extension": true, "extensions": true,
+var configNouns = map[string]bool{"config": true, "configuration": true, "profile": true, "profiles": true, "alias": true, "aliases": true, "extension": true, "extensions": true,
 	"plugin": true, "plugins": true, "completion": true}
 
 // dryRunFlags make a command only report what it would do.
@@ -160,11 +161,12 @@ var dryRunFlags = map[string]bool{"--dry-run": true, "--dryrun": true, "--dry": 
 type cliKind uint8
 
 const (
-	cliService cliKind = iota // read by the grammar
-	cliPlain                  // not a multi-level CLI
-	cliOwn                    // its verbs are other knowledge's, or local
-	cliPkg                    // a language package manager
-	cliSysPkg                 // a system package manager
+	cliService  cliKind = iota // read by the grammar
+	cliPlain                   // not a multi-level CLI
+	cliOwn                     // its verbs are other knowledge's, or local
+	cliPkg                     // a language package manager
+	cliSysPkg                  // a system package manager
+	cliLocalEnv                // a local development cluster or VM manager
 )
 
 // plainCommands take files, patterns or text as operands, never
@@ -177,26 +179,38 @@ readlink date sleep wait kill killall pkill pgrep ps top htop jobs fg bg disown 
 say espeak figlet cowsay banner toilet lolcat xclip pbcopy pbpaste base64 xxd od hexdump strings nl fold fmt column
 paste join split csplit jq yq xmllint tput stty reset clear history fc zip unzip tar gzip gunzip bzip2 xz zstd
 shred wipe truncate dd mkfs ssh scp sftp rsync curl wget http https xh httpie nc ncat netcat socat ping dig host
-nslookup whois traceroute env printenv xargs time timeout nohup watch sudo doas su exec eval source . go-task`)
+nslookup whois traceroute env printenv xargs time timeout nohup watch sudo doas su exec eval source . go-task
+fd fdfind fzf sd ugrep rga semgrep sg ast-grep comby tree eza exa lsd ctags pytest py.test jest mocha vitest ava tap
+tsc eslint prettier black ruff mypy flake8 pylint isort rubocop shellcheck hadolint yamllint markdownlint`)
 
 // ownCommands have rows that say what their verbs do, or verbs that act
 // on the local checkout, build or session (git rm --cached, docker rm,
 // make clean, tmux kill-session).
 var ownCommands = wordSet(`git hg svn fossil docker podman nerdctl docker-compose podman-compose systemctl service
-launchctl crontab tmux screen make gmake just task ninja bazel cmake xcodebuild history`)
+launchctl crontab tmux screen make gmake just task ninja bazel cmake xcodebuild history pm2 supervisorctl forever`)
 
 // pkgCommands manage a project's or a user's dependencies; sysPkgCommands
 // the system's packages.
 var pkgCommands = wordSet(`npm pnpm yarn bun pip pip3 pipx uv poetry pdm conda mamba micromamba cargo go gem bundle
 composer dotnet nuget mvn gradle brew rustup nvm fnm volta pyenv rbenv asdf mise sdk deno opam cabal stack mix rebar3
-hex pub flutter dart swift julia R cpan cpanm luarocks vcpkg conan helmfile krew`)
+hex pub flutter dart swift julia R cpan cpanm luarocks vcpkg conan helmfile krew ollama jupyter`)
+
+// localEnvCommands manage local development clusters and VMs, which
+// their create command makes again: what they delete is medium.
+var localEnvCommands = wordSet(`kind minikube k3d colima limactl lima multipass vagrant devcontainer`)
 
 var sysPkgCommands = wordSet(`apt apt-get aptitude dpkg dnf yum rpm zypper pacman yay paru apk snap flatpak port
 emerge xbps-install nix nix-env choco winget scoop`)
 
 // pkgRemovals are the verbs by which a package manager removes what it
-// installed or empties its own store, when they come first.
+// installed or empties its own store (npm uninstall, conda env remove,
+// rustup toolchain uninstall, pip cache purge), unless a registryNoun
+// came first: then the verb acts on the registry, for everyone (npm owner
+// rm, npm token revoke, npm dist-tag rm).
 var pkgRemovals = wordSet(`uninstall remove rm r un erase purge prune autoremove unlink rmi del delete`)
+
+var registryNouns = wordSet(`owner owners access token tokens team org hook hooks dist-tag dist-tags collaborator
+collaborators package packages release releases`)
 
 func wordSet(s string) map[string]bool { return set(strings.Fields(s)) }
 
@@ -211,6 +225,16 @@ func kindOf(name string) cliKind {
 		return cliPkg
 	case sysPkgCommands[name]:
 		return cliSysPkg
+	case localEnvCommands[name]:
+		return cliLocalEnv
+	}
+	if strings.HasPrefix(name, "git-") {
+		return cliOwn // git-lfs prune, git-filter-repo: git's
+	}
+	for _, w := range wrappersOf(name) {
+		if len(w.Sub) == 0 {
+			return cliPlain // npx prisma …: the command it runs is judged itself
+		}
 	}
 	return cliService
 }
@@ -234,26 +258,37 @@ func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Fin
 		verbWord    string
 		nouns       int
 		cache, conf bool
+		registry    bool // a package manager's registry-side noun (npm owner rm)
 		pending     bool // the word before was a flag that may take a value
-		first       = true
+		valued      bool // … and most likely does: no verb is read from it
+		pkg         = kind == cliPkg || kind == cliSysPkg
 	)
 	i := start
 walk:
 	for ; i < len(args); i++ {
 		a := args[i]
-		if dyn[i] {
-			break
-		}
-		if a == "--" {
+		if dyn[i] || a == "--" {
 			break
 		}
 		if len(a) > 1 && a[0] == '-' {
 			pending = false
-			if strings.IndexByte(a, '=') < 0 {
-				if vf[a] {
-					i++ // its value
-				} else {
-					pending = true
+			switch {
+			case strings.IndexByte(a, '=') >= 0:
+			case vf[a]:
+				i++ // its value
+			case booleanFlag(a):
+				pending = true // --verbose delete, or --namespace admin
+			case a[1] == '-':
+				// --name remove_users: an unknown long flag's value; a
+				// subcommand-shaped word after it is read as a noun at
+				// most (see the ambiguous words below)
+				pending = true
+				valued = true
+			default:
+				// -k delete, -t delete, -s URL: a one-letter flag
+				// before a word mostly takes it as its value
+				if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+					i++
 				}
 			}
 			continue
@@ -265,8 +300,8 @@ walk:
 			}
 			break
 		}
-		ambiguous := pending
-		pending = false
+		ambiguous, value := pending, valued
+		pending, valued = false, false
 		for a != "" {
 			seg, rest, _ := strings.Cut(a, ":")
 			a = rest
@@ -274,27 +309,26 @@ walk:
 				continue
 			}
 			cls, tail := classifyWord(seg)
-			if ambiguous && cls != wordDestroy && cls != wordDisrupt {
+			if ambiguous && (value || cls != wordDestroy && cls != wordDisrupt) {
 				continue // most likely the value of the flag before
 			}
-			if first && (kind == cliPkg || kind == cliSysPkg) && pkgRemovals[seg] {
-				return pkgRemoval(c, name, kind, seg)
-			}
-			first = false
 			switch cls {
-			case wordBenign:
+			case wordBenign, wordHelp:
 				return risk.Finding{}, false
 			case wordNounVerb:
-				if !destroyNext(rest, args, dyn, i) {
+				if pkg || !destroyNext(rest, args, dyn, i) {
+					// cargo test delete_user, go run . delete: the
+					// project's own program and its arguments
 					return risk.Finding{}, false
 				}
 				// gh run delete, aws logs delete-log-group: the verb
 				// that follows makes it a noun
-			case wordHelp:
-				return risk.Finding{}, false
 			case wordDestroy, wordDisrupt:
+				if pkg && !registry && pkgRemovals[firstToken(seg)] {
+					return pkgRemoval(c, name, kind, seg)
+				}
 				verb, verbWord = cls, seg
-				cache = cache || kind == cliPkg && anyToken(tail, cacheNouns)
+				cache = cache || pkg && anyToken(tail, cacheNouns)
 				conf = conf || anyToken(tail, configNouns)
 				pathEnd = i + 1
 				break walk
@@ -302,6 +336,7 @@ walk:
 			nouns++
 			cache = cache || anyToken(seg, cacheNouns)
 			conf = conf || anyToken(seg, configNouns)
+			registry = registry || pkg && registryNouns[seg]
 			if nouns > maxNouns {
 				return risk.Finding{}, false
 			}
@@ -328,7 +363,7 @@ walk:
 	switch {
 	case verb == wordDisrupt:
 		f.Rule, f.Level, f.Reversible = "cli.disrupt", risk.Medium, true
-		f.Reason = "`" + name + " " + what + "` " + verbWord + "s what it names; enabling or restoring it undoes that, but what depends on it breaks meanwhile"
+		f.Reason = "`" + name + " " + what + "` " + disruptPhrase(verbWord) + " what it names; the opposite command undoes that, but what depends on it breaks meanwhile"
 	default:
 		f.Reason = "`" + name + " " + what + "` " + verbPhrase(verbWord) + " what it names, which cannot be brought back"
 	}
@@ -342,6 +377,9 @@ walk:
 	case conf:
 		f.Rule, f.Level, f.Reversible = "cli.local_config", risk.Medium, true
 		f.Reason = "`" + name + " " + what + "` removes an entry of the tool's own local configuration"
+	case kind == cliLocalEnv && f.Level > risk.Medium:
+		f.Rule, f.Level = "cli.local_env", risk.Medium
+		f.Reason = "`" + name + " " + what + "` deletes a local development cluster or machine and what is stored in it"
 	}
 	return f, true
 }
@@ -405,6 +443,43 @@ func verbPhrase(v string) string {
 	return "deletes (" + v + ")"
 }
 
+// disruptPhrase says what a disrupting verb does, in a reason.
+func disruptPhrase(v string) string {
+	switch t := firstToken(v); t {
+	case "detach":
+		return "detaches"
+	case "unset":
+		return "unsets"
+	case "rollback":
+		return "rolls back"
+	case "disable", "disassociate":
+		return t + "s"
+	default:
+		return t + "s" // kills, cancels, suspends, evicts, yanks
+	}
+}
+
+// booleanFlag reports a flag that by convention takes no value, so the
+// word after it may be the subcommand (rclone -v purge remote:b, mytool
+// --verbose delete x): a one-letter cluster of -v, -q, -y and -f
+// (verbose, quiet, yes, force), or a long flag of booleanLong or --no-….
+func booleanFlag(a string) bool {
+	if a[1] == '-' {
+		return booleanLong[a] || strings.HasPrefix(a, "--no-")
+	}
+	for i := 1; i < len(a); i++ {
+		switch a[i] {
+		case 'v', 'q', 'y', 'f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var booleanLong = wordSet(`--verbose --debug --quiet --silent --yes --force --json --insecure --all --trace
+--non-interactive --interactive --color --assume-yes --batch --plain --raw --pretty --experimental --beta --unsafe`)
+
 // pathWords returns the path's words without its flags, for the reason.
 func pathWords(args []string, dyn []bool) []string {
 	out := make([]string, 0, len(args))
@@ -449,9 +524,26 @@ func classifyWord(w string) (uint8, string) {
 			rest = tail
 			continue
 		}
-		return verbWords[string(low)], tail
+		cls := verbWords[string(low)]
+		if cls == wordNoun && tail != "" && lastTokenDestroys(tail) {
+			// service-instance-delete, cache-clear: nouns, then the verb
+			return wordDestroy, ""
+		}
+		return cls, tail
 	}
 	return wordNoun, ""
+}
+
+// lastTokenDestroys reports whether the last token of w (after - or _)
+// is a destructive verb.
+func lastTokenDestroys(w string) bool {
+	i := strings.LastIndexAny(w, "-_")
+	last := w[i+1:]
+	var buf [24]byte
+	if len(last) > len(buf) {
+		return false
+	}
+	return verbWords[string(lower(buf[:0], last))] == wordDestroy
 }
 
 // nextToken splits the first token off a word: up to - or _, or to a

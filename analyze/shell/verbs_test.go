@@ -13,7 +13,7 @@ func verbLevel(t *testing.T, script string) (risk.Level, string, bool) {
 	fs := analyzeScript(t, script)
 	for _, f := range fs {
 		switch f.Rule {
-		case "cli.delete", "cli.disrupt", "cli.clear_cache", "cli.local_config", "pkg.remove":
+		case "cli.delete", "cli.disrupt", "cli.clear_cache", "cli.local_config", "cli.local_env", "pkg.remove":
 			return f.Level, f.Rule, true
 		}
 	}
@@ -78,9 +78,7 @@ func TestVerbGrammar(t *testing.T) {
 		"kubeadm reset -f":                                       risk.High,
 		"zfs destroy -r tank/data":                               risk.High,
 		"btrfs subvolume delete /mnt/snap":                       risk.High,
-		"virsh undefine vm1 --remove-all-storage":                0, // undefine: not a verb here
 		"virsh destroy vm1":                                      risk.High,
-		"vagrant destroy -f":                                     risk.High,
 		"gh release delete v1.0 --yes":                           risk.High,
 		"gh run delete 123":                                      risk.High,
 		"gh repo archive o/r":                                    risk.High,
@@ -118,6 +116,18 @@ func TestVerbGrammar(t *testing.T) {
 		"npm unpublish my-pkg@1.0.0":         risk.High,
 		"npm owner rm alice my-pkg":          risk.High,
 		"cargo yank --version 1.0.0 mycrate": risk.Medium,
+		"rustup toolchain uninstall nightly": risk.Low,
+		"conda env remove -n old":            risk.Low,
+		"npm token revoke 123abc":            risk.High,
+		"ollama rm llama3":                   risk.Low,
+		// local development environments
+		"kind delete cluster --name dev": risk.Medium,
+		"minikube delete --all":          risk.Medium,
+		"vagrant destroy -f":             risk.Medium,
+		// flags before the path
+		"rclone -v purge remote:b":               risk.High,
+		"mytool --verbose delete thing":          risk.High,
+		"mytool --config ./c.yaml resource rm x": risk.High,
 	}
 	for cmd, want := range fire {
 		got, rule, ok := verbLevel(t, cmd)
@@ -173,6 +183,10 @@ func TestVerbGrammarSilent(t *testing.T) {
 		"python script.py", "python -c 'print(1)'", "node -e 'x.delete()'", "python3 -m http.server 8000",
 		"npm run clean", "npm cache verify", "yarn cache clean", "pnpm store status",
 		"mytool --format delete.json get x", "mytool --output=delete list",
+		"pytest -k delete", "jest -t delete", "cargo test delete_user", "cargo run delete", "go run . delete",
+		"fd delete", "sd delete remove notes.txt", "mytool -k delete list", "git lfs prune", "git-lfs prune",
+		"pm2 delete all", "npm cache clean --force", "npx prisma migrate dev --name remove_users",
+		"mytool create --name delete-me", "conda deactivate", "npx rimraf dist", "uvx ruff clean",
 		"psql -c 'select 1'", "curl -X DELETE http://localhost:9200/x", "http DELETE :9200/x",
 		"sudo ls -la", "ssh host delete", "xargs echo delete",
 	} {
