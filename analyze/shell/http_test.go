@@ -195,6 +195,7 @@ func TestPathVerbsFollowVerbGrammar(t *testing.T) {
 		"archive": "builds an archive more often than it retires a repository",
 		"del":     "no path word", "rm": "no path word", "rmi": "no path word", "rb": "no path word",
 		"rmdir": "no path word", "rmdirs": "no path word", "deletefile": "no path word",
+		"undefine": "no path word (virsh's)", "unset": "names documentation and settings pages more often than an action",
 	}
 	onlyPath := map[string]string{"shutdown": "stops a service for everyone (/actuator/shutdown)"}
 	for w, class := range verbWords {
