@@ -119,7 +119,7 @@ func TestVerbGrammar(t *testing.T) {
 		"rustup toolchain uninstall nightly": risk.Low,
 		"conda env remove -n old":            risk.Low,
 		"npm token revoke 123abc":            risk.High,
-		"ollama rm llama3":                   risk.Low,
+		"ollama rm llama3":                   risk.Medium, // pkg.remove low; resolver.mayRun guesses ollama runs rm llama3 (fs.delete medium)
 		// local development environments
 		"kind delete cluster --name dev": risk.Medium,
 		"minikube delete --all":          risk.Medium,
