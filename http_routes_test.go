@@ -84,3 +84,40 @@ func TestHTTPRouteConsistency(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPCarriedRouteConsistency: what a request carries (SQL for a
+// database that takes it over HTTP, a GraphQL mutation) gets one level
+// whichever client sends it.
+func TestHTTPCarriedRouteConsistency(t *testing.T) {
+	e := guardEngine(t)
+	for _, tc := range []struct {
+		name string
+		acts []risk.Action
+		want risk.Level
+	}{
+		{"DROP TABLE to ClickHouse", []risk.Action{
+			bash(`curl -s http://localhost:8123/ --data-binary 'DROP TABLE events'`),
+			bash(`curl -s 'http://localhost:8123/?query=DROP%20TABLE%20events'`),
+			bash(`wget -qO- --post-data 'DROP TABLE events' http://localhost:8123/`),
+			bash(`http --raw 'DROP TABLE events' POST :8123/`),
+			{Tool: "python", Arguments: map[string]any{"code": "import requests\nrequests.post('http://localhost:8123/', data='DROP TABLE events')"}},
+			bash(`node -e "fetch('http://localhost:8123/', {method: 'POST', body: 'DROP TABLE events'})"`),
+		}, risk.High},
+		{"GraphQL deleteRepository", []risk.Action{
+			bash(`gh api graphql -f query='mutation { deleteRepository(input: {repositoryId: "R_1"}) { clientMutationId } }'`),
+			bash(`curl -s https://api.github.com/graphql -d '{"query": "mutation { deleteRepository(input: {repositoryId: \"R_1\"}) { clientMutationId } }"}'`),
+			{Tool: "python", Arguments: map[string]any{"code": "import requests\nrequests.post('https://api.github.com/graphql', json={'query': 'mutation { deleteRepository(input: {repositoryId: \"R_1\"}) { clientMutationId } }'})"}},
+			bash(`node -e "fetch('https://api.github.com/graphql', {method: 'POST', body: JSON.stringify({query: 'mutation { deleteRepository(input: {repositoryId: 1}) { clientMutationId } }'})})"`),
+		}, risk.High},
+	} {
+		for _, a := range tc.acts {
+			as, _, err := e.Check(context.Background(), a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if as.Level != tc.want {
+				t.Errorf("%s: %v, level %v, want %v\n%v", tc.name, a.Arguments, as.Level, tc.want, as.Reasons)
+			}
+		}
+	}
+}

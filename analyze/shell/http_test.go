@@ -122,7 +122,8 @@ func TestHTTPFindings(t *testing.T) {
 		`curl -XPOST localhost:9200/logs/_close`:                                     risk.High,
 		`curl -X POST -H 'Fastly-Key: k' https://api.fastly.com/service/s/purge_all`: risk.High,
 		`curl -X POST http://localhost:9090/api/v1/admin/tsdb/delete_series`:         risk.High,
-		`gh api repos/o/r/actions/caches/delete -f key=x`:                            risk.High,
+		`glab api projects/7/registry/repositories/1/bulk_delete -f name_regex=x`:    risk.High,
+		`gh api repos/o/r/actions/caches/delete -f key=x`:                            risk.Low,
 		// PUT and PATCH
 		`curl -X PUT localhost:9200/_cluster/settings -d '{}'`:                 risk.High,
 		`http PUT :9200/_cluster/settings persistent:='{}'`:                    risk.High,

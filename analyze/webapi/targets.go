@@ -192,7 +192,7 @@ func words(s string, f func(string)) {
 // config are the path segments of admin and configuration endpoints,
 // where a PUT or PATCH changes how a service behaves or who may use it.
 var config = map[string]bool{
-	"_cluster": true, "_config": true, "_security": true, "_settings": true, "_ilm": true,
+	"_cluster": true, "_config": true, "_security": true, "_ilm": true,
 	"admin": true, "config": true, "configs": true, "configuration": true, "settings": true,
 	"acl": true, "acls": true, "policy": true, "policies": true, "permissions": true, "roles": true,
 	"sys": true, "collaborators": true, "protection": true,
@@ -206,4 +206,18 @@ func configPath(path string) bool {
 		}
 	}
 	return false
+}
+
+// cacheNouns name stores whose contents are rebuilt on demand (the verb
+// grammar's cacheNouns).
+var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "temp": true}
+
+// cachePath reports a path with a word of cacheNouns (/actions/caches/1,
+// /purge_cache).
+func cachePath(path string) bool {
+	found := false
+	for seg := range segments(path) {
+		words(seg, func(w string) { found = found || cacheNouns[w] })
+	}
+	return found
 }

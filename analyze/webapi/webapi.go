@@ -31,6 +31,7 @@ const (
 	RuleDelete        = "http.delete"             // DELETE or PURGE: high (medium to a development server on this machine)
 	RuleAction        = "http.destructive_action" // a request to a path naming a destructive action: high (medium likewise)
 	RuleConfig        = "http.config_change"      // PUT or PATCH to an admin or configuration endpoint: high (medium likewise)
+	RuleClearCache    = "http.clear_cache"        // a deletion inside a cache: low
 	RuleWrite         = "http.write"              // PUT, PATCH or another method that changes a resource: medium
 	RuleDynamicMethod = "http.dynamic_method"     // a method computed at run time: medium
 )
@@ -147,6 +148,13 @@ func Judge(r Request) (risk.Finding, bool) {
 		}
 		f.Rule, f.Level = RuleWrite, risk.Medium
 		f.Reason = via + " sends " + m + " to " + where + ", replacing or changing the resource the URL names"
+	}
+	if (f.Rule == RuleDelete || f.Rule == RuleAction && actionLevel == risk.High) && cachePath(t.path) {
+		// a cache's contents are rebuilt on demand (gh api -X DELETE
+		// …/actions/caches/1 is gh cache delete 1)
+		f.Rule, f.Level, f.Reversible = RuleClearCache, risk.Low, true
+		f.Reason = via + " sends " + m + " to " + where + ", emptying a cache, which is rebuilt on demand"
+		return f, true
 	}
 	if dev {
 		f.Level-- // High to Medium, Medium to Low
