@@ -552,12 +552,22 @@ func (e *Engine) Limits() risk.Limits { return e.limits }
 // when the call belongs to a conversation st, the chains it completes,
 // and returns their findings.
 func (e *Engine) analyze(ctx context.Context, c *tool.Call, st *session.State) []risk.Finding {
+	return e.analyzeAt(ctx, c, st, false)
+}
+
+// analyzeAt is analyze; nested is set for the programs a written
+// configuration holds (see configFindings), whose own writes are not
+// followed again.
+func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State, nested bool) []risk.Finding {
 	// each step's findings as it returns them, copied into one slice at
 	// the end (most steps find nothing)
 	var buf [16][]risk.Finding
 	parts := e.prepare(ctx, c, buf[:0]) // sets c.Work
 	for _, an := range e.analyzers {
 		parts = append(parts, runAnalyzer(ctx, an, c))
+	}
+	if !nested {
+		parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c), nil }))
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session;

@@ -89,15 +89,20 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		case e.archiver:
 			out = archive(out, name, c, w, here)
 		case name == "crontab" && (len(w.operands) == 0 || c.Args[w.operands[0]] == "-"):
-			// crontab - fed by echo or printf: the new table
+			// crontab - fed by echo or printf, or a heredoc: the new table
 			for _, j := range c.Inputs {
 				if text, ok := shown(cmds[j]); ok {
 					out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: text, Known: true, Append: true})
 				}
 			}
+			if text, ok := stdinDoc(c); ok {
+				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: text, Known: true, Append: true})
+			}
 		case name == "tee":
+			text, known := stdinText(cmds, i)
 			for _, p := range ops() {
-				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: p, Append: hasFlag(w.flags, "-a"), From: k.inputs(cmds, i, here), Sensitive: k.sensitiveInput(cmds, i, here)})
+				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: p, Append: hasFlag(w.flags, "-a"), Text: text, Known: known,
+					From: k.inputs(cmds, i, here), Sensitive: k.sensitiveInput(cmds, i, here)})
 			}
 		case name == "chmod":
 			if len(w.operands) >= 2 && executableMode(c.Args[w.operands[0]]) {
@@ -432,6 +437,32 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 		out = append(out, e)
 	}
 	return out
+}
+
+// stdinDoc returns the text a heredoc or here-string gives command c's
+// stdin, when it is known.
+func stdinDoc(c Command) (string, bool) {
+	for _, h := range c.Redirs {
+		if h.Stdin() && !h.Dynamic {
+			if h.Op == "<<<" {
+				return h.Target + "\n", true
+			}
+			return h.Target, true
+		}
+	}
+	return "", false
+}
+
+// stdinText returns what command i of cmds reads on stdin, when that is
+// known: a heredoc or here-string, or the one echo or printf piped in.
+func stdinText(cmds []Command, i int) (string, bool) {
+	if text, ok := stdinDoc(cmds[i]); ok {
+		return text, true
+	}
+	if in := cmds[i].Inputs; len(in) == 1 {
+		return shown(cmds[in[0]])
+	}
+	return "", false
 }
 
 // archivers pack, compress or encrypt files into another file.

@@ -1,0 +1,186 @@
+package warden
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agentwarden/warden/analyze/configcode"
+	"github.com/agentwarden/warden/analyze/shell"
+	"github.com/agentwarden/warden/paths"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
+)
+
+// Config content is code: what a call writes into a file that runs things
+// (a CI workflow, a Dockerfile, package.json scripts, a Makefile, a git
+// hook, a shell start-up file, a crontab, a systemd unit …) is assessed
+// as the programs it holds, each as a shell command of its own through
+// the engine's own preparers and analyzers, so that curl … | sh in a
+// postinstall script is as high as running it. The findings say where
+// the program sits; the level of writing to that path at all is the
+// effects' (path classes), not this.
+
+// maxConfigPrograms bounds the programs of one call assessed this way.
+const maxConfigPrograms = 32
+
+// configWrite is text a call puts into a file that runs things.
+type configWrite struct {
+	path string // absolute
+	kind configcode.Kind
+	text string
+}
+
+// configWrites returns what call c writes into files that run things: the
+// content its edit and write tools give (whole files and fragments), and
+// the known text its shell scripts write (redirections, heredocs, the
+// lines given to crontab).
+func configWrites(c *tool.Call) []configWrite {
+	var out []configWrite
+	env := c.Env()
+	add := func(p, text string) {
+		if text == "" || p == "" {
+			return
+		}
+		k := configcode.KindOf(p)
+		if k == configcode.None {
+			return
+		}
+		for _, w := range out {
+			if w.path == p && w.text == text {
+				return
+			}
+		}
+		out = append(out, configWrite{p, k, text})
+	}
+	for _, ct := range c.Content {
+		if ct.Path != "" {
+			add(env.Abs(ct.Path), ct.Text)
+		}
+	}
+	effects := c.Effects // the shell preparer's, in a conversation
+	if c.Prior == nil {
+		effects = shellWrites(c, env)
+	}
+	for _, ef := range effects {
+		if ef.Kind == tool.WriteFile && ef.Known {
+			add(ef.Path, ef.Text)
+		}
+	}
+	return out
+}
+
+// shellWrites returns the effects of the scripts of c that may write a
+// file that runs things (outside a conversation the shell preparer
+// records none).
+func shellWrites(c *tool.Call, env paths.Env) []tool.Effect {
+	var out []tool.Effect
+	for _, s := range c.Shell {
+		cmds, ok := shell.Resolved(c, s)
+		if !ok || !writesConfig(cmds, env) {
+			continue
+		}
+		out = append(out, shell.DefaultKnowledge().Effects(cmds, env)...)
+	}
+	return out
+}
+
+// writesConfig reports commands that may write a file that runs things:
+// a redirection to one, tee, crontab.
+func writesConfig(cmds []shell.Command, env paths.Env) bool {
+	for _, c := range cmds {
+		for _, rd := range c.Redirs {
+			if rd.Writes() && !rd.Dynamic && configcode.KindOf(env.Abs(rd.Target)) != configcode.None {
+				return true
+			}
+		}
+		if len(c.Args) > 0 && !c.Dynamic[0] {
+			switch commandBase(c.Args[0]) {
+			case "tee", "crontab":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func commandBase(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// configFindings assesses the programs that c writes into files that run
+// things, each as a shell command run where the call runs.
+func (e *Engine) configFindings(ctx context.Context, c *tool.Call) []risk.Finding {
+	writes := configWrites(c)
+	if len(writes) == 0 {
+		return nil
+	}
+	var out []risk.Finding
+	seen := map[string]bool{}
+	n := 0
+	for _, w := range writes {
+		progs, fs := configcode.Read(w.kind, w.text)
+		for _, f := range fs {
+			f.Resource = "file:" + w.path
+			out = append(out, f)
+		}
+		for _, p := range progs {
+			if n++; n > maxConfigPrograms || c.Work.Spent() {
+				break
+			}
+			a := &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": p.Script}}
+			sub := tool.Normalize(a, c.Cwd, c.Home)
+			sub.Workspace, sub.Work = c.Workspace, c.Work
+			where := "In " + shown(w.path, c) + " (" + w.kind.String()
+			if p.Where != "" {
+				where += ", " + p.Where
+			}
+			where += "): "
+			for _, f := range e.analyzeAt(ctx, sub, nil, true) {
+				if f.Analyzer == "secrets" || w.kind.Contained() && hostLocal(f.Rule) {
+					continue // the content's secrets are the call's own findings
+				}
+				if f.Level == risk.Unknown {
+					// text that does not read as a script is not judged as
+					// one: the write itself is judged by its path
+					f.Level, f.Locked = risk.Low, false
+				}
+				f.Analyzer = "configcode"
+				f.Reason = where + f.Reason
+				if key := f.Rule + "\x00" + f.Reason; !seen[key] {
+					seen[key] = true
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hostLocal reports a rule about what a command does to the machine it
+// runs on (files, devices, accounts, services, start-up), which a
+// contained program (a container image's build) does to itself only.
+func hostLocal(rule string) bool {
+	for _, p := range []string{"fs.", "disk.", "priv.", "persist.", "container.", "guard.", "edit.", "res.", "cmd.credential",
+		"sec.service_stop", "sec.kill_all", "sec.history_tamper", "sec.audit_tamper", "sec.immutable", "sec.kernel", "sec.firewall",
+		"sec.system_power", "shell.dynamic_command", "pkg.install"} {
+		if strings.HasPrefix(rule, p) && (p != "pkg.install" || rule == p) {
+			return true
+		}
+	}
+	return false
+}
+
+// shown is a path as the finding names it: relative to the workspace
+// inside it, with ~ for the home.
+func shown(p string, c *tool.Call) string {
+	if root := c.Env().Root(); root != "" && strings.HasPrefix(p, root+"/") {
+		return p[len(root)+1:]
+	}
+	if c.Home != "" && strings.HasPrefix(p, strings.TrimSuffix(c.Home, "/")+"/") {
+		return "~" + p[len(strings.TrimSuffix(c.Home, "/")):]
+	}
+	return p
+}
