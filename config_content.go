@@ -35,6 +35,9 @@ type configWrite struct {
 // the known text its shell scripts write (redirections, heredocs, the
 // lines given to crontab).
 func configWrites(c *tool.Call) []configWrite {
+	if len(c.Content) == 0 && len(c.Shell) == 0 {
+		return nil
+	}
 	var out []configWrite
 	env := c.Env()
 	add := func(p, text string) {
@@ -111,12 +114,9 @@ func commandBase(name string) string {
 }
 
 // configFindings assesses the programs that c writes into files that run
-// things, each as a shell command run where the call runs.
-func (e *Engine) configFindings(ctx context.Context, c *tool.Call) []risk.Finding {
-	writes := configWrites(c)
-	if len(writes) == 0 {
-		return nil
-	}
+// things (writes, see configWrites), each as a shell command run where the
+// call runs.
+func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []configWrite) []risk.Finding {
 	var out []risk.Finding
 	seen := map[string]bool{}
 	n := 0

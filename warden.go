@@ -567,7 +567,9 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		parts = append(parts, runAnalyzer(ctx, an, c))
 	}
 	if !nested {
-		parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c), nil }))
+		if ws := configWrites(c); len(ws) > 0 {
+			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
+		}
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session;
