@@ -123,7 +123,7 @@ func TestSemanticsSamples(t *testing.T) {
 // FuzzGit checks that reading any git or kill command line neither panics
 // nor loops.
 func FuzzGit(f *testing.F) {
-	for _, s := range []string{"git checkout -- .", "git -c a=b push -f origin +x", "git", "git -C", "kill -s", "kill --", "git restore --staged -W"} {
+	for _, s := range []string{"git checkout -- .", "git -c a=b push -f origin +x", "git", "git -C", "kill -s", "kill --", "git restore --staged -W", "fd . ~ -x rm {} ;", "fd -X", "git rebase -x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, script string) {

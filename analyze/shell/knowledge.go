@@ -92,7 +92,7 @@ func (k *Knowledge) lookup(name string) *entry {
 		e.sql = &cl
 	}
 	e.cli = kindOf(name)
-	if e.interp || e.down || e.printer || e.archiver || e.sql != nil {
+	if e.interp || e.down || e.printer || e.archiver || e.sql != nil || launcher(name) {
 		e.cli = cliPlain // scriptCLI still reads python manage.py flush
 	}
 	known := e.rows != nil || e.vflags != nil || e.sql != nil || e.judge != nil || k.interp[name] || e.down || e.printer || e.archiver
@@ -118,6 +118,23 @@ func (k *Knowledge) lookup(name string) *entry {
 	}
 	k.mu.Unlock()
 	return e
+}
+
+// launcher reports a program whose operands are a command it runs (nice,
+// parallel, fd -x): what it runs is judged as resolved, and its words are
+// no subcommand path for the verb grammar (nice rm x is not a CLI named
+// nice deleting x).
+func launcher(name string) bool {
+	switch name {
+	case "find", "fd", "fdfind", "parallel", "sem":
+		return true
+	}
+	for _, w := range wrappersOf(name) {
+		if len(w.Sub) == 0 && w.Run != "none" {
+			return true
+		}
+	}
+	return false
 }
 
 // SQLClient says where a database client takes its SQL: the value of one

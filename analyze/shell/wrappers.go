@@ -400,6 +400,8 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 	switch name {
 	case "find":
 		return r.find(cmd, depth, id, off)
+	case "fd", "fdfind":
+		return r.fd(cmd, depth, id, off)
 	case "parallel", "sem":
 		return r.parallel(name, cmd, depth, id, off)
 	case "eval":
@@ -604,6 +606,83 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 				}
 			}
 			i = j
+		}
+	}
+	return nil
+}
+
+// fdValueFlags are fd's options that take the next word as their value.
+var fdValueFlags = map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-E": true, "--exclude": true,
+	"-d": true, "--max-depth": true, "--min-depth": true, "--exact-depth": true, "-S": true, "--size": true,
+	"--changed-within": true, "--changed-before": true, "--change-newer-than": true, "--change-older-than": true,
+	"-o": true, "--owner": true, "-j": true, "--threads": true, "--max-results": true, "-c": true, "--color": true,
+	"--base-directory": true, "--path-separator": true, "--search-path": true, "--ignore-file": true, "--format": true,
+	"--batch-size": true, "--max-buffer-time": true}
+
+// fd records what fd (fd-find) runs: fd [options] [pattern] [path…]
+// -x/--exec CMD … [;] runs CMD on every match, -X/--exec-batch on all of
+// them at once; {} stands for a match, appended when CMD names none. As
+// with find, a search that no pattern or test narrows matches everything
+// under its paths (see find).
+func (r *resolver) fd(cmd Command, depth, id int, off uint) error {
+	var ops []string
+	var opsDyn []bool
+	filtered := false
+	at, end := -1, len(cmd.Args)
+	for i := 1; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		if cmd.Dynamic[i] {
+			ops, opsDyn = append(ops, a), append(opsDyn, true)
+			continue
+		}
+		switch {
+		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
+			at = i + 1
+			for j := at; j < len(cmd.Args); j++ {
+				if cmd.Args[j] == ";" && !cmd.Dynamic[j] {
+					end = j
+					break
+				}
+			}
+			i = end
+		case a == "--search-path" && i+1 < len(cmd.Args):
+			i++
+			ops, opsDyn = append(ops, "", cmd.Args[i]), append(opsDyn, false, cmd.Dynamic[i])
+		case fdValueFlags[a]:
+			filtered = filtered || a != "-j" && a != "--threads" && a != "-c" && a != "--color" && a != "--max-results"
+			i++
+		case len(a) > 1 && a[0] == '-':
+			if strings.HasPrefix(a, "--extension=") || strings.HasPrefix(a, "--type=") || strings.HasPrefix(a, "--exclude=") ||
+				strings.HasPrefix(a, "--size=") || strings.HasPrefix(a, "--changed-") || strings.HasPrefix(a, "--owner=") {
+				filtered = true
+			}
+		default:
+			ops, opsDyn = append(ops, a), append(opsDyn, false)
+		}
+	}
+	if at < 0 || at >= end {
+		return nil
+	}
+	starts, startDyn := []string{"."}, []bool{false}
+	if len(ops) > 0 {
+		if p := ops[0]; opsDyn[0] || p != "" && p != "." && p != "^" && p != ".*" {
+			filtered = true // a pattern (or one computed at run time)
+		}
+		if len(ops) > 1 {
+			starts, startDyn = ops[1:], opsDyn[1:]
+		}
+	}
+	run := Command{Args: slices.Clone(cmd.Args[:end]), Dynamic: slices.Clone(cmd.Dynamic[:end])}
+	if !slices.ContainsFunc(run.Args[at:], func(a string) bool { return strings.Contains(a, "{}") }) {
+		run.Args, run.Dynamic = append(run.Args, "{}"), append(run.Dynamic, false)
+	}
+	for k, s := range starts {
+		if k == maxFeeds {
+			break
+		}
+		inner := matchCommand(run, at, len(run.Args), s, startDyn[k], filtered, depth+1)
+		if err := r.emitVia("fd", inner, id, off); err != nil {
+			return err
 		}
 	}
 	return nil
