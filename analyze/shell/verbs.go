@@ -360,26 +360,33 @@ walk:
 	}
 	what := strings.Join(pathWords(args[start:pathEnd], dyn[start:pathEnd]), " ")
 	f := risk.Finding{Analyzer: "shell", Rule: "cli.delete", Level: risk.High, Resource: "cli:" + name + " " + what}
+	cmd, it := "`"+name+" "+what+"`", "what it names"
+	if obj := objectOf(args, dyn, pathEnd); obj != "" {
+		cmd, it = cmd+" on "+obj, "it"
+	}
+	head := verbHead(verbWord)
 	switch {
 	case verb == wordDisrupt:
 		f.Rule, f.Level, f.Reversible = "cli.disrupt", risk.Medium, true
-		f.Reason = "`" + name + " " + what + "` " + disruptPhrase(verbWord) + " what it names; the opposite command undoes that, but what depends on it breaks meanwhile"
+		f.Reason = cmd + " " + disruptPhrase(head) + " " + it + "; the opposite command undoes that, but what depends on it breaks meanwhile"
+	case head == "archive":
+		f.Reason = cmd + " archives " + it + ": out of service for everyone until someone restores it"
 	default:
-		f.Reason = "`" + name + " " + what + "` " + verbPhrase(verbWord) + " what it names, which cannot be brought back"
+		f.Reason = cmd + " " + verbPhrase(head) + " " + it + ", which cannot be brought back"
 	}
 	switch {
 	case dry:
 		f.Level, f.Reversible = risk.Low, true
-		f.Reason += " (a dry run: it only reports)"
+		f.Reason = cmd + " is a dry run: it only reports what it would " + head
 	case cache && verb == wordDestroy:
 		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
-		f.Reason = "`" + name + " " + what + "` empties a cache, which is rebuilt on demand"
+		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
 	case conf:
 		f.Rule, f.Level, f.Reversible = "cli.local_config", risk.Medium, true
-		f.Reason = "`" + name + " " + what + "` removes an entry of the tool's own local configuration"
+		f.Reason = cmd + " removes an entry of the tool's own local configuration"
 	case kind == cliLocalEnv && f.Level > risk.Medium:
 		f.Rule, f.Level = "cli.local_env", risk.Medium
-		f.Reason = "`" + name + " " + what + "` deletes a local development cluster or machine and what is stored in it"
+		f.Reason = cmd + " deletes a local development cluster or machine and what is stored in it"
 	}
 	return f, true
 }
@@ -428,35 +435,74 @@ func isDryRun(a string) bool {
 	return false
 }
 
-// verbPhrase says what a destructive verb does, in a reason.
-func verbPhrase(v string) string {
-	switch firstToken(v) {
-	case "archive":
-		return "archives (takes out of service for everyone)"
+// verbPhrase says what a destructive verb (its head token) does, in a
+// reason.
+func verbPhrase(head string) string {
+	switch head {
 	case "revoke":
 		return "revokes"
 	case "reset":
 		return "resets (empties)"
-	case "uninstall", "unpublish", "unregister", "deregister", "deprovision", "decommission", "terminate":
-		return "removes (" + v + ")"
+	case "forget":
+		return "forgets (deletes)"
+	case "terminate":
+		return "terminates"
+	case "flush", "flushall", "flushdb", "clear", "empty", "purge", "truncate", "wipe":
+		return "empties or deletes"
+	case "uninstall", "unpublish", "unregister", "deregister", "deprovision", "decommission", "undefine":
+		return "removes (" + head + ")"
 	}
-	return "deletes (" + v + ")"
+	return "deletes"
 }
 
-// disruptPhrase says what a disrupting verb does, in a reason.
-func disruptPhrase(v string) string {
-	switch t := firstToken(v); t {
+// verbHead returns the verb token of a path word: its first token after
+// modifiers (force_reset is reset), or its last (service-instance-delete).
+func verbHead(w string) string {
+	rest := w
+	for rest != "" {
+		tok, tail := nextToken(rest)
+		t := strings.ToLower(tok)
+		if verbModifiers[t] {
+			rest = tail
+			continue
+		}
+		if _, ok := verbWords[t]; ok || tail == "" {
+			return t
+		}
+		return strings.ToLower(w[strings.LastIndexAny(w, "-_")+1:])
+	}
+	return strings.ToLower(w)
+}
+
+// objectOf returns the first operand after the path, for a reason: what
+// the verb acts on (op item delete "Database Password"), or "".
+func objectOf(args []string, dyn []bool, from int) string {
+	for i := from; i < len(args); i++ {
+		a := args[i]
+		if len(a) > 1 && a[0] == '-' {
+			if i+1 < len(args) && strings.IndexByte(a, '=') < 0 && !strings.HasPrefix(args[i+1], "-") && len(a) > 2 && a[1] == '-' {
+				i++ // --zone z: a flag's value is not the object
+			}
+			continue
+		}
+		if dyn[i] {
+			return "a name computed at run time"
+		}
+		return cut(a, 60)
+	}
+	return ""
+}
+
+// disruptPhrase says what a disrupting verb (its head token) does, in a
+// reason.
+func disruptPhrase(head string) string {
+	switch head {
 	case "detach":
 		return "detaches"
-	case "unset":
-		return "unsets"
 	case "rollback":
 		return "rolls back"
-	case "disable", "disassociate":
-		return t + "s"
-	default:
-		return t + "s" // kills, cancels, suspends, evicts, yanks
 	}
+	return head + "s" // disables, kills, cancels, suspends, evicts, yanks, unsets
 }
 
 // booleanFlag reports a flag that by convention takes no value, so the

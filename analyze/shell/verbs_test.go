@@ -253,3 +253,24 @@ func FuzzCLIVerb(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCLIVerb measures the grammar on resolved commands: a service
+// CLI's delete, a long benign command, and a plain command.
+func BenchmarkCLIVerb(b *testing.B) {
+	var cmds []Command
+	for _, s := range []string{"gcloud alpha compute instances delete vm-1 --zone us-east1-b --quiet",
+		"mytool --config ./c.yaml --profile prod resource sub list --output json --limit 100", "cat README.md"} {
+		cs, err := Resolve(s, testEnv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmds = append(cmds, cs...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range cmds {
+			name := commandName(c.Args[0])
+			cliVerb(c, name, kindOf(name), nil)
+		}
+	}
+}
