@@ -47,6 +47,26 @@ func patchA(verb, p string) risk.Action {
 	}
 	return risk.Action{Tool: "apply_patch", Arguments: map[string]any{"input": "*** Begin Patch\n*** " + verb + " File: " + p + "\n" + body + "*** End Patch"}}
 }
+func fetchA(tool, key, u string) risk.Action {
+	args := map[string]any{key: u}
+	if tool == "WebFetch" {
+		args["prompt"] = "summarize"
+	}
+	return risk.Action{Tool: tool, Arguments: args}
+}
+
+// fetches are the routes of a GET of u: commands, code, and the fetch
+// and browser tools of the agents and MCP servers.
+func fetches(u string) []risk.Action {
+	return []risk.Action{
+		bashA("curl -s " + u), bashA("wget -qO- " + u), codexA("curl " + u),
+		pyA("import requests\nprint(requests.get('" + u + "').text)"), pyA("import urllib.request\nurllib.request.urlopen('" + u + "').read()"),
+		fetchA("WebFetch", "url", u), fetchA("web_fetch", "url", u), fetchA("mcp__fetch__fetch", "url", u),
+		fetchA("mcp__playwright__browser_navigate", "url", u), fetchA("mcp__puppeteer__puppeteer_navigate", "url", u),
+		{Tool: "browser", Arguments: map[string]any{"code": "goto('" + u + "')"}},
+	}
+}
+
 func readA(p string) risk.Action {
 	return risk.Action{Tool: "Read", Arguments: map[string]any{"file_path": p}}
 }
@@ -140,6 +160,12 @@ var routes = []struct {
 		pyA("print(open('/home/user/.ssh/id_rsa').read())"), pyA("from pathlib import Path\nprint((Path.home() / '.ssh/id_rsa').read_text())"),
 		readA("/home/user/.ssh/id_rsa"), mcpReadA("/home/user/.ssh/id_rsa"), geminiReadA("/home/user/.ssh/id_rsa"),
 	}},
+	{"open a development server's page", risk.Low, fetches("http://localhost:3000/")},
+	{"open a page on this machine by address", risk.Low, fetches("http://127.0.0.1:5173/index.html")},
+	{"fetch from the local network", risk.Medium, fetches("http://10.0.0.12:9200/_cat/indices")},
+	{"fetch cloud metadata", risk.Critical, fetches("http://169.254.169.254/latest/meta-data/iam/security-credentials/")},
+	{"fetch an Internet page", risk.Low, fetches("https://example.com/docs")},
+	{"read a local secret store", risk.High, fetches("http://0.0.0.0:8500/v1/kv/?recurse")},
 	{"read a workspace file", risk.Safe, []risk.Action{
 		bashA("cat README.md"), pyA("print(open('README.md').read())"), readA("/home/user/project/README.md"),
 		mcpReadA("/home/user/project/README.md"), geminiReadA("/home/user/project/README.md"),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -14,8 +15,10 @@ import (
 // the engine as an agent's fetch tool, a shell curl and Python requests.
 // The engine never resolves names, so it must decide every case by what
 // the URL shows: a URL the guard blocks is high or above for a fetch
-// tool; an allowed one is below high everywhere; a metadata endpoint is
-// critical everywhere.
+// tool, unless it is blocked for its destination's class alone (this
+// machine, the local network: package effect judges those as it judges
+// curl's, a development server on localhost low); an allowed one is below
+// high everywhere; a metadata endpoint is critical everywhere.
 func TestSSRFThroughEngine(t *testing.T) {
 	f, err := os.Open("testdata/ssrf.jsonl")
 	if err != nil {
@@ -44,7 +47,15 @@ func TestSSRFThroughEngine(t *testing.T) {
 			}
 			return as
 		}
-		fetch := check("WebFetch", map[string]any{"url": c.URL, "prompt": "summarize"}, c.Expect == "block")
+		v := netguard.Default().Check(ctx, c.URL)
+		byClass := !v.Allowed && !v.Disguised && (v.Category.Local() || v.Category.Internal())
+		fetch := check("WebFetch", map[string]any{"url": c.URL, "prompt": "summarize"}, c.Expect == "block" && !byClass)
+		if byClass {
+			// the same effect through curl gets the same level
+			if as, _, _ := eng.Check(ctx, risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "curl -sS '" + c.URL + "'"}}); as.Level != fetch.Level || fetch.Level < risk.Low {
+				t.Errorf("%s: WebFetch %s, curl %s", c.URL, fetch.Level, as.Level)
+			}
+		}
 		if c.Category == "metadata" && fetch.Level != risk.Critical {
 			t.Errorf("WebFetch %s: metadata at %s", c.URL, fetch.Level)
 		}

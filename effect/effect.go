@@ -97,11 +97,17 @@ const (
 	Metadata
 	// External is any other host.
 	External
+	// Control is a control plane or secret store on this machine or the
+	// local network, reached on its well-known port: Consul, Vault, etcd,
+	// the Docker and Kubernetes APIs, the kubelet. A GET there reads
+	// secrets or the machine's control state; what a development server
+	// on localhost serves is Loopback.
+	Control
 	numTargets
 )
 
 var targetNames = [numTargets]string{"", "temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential",
-	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external"}
+	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control"}
 
 func (t Target) String() string {
 	if t < numTargets {

@@ -65,6 +65,7 @@ func TestTable(t *testing.T) {
 		{effect.Fetch, effect.Metadata, risk.Critical, true},
 		{effect.Fetch, effect.Loopback, risk.Low, false},
 		{effect.Fetch, effect.Private, risk.Medium, false},
+		{effect.Fetch, effect.Control, risk.High, false},
 	} {
 		v, ok := effect.Judge(tc.op, tc.target)
 		if !ok || v.Level != tc.level || v.Locked != tc.locked || v.Why == "" {
@@ -111,7 +112,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseOp(%q) = %v", op, got)
 		}
 	}
-	for tg := effect.Temp; tg <= effect.External; tg++ {
+	for tg := effect.Temp; tg <= effect.Control; tg++ {
 		if got, ok := effect.ParseTarget(tg.String()); !ok || got != tg {
 			t.Errorf("ParseTarget(%q) = %v", tg, got)
 		}

@@ -102,6 +102,7 @@ var table = [numOps][numTargets]cell{
 		Loopback: {low, true, false, "opens a service on this machine, such as a development server"},
 		Private:  {medium, true, false, "reaches the internal network"},
 		Metadata: {critical, true, true, "reaches a cloud metadata endpoint, which hands out the machine's credentials"},
+		Control:  {high, true, false, "reaches a control plane or secret store (Consul, Vault, etcd, the Docker or Kubernetes API), which hands out secrets or control of machines"},
 	},
 }
 
@@ -128,4 +129,5 @@ var Samples = map[Target][]string{
 	Private:       {"http://10.0.0.5/admin", "http://192.168.1.1/"},
 	Metadata:      {"http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/computeMetadata/v1/"},
 	External:      {"https://example.com/", "https://203.0.113.5/x"},
+	Control:       {"http://0.0.0.0:8500/v1/kv/?recurse", "http://127.0.0.1:8200/v1/secret/data/app", "http://10.0.0.7:2375/containers/json"},
 }

@@ -40,6 +40,16 @@ const (
 // Local reports a category that is the machine itself.
 func (c Category) Local() bool { return c == Loopback || c == Unspecified }
 
+// Internal reports a category of the local network: private, shared,
+// link-local and unique-local addresses, and names only it resolves.
+func (c Category) Internal() bool {
+	switch c {
+	case Private, SharedAddress, LinkLocal, UniqueLocal, SiteLocal, InternalName:
+		return true
+	}
+	return false
+}
+
 // rangeEntry is one row of the address tables.
 type rangeEntry struct {
 	prefix netip.Prefix

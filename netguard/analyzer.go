@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -21,18 +22,23 @@ const (
 	RuleScheme    = "netguard.scheme"        // a scheme that smuggles requests to any service: high
 	RuleLocal     = "netguard.local_service" // a command reaches a service on this machine: low
 	RuleInternal  = "netguard.internal_network"
+	RuleControl   = "netguard.control_plane" // a control plane or secret store on a local address: high
 	RuleInvalid   = "netguard.invalid_url"
+	// RuleFetch is an ordinary fetch of an Internet resource: low, as the
+	// effect table judges a fetch from an external host on every route.
+	RuleFetch = "net.fetch"
 )
 
-// Analyzer judges the destinations of a call with a guard. The URLs a
-// fetch or browser tool opens are what a prompt injection chooses: any
-// destination the guard blocks is high, a metadata endpoint critical. A
-// command or code the agent runs on its own machine (curl, wget, httpie,
-// nc, socat, Python requests) is judged by where it goes: a metadata
-// endpoint is critical; a disguised address, a smuggling scheme
+// Analyzer judges the destinations of a call with a guard. A fetch is
+// judged by its destination's class with the effect table, whatever the
+// route (a fetch or browser tool's URL, curl, wget, httpie, Python
+// requests): a metadata endpoint is critical, the local network medium,
+// this machine (a development server on localhost) low, an Internet host
+// low. Beyond the class: a disguised address, a smuggling scheme
 // (gopher://, dict://) or a host the configuration blocks is high; the
-// local network is medium and this machine (a dev server on localhost)
-// low. The analyzer never resolves names: analysis makes no network
+// URL a fetch or browser tool opens that the guard cannot read
+// unambiguously is high too (a prompt injection chooses it), a command's
+// medium. The analyzer never resolves names: analysis makes no network
 // requests.
 type Analyzer struct {
 	// Guard judges the destinations (nil: Default()).
@@ -64,16 +70,15 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			continue // judged as a request of the code
 		}
 		v := g.Check(ctx, u)
+		if f, ok := classed(v, "The tool", u); ok {
+			out = append(out, f)
+			continue
+		}
 		if v.Allowed {
 			continue
 		}
-		f := risk.Finding{Analyzer: Name, Rule: RuleBlocked, Level: risk.High, Reversible: true, Resource: resource(u),
-			Reason: "The tool is pointed at a destination the SSRF guard blocks: " + v.Reason}
-		if v.Category == Metadata {
-			f.Rule, f.Level, f.Locked = RuleMetadata, risk.Critical, true
-			f.Reason = "The tool is pointed at a cloud metadata endpoint, which hands out the machine's credentials: " + v.Reason
-		}
-		out = append(out, f)
+		out = append(out, risk.Finding{Analyzer: Name, Rule: RuleBlocked, Level: risk.High, Reversible: true, Resource: resource(u),
+			Reason: "The tool is pointed at a destination the SSRF guard blocks: " + v.Reason})
 	}
 	for _, d := range c.Dests {
 		if f, ok := a.dest(ctx, g, d); ok {
@@ -104,6 +109,11 @@ func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, 
 	} else {
 		v = g.CheckHost(ctx, d.Host)
 	}
+	if d.URL != "" && (d.Via != "python" || !v.Allowed) { // Python's reads of Internet resources are the code analyzer's
+		if f, ok := classed(v, d.Via, d.URL); ok {
+			return f, true
+		}
+	}
 	if v.Allowed {
 		return risk.Finding{}, false
 	}
@@ -129,6 +139,51 @@ func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, 
 		f.Reason = d.Via + " reaches the internal network: " + v.Reason
 	}
 	return f, true
+}
+
+// classed judges a fetch of url by who (a tool, a command) by its
+// destination's class with the effect table, when the guard's verdict v
+// is about the class of an address written plainly: an Internet host, a
+// metadata endpoint, this machine or the local network. Other verdicts
+// (a disguise, a scheme, the configuration's lists, a URL that cannot be
+// read) are not a class: false.
+func classed(v Verdict, who, url string) (risk.Finding, bool) {
+	var t effect.Target
+	rule, what := "", ""
+	switch {
+	case v.Allowed:
+		t, rule, what = effect.External, RuleFetch, who+" requests "+resource(url)[len("url:"):]+", on the Internet"
+	case v.Disguised:
+		return risk.Finding{}, false
+	case v.Category == Metadata:
+		t, rule, what = effect.Metadata, RuleMetadata, who+" reaches a cloud metadata endpoint, which hands out the machine's credentials: "+v.Reason
+	case v.Category.Local():
+		t, rule, what = effect.Loopback, RuleLocal, who+" reaches a service on this machine: "+v.Reason
+	case v.Category.Internal():
+		t, rule, what = effect.Private, RuleInternal, who+" reaches the internal network: "+v.Reason
+	default:
+		return risk.Finding{}, false
+	}
+	if t == effect.Loopback || t == effect.Private {
+		if u, err := parseURL(url); err == nil && controlPorts[u.port] != "" {
+			t, rule = effect.Control, RuleControl
+			what = who + " reaches " + controlPorts[u.port] + " on port " + u.port + ", which hands out secrets or control of machines: " + v.Reason
+		}
+	}
+	ev, ok := effect.Judge(effect.Fetch, t)
+	if !ok || !ev.Finds() {
+		return risk.Finding{}, false
+	}
+	return risk.Finding{Analyzer: Name, Rule: rule, Level: ev.Level, Reversible: ev.Reversible, Locked: ev.Locked,
+		Resource: resource(url), Reason: what}, true
+}
+
+// controlPorts are the well-known ports of control planes and secret
+// stores (see effect.Control), and what listens there.
+var controlPorts = map[string]string{
+	"8500": "Consul's API", "8501": "Consul's API", "8200": "Vault's API", "2379": "etcd", "2380": "etcd",
+	"2375": "the Docker API", "2376": "the Docker API", "6443": "the Kubernetes API",
+	"10250": "the kubelet", "10255": "the kubelet", "4646": "Nomad's API",
 }
 
 // resource names a destination without its user information, query and

@@ -19,11 +19,19 @@ func TestAnalyzer(t *testing.T) {
 		level risk.Level
 	}{
 		{"fetch metadata", tool.Call{URLs: []string{"http://169.254.169.254/latest/meta-data/"}}, RuleMetadata, risk.Critical},
-		{"fetch loopback", tool.Call{URLs: []string{"http://localhost:8080/admin"}}, RuleBlocked, risk.High},
-		{"fetch private", tool.Call{URLs: []string{"http://10.0.0.5/"}}, RuleBlocked, risk.High},
+		// a fetch is judged by its destination's class (package effect), as a command's
+		{"fetch loopback", tool.Call{URLs: []string{"http://localhost:8080/admin"}}, RuleLocal, risk.Low},
+		{"fetch dev server", tool.Call{URLs: []string{"http://127.0.0.1:5173/"}}, RuleLocal, risk.Low},
+		{"fetch private", tool.Call{URLs: []string{"http://10.0.0.5/"}}, RuleInternal, risk.Medium},
+		{"fetch cluster name", tool.Call{URLs: []string{"http://api.default.svc.cluster.local/"}}, RuleInternal, risk.Medium},
+		{"fetch consul", tool.Call{URLs: []string{"http://0.0.0.0:8500/v1/kv/?recurse"}}, RuleControl, risk.High},
+		{"curl vault", dest("http://127.0.0.1:8200/v1/secret/data/app", "curl"), RuleControl, risk.High},
+		{"curl docker api", dest("http://10.0.0.7:2375/containers/json", "curl"), RuleControl, risk.High},
+		{"curl dev server 8080", dest("http://localhost:8080/", "curl"), RuleLocal, risk.Low},
+		{"fetch disguised loopback", tool.Call{URLs: []string{"http://0x7f000001:3000/"}}, RuleBlocked, risk.High},
 		{"fetch scheme", tool.Call{URLs: []string{"gopher://127.0.0.1:6379/_FLUSHALL"}}, RuleBlocked, risk.High},
 		{"fetch garbage", tool.Call{URLs: []string{"http://1.2.3.4.5/"}}, RuleBlocked, risk.High},
-		{"fetch public", tool.Call{URLs: []string{"https://pkg.go.dev/net/netip"}}, "", 0},
+		{"fetch public", tool.Call{URLs: []string{"https://pkg.go.dev/net/netip"}}, RuleFetch, risk.Low},
 		{"curl metadata", dest("http://169.254.169.254/latest/", "curl"), RuleMetadata, risk.Critical},
 		{"nc metadata", tool.Call{Dests: []tool.Dest{{Host: "169.254.169.254", Via: "nc"}}}, RuleMetadata, risk.Critical},
 		{"curl dev server", dest("http://localhost:8080/api/users", "curl"), RuleLocal, risk.Low},
@@ -39,8 +47,10 @@ func TestAnalyzer(t *testing.T) {
 		{"curl gopher", dest("gopher://127.0.0.1:6379/_FLUSHALL", "curl"), RuleScheme, risk.High},
 		{"curl dict", dest("dict://localhost:11211/stat", "curl"), RuleScheme, risk.High},
 		{"curl file", dest("file:///etc/hostname", "curl"), "", 0},
-		{"curl public", dest("https://example.com/", "curl"), "", 0},
-		{"curl ftp public", dest("ftp://ftp.example.org/pub/x.tgz", "wget"), "", 0},
+		{"curl public", dest("https://example.com/", "curl"), RuleFetch, risk.Low},
+		{"curl ftp public", dest("ftp://ftp.example.org/pub/x.tgz", "wget"), RuleFetch, risk.Low},
+		{"python public", dest("https://example.com/", "python"), "", 0}, // the code analyzer's
+		{"nc public", tool.Call{Dests: []tool.Dest{{Host: "203.0.113.5:9000", Via: "nc"}}}, "", 0},
 		{"python metadata", dest("http://169.254.169.254/latest/", "python"), RuleMetadata, risk.Critical},
 		// code URLs are also in URLs: judged once, as code
 		{"python local", tool.Call{URLs: []string{"http://localhost:5000/"}, Dests: []tool.Dest{{URL: "http://localhost:5000/", Via: "python"}}}, RuleLocal, risk.Low},
@@ -76,8 +86,11 @@ func TestAnalyzerDoesNotResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := tool.Call{URLs: []string{"https://example.com/"}, Dests: []tool.Dest{{URL: "http://api.example.org/", Via: "curl"}}}
-	if fs, _ := (Analyzer{Guard: g}).Analyze(context.Background(), &c); len(fs) != 0 {
-		t.Errorf("findings %+v", fs)
+	fs, _ := (Analyzer{Guard: g}).Analyze(context.Background(), &c)
+	for _, f := range fs {
+		if f.Rule != RuleFetch {
+			t.Errorf("finding %+v", f)
+		}
 	}
 	if asked != 0 {
 		t.Errorf("the analyzer resolved %d names", asked)

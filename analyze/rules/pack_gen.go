@@ -251,13 +251,6 @@ var defaultPack = []Rule{
 		On:         []Target{OnCommand, OnCode},
 	},
 	{
-		Name:       "net.fetch",
-		Level:      risk.Low,
-		Reason:     "Fetches a web resource",
-		Reversible: true,
-		Classes:    []tool.Class{tool.Network},
-	},
-	{
 		Name:       "sec.firewall_or_mac_disable",
 		Pattern:    `\b(?:ufw\s+(?:disable|reset|default\s+allow)|iptables\s+(?:-t\s+\w+\s+)?(?:-F|--flush|-X|-P\s+\w+\s+ACCEPT)|nft\s+flush|systemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|apparmor|nftables|iptables)|setenforce\s+(?:0|permissive)|aa-teardown|aa-disable|spctl\s+--master-disable|csrutil\s+disable|pfctl\s+-d|netsh\s+advfirewall\s+set\s+\w+\s+state\s+off)`,
 		Level:      risk.High,
@@ -642,7 +635,6 @@ var defaultGates = [][]string{
 	nil,                          // net.sweep
 	nil,                          // net.upload_file
 	{"169.254.169.254", "fd00:ec2::254", "metadata.google.internal", "168.63.129.16", "100.100.100.200", ":a9fe:a9fe", "metadata.azure.com"}, // net.metadata_endpoint
-	nil,                                   // net.fetch
 	nil,                                   // sec.firewall_or_mac_disable
 	{"history", "histfile", "histsize=0"}, // sec.history_tamper
 	{"auditctl", "journalctl", "/var/log/", "wevtutil", "auditd", "syslog", "systemd-journald"}, // sec.audit_tamper
