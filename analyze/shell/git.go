@@ -164,6 +164,8 @@ func gitFindings(out []risk.Finding, c Command) []risk.Finding {
 	switch g.sub {
 	case "checkout":
 		switch {
+		case g.has("-B") && !g.has("-f", "--force"):
+			add("git.history_rewrite", risk.Low, "git checkout -B resets an existing branch to the start point; its old commits stay in the reflog")
 		case g.has("-f", "--force"):
 			add("git.discard_changes", risk.High, "git checkout --force throws away uncommitted changes in the working tree")
 		case !g.pathMode():
@@ -175,6 +177,8 @@ func gitFindings(out []risk.Finding, c Command) []risk.Finding {
 	case "switch":
 		if g.has("-f", "--force", "--discard-changes") {
 			add("git.discard_changes", risk.High, "A forced switch throws away uncommitted changes in the working tree")
+		} else if g.has("-C", "--force-create") {
+			add("git.history_rewrite", risk.Low, "git switch -C resets an existing branch to the start point; its old commits stay in the reflog")
 		}
 	case "restore":
 		worktree := g.has("-W", "--worktree") || !g.has("-S", "--staged")

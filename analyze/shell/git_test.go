@@ -70,6 +70,8 @@ func TestSemanticsSamples(t *testing.T) {
 		{"git reflog delete HEAD@{1}", "git.history_rewrite", "high"},
 		{"git update-ref -d refs/heads/feature", "git.history_rewrite", "high"},
 		{"git commit --amend --no-edit", "git.history_rewrite", "low"},
+		{"git checkout -B main origin/main", "git.history_rewrite", "low"},
+		{"git switch -C main origin/main", "git.history_rewrite", "low"},
 		{"git tag -d v1.0", "git.history_rewrite", "low"},
 		{"git gc --prune=now --aggressive", "git.gc_prune", "medium"},
 		{"git prune --expire=now", "git.gc_prune", "medium"},
