@@ -125,9 +125,24 @@ func TestVerbGrammar(t *testing.T) {
 		"minikube delete --all":          risk.Medium,
 		"vagrant destroy -f":             risk.Medium,
 		// flags before the path
-		"rclone -v purge remote:b":               risk.High,
-		"mytool --verbose delete thing":          risk.High,
-		"mytool --config ./c.yaml resource rm x": risk.High,
+		"rclone -v purge remote:b":                           risk.High,
+		"mytool --verbose delete thing":                      risk.High,
+		"mytool --config ./c.yaml resource rm x":             risk.High,
+		"mytool --profile prod delete thing":                 risk.High,
+		"jupyter kernelspec remove old":                      risk.Low,
+		"helm repo remove bitnami":                           risk.Low,
+		"rails destroy model User":                           risk.Low,
+		"ibmcloud resource service-instance-delete my-db -f": risk.High,
+		"netlify env:unset KEY":                              risk.Medium,
+		"virsh undefine vm1":                                 risk.High,
+		"circleci context delete github org ctx":             risk.High,
+		"bash ./scripts/infra.sh destroy":                    risk.High,
+		"node ./cli.js users delete 42":                      risk.High,
+		"sudo -u deploy op item delete x":                    risk.High,
+		"echo x | xargs -n1 gh repo delete --yes":            risk.High,
+		"terraform apply -auto-approve=true":                 risk.High,
+		"docker stack rm prod":                               risk.High,
+		"nomad job stop -purge web":                          risk.High,
 	}
 	for cmd, want := range fire {
 		got, rule, ok := verbLevel(t, cmd)
@@ -187,6 +202,7 @@ func TestVerbGrammarSilent(t *testing.T) {
 		"fd delete", "sd delete remove notes.txt", "mytool -k delete list", "git lfs prune", "git-lfs prune",
 		"pm2 delete all", "npm cache clean --force", "npx prisma migrate dev --name remove_users",
 		"mytool create --name delete-me", "conda deactivate", "npx rimraf dist", "uvx ruff clean",
+		"bash -c 'echo delete'", "sh ./build.sh",
 		"psql -c 'select 1'", "curl -X DELETE http://localhost:9200/x", "http DELETE :9200/x",
 		"sudo ls -la", "ssh host delete", "xargs echo delete",
 	} {
