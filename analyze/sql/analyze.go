@@ -254,47 +254,14 @@ func dedupe(fs []risk.Finding) []risk.Finding {
 	return out
 }
 
-// IsProduction reports whether a database name, host name or connection
-// string names a production system: one of its words is "prod" or
-// "production", words being split at punctuation, between letters and
-// digits and before an upper-case letter that follows a lower-case one
-// (prod-db.internal, app_production, shopProd, prod1). "products" is not.
-func IsProduction(name string) bool {
-	start := 0
-	for i := 0; i <= len(name); i++ {
-		boundary := i == len(name)
-		if !boundary {
-			c := name[i]
-			p := byte(0)
-			if i > 0 {
-				p = name[i-1]
-			}
-			switch {
-			case !isLetter(c) && !isDigit(c):
-				boundary = true
-			case i > start && isDigit(c) != isDigit(p):
-				boundary = true
-			case i > start && c >= 'A' && c <= 'Z' && p >= 'a' && p <= 'z':
-				boundary = true
-			}
-		}
-		if !boundary {
-			continue
-		}
-		if w := name[start:i]; strings.EqualFold(w, "prod") || strings.EqualFold(w, "production") {
-			return true
-		}
-		start = i
-		if i < len(name) && !isLetter(name[i]) && !isDigit(name[i]) {
-			start = i + 1
-		}
-	}
-	return false
-}
+// IsProduction reports whether name names a production system: it is
+// tool.IsProduction, kept here for the analyzers that read connection
+// names with SQL.
+func IsProduction(name string) bool { return tool.IsProduction(name) }
 
 // Escalate raises each destructive finding at High to Critical when one of
 // names (database names, hosts, connection strings) is a production system
-// (see IsProduction). Destructive findings are those of DROP TABLE,
+// (see tool.IsProduction). Destructive findings are those of DROP TABLE,
 // TRUNCATE, DELETE or UPDATE without WHERE, tautologies and ALTER TABLE …
 // DROP. It changes findings in place and returns it. The shell and code
 // analyzers call it with the host and database of psql -h … -d …; the
@@ -302,7 +269,7 @@ func IsProduction(name string) bool {
 func Escalate(findings []risk.Finding, names ...string) []risk.Finding {
 	prod := ""
 	for _, n := range names {
-		if IsProduction(n) {
+		if tool.IsProduction(n) {
 			prod = n
 			break
 		}
@@ -335,7 +302,7 @@ func escalateQualified(fs []risk.Finding) {
 		if !ok || kind == "database" || kind == "schema" {
 			continue
 		}
-		if dot := strings.LastIndexByte(name, '.'); dot > 0 && IsProduction(name[:dot]) {
+		if dot := strings.LastIndexByte(name, '.'); dot > 0 && tool.IsProduction(name[:dot]) {
 			escalate(&fs[i], name[:dot])
 		}
 	}

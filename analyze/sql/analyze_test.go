@@ -386,31 +386,6 @@ func TestReversible(t *testing.T) {
 	}
 }
 
-func TestIsProduction(t *testing.T) {
-	for name, want := range map[string]bool{
-		"prod":                          true,
-		"PROD":                          true,
-		"production":                    true,
-		"app_production":                true,
-		"prod-db.internal":              true,
-		"db.prod.internal":              true,
-		"shopProd":                      true,
-		"prod1":                         true,
-		"postgres://u@prod-db:5432/app": true,
-		"host=db dbname=prod":           true,
-		"products":                      false,
-		"reproduce":                     false,
-		"staging":                       false,
-		"productivity_db":               false,
-		"":                              false,
-		"dev":                           false,
-	} {
-		if got := IsProduction(name); got != want {
-			t.Errorf("IsProduction(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 func TestEscalate(t *testing.T) {
 	fs := Analyze("DELETE FROM t; INSERT INTO u VALUES (1); GRANT ALL ON t TO x; DROP DATABASE d")
 	Escalate(fs, "staging", "db.prod.internal")

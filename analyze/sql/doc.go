@@ -22,7 +22,7 @@
 // and subqueries, the target of EXPLAIN ANALYZE, DO and function bodies and
 // EXECUTE literals are judged as the statements they are. A destructive
 // statement stacked after the first adds RuleMultiStatement, and a
-// production database (IsProduction) raises destructive findings to
+// production database (tool.IsProduction) raises destructive findings to
 // critical (Escalate).
 //
 // Analyze is the pure entry point for text; Statements gives other
