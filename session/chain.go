@@ -63,6 +63,7 @@ func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) [
 			ch.autorunText(c, c.Abs(ct.Path), ct.Text, 0)
 		}
 	}
+	ch.production(c, 0)
 	ch.taintedEgress(c)
 	for i := range ch.out {
 		if f := &ch.out[i]; f.Level == risk.Critical && lockedChains[f.Rule] {
@@ -193,6 +194,14 @@ func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
 		return
 	}
 	if f.Downloaded != "" && !f.Known {
+		if e.Lang == "sql" {
+			// statements, not a program: unseen, they may still drop or
+			// rewrite the database they run on
+			ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunDownloaded, Level: risk.High,
+				Reason:   fmt.Sprintf("This runs the SQL of %s, downloaded from %s earlier in the conversation, unseen, on a database", f.Path, f.Downloaded),
+				Resource: "file:" + f.Path})
+			return
+		}
 		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleRunDownloaded, Level: risk.Critical,
 			Reason:   fmt.Sprintf("This runs %s, downloaded from %s earlier in the conversation: code from the network runs unseen", f.Path, f.Downloaded),
 			Resource: "file:" + f.Path})
@@ -253,6 +262,7 @@ func (ch *chain) follow(syn *tool.Call, depth int) (risk.Level, string) {
 	for _, e := range syn.Effects {
 		sub.effect(syn, e, depth+1)
 	}
+	sub.production(syn, depth+1) // a script's commands act in the conversation's contexts too
 	ch.budget = sub.budget
 	for _, f := range sub.out {
 		if f.Level > level {
@@ -272,14 +282,15 @@ func (ch *chain) spend() bool {
 
 // lookup finds the file a RunFile effect runs: by path, or for a bare
 // command name, among the files the conversation made executable or put
-// in a directory of programs.
+// in a directory of programs: one that usually is on PATH, or one the
+// conversation's PATH names (export PATH=~/tools:/usr/bin).
 func (ch *chain) lookup(e tool.Effect) *File {
 	if e.Lang != "path" {
 		return ch.st.files[e.Path]
 	}
 	for _, p := range ch.st.byBase[e.Path] {
 		f := ch.st.files[p]
-		if f != nil && (f.Executable || binDir(path.Dir(p))) && (f.Written || f.Downloaded != "") {
+		if f != nil && (f.Executable || binDir(path.Dir(p)) || onPath(ch.st.prior.Vars["PATH"], path.Dir(p))) && (f.Written || f.Downloaded != "") {
 			return f
 		}
 	}
@@ -289,6 +300,19 @@ func (ch *chain) lookup(e tool.Effect) *File {
 // binDir reports a directory that usually is on PATH.
 func binDir(d string) bool {
 	return strings.HasSuffix(d, "/bin") || strings.HasSuffix(d, "/sbin")
+}
+
+// onPath reports whether the directory d is an entry of the PATH value
+// list (entries compared cleaned: /home/user/tools/ is /home/user/tools).
+func onPath(list, d string) bool {
+	for list != "" {
+		var entry string
+		entry, list, _ = strings.Cut(list, ":")
+		if entry != "" && path.Clean(entry) == d {
+			return true
+		}
+	}
+	return false
 }
 
 // send judges data sent over the network: a file that holds sensitive
@@ -333,6 +357,14 @@ func (ch *chain) call(c *tool.Call, lang, text string, args []string, p string) 
 		syn.Shell = childProcess(text)
 	case "perl", "ruby", "php":
 		syn.Code = []tool.Code{{Lang: lang, Text: text}}
+	case "sql":
+		// statements a database client runs: args are the words naming
+		// its connection, which escalate them on production
+		syn.Name, syn.Action.Tool, syn.Class = "session.sql", "session.sql", tool.Database
+		syn.SQL = []string{text}
+		if len(args) > 0 {
+			syn.Action.Arguments = map[string]any{"connection": strings.Join(args, " ")}
+		}
 	default:
 		return nil
 	}

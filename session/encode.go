@@ -17,7 +17,10 @@ import (
 )
 
 // The encoding of a State: magic, version, the fields, a CRC-32C of all
-// that precedes it. Integers are varints, strings their length and bytes,
+// that precedes it. Version 2 added the contexts the conversation selected
+// (after the listings); UnmarshalState reads a version 1 state as one that
+// selected none, which is what a warden of version 1 knew of it, and
+// MarshalBinary writes version 2 only. Integers are varints, strings their length and bytes,
 // maps their size and entries in key order, so that equal states encode
 // to equal bytes.
 //
@@ -30,8 +33,10 @@ import (
 const (
 	magic = "WDNS"
 	// Version is the version of the State encoding MarshalBinary writes;
-	// UnmarshalState reads this version only.
-	Version = 1
+	// UnmarshalState reads it and MinVersion, and the versions between.
+	Version = 2
+	// MinVersion is the oldest version UnmarshalState reads.
+	MinVersion = 1
 )
 
 // checksum returns the CRC-32C of b. hash/crc32 computes it with the
@@ -86,11 +91,15 @@ var ErrCorrupt = errors.New("session: stored state is not valid")
 // files, the sensitive reads and the hashes of the values remembered, the
 // history and the approvals. Neither the hash key (the store keeps it) nor
 // the Config is encoded. It fails when the encoding exceeds MaxBytes.
-func (st *State) MarshalBinary() ([]byte, error) {
+func (st *State) MarshalBinary() ([]byte, error) { return st.marshal(Version) }
+
+// marshal encodes st in the encoding version given (tests write the
+// older ones): version 1 leaves the contexts out.
+func (st *State) marshal(version uint64) ([]byte, error) {
 	var e enc
 	e.b = make([]byte, 0, 256)
 	e.b = append(e.b, magic...)
-	e.uint(Version)
+	e.uint(version)
 	e.str(st.id)
 	e.uint(uint64(st.step))
 	e.str(st.workspace)
@@ -116,6 +125,14 @@ func (st *State) MarshalBinary() ([]byte, error) {
 	for _, k := range slices.Sorted(maps.Keys(p.Lists)) {
 		e.str(k)
 		e.strs(p.Lists[k])
+	}
+	if version >= 2 {
+		e.uint(uint64(len(st.contexts)))
+		for _, k := range slices.Sorted(maps.Keys(st.contexts)) {
+			e.str(k)
+			e.str(st.contexts[k].Name)
+			e.uint(uint64(st.contexts[k].Step))
+		}
 	}
 
 	// files, grouped by base name in the order lookup reads them
@@ -226,8 +243,9 @@ func UnmarshalState(data []byte, cfg Config, key []byte) (*State, error) {
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	d := &dec{b: body[len(magic):]}
-	if v := d.uint(); d.err == nil && v != Version {
-		return nil, fmt.Errorf("%w: encoding version %d (this warden reads version %d)", ErrCorrupt, v, Version)
+	version := d.uint()
+	if d.err == nil && (version < MinVersion || version > Version) {
+		return nil, fmt.Errorf("%w: encoding version %d (this warden reads versions %d to %d)", ErrCorrupt, version, MinVersion, Version)
 	}
 	if checksum(body) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
@@ -266,6 +284,16 @@ func UnmarshalState(data []byte, cfg Config, key []byte) (*State, error) {
 			p.Lists[k] = d.strs()
 		}
 		d.unique(len(p.Lists), n)
+	}
+	if version >= 2 {
+		if n := d.count(cfg.MaxNames, "contexts"); n > 0 {
+			st.contexts = make(map[string]Context, n)
+			for range n {
+				k := d.str(-1)
+				st.contexts[k] = Context{Name: d.str(-1), Step: d.int(-1)}
+			}
+			d.unique(len(st.contexts), n)
+		}
 	}
 
 	nb, files := d.count(cfg.MaxFiles, "base names"), 0

@@ -37,6 +37,8 @@ func richState(t testing.TB) *State {
 		tool.Effect{Kind: tool.CopyFile, Src: "/home/user/.ssh/id_rsa", Path: "/tmp/k"},
 		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/l", List: []string{"/home/user/{}", "/srv/{}"}},
 		tool.Effect{Kind: tool.Symlink, Path: "/tmp/link", Src: "/home/user"},
+		tool.Effect{Kind: tool.SetContext, Path: "kubernetes", Text: "prod-eu", Known: true},
+		tool.Effect{Kind: tool.SetContext, Path: "terraform", Text: "workspace dev", Known: true},
 	)
 	c.Shell = []string{"cd ~ && DIR=/ && …"}
 	st.Enter(c, false)
@@ -137,10 +139,13 @@ func TestUnmarshalRefusesCorruptData(t *testing.T) {
 		refuse(fmt.Sprintf("byte %d flipped", i), bad, Config{})
 	}
 	refuse("trailing byte", append(bytes.Clone(data), 0), Config{})
-	v2 := bytes.Clone(data)
-	v2[len(magic)] = 2
-	if _, err := UnmarshalState(v2, Config{}, key); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("version 2: %v", err)
+	for _, v := range []byte{0, Version + 1} {
+		other := bytes.Clone(data)
+		other[len(magic)] = v
+		other = binary.LittleEndian.AppendUint32(other[:len(other)-4], crcOf(other[:len(other)-4]))
+		if _, err := UnmarshalState(other, Config{}, key); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("version %d", v)) {
+			t.Errorf("version %d: %v", v, err)
+		}
 	}
 	// within the checksum, but beyond the bounds of the reader's Config
 	refuse("more files than MaxFiles", data, Config{MaxFiles: 2})
@@ -319,7 +324,9 @@ func FuzzUnmarshalState(f *testing.F) {
 	once := New("x", Config{}, key)
 	once.Approve(Approval{Exact: "k", Once: true}, Approval{Rule: "Bash(ls:*)"})
 	onceData, _ := once.MarshalBinary()
+	v1, _ := richState(f).marshal(1)
 	f.Add(rich)
+	f.Add(v1)
 	f.Add(empty)
 	f.Add(onceData)
 	f.Add([]byte(magic))
@@ -392,5 +399,77 @@ func TestApproveOnceEncoding(t *testing.T) {
 		if _, err := UnmarshalState(b, Config{}, key); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("damaged approval flags: %v", err)
 		}
+	}
+}
+
+// TestUnmarshalVersion1: a state saved by a warden of encoding version 1,
+// which knew no contexts, reads as the same state with none selected (the
+// migration: it selected none that this warden could know of), and is
+// saved again in this version.
+func TestUnmarshalVersion1(t *testing.T) {
+	st := richState(t)
+	if len(st.contexts) == 0 {
+		t.Fatal("the rich state selected no context")
+	}
+	v1, err := st.marshal(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalState(v1, Config{}, st.key)
+	if err != nil {
+		t.Fatalf("version 1: %v", err)
+	}
+	if len(got.contexts) != 0 {
+		t.Errorf("contexts from a version 1 state: %v", got.contexts)
+	}
+	want := st.clone()
+	want.contexts = nil
+	wantData, _ := want.MarshalBinary()
+	if again, err := got.MarshalBinary(); err != nil || !bytes.Equal(again, wantData) {
+		t.Errorf("a version 1 state saved again is not the version %d state without contexts (%v)", Version, err)
+	}
+	if v, _ := binary.Uvarint(wantData[len(magic):]); v != Version {
+		t.Errorf("saved in version %d", v)
+	}
+	// the version 1 encoding of a state without contexts is the one a
+	// version 1 warden wrote: the version 2 one lacks only their count
+	v2, _ := want.MarshalBinary()
+	v1Plain, _ := want.marshal(1)
+	if len(v2) != len(v1Plain)+1 {
+		t.Errorf("version 2 adds %d bytes to a state without contexts, want 1 (their count)", len(v2)-len(v1Plain))
+	}
+}
+
+// TestContexts: a context selected is remembered with its step, a later
+// one replaces it, one not known forgets it; Context reads it.
+func TestContexts(t *testing.T) {
+	st := New("x", Config{}, nil)
+	rec := func(e tool.Effect) {
+		c := call(e)
+		st.Enter(c, false)
+		st.Record(c, &risk.Assessment{Level: risk.Safe}, &risk.Decision{Verdict: risk.Allow})
+	}
+	rec(tool.Effect{Kind: tool.SetContext, Path: "kubernetes", Text: "prod", Known: true})
+	rec(tool.Effect{Kind: tool.SetContext, Path: "terraform", Text: "workspace staging", Known: true})
+	if c, ok := st.Context("kubernetes"); !ok || c != (Context{Name: "prod", Step: 0}) {
+		t.Errorf("kubernetes: %+v %v", c, ok)
+	}
+	rec(tool.Effect{Kind: tool.SetContext, Path: "kubernetes", Text: "dev", Known: true})
+	if c, _ := st.Context("kubernetes"); c != (Context{Name: "dev", Step: 2}) {
+		t.Errorf("kubernetes after a switch: %+v", c)
+	}
+	rec(tool.Effect{Kind: tool.SetContext, Path: "terraform"})
+	if c, ok := st.Context("terraform"); ok {
+		t.Errorf("terraform after a switch to a context not known: %+v", c)
+	}
+	// a denied switch did not happen
+	c := call(tool.Effect{Kind: tool.SetContext, Path: "gcloud", Text: "project prod", Known: true})
+	st.Enter(c, false)
+	st.Record(c, &risk.Assessment{Level: risk.High}, &risk.Decision{Verdict: risk.Deny})
+	if _, ok := st.Context("gcloud"); ok {
+		t.Error("a denied switch was remembered")
+	}
+	if cp := st.clone(); !reflect.DeepEqual(cp.contexts, st.contexts) {
+		t.Errorf("clone: %v, want %v", cp.contexts, st.contexts)
 	}
 }

@@ -7,7 +7,9 @@
 // aliases, the variables of its Python kernel, the files the agent wrote
 // or edited (with their text), downloaded or made executable, the files
 // that hold sensitive data (credentials copied, the environment dumped,
-// database rows saved), the listings of files it saved, and the sensitive
+// database rows saved), the listings of files it saved, the contexts its
+// tools act on (a cluster context, an infrastructure workspace, a cloud
+// project: Context), and the sensitive
 // data read into the agent's context (Reads), with keyed hashes of the
 // values seen in tool outputs (Observe). The engine lends that state to
 // the analyzers of the next call (tool.Call.Prior, Cwd, Workspace), asks

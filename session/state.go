@@ -32,6 +32,22 @@ type State struct {
 	mk        sipKey              // the marks' hash key, derived from key
 	history   []Entry             // the last cfg.Window actions
 	approvals []Approval
+	contexts  map[string]Context // family of tools → the context they act on (SetContext)
+}
+
+// Context is the context a family of tools acts on, as the conversation
+// selected it (kubectl config use-context prod: family kubernetes, Name
+// "prod"), and the step that did.
+type Context struct {
+	Name string
+	Step int
+}
+
+// Context returns the context the conversation selected for a family of
+// tools (kubernetes, terraform, gcloud, azure), if it did.
+func (st *State) Context(family string) (Context, bool) {
+	c, ok := st.contexts[family]
+	return c, ok
 }
 
 // File is what the session knows of one file the conversation touched.
@@ -274,6 +290,7 @@ func (st *State) fileView() *State {
 	v.prior.Lists = maps.Clone(st.prior.Lists)
 	// what the conversation read, which apply never changes
 	v.reads, v.marks, v.key, v.mk = st.reads, st.marks, st.key, st.mk
+	v.contexts = st.contexts // which apply changes only in Record, on st
 	if len(st.files) > 0 {
 		v.files = make(map[string]*File, len(st.files))
 	}
@@ -361,6 +378,12 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		}
 	case tool.UnsetVar:
 		delete(st.prior.Vars, e.Path)
+	case tool.SetContext:
+		if e.Known && e.Text != "" {
+			setMap(&st.contexts, e.Path, Context{Name: e.Text, Step: st.step}, st.cfg.MaxNames)
+		} else {
+			delete(st.contexts, e.Path) // one not known: not known to be production
+		}
 	case tool.SetAlias:
 		setOrDelete(&st.prior.Aliases, e, st.cfg.MaxNames)
 	case tool.SetFunc:

@@ -186,6 +186,7 @@ func (st *State) clone() *State {
 		mk:        st.mk,
 		history:   slices.Clone(st.history),
 		approvals: slices.Clone(st.approvals),
+		contexts:  maps.Clone(st.contexts),
 	}
 	p := &st.prior
 	cp.prior = tool.Prior{

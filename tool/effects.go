@@ -17,12 +17,16 @@ import (
 type Effect struct {
 	Kind EffectKind
 	// Path is the file concerned; for SetVar, SetPyVar, SetAlias, SetFunc
-	// and SetGitAlias it is the name being set; for Chdir the directory.
+	// and SetGitAlias it is the name being set; for Chdir the directory;
+	// for SetContext the family of tools whose context it selects
+	// (kubernetes, terraform, aws, gcloud, azure: the context they act on
+	// persists in their configuration, beyond the shell).
 	Path string
 	// Src is the file whose data CopyFile puts at Path.
 	Src string
 	// Text is what WriteFile puts in Path when it is known (Known set); the
-	// value of SetVar, SetPyVar and SetAlias; the body of SetFunc; the
+	// value of SetVar, SetPyVar and SetAlias; the context SetContext
+	// selects (a cluster context, a workspace, a project); the body of SetFunc; the
 	// expansion of SetGitAlias; for SendData, the data sent inline (a
 	// request body, a query string, headers, text piped to nc), as far as it
 	// is known.
@@ -91,10 +95,11 @@ const (
 	SetGitAlias                          // git alias Path = Text
 	SetPyVar                             // Python variable Path = Text (Known) or unknown
 	Symlink                              // Path becomes a symbolic link to Src
+	SetContext                           // the tools of family Path now act on context Text (Known; !Known: one not known)
 )
 
 var effectNames = [...]string{"", "write", "fetch", "chmod", "copy", "run", "read", "send", "remove", "chdir",
-	"set-var", "unset-var", "set-alias", "set-func", "set-git-alias", "set-py-var", "symlink"}
+	"set-var", "unset-var", "set-alias", "set-func", "set-git-alias", "set-py-var", "symlink", "set-context"}
 
 func (k EffectKind) String() string {
 	if int(k) < len(effectNames) {

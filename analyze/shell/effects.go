@@ -84,6 +84,11 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				for _, src := range ps[:len(ps)-1] {
 					out = append(out, tool.Effect{Kind: tool.CopyFile, Src: src, Path: dst},
 						tool.Effect{Kind: tool.CopyFile, Src: src, Path: path.Join(dst, path.Base(src))})
+					if name == "install" && installsExecutable(c, w) {
+						// install's mode is 0755 unless -m says otherwise
+						out = append(out, tool.Effect{Kind: tool.MakeExecutable, Path: dst},
+							tool.Effect{Kind: tool.MakeExecutable, Path: path.Join(dst, path.Base(src))})
+					}
 				}
 			}
 		case e.archiver:
@@ -189,6 +194,10 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				}
 			}
 		}
+		if e.sql != nil {
+			out = sqlFileRuns(out, cmds, i, &e, here)
+		}
+		out = contextSwitch(out, c, name, w)
 		out = k.runEffect(out, c, name, here)
 		if shells[name] && readsStdin(c) {
 			out = decodedRuns(out, cmds, i, here)
@@ -362,6 +371,65 @@ func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, env Env
 				return out
 			}
 			return append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(a), Lang: lang, Args: c.Args[j+1:]})
+		}
+	}
+	return out
+}
+
+// sqlFileRuns records the files of SQL database client command i (whose
+// entry is e) runs, as RunFile effects of Lang "sql" whose Args are the
+// words naming its connection: the values of its file flags (psql -f), a
+// file redirected to its stdin or printed into it by cat, and the files
+// its SQL includes (\i, \ir, \include, .read, source, \.).
+func sqlFileRuns(out []tool.Effect, cmds []Command, i int, e *entry, env Env) []tool.Effect {
+	c := cmds[i]
+	texts, conn := sqlOf(cmds, i, e)
+	add := func(p string, dynamic bool) {
+		if dynamic || p == "" || p == "-" || c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
+			return
+		}
+		out = append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(p), Lang: "sql", Args: conn})
+	}
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		for _, f := range e.sql.Files {
+			switch {
+			case a == f && j+1 < len(c.Args):
+				add(c.Args[j+1], c.Dynamic[j+1])
+			case hasValue(a, f) && strings.HasPrefix(f, "--"):
+				add(a[len(f)+1:], c.Dynamic[j])
+			case len(f) == 2 && strings.HasPrefix(a, f) && len(a) > 2 && a[1] != '-':
+				add(a[2:], c.Dynamic[j]) // -fdrop.sql
+			}
+		}
+	}
+	for _, rd := range c.Redirs {
+		if rd.Op == "<" && !rd.FD() {
+			add(rd.Target, rd.Dynamic)
+		}
+	}
+	for _, j := range c.Inputs {
+		in := cmds[j]
+		if len(in.Args) > 1 && !in.Dynamic[0] && commandName(in.Args[0]) == "cat" {
+			for k := 1; k < len(in.Args); k++ {
+				if !strings.HasPrefix(in.Args[k], "-") {
+					add(in.Args[k], in.Dynamic[k])
+				}
+			}
+		}
+	}
+	for _, t := range texts {
+		if !strings.Contains(t, `\`) && !strings.Contains(t, ".read") && !strings.Contains(t, "source") && !strings.Contains(t, "SOURCE") {
+			continue // no client command that includes a file
+		}
+		for _, line := range strings.Split(t, "\n") {
+			f := strings.Fields(strings.TrimSpace(line))
+			if len(f) == 2 {
+				switch f[0] {
+				case "\\i", "\\ir", "\\include", "\\include_relative", ".read", "source", "SOURCE", "\\.":
+					add(strings.TrimSuffix(strings.Trim(f[1], `'"`), ";"), false)
+				}
+			}
 		}
 	}
 	return out
@@ -973,6 +1041,27 @@ func remote(c Command) bool {
 
 // executableMode reports whether a chmod mode grants execution: +x, u+x,
 // a+rx, 755, 0700.
+// installsExecutable reports whether install command c (split into w)
+// leaves what it installs executable: its mode is 0755 unless -m or
+// --mode names another.
+func installsExecutable(c Command, w words) bool {
+	if hasFlag(w.flags, "-d") || hasFlag(w.flags, "--directory") {
+		return false
+	}
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		switch {
+		case (a == "-m" || a == "--mode") && j+1 < len(c.Args):
+			return c.Dynamic[j+1] || executableMode(c.Args[j+1]) || strings.Contains(c.Args[j+1], "x")
+		case strings.HasPrefix(a, "--mode="):
+			return executableMode(a[len("--mode="):]) || strings.Contains(a, "x")
+		case strings.HasPrefix(a, "-m") && len(a) > 2 && a[1] != '-':
+			return executableMode(a[2:]) || strings.Contains(a[2:], "x")
+		}
+	}
+	return true
+}
+
 func executableMode(m string) bool {
 	if m == "" {
 		return false

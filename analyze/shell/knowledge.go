@@ -139,11 +139,13 @@ func launcher(name string) bool {
 
 // SQLClient says where a database client takes its SQL: the value of one
 // of Flags, or its operands from Operand on (sqlite3 db "SQL"); stdin
-// always counts. Conn lists the flags naming the host or database.
+// always counts. Conn lists the flags naming the host or database; Files
+// the flags whose values are files of SQL it runs (psql -f).
 type SQLClient struct {
 	Flags   []string `yaml:"flags"`
 	Operand int      `yaml:"operand"`
 	Conn    []string `yaml:"conn"`
+	Files   []string `yaml:"files"`
 }
 
 // Row is one piece of command knowledge.

@@ -279,6 +279,79 @@ func TestEffects(t *testing.T) {
 		{script: `cat .env`, want: []eff{{tool.ReadFile, "/home/user/project/.env"}}},
 		{script: `cp .env.example .env`, want: []eff{{tool.CopyFile, "/home/user/project/.env"}, {tool.CopyFile, "/home/user/project/.env/.env.example"}}},
 		{script: `head -3 config/.env.production | wc -l`, want: nil},
+		// files of SQL given to a database client
+		{script: `psql -h db.internal -d shop -f db/x.sql`, want: []eff{{tool.RunFile, "/home/user/project/db/x.sql"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Lang != "sql" || !slices.Contains(es[0].Args, "db.internal") || !slices.Contains(es[0].Args, "shop") {
+					t.Errorf("sql file %+v", es[0])
+				}
+			}},
+		{script: `psql --file=/tmp/a.sql -fb.sql`, want: []eff{{tool.RunFile, "/tmp/a.sql"}, {tool.RunFile, "/home/user/project/b.sql"}}},
+		{script: `mysql app < dump.sql`, want: []eff{{tool.RunFile, "/home/user/project/dump.sql"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Lang != "sql" || !slices.Equal(es[0].Args, []string{"app"}) {
+					t.Errorf("sql file %+v", es[0])
+				}
+			}},
+		{script: `cat a.sql b.sql | psql app`, want: []eff{{tool.RunFile, "/home/user/project/a.sql"}, {tool.RunFile, "/home/user/project/b.sql"}}},
+		{script: `sqlite3 app.db ".read q.sql"`, want: []eff{{tool.RunFile, "/home/user/project/q.sql"}}},
+		{script: `sqlite3 -init setup.sql app.db`, want: []eff{{tool.RunFile, "/home/user/project/setup.sql"}}},
+		{script: `psql -c '\i /tmp/q.sql'`, want: []eff{{tool.RunFile, "/tmp/q.sql"}}},
+		{script: `mysql -e 'source /tmp/r.sql'`, want: []eff{{tool.RunFile, "/tmp/r.sql"}}},
+		{script: `sqlcmd -S s -i t.sql`, want: []eff{{tool.RunFile, "/home/user/project/t.sql"}}},
+		{script: `psql -f - app`, want: nil},
+		{script: `psql -f "$F" app`, want: nil},
+		{script: `psql app <<'EOF'
+SELECT 1;
+EOF`, want: nil},
+		{script: `grep -c x < data.sql`, want: nil},
+		// contexts the tools of a family act on from now on
+		{script: `kubectl config use-context prod-eu`, want: []eff{{tool.SetContext, "kubernetes"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if !es[0].Known || es[0].Text != "prod-eu" {
+					t.Errorf("context %+v", es[0])
+				}
+			}},
+		{script: `kubectl config set-context --current --namespace=payments`, want: []eff{{tool.SetContext, "kubernetes"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Text != "namespace payments" {
+					t.Errorf("context %+v", es[0])
+				}
+			}},
+		{script: `kubectx -`, want: []eff{{tool.SetContext, "kubernetes"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Known {
+					t.Errorf("kubectx - names no context: %+v", es[0])
+				}
+			}},
+		{script: `kubectx`, want: nil},
+		{script: `kubens kube-system`, want: []eff{{tool.SetContext, "kubernetes"}}},
+		{script: `oc project shop`, want: []eff{{tool.SetContext, "kubernetes"}}},
+		{script: `kubectl get pods --context prod`, want: nil},
+		{script: `terraform workspace select -or-create staging`, want: []eff{{tool.SetContext, "terraform"}, {tool.RunFile, "terraform"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Text != "workspace staging" {
+					t.Errorf("context %+v", es[0])
+				}
+			}},
+		{script: `terraform workspace list`, want: nil},
+		{script: `tofu workspace new "$WS"`, want: []eff{{tool.SetContext, "terraform"}},
+			check: func(t *testing.T, es []tool.Effect) {
+				if es[0].Known {
+					t.Errorf("a computed workspace is not known: %+v", es[0])
+				}
+			}},
+		{script: `gcloud config set project acme-prod`, want: []eff{{tool.RunFile, "gcloud"}, {tool.SetContext, "gcloud"}}},
+		{script: `gcloud config configurations activate ops`, want: []eff{{tool.RunFile, "gcloud"}, {tool.SetContext, "gcloud"}}},
+		{script: `gcloud config set compute/zone europe-west1-b`, want: nil},
+		{script: `az account set -s prod-sub`, want: []eff{{tool.SetContext, "azure"}}},
+		{script: `az account show`, want: nil},
+		// install leaves what it installs executable, unless -m says not
+		{script: `install tool ~/bin/tool`, want: []eff{{tool.CopyFile, "/home/user/bin/tool"}, {tool.CopyFile, "/home/user/bin/tool/tool"},
+			{tool.MakeExecutable, "/home/user/bin/tool"}, {tool.MakeExecutable, "/home/user/bin/tool/tool"}}},
+		{script: `install -m 0644 tool.conf /etc/tool.conf`, want: []eff{{tool.CopyFile, "/etc/tool.conf"}, {tool.CopyFile, "/etc/tool.conf/tool.conf"}}},
+		{script: `install -m u+rwx tool ~/bin/tool`, want: []eff{{tool.CopyFile, "/home/user/bin/tool"}, {tool.CopyFile, "/home/user/bin/tool/tool"},
+			{tool.MakeExecutable, "/home/user/bin/tool"}, {tool.MakeExecutable, "/home/user/bin/tool/tool"}}},
 	} {
 		cmds, err := Resolve(tc.script, testEnv)
 		if err != nil {

@@ -2,8 +2,10 @@ package storetest
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,9 +58,18 @@ func WithCorrupt(f func(t *testing.T, id string)) Option {
 	return func(s *suite) { s.corrupt = f }
 }
 
+// WithStored gives Run a function that stores data, in encoding version
+// version, as the row of conversation id in the database the stores open
+// returns use, so that it can check that a state saved by an older warden
+// is read (skipped without it).
+func WithStored(f func(t *testing.T, id string, version int, data []byte)) Option {
+	return func(s *suite) { s.stored = f }
+}
+
 type suite struct {
 	open    func(t *testing.T) session.Store
 	clock   *Clock
+	stored  func(t *testing.T, id string, version int, data []byte)
 	corrupt func(t *testing.T, id string)
 	prefix  string
 	n       atomic.Int64
@@ -88,6 +99,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store, opts ...Option) {
 		{"PanicSavesNothing", s.fnPanic},
 		{"KeyPersisted", s.keyPersisted},
 		{"Corrupt", s.corrupted},
+		{"OlderVersion", s.olderVersion},
 		{"Close", s.close},
 	} {
 		t.Run(tc.name, tc.f)
@@ -163,6 +175,7 @@ func populate(st *session.State) {
 		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/env", Sensitive: "environment"},
 		tool.Effect{Kind: tool.WriteFile, Path: "/tmp/l", List: []string{"/home/user/{}"}},
 		tool.Effect{Kind: tool.Symlink, Path: "/tmp/link", Src: "/home/user"},
+		tool.Effect{Kind: tool.SetContext, Path: "kubernetes", Text: "prod-eu", Known: true},
 	)
 	st.Enter(c, false)
 	st.Record(c, &risk.Assessment{Level: risk.Medium, AffectedResources: []string{"file:/tmp/a.sh"}}, &risk.Decision{Verdict: risk.Ask})
@@ -228,6 +241,9 @@ func (s *suite) roundTrip(t *testing.T) {
 	}
 	if h := got.History(); len(h) != 2 || h[0].Verdict != risk.Ask || h[0].Level != risk.Medium || len(h[0].Resource) != 1 || h[1].Tool != "Read" {
 		t.Errorf("history %+v", h)
+	}
+	if c, ok := got.Context("kubernetes"); !ok || c.Name != "prod-eu" || c.Step != 0 {
+		t.Errorf("context %+v %v", c, ok)
 	}
 	if a := got.Approvals(); len(a) != 1 || a[0].Rule != "Bash(ls:*)" {
 		t.Errorf("approvals %+v", a)
@@ -417,6 +433,59 @@ func (s *suite) corrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	update(t, st, id, func(x *session.State) error { step(x); return nil })
+}
+
+// version1 is the encoding version 1 of a state of conversation id that
+// saw steps actions in workspace and directory cwd and kept nothing else,
+// as a warden of that version wrote it (before contexts).
+func version1(id string, steps int, workspace, cwd string) []byte {
+	b := append([]byte("WDNS"), 1)
+	str := func(s string) { b = binary.AppendUvarint(b, uint64(len(s))); b = append(b, s...) }
+	str(id)
+	b = binary.AppendUvarint(b, uint64(steps))
+	str(workspace)
+	str(cwd)
+	// 5 maps of names, Python variables, listings, base names of files,
+	// reads, remembered values, history, approvals: none
+	b = append(b, make([]byte, 12)...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+func (s *suite) olderVersion(t *testing.T) {
+	if s.stored == nil {
+		t.Skip("no way to store a row given (storetest.WithStored)")
+	}
+	st := s.open(t)
+	id := s.id()
+	s.stored(t, id, 1, version1(id, 3, "/home/user/project", "/home/user/project/web"))
+	got := get(t, st, id)
+	if got == nil || got.Steps() != 3 || got.Cwd() != "/home/user/project/web" || got.Workspace() != "/home/user/project" {
+		t.Fatalf("a version 1 state read as %+v", got)
+	}
+	if _, ok := got.Context("kubernetes"); ok {
+		t.Error("a version 1 state has a context")
+	}
+	// it goes on, and is saved in this version
+	update(t, st, id, func(x *session.State) error {
+		c := bashCall("kubectx prod", tool.Effect{Kind: tool.SetContext, Path: "kubernetes", Text: "prod", Known: true})
+		x.Enter(c, false)
+		x.Record(c, &risk.Assessment{Level: risk.Safe}, &risk.Decision{Verdict: risk.Allow})
+		return nil
+	})
+	if got := get(t, st, id); got.Steps() != 4 {
+		t.Errorf("after an update: %d steps", got.Steps())
+	} else if c, ok := got.Context("kubernetes"); !ok || c.Name != "prod" || c.Step != 3 {
+		t.Errorf("after an update: context %+v %v", c, ok)
+	}
+	// a version this warden does not know is refused, never started over
+	newer := s.id()
+	data := version1(newer, 1, "/w", "/w")
+	data[4] = byte(session.Version + 1)
+	data = binary.LittleEndian.AppendUint32(data[:len(data)-4], crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))
+	s.stored(t, newer, session.Version+1, data)
+	if _, err := st.Get(ctx, newer); !errors.Is(err, session.ErrCorrupt) {
+		t.Errorf("Get of a newer version: %v", err)
+	}
 }
 
 func (s *suite) close(t *testing.T) {

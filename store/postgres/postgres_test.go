@@ -81,6 +81,11 @@ func TestConformance(t *testing.T) {
 		if _, err := s.Pool().Exec(t.Context(), `UPDATE warden_sessions SET data = overlay(data placing '\x00'::bytea from octet_length(data) - 8) WHERE id = $1`, id); err != nil {
 			t.Fatal(err)
 		}
+	}), storetest.WithStored(func(t *testing.T, id string, version int, data []byte) {
+		s := open(t, dsn, session.Config{Now: clock.Now})
+		if _, err := s.Pool().Exec(t.Context(), `INSERT INTO warden_sessions (id, version, data, updated_at) VALUES ($1, $2, $3, $4)`, id, version, data, clock.Now().UnixNano()); err != nil {
+			t.Fatal(err)
+		}
 	}))
 }
 

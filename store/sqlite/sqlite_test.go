@@ -40,6 +40,11 @@ func TestConformance(t *testing.T) {
 		if _, err := s.DB().Exec(`UPDATE warden_sessions SET data = substr(data, 1, length(data) - 9) || x'00' || substr(data, length(data) - 7) WHERE id = ?`, id); err != nil {
 			t.Fatal(err)
 		}
+	}), storetest.WithStored(func(t *testing.T, id string, version int, data []byte) {
+		s := open(t, path, session.Config{Now: clock.Now})
+		if _, err := s.DB().Exec(`INSERT INTO warden_sessions (id, version, data, updated_at) VALUES (?, ?, ?, ?)`, id, version, data, clock.Now().UnixNano()); err != nil {
+			t.Fatal(err)
+		}
 	}))
 }
 
