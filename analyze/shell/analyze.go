@@ -54,7 +54,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.judge != nil {
 			n := len(out)
-			out = e.judge(out, c)
+			out = e.judge(out, c, env)
 			for j := n; j < len(out); j++ {
 				out[j] = mayRun(out[j], c)
 			}

@@ -1,8 +1,10 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -29,14 +31,18 @@ import (
 // written, values attached or not) and operands; paths are the operands
 // after --.
 type gitLine struct {
-	sub      string
-	flags    []string
-	ops      []string
-	paths    []string
-	dashdash bool
-	dynOps   bool     // an operand is computed at run time
-	config   []string // -c key=value, lower-cased keys
-	opsDyn   []bool
+	// dir and workTree are the values of -C (each resolved against the
+	// one before) and --work-tree; dirDyn: one is computed at run time
+	dir, workTree string
+	dirDyn        bool
+	sub           string
+	flags         []string
+	ops           []string
+	paths         []string
+	dashdash      bool
+	dynOps        bool     // an operand is computed at run time
+	config        []string // -c key=value, lower-cased keys
+	opsDyn        []bool
 }
 
 // gitGlobalValue reports git's global options that take the next word.
@@ -97,9 +103,21 @@ func readGit(c Command) (g gitLine, ok bool) {
 		if !strings.HasPrefix(a, "-") {
 			break
 		}
+		if v, ok := strings.CutPrefix(a, "--work-tree="); ok {
+			g.workTree = v
+		}
 		if gitGlobalValue(a) && i+1 < len(c.Args) {
-			if a == "-c" {
-				g.config = append(g.config, strings.ToLower(c.Args[i+1]))
+			v := c.Args[i+1]
+			switch a {
+			case "-c":
+				g.config = append(g.config, strings.ToLower(v))
+			case "-C":
+				g.dir, g.dirDyn = path.Join(g.dir, v), g.dirDyn || c.Dynamic[i+1]
+				if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
+					g.dir = v
+				}
+			case "--work-tree":
+				g.workTree, g.dirDyn = v, g.dirDyn || c.Dynamic[i+1]
 			}
 			i++
 		}
@@ -153,7 +171,7 @@ func (g *gitLine) flagValue(name string) (string, bool) {
 }
 
 // gitFindings judges git command c (see the levels above).
-func gitFindings(out []risk.Finding, c Command) []risk.Finding {
+func gitFindings(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
 	g, ok := readGit(c)
 	if !ok {
 		return out
@@ -211,7 +229,8 @@ func gitFindings(out []risk.Finding, c Command) []risk.Finding {
 		switch {
 		case g.has("-n", "--dry-run"):
 		case force:
-			add("git.clean_force", risk.High, "git clean -f deletes untracked files, which git cannot bring back")
+			l, where := g.cleanLevel(c, env)
+			add("git.clean_force", l, "git clean -f deletes untracked files"+where+", which git cannot bring back")
 		case g.has("-i", "--interactive"):
 			add("git.clean_force", risk.Medium, "git clean -i deletes the untracked files chosen interactively")
 		}
@@ -277,6 +296,34 @@ func gitFindings(out []risk.Finding, c Command) []risk.Finding {
 		}
 	}
 	return out
+}
+
+// cleanLevel is the level of git clean -f by where it deletes: the working
+// tree (--work-tree, -C, or where the command runs). Untracked files in
+// the home directory, the filesystem root or a system directory are the
+// user's or the machine's whole data: critical. A working tree in
+// scratch space stays high: a project may live there.
+func (g *gitLine) cleanLevel(c Command, env paths.Env) (risk.Level, string) {
+	here := runsIn(c, env)
+	dir := g.dir
+	if g.workTree != "" {
+		dir = path.Join(dir, g.workTree)
+		if strings.HasPrefix(g.workTree, "/") || strings.HasPrefix(g.workTree, "~") {
+			dir = g.workTree
+		}
+	}
+	if g.dirDyn || c.DirDynamic && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~") {
+		return risk.High, " in a directory computed at run time"
+	}
+	if dir == "" {
+		dir = "."
+	}
+	abs := here.Abs(dir)
+	switch env.ClassifyAbs(abs) {
+	case paths.Root, paths.Home, paths.System:
+		return risk.Critical, " throughout " + abs
+	}
+	return risk.High, ""
 }
 
 // push judges git push: forced updates, deletions and mirrors of the

@@ -47,6 +47,12 @@ func TestSemanticsSamples(t *testing.T) {
 		{"git clean --force -X", "git.clean_force", "high"},
 		{"git -c clean.requireForce=false clean -d", "git.clean_force", "high"},
 		{"git clean -i", "git.clean_force", "medium"},
+		{"cd ~ && git clean -fdx", "git.clean_force", "critical"},
+		{"git -C / clean -ffdx", "git.clean_force", "critical"},
+		{"git --work-tree=/etc --git-dir=/etc/.git clean -fd", "git.clean_force", "critical"},
+		{"git -C /tmp/build clean -fdx", "git.clean_force", "high"},
+		{"git -C \"$D\" clean -fdx", "git.clean_force", "high"},
+		{"git -C .. -C project clean -fdx", "git.clean_force", "high"},
 		// branches and the remote
 		{"git branch -D feature/x", "git.branch_force_delete", "high"},
 		{"git branch -df old", "git.branch_force_delete", "high"},
@@ -135,8 +141,8 @@ func FuzzGit(f *testing.F) {
 		}
 		for _, c := range cmds {
 			if len(c.Args) > 0 {
-				_ = gitFindings(nil, c)
-				_ = killFindings(nil, c)
+				_ = gitFindings(nil, c, testEnv)
+				_ = killFindings(nil, c, testEnv)
 			}
 		}
 	})

@@ -3,13 +3,14 @@ package shell
 import (
 	"strings"
 
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 
 // judgeFunc judges a command whose knowledge is a model of how the
 // program reads its words rather than rows (git, kill), appending its
 // findings to out.
-type judgeFunc func(out []risk.Finding, c Command) []risk.Finding
+type judgeFunc func(out []risk.Finding, c Command, env paths.Env) []risk.Finding
 
 // semantics returns the judge of the command name, or nil.
 func semantics(name string) judgeFunc {
@@ -26,7 +27,7 @@ func semantics(name string) judgeFunc {
 // -s KILL, -n 9; kill -1 1234 sends signal 1), the others are process
 // ids, where -1 means every process the user may signal and 1 is init
 // (or a container's main process).
-func killFindings(out []risk.Finding, c Command) []risk.Finding {
+func killFindings(out []risk.Finding, c Command, _ paths.Env) []risk.Finding {
 	i, sig := 1, "TERM"
 	if i < len(c.Args) && !c.Dynamic[i] {
 		switch a := c.Args[i]; {
