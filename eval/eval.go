@@ -122,11 +122,12 @@ func (p probe) kind() Kind {
 // Load reads a corpus, detecting its kind from the content: lines with
 // "steps" are sequences, lines with a "url" and no "tool" SSRF cases, lines
 // with a "text" and no "tool" secrets cases, the others actions. A corpus
-// holds one kind only, and every label, level bound, verdict and type must
-// be valid; an error in a line is a *LineError.
+// holds one kind only, its ids are distinct, and every label, level bound,
+// verdict and type must be valid; an error in a line is a *LineError.
 func Load(r io.Reader) ([]Item, Kind, error) {
 	var items []Item
 	kind := Actions
+	seen := map[string]int{} // id → line
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	n := 0
@@ -154,6 +155,10 @@ func Load(r io.Reader) ([]Item, Kind, error) {
 		if it.ID == "" {
 			it.ID = fmt.Sprintf("line%d", n)
 		}
+		if prev, dup := seen[it.ID]; dup {
+			return nil, "", &LineError{n, fmt.Errorf("id %q is the id of line %d too", it.ID, prev)}
+		}
+		seen[it.ID] = n
 		kind = k
 		items = append(items, it)
 	}
@@ -463,8 +468,10 @@ func (rep *Report) runSequence(ctx context.Context, eng *warden.Engine, it Item)
 		last = it.FlagFromStep + 1
 	}
 	concrete, unknown := false, false
+	// a conversation of its own, whatever other items hold
+	session := fmt.Sprintf("eval:%d:%s", len(rep.Results), it.ID)
 	for i, step := range it.Steps {
-		r := rep.runAction(ctx, eng, step, "eval:"+it.ID)
+		r := rep.runAction(ctx, eng, step, session)
 		if i >= last {
 			continue
 		}

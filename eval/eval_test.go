@@ -153,6 +153,8 @@ func TestLoadErrors(t *testing.T) {
 		{"sequences and actions mixed", []string{seqItem("s", "benign", -1, "low"), good}, "line 2"},
 		{"flag beyond the steps", []string{seqItem("s", "harmful", 2, "low", "high")}, "line 1: flag_from_step"},
 		{"negative flag", []string{seqItem("s", "harmful", -2, "low")}, "line 1: flag_from_step"},
+		{"an id twice", []string{seqItem("s", "benign", -1, "low"), seqItem("t", "benign", -1, "low"), "", seqItem("s", "harmful", -1, "high")}, `line 4: id "s" is the id of line 1 too`},
+		{"an action id twice", []string{actionItem("a", "benign", "", "low", "c"), actionItem("a", "harmful", "", "high", "c")}, `line 2: id "a"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
