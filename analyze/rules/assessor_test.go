@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -263,7 +264,7 @@ func TestCommandWords(t *testing.T) {
 	managers := map[string]bool{"pip3": true, "npm": true, "yarn": true, "pnpm": true, "gem": true, "cargo": true, "go": true,
 		"apt": true, "apt-get": true, "yum": true, "dnf": true, "apk": true, "brew": true, "conda": true, "poetry": true,
 		"composer": true, "bundle": true}
-	elevators := map[string]bool{"sudo": true, "doas": true, "pkexec": true, "run0": true}
+	elevators := map[string]bool{"sudo": true, "sudo-rs": true, "doas": true, "pkexec": true, "run0": true, "su": true, "runuser": true}
 	var words []string
 	for _, set := range []map[string]bool{verbs, managers, elevators} {
 		for w := range set {
@@ -272,8 +273,8 @@ func TestCommandWords(t *testing.T) {
 	}
 	words = append(words, "", "pip", "uv", "python3", "apt-", "apt-get-")
 	for _, w := range words {
-		if isInstallVerb(w) != verbs[w] || isManager(w) != managers[w] || isElevator(w) != elevators[w] {
-			t.Errorf("%q: verb %v manager %v elevator %v, want %v %v %v", w, isInstallVerb(w), isManager(w), isElevator(w), verbs[w], managers[w], elevators[w])
+		if isInstallVerb(w) != verbs[w] || isManager(w) != managers[w] || shell.Elevator(w) != elevators[w] {
+			t.Errorf("%q: verb %v manager %v elevator %v, want %v %v %v", w, isInstallVerb(w), isManager(w), shell.Elevator(w), verbs[w], managers[w], elevators[w])
 		}
 	}
 }

@@ -137,20 +137,10 @@ func isVersioned(name, prog string) bool {
 // elevated privileges or as another user (sudo, doas, pkexec, run0, su,
 // runuser). The elevation alone is the finding: what the command runs is
 // judged on its own, as if it stood alone.
-var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && isElevator(path.Base(args[0])) },
+var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && shell.Elevator(path.Base(args[0])) },
 	pattern:  privSudoPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0", "su ", "runuser"},
 }.match
-
-// isElevator reports whether a program runs its command with elevated
-// privileges or as another user.
-func isElevator(name string) bool {
-	switch name {
-	case "sudo", "sudo-rs", "doas", "pkexec", "run0", "su", "runuser":
-		return true
-	}
-	return false
-}
 
 // privRootShell is rule priv.root_shell on the parsed commands: an
 // elevation that hands over an interactive shell (sudo -i, sudo -s, su,
@@ -172,7 +162,7 @@ func rootShellAt(cmds []shell.Command, i int) bool {
 		return false
 	}
 	name := path.Base(c.Args[0])
-	if isElevator(name) {
+	if shell.Elevator(name) {
 		return !runsInner(cmds, i, name) && elevatorShell(name, c)
 	}
 	return isShell(name) && elevated(c.Via) && interactive(c)
@@ -246,7 +236,7 @@ func hasFlag(c shell.Command, letters string, long ...string) bool {
 
 // elevated reports whether a command is run through an elevator.
 func elevated(via []string) bool {
-	return slices.ContainsFunc(via, func(v string) bool { return isElevator(path.Base(v)) })
+	return slices.ContainsFunc(via, func(v string) bool { return shell.Elevator(path.Base(v)) })
 }
 
 // isShell reports whether a program is an interactive command shell.

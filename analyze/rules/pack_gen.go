@@ -180,7 +180,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "priv.namespace_escape",
-		Pattern:    `\b(?:nsenter|chroot\s+/host|unshare\s+[^\n]*-r|capsh\b)|\b(?:docker|podman)\s+run\b[^\n]*(?:--privileged|--pid[= ]host|--net(?:work)?[= ]host\b[^\n]*--privileged|-v\s*["']?/:/|--volume[= ]["']?/:/|-v\s*["']?/var/run/docker\.sock|--cap-add[= ](?:ALL|SYS_ADMIN))|["']?(?:privileged|hostPID|hostNetwork|hostIPC)["']?\s*:\s*true`,
+		Pattern:    `\b(?:nsenter|chroot\s+/host|unshare\s+[^\n]*-r|capsh\s[^\n]*--(?:caps|addamb|inh|iab|uid|gid|user|chroot|secbits|keep)\b)|\b(?:docker|podman)\s+run\b[^\n]*(?:--privileged|--pid[= ]host|--net(?:work)?[= ]host\b[^\n]*--privileged|-v\s*["']?/:/|--volume[= ]["']?/:/|-v\s*["']?/var/run/docker\.sock|--cap-add[= ](?:ALL|SYS_ADMIN))|["']?(?:privileged|hostPID|hostNetwork|hostIPC)["']?\s*:\s*true`,
 		Level:      risk.High,
 		Reason:     "Entering the host's namespaces or running privileged containers escapes isolation",
 		Reversible: true,
@@ -260,7 +260,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:     "sec.history_tamper",
-		Pattern:  `\bhistory\s+-[cw]\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\bset\s+\+o\s+history\b|>\s*~?/?(?:[^\s]*/)?\.(?:bash|zsh)_history|(?:rm|shred|truncate)\s[^\n]*\.(?:bash|zsh)_history`,
+		Pattern:  `\bhistory\s+-[cw]\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHIST(?:FILE)?SIZE=0\b|\bset\s+\+o\s+history\b|>\s*~?/?(?:[^\s]*/)?\.?(?:bash|zsh|fish|python|mysql|psql|sqlite|node_repl)_history|(?:rm|shred|truncate)\s[^\n]*\.?(?:bash|zsh|fish|python|mysql|psql|sqlite|node_repl)_history|\bln\s+-\w*s\w*\s+/dev/null\s+\S*_history`,
 		Level:    risk.High,
 		Reason:   "Clearing or disabling shell history hides what was done",
 		Keywords: []string{"history", "histfile", "histsize", "bash_history"},
@@ -268,10 +268,10 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:     "sec.audit_tamper",
-		Pattern:  `\bauditctl\s+-[De]\s*0?|\bjournalctl\s+[^\n]*--(?:vacuum-\w+|rotate)|(?:>|\btruncate\s[^\n]*|\brm\s[^\n]*|\bshred\s[^\n]*)\s*/var/log/|\bwevtutil\s+cl\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:auditd|rsyslog|syslog|systemd-journald)`,
+		Pattern:  `\bauditctl\s+-[De]\s*0?|\bjournalctl\s+[^\n]*--(?:vacuum-\w+|rotate)|(?:>|\btruncate\s[^\n]*|\brm\s[^\n]*|\bshred\s[^\n]*)\s*/var/log/|\bwevtutil(?:\.exe)?\s+(?:cl|clear-log)\b|\bClear-EventLog\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:auditd|rsyslog|syslog|systemd-journald)|\b(?:sed|perl)\s(?:[^\n;&|]*\s)?(?:-[a-zA-Z]*i\S*|--in-place\S*)\s[^\n;&|]*/var/log/|\bln\s+-\w*s\w*\s+/dev/null\s+/var/log/|\butmpdump\s+-r\b|>\s*/var/(?:run|log)/(?:[uw]tmp|btmp|lastlog)\b`,
 		Level:    risk.High,
 		Reason:   "Deleting audit rules or logs destroys the record of what happened",
-		Keywords: []string{"auditctl", "journalctl", "/var/log", "wevtutil", "logrotate", "auditd", "syslog", "journald"},
+		Keywords: []string{"auditctl", "journalctl", "/var/log", "wevtutil", "logrotate", "auditd", "syslog", "journald", "clear-eventlog", "utmpdump", "wtmp", "utmp", "btmp", "lastlog"},
 	},
 	{
 		Name:       "sec.kernel_hardening_off",
@@ -626,7 +626,7 @@ var defaultGates = [][]string{
 	nil, // priv.sudo
 	nil, // priv.root_shell
 	nil, // priv.system_install
-	{"nsenter", "chroot", "unshare", "capsh", "docker", "podman", "privileged", "hostpid", "hostnetwork", "hostipc"}, // priv.namespace_escape
+	{"nsenter", "chroot", "unshare", "capsh\t", "capsh\n", "capsh\f", "capsh\r", "capsh ", "docker", "podman", "privileged", "hostpid", "hostnetwork", "hostipc"}, // priv.namespace_escape
 	nil,                          // rce.download_then_run
 	{"iex", "invoke-expression"}, // rce.powershell_download
 	{"/dev/tcp/", "/dev/udp/"},   // net.dev_tcp_shell
@@ -637,7 +637,7 @@ var defaultGates = [][]string{
 	{"169.254.169.254", "fd00:ec2::254", "metadata.google.internal", "168.63.129.16", "100.100.100.200", ":a9fe:a9fe", "metadata.azure.com"}, // net.metadata_endpoint
 	nil,                                   // sec.firewall_or_mac_disable
 	{"history", "histfile", "histsize=0"}, // sec.history_tamper
-	{"auditctl", "journalctl", "/var/log/", "wevtutil", "auditd", "syslog", "systemd-journald"}, // sec.audit_tamper
+	{"auditctl", "journalctl", "/var/log/", "wevtutil", "clear-eventlog", "auditd", "syslog", "systemd-journald", "utmpdump", "/var/run/utmp", "/var/run/wtmp", "/var/run/btmp", "/var/run/lastlog"},                                                    // sec.audit_tamper
 	{"kernel.randomize_va_space", "kernel.yama.ptrace_scope", "kernel.kptr_restrict", "kernel.dmesg_restrict", "kernel.unprivileged_bpf_disabled", "kernel.modules_disabled", "fs.suid_dumpable", "/proc/sys/kernel/randomize_va_space"},                // sec.kernel_hardening_off
 	{"falco", "auditd", "osquery", "wazuh", "crowdstrike", "sysdig", "clamd", "ossec", "tripwire", "aide", "fail2ban", "mdatp", "wdavdaemon", "sentinel", "cbagentd", "elastic-agent"},                                                                  // sec.kill_security_agent
 	{"-insecure", "gonosumdb=*", "gonosumcheck=1", "goinsecure=", "gosumdb=off", "--trusted-host", "pip_trusted_host", "strict-ssl", "node_tls_reject_unauthorized", "git_ssl_no_verify", "http.sslverify", "--allow-unauthenticated", "[trusted=yes]"}, // sec.tls_verification_off

@@ -36,6 +36,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			continue
 		}
 		name := commandName(c.Args[0])
+		if name == "env" || Elevator(name) {
+			out = wrapperLoaders(out, c, name, env)
+		}
 		e := k.entry(name)
 		fired := false
 		if len(e.rows) > 0 {

@@ -461,6 +461,9 @@ func (w *walk) node(n syntax.Node) {
 		}
 		cmd := r.words(x.Args)
 		cmd.Depth = depth
+		if len(x.Assigns) > 0 {
+			cmd.Findings = r.loaderAssigns(cmd.Findings, x.Assigns)
+		}
 		if x == w.call {
 			cmd.Redirs = w.redirs
 		}
