@@ -129,14 +129,38 @@ func (a *analysis) run(src string) {
 	lines, cell, lexErr := tokenize(src)
 	if lexErr != nil {
 		a.forget = true // what it binds is not read
-		a.add(risk.Finding{Rule: RuleUnparsable, Level: risk.Unknown,
-			Reason: "The Python code could not be read (" + lexErr.Error() + "), so what it does is unknown"})
+		if refused(src, lexErr) {
+			a.add(risk.Finding{Rule: RuleUnparsable, Level: risk.Low, Reversible: true,
+				Reason: "The Python code does not parse (" + lexErr.Error() + "): Python compiles a program or cell whole and runs none of it"})
+		} else {
+			a.add(risk.Finding{Rule: RuleUnparsable, Level: risk.Unknown,
+				Reason: "The Python code could not be read (" + lexErr.Error() + "), so what it does is unknown"})
+		}
 	}
 	sts := parse(lines)
 	a.block(sts)
 	if cell != nil {
 		a.cellMagic(cell)
 	}
+}
+
+// refused reports a tokenizer error that every Python refuses to compile,
+// so that none of src runs (CPython, python -c, exec and IPython's
+// run_cell compile the whole text before running any of it): an
+// unterminated string, an unclosed or unmatched bracket, a character
+// Python does not allow. Text with f-strings is not: what an f-string may
+// hold changed between versions (PEP 701), so an error there may be code
+// that another Python runs; it stays unknown.
+func refused(src string, err *lexError) bool {
+	if strings.Contains(err.msg, "f-string") || strings.Contains(err.msg, "cell magic") {
+		return false
+	}
+	for i := 0; i+1 < len(src); i++ {
+		if c := src[i] | 0x20; c == 'f' && (src[i+1] == '"' || src[i+1] == '\'') {
+			return false // f"…", rf'…', Rf"…"
+		}
+	}
+	return true
 }
 
 // finish analyzes the functions that were defined but never called, with

@@ -467,11 +467,28 @@ func TestIPython(t *testing.T) {
 }
 
 func TestUnparsable(t *testing.T) {
+	// Python compiles the whole text first: a cell every Python refuses
+	// runs nothing, and is low, not unknown.
 	for _, src := range []string{
 		"print('hello",
 		"x = '''never closed",
 		"foo(1, 2",
 		"x = 1 + $y",
+		"import shutil\nshutil.rmtree('/tmp/x'\nprint(')')",
+		"def f(:\n    pass",
+	} {
+		c := py(src)
+		fs := prepare(t, c)
+		if err := has(RuleUnparsable, risk.Low)(c, fs); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	// An error in text with f-strings may be code another Python version
+	// runs (PEP 701): unknown.
+	for _, src := range []string{
+		"x = f'{a['b']}\nimport os",
+		"print(F\"{x\")",
+		"y = rf'{z'",
 	} {
 		c := py(src)
 		fs := prepare(t, c)
