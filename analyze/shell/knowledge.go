@@ -92,7 +92,7 @@ func (k *Knowledge) lookup(name string) *entry {
 		e.sql = &cl
 	}
 	e.cli = kindOf(name)
-	if e.interp || e.down || e.printer || e.archiver || e.sql != nil || launcher(name) {
+	if e.interp || e.down || e.printer || e.archiver || launcher(name) {
 		e.cli = cliPlain // scriptCLI still reads python manage.py flush
 	}
 	known := e.rows != nil || e.vflags != nil || e.sql != nil || e.judge != nil || k.interp[name] || e.down || e.printer || e.archiver

@@ -142,6 +142,8 @@ func TestVerbGrammar(t *testing.T) {
 		"echo x | xargs -n1 gh repo delete --yes":            risk.High,
 		"terraform apply -auto-approve=true":                 risk.High,
 		"docker stack rm prod":                               risk.High,
+		"bq rm -r -f mydataset":                              risk.High,
+		"cockroach node decommission 4":                      risk.High,
 		"nomad job stop -purge web":                          risk.High,
 	}
 	for cmd, want := range fire {
