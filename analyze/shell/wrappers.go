@@ -697,9 +697,10 @@ func below(s string, dyn bool) string {
 }
 
 // findNeutral are the words of find's expression that do not narrow the
-// matches (options, operators, actions), with how many words they take.
+// matches (options, operators, actions, and -type: every file is still
+// every file), with how many words they take.
 var findNeutral = map[string]int{
-	"-maxdepth": 1, "-mindepth": 1, "-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-noleaf": 0,
+	"-maxdepth": 1, "-mindepth": 1, "-depth": 0, "-type": 1, "-xtype": 1, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-noleaf": 0,
 	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-regextype": 1, "-daystart": 0, "-warn": 0, "-nowarn": 0,
 	"-print": 0, "-print0": 0, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fprintf": 2, "-ls": 0, "-fls": 1,
 	"-delete": 0, "-quit": 0, "-true": 0, "(": 0, ")": 0, "!": 0, "-not": 0, "-a": 0, "-and": 0, "-o": 0, "-or": 0, ",": 0,
