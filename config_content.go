@@ -131,6 +131,9 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 				break
 			}
 			a := &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": p.Script}}
+			if p.Lang == "python" {
+				a = &risk.Action{Tool: "python", Arguments: map[string]any{"code": p.Script}}
+			}
 			sub := tool.Normalize(a, c.Cwd, c.Home)
 			sub.Workspace, sub.Work = c.Workspace, c.Work
 			where := "In " + shown(w.path, c) + " (" + w.kind.String()

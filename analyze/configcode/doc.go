@@ -2,7 +2,9 @@
 // CI workflows and pipelines, Dockerfiles, package.json and composer.json
 // scripts, Makefiles, Jenkinsfiles, git hooks, shell start-up files and
 // .envrc, crontabs, systemd units, launchd plists, pre-commit configs,
-// editor tasks and dev containers. Writing such a file is writing code
+// editor tasks, dev containers, git and ssh configuration (the values
+// they run as commands), desktop autostart entries and Python start-up
+// files (.pth, sitecustomize.py, whose programs are Python). Writing such a file is writing code
 // that runs later, unattended or on the next build: its content is
 // assessed as the program it is.
 //

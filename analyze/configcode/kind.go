@@ -46,10 +46,24 @@ const (
 	EditorTasks
 	// DevContainer is devcontainer.json: the …Command keys.
 	DevContainer
+	// GitConfig is a git configuration file: the values git runs as
+	// commands (core.fsmonitor, core.sshCommand, pagers and editors,
+	// ! aliases, filter and diff drivers, credential helpers …).
+	GitConfig
+	// SSHConfig is an ssh client configuration: ProxyCommand,
+	// LocalCommand, KnownHostsCommand, Match exec.
+	SSHConfig
+	// DesktopEntry is an XDG autostart or application entry: Exec.
+	DesktopEntry
+	// PythonStartup is what every Python start runs: a .pth file's
+	// import lines, sitecustomize.py and usercustomize.py (Python, not
+	// shell: Program.Lang).
+	PythonStartup
 )
 
 var kindNames = [...]string{"", "shell script", "executable", "CI configuration", "Dockerfile", "package scripts", "Makefile",
-	"Jenkinsfile", "crontab", "crontab", "systemd unit", "launchd job", "pre-commit configuration", "editor tasks", "dev container configuration"}
+	"Jenkinsfile", "crontab", "crontab", "systemd unit", "launchd job", "pre-commit configuration", "editor tasks", "dev container configuration",
+	"git configuration", "ssh configuration", "desktop entry", "Python start-up file"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -97,6 +111,23 @@ func KindOf(p string) Kind {
 		if dir == "/etc" {
 			return SystemCrontab
 		}
+	case ".gitconfig", "gitconfig":
+		return GitConfig
+	case "config":
+		switch path.Base(dir) {
+		case ".git":
+			return GitConfig
+		case "git":
+			if path.Base(path.Dir(dir)) == ".config" {
+				return GitConfig
+			}
+		case ".ssh":
+			return SSHConfig
+		}
+	case "ssh_config":
+		return SSHConfig
+	case "sitecustomize.py", "usercustomize.py":
+		return PythonStartup
 	case "profile", "environment":
 		if dir == "/etc" {
 			return ShellFile
@@ -121,6 +152,14 @@ func KindOf(p string) Kind {
 		}
 	case ext == ".fish" && within(p, ".config/fish"):
 		return ShellFile
+	case ext == ".desktop":
+		if within(p, "autostart") || within(p, "applications") {
+			return DesktopEntry
+		}
+	case ext == ".pth":
+		return PythonStartup
+	case ext == ".conf" && path.Base(dir) == "ssh_config.d":
+		return SSHConfig
 	}
 	switch {
 	case within(p, ".git/hooks"):

@@ -27,6 +27,8 @@ type Program struct {
 	// "ExecStart", "recipe", "" for a file that is a script as a whole.
 	Where  string
 	Script string
+	// Lang is the program's language: "" for shell, "python".
+	Lang string
 }
 
 // Read returns the shell scripts a text of kind k holds, and the findings
@@ -62,6 +64,14 @@ func Read(k Kind, text string) ([]Program, []risk.Finding) {
 		r.launchd(text)
 	case EditorTasks, DevContainer:
 		r.jsonConfig(k, text)
+	case GitConfig:
+		r.gitConfig(text)
+	case SSHConfig:
+		r.sshConfig(text)
+	case DesktopEntry:
+		r.desktop(text)
+	case PythonStartup:
+		r.pythonStartup(text)
 	}
 	return r.progs, r.findings
 }
@@ -71,8 +81,11 @@ type reader struct {
 	findings []risk.Finding
 }
 
-// add keeps a script, within the bounds.
-func (r *reader) add(where, script string) {
+// add keeps a shell script, within the bounds.
+func (r *reader) add(where, script string) { r.addLang("", where, script) }
+
+// addLang keeps a program in lang, within the bounds.
+func (r *reader) addLang(lang, where, script string) {
 	script = strings.TrimSpace(script)
 	if script == "" || len(r.progs) >= MaxPrograms {
 		return
@@ -80,7 +93,7 @@ func (r *reader) add(where, script string) {
 	if len(script) > MaxScript {
 		script = script[:MaxScript]
 	}
-	r.progs = append(r.progs, Program{Where: where, Script: script})
+	r.progs = append(r.progs, Program{Where: where, Script: script, Lang: lang})
 }
 
 // shellShebang reports a file that runs as a shell script: its #! line
@@ -624,6 +637,131 @@ func (r *reader) systemd(text string) {
 		}
 		r.add(strings.TrimSpace(key), strings.TrimLeft(strings.TrimSpace(val), "@-:+!|"))
 	}
+}
+
+// ---------------------------------------------------------------- git
+
+// gitCommandKeys are the git configuration keys (section.key, lower
+// case, subsection removed) whose values git runs as shell commands.
+var gitCommandKeys = map[string]bool{
+	"core.fsmonitor": true, "core.sshcommand": true, "core.pager": true, "core.editor": true, "core.askpass": true,
+	"core.gitproxy": true, "sequence.editor": true, "gpg.program": true, "credential.helper": true,
+	"filter.clean": true, "filter.smudge": true, "filter.process": true, "diff.textconv": true, "diff.command": true,
+	"merge.driver": true, "diff.external": true, "remote.uploadpack": true, "remote.receivepack": true, "pager.": true,
+	"alias.": true, "uploadpack.packobjectshook": true, "web.browser": true, "browser.cmd": true, "gpg.ssh.program": true,
+}
+
+// gitConfig reads the values git runs as commands: section [x "sub"]
+// lines name the section, key = value lines the rest. A value true or
+// false (core.fsmonitor = true uses git's own) or a plain program name
+// for a helper (credential.helper = store) runs nothing worth reading;
+// an alias runs a shell only when it starts with !.
+func (r *reader) gitConfig(text string) {
+	section := ""
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			name, _, _ := strings.Cut(strings.Trim(line, "[]"), " ")
+			name, _, _ = strings.Cut(name, ".")
+			section = strings.ToLower(strings.Trim(name, `"`))
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		key = strings.ToLower(strings.TrimSpace(key))
+		val = unquoteGit(strings.TrimSpace(val))
+		full := section + "." + key
+		switch {
+		case section == "alias":
+			if rest, ok := strings.CutPrefix(val, "!"); ok {
+				r.add(full, rest)
+			}
+		case section == "pager":
+			r.add(full, val)
+		case gitCommandKeys[full]:
+			if v := strings.ToLower(val); v == "true" || v == "false" || v == "" || !strings.ContainsAny(val, " /!|;&$") && full == "credential.helper" {
+				continue
+			}
+			r.add(full, strings.TrimPrefix(val, "!"))
+		}
+	}
+}
+
+func unquoteGit(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(v[1 : len(v)-1])
+	}
+	return v
+}
+
+// ---------------------------------------------------------------- ssh
+
+// sshConfig reads the options an ssh client runs as commands.
+func (r *reader) sshConfig(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		key, val, ok := strings.Cut(line, " ")
+		if k2, v2, ok2 := strings.Cut(line, "="); ok2 && (!ok || len(k2) < len(key)) {
+			key, val, ok = k2, v2, true
+		}
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		switch strings.ToLower(strings.TrimSpace(key)) {
+		case "proxycommand", "localcommand", "knownhostscommand":
+			if val != "none" {
+				r.add(strings.TrimSpace(key), val)
+			}
+		case "match":
+			f := strings.Fields(val)
+			for i := 0; i+1 < len(f); i++ {
+				if strings.ToLower(f[i]) == "exec" {
+					r.add("Match exec", unquoteGit(strings.Join(f[i+1:], " ")))
+					break
+				}
+			}
+		}
+	}
+}
+
+// ---------------------------------------------------------------- desktop entries
+
+// desktop reads an entry's Exec line, its field codes (%f, %U …) removed.
+func (r *reader) desktop(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Exec="); ok {
+			r.add("Exec", desktopCodes().ReplaceAllString(v, ""))
+		}
+	}
+}
+
+var desktopCodes = lazy(`%[a-zA-Z]`)
+
+// ---------------------------------------------------------------- Python start-up
+
+// pythonStartup reads what Python runs at every start: the import lines
+// of a .pth file (its other lines only add to sys.path), or a whole
+// sitecustomize.py (a text with lines of other code).
+func (r *reader) pythonStartup(text string) {
+	var imports strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "import ") || strings.HasPrefix(line, "import\t"):
+			imports.WriteString(line + "\n")
+		case t == "" || t[0] == '#' || !strings.ContainsAny(t, "(=:"):
+		default:
+			r.addLang("python", "", text) // Python code, not a .pth file
+			return
+		}
+	}
+	r.addLang("python", ".pth import line", imports.String())
 }
 
 // ---------------------------------------------------------------- launchd

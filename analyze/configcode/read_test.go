@@ -54,6 +54,7 @@ func TestKindOf(t *testing.T) {
 		"/home/user/project/.git/hooks/pre-commit.sample", "/home/user/project/docs/workflows/ci.yml",
 		"/home/user/project/tasks.json", "/home/user/project/scripts/build.sh", "/home/user/project/bin/tool",
 		"/home/user/Library/Preferences/com.x.plist", "/home/user/project/.husky/_/husky.sh", "/etc/hosts",
+		"/home/user/project/config", "/home/user/.config/app/config", "/home/user/project/app.desktop.ts",
 	} {
 		if got := KindOf(p); got != None {
 			t.Errorf("KindOf(%q) = %v, want none", p, got)
@@ -100,6 +101,14 @@ func TestRead(t *testing.T) {
 		{"shell file", ShellFile, "export PATH=$HOME/bin:$PATH\n", []string{"export PATH=$HOME/bin:$PATH"}},
 		{"executable shell", Executable, "#!/usr/bin/env bash\nexec kubectl \"$@\"\n", []string{"#!/usr/bin/env bash\nexec kubectl \"$@\""}},
 		{"executable python", Executable, "#!/usr/bin/env python3\nprint(1)\n", nil},
+		{"gitconfig", GitConfig, "[core]\n\tfsmonitor = true\n\tpager = less -R\n\tsshCommand = \"ssh -i ~/.ssh/deploy\"\n[alias]\n\tlg = log --oneline\n\tsync = !git fetch && git rebase\n[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n[credential]\n\thelper = store\n[pager]\n\tdiff = delta\n",
+			[]string{"less -R", "ssh -i ~/.ssh/deploy", "git fetch && git rebase", "git-lfs clean -- %f", "delta"}},
+		{"ssh config", SSHConfig, "Host b\n  ProxyCommand ssh -W %h:%p jump\n  LocalCommand=echo hi\nMatch host x exec \"test -f /tmp/x\"\nHost c\n  ProxyCommand none\n",
+			[]string{"ssh -W %h:%p jump", "echo hi", "test -f /tmp/x"}},
+		{"desktop", DesktopEntry, "[Desktop Entry]\nName=x\nExec=/usr/bin/syncthing serve %U\n", []string{"/usr/bin/syncthing serve"}},
+		{"pth paths", PythonStartup, "/home/user/project/src\n../lib\n", nil},
+		{"pth import", PythonStartup, "/x\nimport _virtualenv\n", []string{"import _virtualenv"}},
+		{"sitecustomize", PythonStartup, "import os\nos.environ.setdefault('X', '1')\n", []string{"import os\nos.environ.setdefault('X', '1')"}},
 	} {
 		progs, _ := Read(tc.kind, tc.text)
 		var got []string
@@ -148,7 +157,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for k := None; k <= DevContainer; k++ {
+		for k := None; k <= PythonStartup; k++ {
 			progs, _ := Read(k, text)
 			if len(progs) > MaxPrograms {
 				t.Fatalf("%v: %d programs", k, len(progs))
