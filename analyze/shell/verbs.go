@@ -22,17 +22,24 @@ import (
 // cat delete, grep delete, echo delete), not one whose verbs other
 // knowledge owns or that act on the local checkout (ownCommands: git rm,
 // docker rm, make clean), and its subcommand path, defined below, reaches
-// a verb. Package managers (pkgCommands) are read too, but removing a
-// dependency or emptying a local store is theirs, and low (a workspace
-// dependency; installing brings it back) or medium (a system package).
+// a verb. Nor are wrappers (npx, sudo, env: the command they run is
+// judged itself), interpreters, downloaders and printers; a program an
+// interpreter or java -jar runs is read as the CLI it is (scriptCLI).
+// Package managers (pkgCommands) are read too, but removing a dependency
+// or emptying a local store is theirs, and low (a workspace dependency;
+// installing brings it back) or medium (a system package). Local
+// development environments (localEnvCommands: kind, minikube, vagrant)
+// and settings editors (configCommands: defaults, gsettings) give medium
+// at most.
 //
 // The subcommand path is read from the words after the name:
 //   - a flag is skipped with its value: the value of a flag the knowledge
-//     lists in value_flags, the word after any other flag when that word
-//     cannot be a subcommand (a URL, a path, a file name: -s http://x/);
-//     a subcommand-shaped word after an unknown flag is ambiguous
-//     (--namespace admin secrets … or --verbose delete …): it is read as
-//     a path word, but a benign verb there does not end the path;
+//     lists in value_flags; the word after a one-letter flag other than
+//     -v -q -y -f (pytest -k delete, -s http://x/); the word after an
+//     unknown long flag, unless it is a verb after a conventionally
+//     boolean one (--verbose delete) — a subcommand-shaped word there is
+//     read as a value (--name remove_users, --namespace admin), and a
+//     word that is no subcommand (a URL, a path) after any flag too;
 //   - a path word is subcommand-shaped: it begins with a lower-case
 //     letter and holds only letters, digits, - _ and : (no dot, slash,
 //     = or @: delete.txt, ./delete, name=x and DELETE are operands or
@@ -151,7 +158,7 @@ var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "te
 
 // configNouns name the client's own local configuration.
 var configNouns = map[string]bool{"config": true, "configuration": true, "profile": true, "profiles": true, "alias": true, "aliases": true, "extension": true, "extensions": true,
-	"plugin": true, "plugins": true, "completion": true}
+	"plugin": true, "plugins": true, "completion": true, "krew": true, "components": true}
 
 // dryRunFlags make a command only report what it would do.
 var dryRunFlags = map[string]bool{"--dry-run": true, "--dryrun": true, "--dry": true, "--what-if": true,
@@ -167,6 +174,7 @@ const (
 	cliPkg                     // a language package manager
 	cliSysPkg                  // a system package manager
 	cliLocalEnv                // a local development cluster or VM manager
+	cliConfig                  // a settings editor
 )
 
 // plainCommands take files, patterns or text as operands, never
@@ -181,26 +189,34 @@ paste join split csplit jq yq xmllint tput stty reset clear history fc zip unzip
 shred wipe truncate dd mkfs ssh scp sftp rsync curl wget http https xh httpie nc ncat netcat socat ping dig host
 nslookup whois traceroute env printenv xargs time timeout nohup watch sudo doas su exec eval source . go-task
 fd fdfind fzf sd ugrep rga semgrep sg ast-grep comby tree eza exa lsd ctags pytest py.test jest mocha vitest ava tap
-tsc eslint prettier black ruff mypy flake8 pylint isort rubocop shellcheck hadolint yamllint markdownlint`)
+tsc eslint prettier black ruff mypy flake8 pylint isort rubocop shellcheck hadolint yamllint markdownlint dasel`)
 
 // ownCommands have rows that say what their verbs do, or verbs that act
 // on the local checkout, build or session (git rm --cached, docker rm,
 // make clean, tmux kill-session).
 var ownCommands = wordSet(`git hg svn fossil docker podman nerdctl docker-compose podman-compose systemctl service
-launchctl crontab tmux screen make gmake just task ninja bazel cmake xcodebuild history pm2 supervisorctl forever`)
+launchctl crontab tmux screen make gmake just task ninja bazel bazelisk buck buck2 pants cmake meson scons xmake ant sbt
+xcodebuild history pm2 supervisorctl forever turbo nx lerna rush tox nox invoke`)
 
 // pkgCommands manage a project's or a user's dependencies; sysPkgCommands
 // the system's packages.
 var pkgCommands = wordSet(`npm pnpm yarn bun pip pip3 pipx uv poetry pdm conda mamba micromamba cargo go gem bundle
 composer dotnet nuget mvn gradle brew rustup nvm fnm volta pyenv rbenv asdf mise sdk deno opam cabal stack mix rebar3
-hex pub flutter dart swift julia R cpan cpanm luarocks vcpkg conan helmfile krew ollama jupyter`)
+hex pub flutter dart swift julia R cpan cpanm luarocks vcpkg conan helmfile krew ollama jupyter pipenv hatch rye pixi
+spack lein nimble gleam tlmgr ansible-galaxy`)
 
 // localEnvCommands manage local development clusters and VMs, which
 // their create command makes again: what they delete is medium.
-var localEnvCommands = wordSet(`kind minikube k3d colima limactl lima multipass vagrant devcontainer`)
+var localEnvCommands = wordSet(`kind minikube k3d colima limactl lima multipass vagrant devcontainer orbctl xcrun
+avdmanager adb`)
+
+// configCommands edit the user's or the machine's settings (macOS
+// defaults, GNOME settings, network profiles): what they delete or reset
+// is medium, a setting being set again.
+var configCommands = wordSet(`defaults gsettings dconf xfconf-query kwriteconfig5 kwriteconfig6 nmcli`)
 
 var sysPkgCommands = wordSet(`apt apt-get aptitude dpkg dnf yum rpm zypper pacman yay paru apk snap flatpak port
-emerge xbps-install nix nix-env choco winget scoop`)
+emerge xbps-install nix nix-env choco winget scoop pkg pkgin mas`)
 
 // pkgRemovals are the verbs by which a package manager removes what it
 // installed or empties its own store (npm uninstall, conda env remove,
@@ -227,6 +243,8 @@ func kindOf(name string) cliKind {
 		return cliSysPkg
 	case localEnvCommands[name]:
 		return cliLocalEnv
+	case configCommands[name]:
+		return cliConfig
 	}
 	if strings.HasPrefix(name, "git-") {
 		return cliOwn // git-lfs prune, git-filter-repo: git's
@@ -381,7 +399,7 @@ walk:
 	case cache && verb == wordDestroy:
 		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
 		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
-	case conf:
+	case conf || kind == cliConfig && f.Level > risk.Medium:
 		f.Rule, f.Level, f.Reversible = "cli.local_config", risk.Medium, true
 		f.Reason = cmd + " removes an entry of the tool's own local configuration"
 	case kind == cliLocalEnv && f.Level > risk.Medium:
