@@ -166,6 +166,11 @@ var routes = []struct {
 	{"fetch cloud metadata", risk.Critical, fetches("http://169.254.169.254/latest/meta-data/iam/security-credentials/")},
 	{"fetch an Internet page", risk.Low, fetches("https://example.com/docs")},
 	{"read a local secret store", risk.High, fetches("http://0.0.0.0:8500/v1/kv/?recurse")},
+	{"run a program warden does not know", risk.Low, []risk.Action{
+		bashA("frobnicate --all"), codexA("frobnicate --all"), bashA("./scripts/frobnicate.sh"),
+		pyA("import subprocess\nsubprocess.run(['frobnicate', '--all'])"),
+		{Tool: "mcp__acme__frobnicate", Arguments: map[string]any{"target": "all"}}, {Tool: "frobnicate", Arguments: map[string]any{"target": "all"}},
+	}},
 	{"read a workspace file", risk.Safe, []risk.Action{
 		bashA("cat README.md"), pyA("print(open('README.md').read())"), readA("/home/user/project/README.md"),
 		mcpReadA("/home/user/project/README.md"), geminiReadA("/home/user/project/README.md"),

@@ -35,6 +35,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			continue
 		}
+		start := len(out)
 		name := commandName(c.Args[0])
 		if name == "env" || Elevator(name) {
 			out = wrapperLoaders(out, c, name, env)
@@ -85,8 +86,40 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = k.storeFindings(out, cmds, i, cl)
 		}
 		out = exhaustion(out, c, name)
+		if !e.known && !informational[name] && len(out) == start && !expanded(cmds, i) {
+			out = append(out, unknownCommand(c, name))
+		}
 	}
 	return k.exfilFlow(out, cmds, env)
+}
+
+// RuleUnknownCommand is the finding on a program no knowledge of warden
+// names and nothing else judged: low, as an unknown tool is (hints): what
+// it does is not seen, so it is never safe, and it does not ask.
+const RuleUnknownCommand = "shell.unknown_command"
+
+// unknownCommand is the finding that warden does not know what the
+// program name, run by c, does.
+func unknownCommand(c Command, name string) risk.Finding {
+	return mayRun(risk.Finding{Analyzer: "shell", Rule: RuleUnknownCommand, Level: risk.Low, Reversible: true,
+		Reason: "warden does not know what " + cut(name, 60) + " does; judged by its arguments only"}, c)
+}
+
+// informational are programs that only report on the system or compute
+// from their arguments: warden knows them, and they need no row.
+var informational = wordSet(`uname arch nproc free uptime id whoami groups logname hostname hostnamectl tty getent locale
+lsb_release sw_vers seq expr bc dc factor numfmt cal sha1sum sha224sum sha256sum sha384sum sha512sum md5sum shasum cksum
+b2sum sum lscpu lsblk lsusb lspci lsof vmstat iostat mpstat nvidia-smi mkfifo mktemp tempfile yes printenv`)
+
+// expanded reports a command that names an alias or a function of the
+// script (or of the conversation), whose body the resolver expanded in
+// place after it: the body's commands are judged, not the name.
+func expanded(cmds []Command, i int) bool {
+	if i+1 >= len(cmds) {
+		return false
+	}
+	v := cmds[i+1].Via
+	return len(v) > len(cmds[i].Via) && (v[len(cmds[i].Via)] == "function" || v[len(cmds[i].Via)] == "alias")
 }
 
 // readsCredential reports a command whose stdin is a credential file.

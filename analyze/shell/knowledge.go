@@ -66,6 +66,9 @@ type entry struct {
 	interp, down, printer, archiver bool
 	// cli: how the verb grammar reads the command (verbs.go)
 	cli cliKind
+	// known: some table holds the name (rows, value flags, a model, a
+	// list): warden knows what kind of program it is
+	known bool
 }
 
 // entry returns what k knows about the command name (see entry): the
@@ -96,6 +99,7 @@ func (k *Knowledge) lookup(name string) *entry {
 		e.cli = cliPlain // scriptCLI still reads python manage.py flush
 	}
 	known := e.rows != nil || e.vflags != nil || e.sql != nil || e.judge != nil || k.interp[name] || e.down || e.printer || e.archiver
+	e.known = known || e.cli != cliService || isBuiltin(name)
 	if e.rows == nil && strings.HasPrefix(name, "mkfs.") {
 		e.rows = k.byName["mkfs"]
 	}

@@ -209,7 +209,11 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 			continue
 		}
 		if cmds, _, _, err := commandsIn(t, Options{Env: env, Work: c.Work}); err == nil {
+			n := len(out)
 			out = k.analyze(out, cmds, env, c)
+			// a string that may be a command is not one warden fails to
+			// know: the unknown tool is (hints)
+			out = append(out[:n], slices.DeleteFunc(out[n:], func(f risk.Finding) bool { return f.Rule == RuleUnknownCommand })...)
 		}
 	}
 	return out
