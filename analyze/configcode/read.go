@@ -2,6 +2,7 @@ package configcode
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"path"
 	"regexp"
@@ -16,9 +17,9 @@ import (
 
 // The bounds of Read.
 const (
-	MaxText     = 1 << 20  // bytes of a text read
-	MaxPrograms = 64       // scripts returned
-	MaxScript   = 64 << 10 // bytes of one script
+	MaxText     = 256 << 10 // bytes of a text read
+	MaxPrograms = 64        // scripts returned
+	MaxScript   = 64 << 10  // bytes of one script
 )
 
 // Program is one shell script a configuration holds.
@@ -35,10 +36,12 @@ type Program struct {
 // the text carries as configuration. The text may be a fragment of the
 // file (an edit's new text): each reader takes what it can read of it.
 func Read(k Kind, text string) ([]Program, []risk.Finding) {
+	r := &reader{}
 	if len(text) > MaxText {
 		text = text[:MaxText]
+		r.findings = append(r.findings, risk.Finding{Analyzer: "configcode", Rule: "configcode.unread", Level: risk.Low, Reversible: true,
+			Reason: fmt.Sprintf("Only the first %d KiB of the %s written were read for the commands it runs", MaxText>>10, k)})
 	}
-	r := &reader{}
 	switch k {
 	case ShellFile:
 		r.add("", text)
@@ -80,6 +83,9 @@ type reader struct {
 	progs    []Program
 	findings []risk.Finding
 }
+
+// full reports whether the reader holds as many programs as it keeps.
+func (r *reader) full() bool { return len(r.progs) >= MaxPrograms }
 
 // add keeps a shell script, within the bounds.
 func (r *reader) add(where, script string) { r.addLang("", where, script) }
@@ -126,6 +132,10 @@ func shellShebang(text string) bool {
 
 // ---------------------------------------------------------------- YAML
 
+// maxParsed is the largest YAML text parsed whole; longer ones (no CI
+// configuration is) are read line by line.
+const maxParsed = 64 << 10
+
 // commandKeys are the keys of CI configuration whose values are shell
 // commands (a string, or a list of them).
 var commandKeys = map[string]bool{
@@ -142,6 +152,10 @@ var notShell = []string{"pwsh", "powershell", "python", "cmd", "node", "ruby", "
 // yamlText reads CI or pre-commit configuration: the whole text parsed,
 // or (a fragment that does not parse) its lines.
 func (r *reader) yamlText(k Kind, text string) {
+	if len(text) > maxParsed {
+		r.yamlLines(k, text) // a parser's time grows faster than the text
+		return
+	}
 	var doc yaml.Node
 	err := yaml.Unmarshal([]byte(text), &doc)
 	if err != nil {
@@ -235,21 +249,35 @@ func (r *reader) ciScript(key, s string) {
 	r.add(key+" step", s)
 }
 
-// yamlKey is a line that names a key and maybe its value.
-var yamlKey = lazy(`^(\s*)(?:-\s+)?([\w-]+):\s*(.*)$`)
+// yamlKeyLine reads a line that names a key and maybe its value:
+// INDENT [- ]KEY: VALUE.
+func yamlKeyLine(l string) (indent int, key, val string, ok bool) {
+	rest := strings.TrimLeft(l, " \t")
+	indent = len(l) - len(rest)
+	if after, found := strings.CutPrefix(rest, "-"); found && (after == "" || after[0] == ' ' || after[0] == '\t') {
+		rest = strings.TrimLeft(after, " \t")
+	}
+	n := 0
+	for n < len(rest) && (rest[n] == '_' || rest[n] == '-' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= '0' && rest[n] <= '9') {
+		n++
+	}
+	if n == 0 || n >= len(rest) || rest[n] != ':' {
+		return 0, "", "", false
+	}
+	return indent, rest[:n], strings.TrimSpace(rest[n+1:]), true
+}
 
 // yamlLines reads the lines of a YAML fragment that does not parse: the
 // value of each command key, a block scalar (| or >) or a list below it.
 func (r *reader) yamlLines(k Kind, text string) {
 	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		m := yamlKey().FindStringSubmatch(lines[i])
-		if m == nil || !(k == PreCommit && m[2] == "entry" || k == Workflow && commandKeys[m[2]]) {
+	for i := 0; i < len(lines) && !r.full(); i++ {
+		indent, key, val, ok := yamlKeyLine(lines[i])
+		if !ok || !(k == PreCommit && key == "entry" || k == Workflow && commandKeys[key]) {
 			continue
 		}
-		indent, val := len(m[1]), strings.TrimSpace(m[3])
 		if val != "" && !strings.HasPrefix(val, "|") && !strings.HasPrefix(val, ">") {
-			r.ciScript(m[2], unquoteYAML(val))
+			r.ciScript(key, unquoteYAML(val))
 			continue
 		}
 		var block []string
@@ -266,12 +294,12 @@ func (r *reader) yamlLines(k Kind, text string) {
 		if val == "" { // a list: each item a script
 			for _, l := range strings.Split(body, "\n") {
 				if item, ok := strings.CutPrefix(strings.TrimSpace(l), "- "); ok {
-					r.ciScript(m[2], unquoteYAML(item))
+					r.ciScript(key, unquoteYAML(item))
 				}
 			}
 			continue
 		}
-		r.ciScript(m[2], body)
+		r.ciScript(key, body)
 	}
 }
 
@@ -320,7 +348,7 @@ func dedent(s string) string {
 // exec form (a JSON list) and heredocs (RUN <<EOF).
 func (r *reader) dockerfile(text string) {
 	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
+	for i := 0; i < len(lines) && !r.full(); i++ {
 		line := strings.TrimSpace(lines[i])
 		instr, rest, _ := strings.Cut(line, " ")
 		instr = strings.ToUpper(instr)
@@ -328,18 +356,23 @@ func (r *reader) dockerfile(text string) {
 			continue
 		}
 		// continuation lines; comment lines inside are dropped
-		for strings.HasSuffix(rest, "\\") && i+1 < len(lines) {
-			rest = strings.TrimSuffix(rest, "\\")
-			i++
-			next := strings.TrimSpace(lines[i])
-			for strings.HasPrefix(next, "#") && i+1 < len(lines) {
+		if strings.HasSuffix(rest, "\\") {
+			parts := []string{rest}
+			for last := rest; strings.HasSuffix(last, "\\") && i+1 < len(lines); {
+				parts[len(parts)-1] = strings.TrimSuffix(last, "\\")
 				i++
-				next = strings.TrimSpace(lines[i])
+				next := strings.TrimSpace(lines[i])
+				for strings.HasPrefix(next, "#") && i+1 < len(lines) {
+					i++
+					next = strings.TrimSpace(lines[i])
+				}
+				if strings.HasPrefix(next, "#") {
+					break
+				}
+				parts = append(parts, next)
+				last = next
 			}
-			if strings.HasPrefix(next, "#") {
-				break
-			}
-			rest += " " + next
+			rest = strings.Join(parts, " ")
 		}
 		rest = strings.TrimSpace(rest)
 		for strings.HasPrefix(rest, "--") { // RUN --mount=… --network=…
@@ -395,8 +428,68 @@ var metaKeys = map[string]bool{
 	"jsdelivr": true, "$schema": true, "directory": true, "registry": true, "access": true, "funding": true,
 }
 
-// pair is a "key": "value" pair of JSON text.
-var pair = lazy(`"((?:[^"\\\n]|\\.)*)"\s*:\s*("(?:[^"\\\n]|\\.)*")`)
+// pairs calls fn with each "key": "value" pair of JSON text whose value
+// is a string (both decoded), up to limit pairs, in one pass.
+func pairs(text string, limit int, fn func(key, val string)) {
+	n := 0
+	for i := 0; i < len(text) && n < limit; {
+		j := strings.IndexByte(text[i:], '"')
+		if j < 0 {
+			return
+		}
+		i += j
+		key, end, ok := jsonString(text, i)
+		if !ok {
+			i++
+			continue
+		}
+		k := skipSpace(text, end)
+		if k >= len(text) || text[k] != ':' {
+			i = end
+			continue
+		}
+		k = skipSpace(text, k+1)
+		if k >= len(text) || text[k] != '"' {
+			i = k
+			continue
+		}
+		val, vend, ok := jsonString(text, k)
+		if !ok {
+			i = k + 1
+			continue
+		}
+		n++
+		fn(key, val)
+		i = vend
+	}
+}
+
+// jsonString decodes the JSON string that starts at text[i] (a quote) on
+// one line, returning where it ends.
+func jsonString(text string, i int) (string, int, bool) {
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '\n':
+			return "", j, false
+		case '"':
+			var s string
+			if json.Unmarshal([]byte(text[i:j+1]), &s) != nil {
+				return "", j + 1, false
+			}
+			return s, j + 1, true
+		}
+	}
+	return "", len(text), false
+}
+
+func skipSpace(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return i
+}
 
 // packageScripts reads the scripts of package.json or composer.json; a
 // fragment that does not parse is read pair by pair, leaving out values
@@ -420,16 +513,11 @@ func (r *reader) packageScripts(text string) {
 		}
 		return
 	}
-	for _, m := range pair().FindAllStringSubmatch(text, MaxPrograms*4) {
-		var key, val string
-		if json.Unmarshal([]byte(`"`+m[1]+`"`), &key) != nil || json.Unmarshal([]byte(m[2]), &val) != nil {
-			continue
+	pairs(text, MaxPrograms*4, func(key, val string) {
+		if !metaKeys[key] && !versionLike(val) {
+			r.packageScript(key, val)
 		}
-		if metaKeys[key] || versionLike(val) {
-			continue
-		}
-		r.packageScript(key, val)
-	}
+	})
 }
 
 // packageScript keeps one script; composer's @php runs PHP, its other
@@ -488,17 +576,25 @@ var (
 // word, and the commands of $(shell …) calls.
 func (r *reader) makefile(text string) {
 	lines := strings.Split(text, "\n")
-	for _, m := range makeShell().FindAllStringSubmatch(text, MaxPrograms) {
-		r.add("$(shell)", makeWords(m[1]))
+	if strings.Contains(text, "shell") {
+		for _, m := range makeShell().FindAllStringSubmatch(text, MaxPrograms) {
+			r.add("$(shell)", makeWords(m[1]))
+		}
 	}
-	for i := 0; i < len(lines); i++ {
+	for i := 0; i < len(lines) && !r.full(); i++ {
 		if !strings.HasPrefix(lines[i], "\t") {
 			continue
 		}
 		line := lines[i][1:]
-		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
-			i++
-			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimPrefix(lines[i], "\t")
+		if strings.HasSuffix(line, "\\") {
+			parts := []string{line}
+			for last := line; strings.HasSuffix(last, "\\") && i+1 < len(lines); {
+				parts[len(parts)-1] = strings.TrimSuffix(last, "\\")
+				i++
+				last = strings.TrimPrefix(lines[i], "\t")
+				parts = append(parts, last)
+			}
+			line = strings.Join(parts, " ")
 		}
 		line = strings.TrimLeft(line, "@+- \t")
 		r.add("recipe", makeWords(line))
@@ -522,12 +618,21 @@ var jenkinsSh = lazy(`\bsh\s*\(?\s*(?:script\s*:\s*)?('''|"""|'|")`)
 // jenkinsfile reads the scripts of sh steps: sh 'cmd', sh """…""",
 // sh(script: '…'); a GString's ${…} is replaced by a word.
 func (r *reader) jenkinsfile(text string) {
-	for _, loc := range jenkinsSh().FindAllStringSubmatchIndex(text, MaxPrograms) {
-		q := text[loc[2]:loc[3]]
-		body := text[loc[3]:]
+	if !strings.Contains(text, "sh") {
+		return
+	}
+	for pos := 0; pos < len(text) && !r.full(); {
+		loc := jenkinsSh().FindStringSubmatchIndex(text[pos:])
+		if loc == nil {
+			return
+		}
+		q := text[pos+loc[2] : pos+loc[3]]
+		body := text[pos+loc[3]:]
 		end := -1
 		if len(q) == 3 {
-			end = strings.Index(body, q)
+			if end = strings.Index(body, q); end < 0 {
+				return // nothing later closes it either
+			}
 		} else {
 			for i := 0; i < len(body); i++ {
 				if body[i] == '\\' {
@@ -539,10 +644,11 @@ func (r *reader) jenkinsfile(text string) {
 					break
 				}
 			}
+			if end < 0 {
+				return
+			}
 		}
-		if end < 0 {
-			continue
-		}
+		pos += loc[3] + end + len(q)
 		s := body[:end]
 		if q[0] == '"' {
 			s = groovyExpr().ReplaceAllString(s, "__expr__")
@@ -564,6 +670,9 @@ var groovyExpr = lazy(`\$\{[^}]*\}`)
 // stdin).
 func (r *reader) crontab(text string, system bool) {
 	for _, line := range strings.Split(text, "\n") {
+		if r.full() {
+			return
+		}
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || envLine(line) {
 			continue
@@ -625,15 +734,21 @@ func unescapedPercent(s string) int {
 // systemd reads a unit's Exec lines, their prefixes (@ - : + !) removed.
 func (r *reader) systemd(text string) {
 	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
+	for i := 0; i < len(lines) && !r.full(); i++ {
 		line := strings.TrimSpace(lines[i])
 		key, val, ok := strings.Cut(line, "=")
 		if !ok || !strings.HasPrefix(key, "Exec") {
 			continue
 		}
-		for strings.HasSuffix(val, "\\") && i+1 < len(lines) {
-			i++
-			val = strings.TrimSuffix(val, "\\") + " " + strings.TrimSpace(lines[i])
+		if strings.HasSuffix(val, "\\") {
+			parts := []string{val}
+			for last := val; strings.HasSuffix(last, "\\") && i+1 < len(lines); {
+				parts[len(parts)-1] = strings.TrimSuffix(last, "\\")
+				i++
+				last = strings.TrimSpace(lines[i])
+				parts = append(parts, last)
+			}
+			val = strings.Join(parts, " ")
 		}
 		r.add(strings.TrimSpace(key), strings.TrimLeft(strings.TrimSpace(val), "@-:+!|"))
 	}
@@ -803,15 +918,11 @@ var devCommands = map[string]bool{"initializeCommand": true, "onCreateCommand": 
 func (r *reader) jsonConfig(k Kind, text string) {
 	var v any
 	if json.Unmarshal([]byte(stripJSONComments(text)), &v) != nil {
-		for _, m := range pair().FindAllStringSubmatch(text, MaxPrograms*4) {
-			var val string
-			if json.Unmarshal([]byte(m[2]), &val) != nil {
-				continue
+		pairs(text, MaxPrograms*4, func(key, val string) {
+			if k == EditorTasks && key == "command" || k == DevContainer && devCommands[key] {
+				r.add(key, val)
 			}
-			if k == EditorTasks && m[1] == "command" || k == DevContainer && devCommands[m[1]] {
-				r.add(m[1], val)
-			}
-		}
+		})
 		return
 	}
 	r.jsonWalk(k, v, 0)
