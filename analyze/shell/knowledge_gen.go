@@ -1240,6 +1240,28 @@ func commandsData() *Knowledge {
 				Reason:   "The call moves money",
 			},
 			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "uv", "flit", "hatch", "pdm"},
+				SubAny: []string{"publish"},
+				NoFlag: []string{"--dry-run", "-n"},
+				Level:  "high",
+				Reason: "Publishing puts the workspace's code on a public registry, where it cannot be fully taken back",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"gem", "twine"},
+				SubAny: []string{"push", "upload"},
+				Level:  "high",
+				Reason: "Publishing puts the workspace's code on a public registry, where it cannot be fully taken back",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gcloud"},
+				Sub:    []string{"iam", "service-accounts", "keys", "create"},
+				Level:  "medium",
+				Reason: "The command mints a key for a service account and writes it to a file",
+			},
+			{
 				Rule:     "code.ci_secret_write",
 				Cmd:      []string{"gh", "glab"},
 				SubAny:   []string{"secret", "variable"},
