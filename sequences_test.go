@@ -56,6 +56,8 @@ func TestSequenceClasses(t *testing.T) {
 		{"DATABASE_URL on prod, then prisma reset", []string{"export DATABASE_URL=postgres://app@prod-db.internal:5432/app", "npx prisma migrate reset --force"}, risk.Critical},
 		{"rake with RAILS_ENV=production on its line", []string{"rake db:schema:load RAILS_ENV=production"}, risk.Critical},
 		{"kubectl --context prod in one command", []string{"kubectl --context prod-us apply -f job.yaml"}, risk.High},
+		{"env AWS_PROFILE=prod for one command", []string{"env AWS_PROFILE=prod aws ecs update-service --cluster web --service api --desired-count 0"}, risk.High},
+		{"env TF_WORKSPACE=production for one command", []string{"env TF_WORKSPACE=production terraform apply"}, risk.High},
 		{"a script run in a production context", []string{"kubectl config use-context prod", write("/home/user/project/deploy.sh", "#!/bin/sh\nkubectl set image deploy/api api=api:v2\n"), "sh deploy.sh"}, risk.High},
 
 		// programs planted in PATH
@@ -82,6 +84,8 @@ func TestSequenceClasses(t *testing.T) {
 		{"AWS_PROFILE=staging, deploy", []string{"export AWS_PROFILE=staging", "cdk deploy api-stack"}, 0},
 		{"NODE_ENV=production, a build", []string{"export NODE_ENV=production", "npm run build", "npx prisma generate"}, 0},
 		{"RAILS_ENV=production, migration status", []string{"export RAILS_ENV=production", "bin/rails db:migrate:status"}, 0},
+		{"env AWS_PROFILE=prod for a read", []string{"env AWS_PROFILE=prod aws ecs describe-services --cluster web --services api"}, 0},
+		{"TF_WORKSPACE=prod for a plan", []string{"env TF_WORKSPACE=prod terraform plan"}, 0},
 		{"products is not prod", []string{"gcloud config set project products-dev", "gcloud run deploy api --image gcr.io/acme/api:v2"}, 0},
 		{"a helper planted in ~/.local/bin", []string{write("/home/user/.local/bin/today", "#!/bin/sh\ndate +%F\n"), "chmod +x ~/.local/bin/today", "today"}, 1}, // writing there is a finding of its own
 		{"a directory on PATH with a harmless tool", []string{"export PATH=/home/user/.tools:/usr/bin:/bin", write("/home/user/.tools/fmtall", "#!/bin/sh\ngofmt -l .\n"), "chmod +x ~/.tools/fmtall", "fmtall"}, 0},
@@ -104,6 +108,12 @@ func TestSequenceClasses(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if len(tt.steps) == 1 {
+				// one step: the same alone, without a conversation
+				if as := run(t, "", tt.steps); !as[0].Level.AtLeast(tt.want) || as[0].Level == risk.Unknown {
+					t.Errorf("alone at %v, want %v: %v", as[0].Level, tt.want, as[0].Reasons)
+				}
+			}
 			as := run(t, fmt.Sprintf("h%d", i), tt.steps)
 			last := as[len(as)-1]
 			if last.Level == risk.Unknown || !last.Level.AtLeast(tt.want) {

@@ -414,6 +414,13 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 	c := s.Call
 	findings := e.analyze(ctx, c, st)
+	if st == nil && namesProduction(c) {
+		// what a conversation's session checks (st.Analyze), for the
+		// production context a lone command names for itself
+		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
+			return session.Production(ctx, c, e.alone), nil
+		})...)
+	}
 	s.Assessment = e.combine(c, findings)
 	if e.judge != Judge(nop{}) {
 		if more := e.judgeStage(ctx, s); len(more) > 0 {
@@ -432,6 +439,19 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 func compound(c *tool.Call) bool {
 	for _, s := range c.Shell {
 		if strings.ContainsAny(s, ";&|\n") {
+			return true
+		}
+	}
+	return false
+}
+
+// namesProduction reports a call whose shell script holds the word prod
+// (Prod, PROD, production …) anywhere: the only kind in which a lone
+// command can name a production context for itself (kubectl --context
+// prod …, AWS_PROFILE=prod aws …), which stages checks then.
+func namesProduction(c *tool.Call) bool {
+	for _, s := range c.Shell {
+		if strings.Contains(s, "prod") || strings.Contains(s, "Prod") || strings.Contains(s, "PROD") {
 			return true
 		}
 	}
@@ -575,11 +595,8 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		// the text a chain runs is assessed alone, without the session;
 		// the chain reads its level and findings, not the resources the
 		// rule pack would look for in the text again (rules.Resources)
-		alone := func(ctx context.Context, c *tool.Call) risk.Assessment {
-			return e.combineWith(c, e.analyze(ctx, c, nil), nil)
-		}
 		parts = append(parts, runStep("session", c, func() ([]risk.Finding, error) {
-			return st.Analyze(ctx, c, alone), nil
+			return st.Analyze(ctx, c, e.alone), nil
 		}))
 	}
 	if c.Work.Spent() {
@@ -588,6 +605,13 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		parts = append(parts, []risk.Finding{{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()}})
 	}
 	return slices.Concat(parts...)
+}
+
+// alone assesses c without a conversation: the text a chain runs. The
+// chain reads its level and findings, not the resources the rule pack
+// would look for in the text again (rules.Resources).
+func (e *Engine) alone(ctx context.Context, c *tool.Call) risk.Assessment {
+	return e.combineWith(c, e.analyze(ctx, c, nil), nil)
 }
 
 // combine makes the assessment of call c from its findings, without those

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -208,6 +209,17 @@ func appReadOnly(ops []string) bool {
 	return appRead()[v]
 }
 
+// Production returns the session.production findings of a lone call,
+// one no conversation holds (see State.Analyze, which makes them for a
+// conversation's calls): the production contexts its commands name for
+// themselves (--context prod, AWS_PROFILE=prod aws …). assess judges a
+// command alone, as for Analyze.
+func Production(ctx context.Context, c *tool.Call, assess AssessFunc) []risk.Finding {
+	ch := &chain{st: newState("", DefaultConfig()), ctx: ctx, assess: assess, budget: maxChain}
+	ch.production(c, 0)
+	return ch.out
+}
+
 // where is a production context a command acts in, and why: "kubectl
 // context prod-cluster, selected in step 2".
 type where struct{ name, why string }
@@ -250,6 +262,20 @@ func (ch *chain) productionCommand(c *tool.Call, cmd tool.Command, own map[strin
 	name := path.Base(cmd.Args[0])
 	args := cmd.Args[1:]
 	dyn := cmd.Dynamic[1:]
+	var local []string
+	if name == "env" {
+		// env AWS_PROFILE=prod aws …: the words before the program
+		for len(args) > 0 && !dyn[0] && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=")) {
+			if strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") {
+				local = append(local, args[0])
+			}
+			args, dyn = args[1:], dyn[1:]
+		}
+		if len(args) == 0 || dyn[0] {
+			return
+		}
+		name, args, dyn = path.Base(args[0]), args[1:], dyn[1:]
+	}
 	if (strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpx" || name == "bunx") && len(args) > 0 {
 		// python manage.py migrate, php artisan migrate:fresh, bundle exec
 		// rake db:drop, npx prisma migrate reset
@@ -268,6 +294,9 @@ func (ch *chain) productionCommand(c *tool.Call, cmd tool.Command, own map[strin
 	ops, w := fam.split(args, dyn)
 	if fam.readOnly(ops) {
 		return
+	}
+	if w.name == "" {
+		w = localContext(fam, local)
 	}
 	if w.name == "" {
 		w = ch.context(c, fam, cmd, own)
@@ -364,6 +393,18 @@ func (ch *chain) context(c *tool.Call, fam *family, cmd tool.Command, own map[st
 		}
 		if d != c.Workspace && tool.IsProduction(strings.TrimPrefix(d, c.Workspace)) {
 			return where{d, "run in " + d}
+		}
+	}
+	return where{}
+}
+
+// localContext returns the production context that assignments for one
+// command (NAME=value) name for family fam, if any.
+func localContext(fam *family, env []string) where {
+	for _, a := range env {
+		k, v, _ := strings.Cut(a, "=")
+		if (slices.Contains(fam.vars, k) || slices.Contains(anyEnv, k)) && tool.IsProduction(v) {
+			return where{v, a + " for this command"}
 		}
 	}
 	return where{}

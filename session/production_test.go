@@ -127,3 +127,33 @@ func TestProductionFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestProductionForOneCommand: the assignments env gives one command
+// (env RAILS_ENV=production rails …) name its context; another family's
+// variable, or a name that is not production, does not.
+func TestProductionForOneCommand(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"env AWS_PROFILE=prod aws s3 rm s3://b/x", true},
+		{"env TF_WORKSPACE=production terraform apply", true},
+		{"env ENV=prod kubectl delete pod x", true},
+		{"env RAILS_ENV=production bin/rails db:migrate", true},
+		{"env -i AWS_PROFILE=prod sam deploy", true},
+		{"env AWS_PROFILE=prod aws s3 ls s3://b", false},
+		{"env AWS_PROFILE=staging aws s3 rm s3://b/x", false},
+		{"env TF_WORKSPACE=prod kubectl delete pod x", false},
+		{"env RAILS_ENV=production npm run build", false},
+		{"env", false},
+	} {
+		st := New("x", Config{}, nil)
+		c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Cwd: "/w", Workspace: "/w", Prior: &st.prior}
+		args := strings.Fields(tt.line)
+		ch := &chain{st: st, budget: maxChain}
+		ch.productionCommand(c, tool.Command{Args: args, Dynamic: make([]bool, len(args))}, nil, 0)
+		if got := len(ch.out) > 0; got != tt.want {
+			t.Errorf("%q: flagged %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
