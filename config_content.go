@@ -145,10 +145,11 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 				if f.Analyzer == "secrets" || w.kind.Contained() && hostLocal(f.Rule) {
 					continue // the content's secrets are the call's own findings
 				}
-				if f.Level == risk.Unknown {
+				if f.Level == risk.Unknown || f.Level < risk.Medium {
 					// text that does not read as a script is not judged as
-					// one: the write itself is judged by its path
-					f.Level, f.Locked = risk.Low, false
+					// one, and what is low to run adds nothing to writing
+					// it: the write itself is judged by its path
+					continue
 				}
 				f.Analyzer = "configcode"
 				f.Reason = where + f.Reason
