@@ -156,6 +156,16 @@ var verbModifiers = map[string]bool{"force": true, "hard": true, "soft": true, "
 // cacheNouns name stores whose contents are rebuilt on demand.
 var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "temp": true}
 
+// artifactNouns name what frameworks build or write locally and clear
+// on demand (rails log:clear, php artisan route:clear, optimize:clear):
+// emptied by clear, flush or purge, they are caches too. Deleted by name
+// (aws logs delete-log-group) they are not.
+var artifactNouns = map[string]bool{"log": true, "logs": true, "route": true, "routes": true, "compiled": true,
+	"optimize": true, "event": true, "events": true, "view": true, "views": true}
+
+// clearVerbs empty a store rather than delete named things.
+var clearVerbs = map[string]bool{"clear": true, "flush": true, "purge": true, "empty": true}
+
 // configNouns name the client's own local configuration.
 var configNouns = map[string]bool{"config": true, "configuration": true, "profile": true, "profiles": true, "alias": true, "aliases": true, "extension": true, "extensions": true,
 	"plugin": true, "plugins": true, "completion": true, "krew": true, "components": true}
@@ -277,6 +287,7 @@ func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Fin
 		nouns       int
 		cache, conf bool
 		registry    bool // a package manager's registry-side noun (npm owner rm)
+		artifact    bool // a noun of artifactNouns before the verb
 		pending     bool // the word before was a flag that may take a value
 		valued      bool // … and most likely does: no verb is read from it
 		pkg         = kind == cliPkg || kind == cliSysPkg
@@ -353,6 +364,7 @@ walk:
 			}
 			nouns++
 			cache = cache || anyToken(seg, cacheNouns)
+			artifact = artifact || anyToken(seg, artifactNouns)
 			conf = conf || anyToken(seg, configNouns)
 			registry = registry || pkg && registryNouns[seg]
 			if nouns > maxNouns {
@@ -396,7 +408,7 @@ walk:
 	case dry:
 		f.Level, f.Reversible = risk.Low, true
 		f.Reason = cmd + " is a dry run: it only reports what it would " + head
-	case cache && verb == wordDestroy:
+	case (cache || artifact && clearVerbs[head]) && verb == wordDestroy:
 		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
 		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
 	case conf || kind == cliConfig && f.Level > risk.Medium:

@@ -151,6 +151,11 @@ func TestVerbGrammar(t *testing.T) {
 		"xcrun simctl delete unavailable":                       risk.Medium,
 		"adb uninstall com.example.app":                         risk.Medium,
 		"gcloud components remove kubectl":                      risk.Medium,
+		"rails log:clear":                                       risk.Low,
+		"php artisan route:clear":                               risk.Low,
+		"php artisan queue:clear redis":                         risk.High,
+		"aws logs delete-log-group --log-group-name audit":      risk.High,
+		"algolia indices clear products":                        risk.High,
 		"nomad job stop -purge web":                             risk.High,
 	}
 	for cmd, want := range fire {
