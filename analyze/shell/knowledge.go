@@ -542,8 +542,8 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		for f := range strings.SplitSeq(t[5:], ",") {
 			for i := 1; i < len(c.Args); i++ {
 				a := c.Args[i]
-				if a == f && i+1 < len(c.Args) {
-					targets = append(targets, i+1)
+				if (a == f || len(f) == 2 && f[0] == '-' && f[1] != '-' && len(a) > 2 && a[len(a)-1] == f[1] && a[1] != '-' && isCluster(a)) && i+1 < len(c.Args) {
+					targets = append(targets, i+1) // -o FILE, or -sSLo FILE: the cluster's last flag takes it
 				} else if hasValue(a, f) {
 					targets = append(targets, -i) // value after '='
 				}
@@ -655,8 +655,8 @@ func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding
 	bestPath, found := "", false
 	for _, i := range targets {
 		p, dyn := r.target(c, i)
-		if !dyn && isRemote(p) {
-			continue // another machine's file (rsync host:path): not judged as a local one
+		if !dyn && (isRemote(p) || p == "-") {
+			continue // another machine's file (rsync host:path), or stdout: not a local file
 		}
 		t, abs := effect.Dynamic, p
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
