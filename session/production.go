@@ -386,6 +386,9 @@ func (ch *chain) context(c *tool.Call, fam *family, cmd tool.Command, own map[st
 			}
 		}
 	}
+	if w := scriptAssigns(c, fam); w.name != "" {
+		return w
+	}
 	if fam.dir {
 		d := cmd.Dir
 		if d == "" {
@@ -405,6 +408,30 @@ func localContext(fam *family, env []string) where {
 		k, v, _ := strings.Cut(a, "=")
 		if (slices.Contains(fam.vars, k) || slices.Contains(anyEnv, k)) && tool.IsProduction(v) {
 			return where{v, a + " for this command"}
+		}
+	}
+	return where{}
+}
+
+// scriptAssigns returns the production context an assignment written in
+// the call's script names for family fam (AWS_PROFILE=prod aws …, the
+// form the commands do not carry): any such word of the script counts,
+// for every command of it (an over-approximation, read only for a
+// command that changes something and has no context otherwise).
+func scriptAssigns(c *tool.Call, fam *family) where {
+	for _, s := range c.Shell {
+		if !strings.Contains(s, "=") {
+			continue
+		}
+		for _, f := range strings.Fields(s) {
+			k, v, ok := strings.Cut(f, "=")
+			if !ok || !(slices.Contains(fam.vars, k) || slices.Contains(anyEnv, k)) {
+				continue
+			}
+			v = strings.Trim(strings.TrimRight(v, ";&|)"), `"'`)
+			if tool.IsProduction(v) {
+				return where{v, k + "=" + v + " in the script"}
+			}
 		}
 	}
 	return where{}

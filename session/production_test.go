@@ -157,3 +157,29 @@ func TestProductionForOneCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestProductionScriptAssigns: an assignment written in front of a command
+// (AWS_PROFILE=prod aws …) names the context of the script's commands.
+func TestProductionScriptAssigns(t *testing.T) {
+	for _, tt := range []struct {
+		script, line string
+		want         bool
+	}{
+		{"AWS_PROFILE=prod aws s3 rm s3://b/x", "aws s3 rm s3://b/x", true},
+		{`TF_WORKSPACE="production" terraform apply`, "terraform apply", true},
+		{"cd infra && ENV=prod kubectl apply -f k8s/", "kubectl apply -f k8s/", true},
+		{"AWS_PROFILE=prod aws s3 ls s3://b", "aws s3 ls s3://b", false},
+		{"AWS_PROFILE=staging aws s3 rm s3://b/x", "aws s3 rm s3://b/x", false},
+		{"TF_WORKSPACE=prod kubectl delete pod x", "kubectl delete pod x", false},
+		{"NAME=prod aws s3 rm s3://b/x", "aws s3 rm s3://b/x", false},
+	} {
+		st := New("x", Config{}, nil)
+		c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Cwd: "/w", Workspace: "/w", Prior: &st.prior, Shell: []string{tt.script}}
+		args := strings.Fields(tt.line)
+		ch := &chain{st: st, budget: maxChain}
+		ch.productionCommand(c, tool.Command{Args: args, Dynamic: make([]bool, len(args))}, nil, 0)
+		if got := len(ch.out) > 0; got != tt.want {
+			t.Errorf("%q: flagged %v, want %v", tt.script, got, tt.want)
+		}
+	}
+}
