@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -67,6 +68,10 @@ type File struct {
 	// Sensitive names the sensitive data the file holds (credentials, the
 	// environment, database rows), "" when none is known.
 	Sensitive string
+
+	// buf holds Text's bytes while the file is appended to (appendText),
+	// with room to grow; any other Text leaves it stale (ownText).
+	buf []byte
 }
 
 // NewState returns the state of a conversation that no Store holds
@@ -119,7 +124,9 @@ func (st *State) File(p string) (File, bool) {
 	if !ok {
 		return File{}, false
 	}
-	return *f, true
+	cp := *f
+	cp.buf = nil
+	return cp, true
 }
 
 // Files returns how many files the session tracks.
@@ -242,6 +249,27 @@ func (st *State) setText(c *tool.Call, f *File, text string, known bool) {
 	f.Text, f.Known, f.Step = text, known && !f.Truncated, st.step
 }
 
+// appendText is setText of f.Text+add, as f.Known says. The text grows in
+// f.buf, whose room doubles (up to MaxFileBytes): a file appended to line
+// by line (echo … >> log, for each of a script's steps) costs its length
+// once, where a new string for each line copied all the lines before it.
+// Bytes past the end of a string made of buf are never written again, so
+// every text it held stays as it was.
+func (st *State) appendText(c *tool.Call, f *File, add string) {
+	n := len(f.Text) + len(add)
+	if !f.ownText() || cap(f.buf)-len(f.buf) < len(add) {
+		room := max(n, min(2*n, st.cfg.MaxFileBytes))
+		f.buf = append(make([]byte, 0, room), f.Text...)
+	}
+	f.buf = append(f.buf, add...)
+	st.setText(c, f, unsafe.String(unsafe.SliceData(f.buf), len(f.buf)), f.Known)
+}
+
+// ownText reports whether f.Text is made of f.buf, all of it.
+func (f *File) ownText() bool {
+	return len(f.buf) == len(f.Text) && len(f.buf) > 0 && unsafe.SliceData(f.buf) == unsafe.StringData(f.Text)
+}
+
 // file returns the record of p, creating it (and forgetting the oldest
 // record beyond MaxFiles).
 func (st *State) file(p string) *File {
@@ -296,6 +324,7 @@ func (st *State) fileView() *State {
 	}
 	for p, f := range st.files {
 		cp := *f
+		cp.buf = nil // the view's appends must not write into f's room
 		v.files[p] = &cp
 	}
 	v.byBase = maps.Clone(st.byBase) // its lists are never changed in place
@@ -314,7 +343,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 			// the cut (setText of the whole would cut it off again)
 			f.Known, f.Step = false, st.step
 		case e.Known && e.Append:
-			st.setText(c, f, f.Text+e.Text, f.Known)
+			st.appendText(c, f, e.Text)
 		case e.Known:
 			st.setText(c, f, e.Text, true)
 		case !e.Append:
@@ -349,7 +378,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 		switch {
 		case ok:
 			cp := *src
-			cp.Path, cp.Step = e.Path, st.step
+			cp.Path, cp.Step, cp.buf = e.Path, st.step, nil // appends to one must not write into the other's room
 			*st.file(e.Path) = cp
 			if l, ok := st.prior.Lists[e.Src]; ok {
 				setMap(&st.prior.Lists, e.Path, l, st.cfg.MaxNames)

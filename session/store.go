@@ -200,6 +200,7 @@ func (st *State) clone() *State {
 	files := make([]File, 0, len(st.files))
 	for k, f := range cp.files {
 		files = append(files, *f)
+		files[len(files)-1].buf = nil // appends to one must not write into the other's room
 		cp.files[k] = &files[len(files)-1]
 	}
 	return cp

@@ -120,7 +120,7 @@ func (r *resolver) builtin(c Command) {
 			r.vars[name] = val
 			delete(r.vars, name+"\x00dynamic")
 			if r.persist && c.Args[0] != "local" {
-				r.changes = append(r.changes, tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
+				r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
 			}
 		}
 	case "set":
@@ -131,7 +131,7 @@ func (r *resolver) builtin(c Command) {
 		}
 	case "cd", "pushd", "popd":
 		if r.persist {
-			r.changes = append(r.changes, tool.Effect{Kind: tool.Chdir, Path: r.dir, Known: !r.dirDyn && r.dir != ""})
+			r.changes = append(room(r.changes), tool.Effect{Kind: tool.Chdir, Path: r.dir, Known: !r.dirDyn && r.dir != ""})
 		}
 	case "unset":
 		fn := false
@@ -143,12 +143,12 @@ func (r *resolver) builtin(c Command) {
 			case fn:
 				r.del(&r.funcs, ownFuncs, a)
 				if r.persist {
-					r.changes = append(r.changes, tool.Effect{Kind: tool.SetFunc, Path: a})
+					r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetFunc, Path: a})
 				}
 			default:
 				delete(r.vars, a)
 				if r.persist {
-					r.changes = append(r.changes, tool.Effect{Kind: tool.UnsetVar, Path: a})
+					r.changes = append(room(r.changes), tool.Effect{Kind: tool.UnsetVar, Path: a})
 				}
 			}
 		}
@@ -160,7 +160,7 @@ func (r *resolver) builtin(c Command) {
 			}
 			r.set(&r.aliases, ownAliases, name, val)
 			if r.persist {
-				r.changes = append(r.changes, tool.Effect{Kind: tool.SetAlias, Path: name, Text: val, Known: true})
+				r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetAlias, Path: name, Text: val, Known: true})
 			}
 		}
 	case "unalias":
@@ -170,7 +170,7 @@ func (r *resolver) builtin(c Command) {
 			}
 			r.del(&r.aliases, ownAliases, a)
 			if r.persist {
-				r.changes = append(r.changes, tool.Effect{Kind: tool.SetAlias, Path: a})
+				r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetAlias, Path: a})
 			}
 		}
 	}
@@ -293,12 +293,12 @@ func (r *resolver) gitConfig(cmd Command, from int) {
 	switch {
 	case unset:
 		r.del(&r.gitAliases, ownGit, name)
-		r.changes = append(r.changes, tool.Effect{Kind: tool.SetGitAlias, Path: name})
+		r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: name})
 	case len(ops) >= 2 && len(ops[1]) <= maxBody:
 		r.set(&r.gitAliases, ownGit, name, ops[1])
 		// git writes its configuration to disk: the alias outlives any
 		// subshell
-		r.changes = append(r.changes, tool.Effect{Kind: tool.SetGitAlias, Path: name, Text: ops[1], Known: true})
+		r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: name, Text: ops[1], Known: true})
 	}
 }
 
