@@ -60,6 +60,18 @@ func configWrites(c *tool.Call) []configWrite {
 			add(env.Abs(ct.Path), ct.Text)
 		}
 	}
+	for _, s := range c.Shell {
+		if !strings.Contains(s, "config") {
+			continue
+		}
+		if cmds, ok := shell.Resolved(c, s); ok {
+			for _, cmd := range cmds {
+				if p, text, ok := gitConfigSet(cmd, env); ok {
+					add(p, text)
+				}
+			}
+		}
+	}
 	effects := c.Effects // the shell preparer's, in a conversation
 	if c.Prior == nil {
 		effects = shellWrites(c, env)
@@ -104,6 +116,66 @@ func writesConfig(cmds []shell.Command, env paths.Env) bool {
 		}
 	}
 	return false
+}
+
+// gitConfigSet reads git config setting one key (git config [--global]
+// KEY VALUE, git config set KEY VALUE): the file it writes and the
+// setting as that file's text, for the values git runs as commands.
+func gitConfigSet(c shell.Command, env paths.Env) (string, string, bool) {
+	a := c.Args
+	if len(a) < 4 || c.Dynamic[0] || commandBase(a[0]) != "git" {
+		return "", "", false
+	}
+	i := 1
+	dir := env.Cwd
+	for ; i < len(a) && strings.HasPrefix(a[i], "-"); i++ {
+		switch a[i] {
+		case "-C":
+			if i+1 < len(a) {
+				dir = env.Abs(a[i+1])
+			}
+			i++
+		case "-c", "--git-dir", "--work-tree", "--namespace":
+			i++
+		}
+	}
+	if i >= len(a) || a[i] != "config" {
+		return "", "", false
+	}
+	file := dir + "/.git/config"
+	var ops []string
+	for i++; i < len(a); i++ {
+		switch w := a[i]; {
+		case c.Dynamic[i]:
+			ops = append(ops, w)
+		case w == "--global":
+			file = strings.TrimSuffix(env.Home, "/") + "/.gitconfig"
+		case w == "--system":
+			file = "/etc/gitconfig"
+		case w == "-f" || w == "--file":
+			if i+1 < len(a) {
+				file = env.Abs(a[i+1])
+			}
+			i++
+		case w == "--type" || w == "--default" || w == "--comment" || w == "--value":
+			i++
+		case w == "--unset" || w == "--unset-all" || w == "--get" || w == "--get-all" || w == "--get-regexp" || w == "-l" || w == "--list" ||
+			w == "-e" || w == "--edit" || w == "--remove-section" || w == "--rename-section" || w == "--get-urlmatch":
+			return "", "", false
+		case strings.HasPrefix(w, "-"):
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if len(ops) > 0 && ops[0] == "set" {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 || !strings.Contains(ops[0], ".") {
+		return "", "", false
+	}
+	key := ops[0]
+	section, name := key[:strings.IndexByte(key, '.')], key[strings.LastIndexByte(key, '.')+1:]
+	return file, "[" + section + "]\n\t" + name + " = " + ops[1] + "\n", true
 }
 
 func commandBase(name string) string {

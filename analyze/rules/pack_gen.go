@@ -336,9 +336,9 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "persist.git_config_hooks",
-		Pattern:    `\bgit\s+config\s+(?:--global|--system)\s+(?:core\.(?:hooksPath|sshCommand|pager|editor|fsmonitor|askPass)|credential\.helper|url\.\S+\.insteadOf|alias\.\S+\s+["']?!|diff\.\S+\.textconv|filter\.\S+\.(?:clean|smudge))`,
+		Pattern:    `\bgit\s+config\s+(?:--global|--system)\s+(?:core\.(?:hooksPath|sshCommand|fsmonitor|askPass)|credential\.helper|url\.\S+\.insteadOf|alias\.\S+\s+["']?!|diff\.\S+\.textconv|filter\.\S+\.(?:clean|smudge))`,
 		Level:      risk.High,
-		Reason:     "Global git settings that run programs (hooks path, ssh command, pager, helpers) persist code across repositories",
+		Reason:     "Global git settings that run programs (hooks path, ssh command, file system monitor, helpers, filters) persist code across repositories (a pager's or editor's command is judged by what it runs)",
 		Reversible: true,
 		Keywords:   []string{"git config"},
 	},
