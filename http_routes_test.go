@@ -102,6 +102,16 @@ func TestHTTPCarriedRouteConsistency(t *testing.T) {
 			bash(`http --raw 'DROP TABLE events' POST :8123/`),
 			{Tool: "python", Arguments: map[string]any{"code": "import requests\nrequests.post('http://localhost:8123/', data='DROP TABLE events')"}},
 			bash(`node -e "fetch('http://localhost:8123/', {method: 'POST', body: 'DROP TABLE events'})"`),
+			{Tool: "python", Arguments: map[string]any{"code": "import requests\nrequests.get('http://localhost:8123/', params={'query': 'DROP TABLE events'})"}},
+		}, risk.High},
+		{"Solr collection deleted by its action parameter", []risk.Action{
+			bash(`curl -s 'http://localhost:8983/solr/admin/collections?action=DELETE&name=logs'`),
+			bash(`http :8983/solr/admin/collections action==DELETE name==logs`),
+			{Tool: "python", Arguments: map[string]any{"code": "import requests\nrequests.get('http://localhost:8983/solr/admin/collections', params={'action': 'DELETE', 'name': 'logs'})"}},
+		}, risk.High},
+		{"DELETE through a fetch Request", []risk.Action{
+			bash(`node -e "fetch(new Request('https://api.example.com/v1/customers/c1', {method: 'DELETE'}))"`),
+			bash(`curl -X DELETE https://api.example.com/v1/customers/c1`),
 		}, risk.High},
 		{"GraphQL deleteRepository", []risk.Action{
 			bash(`gh api graphql -f query='mutation { deleteRepository(input: {repositoryId: "R_1"}) { clientMutationId } }'`),

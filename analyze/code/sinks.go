@@ -1076,6 +1076,11 @@ func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
 		send = true
 	}
 	a.sendOrFetch(u, send, data)
+	if c != nil {
+		if p, ok := c.kwarg("params"); ok {
+			u = withParams(u, p) // requests.get(url, params={"action": "DELETE"})
+		}
+	}
 	a.request(method, u, body)
 	return value{k: kObj, s: "response", t: tNet}
 }

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -89,4 +90,29 @@ func methodArg(c *args, i int, name string) string {
 		return dyn
 	}
 	return strings.ToUpper(m)
+}
+
+// withParams returns URL u with the query a params= dict adds, for
+// judging the request (its action and SQL parameters); unknown keys and
+// values read as unknown.
+func withParams(u, p value) value {
+	if p.k != kDict || !u.textual() {
+		return u
+	}
+	var q []string
+	for i := 0; i+1 < len(p.items); i += 2 {
+		k, v := p.items[i], p.items[i+1]
+		if !k.textual() || !(v.textual() || v.k == kInt || v.k == kBool) {
+			continue
+		}
+		q = append(q, url.QueryEscape(k.s)+"="+url.QueryEscape(v.text()))
+	}
+	if len(q) == 0 {
+		return u
+	}
+	sep := "?"
+	if strings.Contains(u.s, "?") {
+		sep = "&"
+	}
+	return value{k: kStr, s: u.s + sep + strings.Join(q, "&")}.with(u)
 }

@@ -104,7 +104,7 @@ var calls = map[string]map[string]fn{
 		"writeFileSync": {kind: Write}, "writeFile": {kind: Write}, "appendFileSync": {kind: Write}, "appendFile": {kind: Write},
 		"createWriteStream": {kind: Write}, "writeTextFile": {kind: Write}, "writeTextFileSync": {kind: Write}, "outputFileSync": {kind: Write},
 		"fetch": {kind: Connect}, "get": {kind: Connect, recv: "http|https|axios|got|needle|request|)"},
-		"request": {kind: Connect, recv: "^|http|https|axios|got|)"}, "post": {kind: Connect, recv: "axios|got|needle|request|ky|superagent|)"}, "axios": {kind: Connect, recv: "^"},
+		"request": {kind: Connect, recv: "^|http|https|axios|got|)"}, "post": {kind: Connect, recv: "axios|got|needle|request|ky|superagent|)"}, "axios": {kind: Connect, recv: "^"}, "Request": {kind: Connect, recv: "^"},
 		"delete":  {kind: Connect, recv: "axios|got|needle|request|ky|superagent|client|api|instance|)"},
 		"put":     {kind: Connect, recv: "axios|got|needle|request|ky|superagent|client|api|instance|)"},
 		"patch":   {kind: Connect, recv: "axios|got|needle|request|ky|superagent|client|api|instance|)"},

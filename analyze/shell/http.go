@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/webapi"
@@ -293,6 +294,15 @@ func httpieRequests(c Command, name string) []webapi.Request {
 			j++
 		case !d && strings.HasPrefix(a, "-"):
 		case seen:
+			if k, v, ok := strings.Cut(a, "=="); ok && !d && k != "" && !r.Dynamic {
+				// a query item: name==value
+				sep := "?"
+				if strings.Contains(r.URL, "?") {
+					sep = "&"
+				}
+				r.URL += sep + url.QueryEscape(k) + "=" + url.QueryEscape(v)
+				continue
+			}
 			if !d && dataItem(a) {
 				data = true
 				if len(r.Body) < maxBodies {

@@ -41,7 +41,7 @@ func TestRequests(t *testing.T) {
 		`http delete :9200/idx`:                                         "delete http://localhost:9200/idx",
 		`https PUT api.example.com/v1/a name=x`:                         "PUT https://api.example.com/v1/a",
 		`http :3000/api name=x`:                                         "POST http://localhost:3000/api",
-		`http :3000/api X-Token:abc q==x`:                               " http://localhost:3000/api",
+		`http :3000/api X-Token:abc q==x`:                               " http://localhost:3000/api?q=x",
 		`http --auth u:p -a u:p DELETE example.org/a`:                   "DELETE http://example.org/a",
 		`xh delete localhost:5984/db`:                                   "delete http://localhost:5984/db",
 		`http --offline DELETE :9200/idx`:                               "",
