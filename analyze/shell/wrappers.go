@@ -175,6 +175,10 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 	operands, join, noProgram, flagsDone := 0, false, false, false
 	for i < len(args) {
 		a := args[i]
+		if dyn[i] && w.Assigns && !flagsDone && strings.Contains(a, "=") && validName(a[:strings.IndexByte(a, '=')]) {
+			i++ // NAME=$value: an assignment, whatever its value
+			continue
+		}
 		if dyn[i] {
 			if w.Anywhere || operands < w.Operands {
 				operands++
