@@ -49,7 +49,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 					if len(t) == 0 && (r.Target == "operands" || r.Target == "names") {
 						c, t = fedOperands(cmds, i, c)
 					}
-					if f, ok := r.judge(c, t, env); ok {
+					jc := c
+					if r.Target == "names" && narrowedInputs(cmds, i) {
+						jc = named(c, t)
+					}
+					if f, ok := r.judge(jc, t, env); ok {
 						out = append(out, mayRun(f, c))
 						fired = true
 					}
@@ -204,6 +208,63 @@ func fedOperands(cmds []Command, i int, c Command) (Command, []int) {
 		t = append(t, len(c.Args)+k)
 	}
 	return out, t
+}
+
+// narrowedInputs reports whether a command feeding command i (through a
+// pipe or a substitution, directly or upstream) narrows what is listed:
+// a filter by identity (docker ps --filter name=web), a label selector
+// (kubectl get -l app=x) or a text filter (grep, awk, head…). The names
+// it feeds are then a chosen few, not every container there is. A filter
+// by state (status=exited) does not narrow.
+func narrowedInputs(cmds []Command, i int) bool {
+	for _, j := range cmds[i].Inputs {
+		c := cmds[j]
+		if len(c.Args) == 0 || c.Dynamic[0] {
+			continue
+		}
+		switch commandName(c.Args[0]) {
+		case "grep", "egrep", "fgrep", "rg", "awk", "gawk", "head", "tail", "sed":
+			return true
+		}
+		for k := 1; k < len(c.Args); k++ {
+			a := c.Args[k]
+			if c.Dynamic[k] {
+				continue
+			}
+			switch {
+			case a == "-l" || a == "--selector" || strings.HasPrefix(a, "--selector="):
+				return true // a label selector
+			case (a == "-f" || a == "--filter") && k+1 < len(c.Args) && !c.Dynamic[k+1] && narrowingFilter(c.Args[k+1]),
+				strings.HasPrefix(a, "--filter=") && narrowingFilter(a[len("--filter="):]):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// narrowingFilter reports a docker or podman filter that picks containers
+// by what they are (name, label, image, id, network, volume, port), not
+// by a state all of them may share (status=exited, dangling=true).
+func narrowingFilter(v string) bool {
+	k, _, _ := strings.Cut(v, "=")
+	switch k {
+	case "name", "label", "ancestor", "id", "reference", "network", "volume", "publish", "expose", "pod":
+		return true
+	}
+	return false
+}
+
+// named is c with the words at targets t read as the names they stand
+// for (see narrowedInputs), not as a set computed at run time.
+func named(c Command, t []int) Command {
+	c.Dynamic = slices.Clone(c.Dynamic)
+	for _, k := range t {
+		if k > 0 && k < len(c.Dynamic) {
+			c.Dynamic[k] = false
+		}
+	}
+	return c
 }
 
 // mayRun says, in the reason of a finding on a command that a program
