@@ -556,6 +556,14 @@ func commandsData() *Knowledge {
 				Reason:  "Changing ownership or permissions of {target}",
 			},
 			{
+				Rule:     "priv.credential_exposed",
+				Cmd:      []string{"chmod", "setfacl"},
+				ArgMatch: `^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|[ugoa]*[goa][ugoa]*\+[rwxXst]*r[rwxXst]*|\+r|[go]=[rwx]*r[rwx]*|(?:[ugo]:[^:,]*|o|other):[rwx-]*r[rwx-]*)$`,
+				Target:   "operands",
+				ByClass:  map[string]string{"credential": "high"},
+				Reason:   "Making {target} readable by other users exposes the secrets it holds",
+			},
+			{
 				Rule:     "priv.setuid_or_world_writable",
 				Cmd:      []string{"chmod"},
 				ArgMatch: `^(?:[ugoa]*\+[rwxXt]*s[rwxXt]*|[2467][0-7]{3}|0?[0-7]?[0-7][0-7][2367]|a\+w|o\+w|[ugoa]*=rwxs?)$`,
