@@ -330,6 +330,13 @@ func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []ri
 			Reason: "Program text downloaded by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + " without being seen"})
 	}
 	if j := fl.upstream(i, fl.decode); j >= 0 {
+		if _, ok := literalOut(fl.cmds, slices.Max(c.Inputs)); ok && (shells[name] || name == "eval") {
+			// decoded here and read as the program it is (resolver.echoed):
+			// what it does is judged too; hiding a program from review is
+			// high by itself (no agent needs to)
+			return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.decode_to_shell", Level: risk.High,
+				Reason: "Program text hidden in an encoded literal (`" + cut(fl.cmds[j].Line(), 80) + "`) runs in " + name + "; warden decoded it and judged what it runs as well"})
+		}
 		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.decode_to_shell", Level: risk.High,
 			Reason: "Program text decoded at run time by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + ", hidden from review"})
 	}

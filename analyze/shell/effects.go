@@ -1,12 +1,10 @@
 package shell
 
 import (
-	"encoding/base64"
 	"net/url"
 	"path"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
@@ -495,7 +493,7 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 				}
 			case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
 				e.Kind, e.URL = tool.FetchFile, firstURL(c)
-			case "base64":
+			case "base64", "base32", "basenc", "xxd", "rev", "tr", "openssl", "gunzip", "zcat", "gzip":
 				e.Text, e.Known = decoded(cmds, i)
 			}
 		}
@@ -601,32 +599,15 @@ func archive(out []tool.Effect, name string, c Command, w words, env Env) []tool
 	return out
 }
 
-// decoded returns what base64 -d writes when the text it decodes is
-// shown by an echo or printf feeding it, or by a here-string.
+// decoded returns what a decoder (base64 -d, xxd -r -p, rev …) writes
+// when the text it decodes is shown by an echo or printf feeding it, or
+// by a here-string (see literalOut).
 func decoded(cmds []Command, i int) (string, bool) {
 	c := cmds[i]
-	if !hasFlag(c.Args[1:], "-d") && !hasFlag(c.Args[1:], "--decode") && !hasFlag(c.Args[1:], "-D") {
+	if len(c.Args) == 0 || c.Dynamic[0] || !staticDecoder(commandName(c.Args[0]), c) {
 		return "", false
 	}
-	src, ok := "", false
-	for _, rd := range c.Redirs {
-		if rd.Op == "<<<" && !rd.Dynamic {
-			src, ok = rd.Target, true
-		}
-	}
-	for _, j := range c.Inputs {
-		if text, shows := shown(cmds[j]); shows {
-			src, ok = text, true
-		}
-	}
-	if !ok {
-		return "", false
-	}
-	b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(src), ""))
-	if err != nil || !utf8.Valid(b) {
-		return "", false
-	}
-	return string(b), true
+	return literalOut(cmds, i)
 }
 
 // listing returns, when command i writes a listing of files (find, ls or
@@ -713,22 +694,42 @@ func shown(c Command) (string, bool) {
 	return echoText(c), true
 }
 
-// echoText is what echo or printf writes: words joined by blanks, with a
-// newline for echo without -n.
+// echoText is what echo or printf writes: echo's words joined by blanks,
+// with a newline unless -n, escapes read under -e; printf's format
+// applied to its arguments (see printfText).
 func echoText(c Command) string {
-	args, nl := c.Args[1:], commandName(c.Args[0]) == "echo"
-	for nl && len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E") {
-		if args[0] == "-n" {
-			nl = false
+	args := c.Args[1:]
+	if commandName(c.Args[0]) == "printf" {
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || args[0] == "-v" {
+			return "" // printf -v sets a variable
+		}
+		return printfText(args[0], args[1:])
+	}
+	nl, esc := true, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, f := range args[0][1:] {
+			switch f {
+			case 'n':
+				nl = false
+			case 'e':
+				esc = true
+			case 'E':
+				esc = false
+			}
 		}
 		args = args[1:]
 	}
 	s := strings.Join(args, " ")
-	if !nl {
-		s = strings.ReplaceAll(s, `\n`, "\n")
-		return s
+	if esc {
+		s = echoEscapes(s)
 	}
-	return s + "\n"
+	if nl {
+		s += "\n"
+	}
+	return s
 }
 
 // inputs returns the files whose data reaches command i: its own file

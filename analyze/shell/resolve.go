@@ -535,11 +535,11 @@ func (r *resolver) echoed(id, first int) error {
 	n := len(r.out)
 	for i := first; i < n; i++ {
 		c := r.out[i]
-		if r.at[i].owner != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) {
+		if r.at[i].owner != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) && path.Base(c.Args[0]) != "eval" {
 			continue
 		}
 		subst := substScript(c)
-		if !subst && (!shells[path.Base(c.Args[0])] || !readsStdin(c)) {
+		if !subst && !substProgram(c) && (!shells[path.Base(c.Args[0])] || !readsStdin(c)) {
 			continue
 		}
 		if c.Depth >= MaxDepth {
@@ -548,7 +548,8 @@ func (r *resolver) echoed(id, first int) error {
 		}
 		fed := false
 		for _, j := range c.Inputs {
-			text, ok := shown(r.out[j])
+			// the text printed, or decoded from a literal (see literalOut)
+			text, ok := literalOut(r.out, j)
 			if !ok {
 				continue
 			}
