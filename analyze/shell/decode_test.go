@@ -65,8 +65,11 @@ func TestLiteralPayloads(t *testing.T) {
 		`printf '%s\n' a b c | sort`,
 		`echo -e 'a\tb' | column -t`,
 	} {
-		if got := maxLevel(analyzeScript(t, script)); got > risk.Low {
-			t.Errorf("%q: %s, want at most low; findings:%s", script, got, describe(analyzeScript(t, script)))
+		// at most what writing a workspace file is (medium), and nothing
+		// about decoding
+		fs := analyzeScript(t, script)
+		if _, ok := levelOf(fs, "rce.decode_to_shell"); ok || maxLevel(fs) > risk.Medium {
+			t.Errorf("%q: %s; findings:%s", script, maxLevel(fs), describe(fs))
 		}
 	}
 }
