@@ -24,6 +24,7 @@ const (
 	ruleEditDelete     = "edit.delete"
 	ruleReadCredential = "read.credential_file"
 	ruleReadDevice     = "read.device"
+	ruleReadSecret     = "read.secret_file"
 )
 
 func (fileTools) Name() string { return "effects" }
@@ -38,6 +39,9 @@ func (fileTools) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error
 	for _, o := range ops {
 		p := c.Abs(o.Path)
 		t := effect.Of(env, o.Path)
+		if o.Op == effect.Read {
+			t = effect.Reading(env, p)
+		}
 		v, ok := effect.JudgeFile(o.Op, t, effect.Glob(o.Path))
 		if !ok || !v.Finds() {
 			continue
@@ -46,6 +50,8 @@ func (fileTools) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error
 		switch {
 		case o.Op == effect.Delete:
 			f.Rule, f.Reason = ruleEditDelete, "The tool deletes "+p+" ("+t.String()+"): it "+v.Why
+		case o.Op == effect.Read && t == effect.Secret:
+			f.Rule, f.Reason = ruleReadSecret, "Reading "+p+" puts the secrets it holds into the agent's context"
 		case o.Op == effect.Read && t == effect.Device:
 			f.Rule, f.Reason = ruleReadDevice, "The tool reads the raw device "+p+", which exposes everything stored on it"
 		case o.Op == effect.Read:

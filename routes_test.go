@@ -154,7 +154,7 @@ var routes = []struct {
 		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~/.cache'))"),
 	}},
 	{"delete a scratch folder recursively", risk.Low, []risk.Action{
-		bashA("rm -rf /tmp/build-cache"), bashA("rm -rf $TMPDIR/junk"), bashA("rm -rf ${TMPDIR}/junk"), bashA(`rm -rf "$TMP/junk"`),
+		bashA("rm -rf /tmp/build-cache"), bashA("rm -rf $TMPDIR/junk"), pyA("import os, shutil\nshutil.rmtree(os.environ['TMPDIR'] + '/junk')"), bashA("rm -rf ${TMPDIR}/junk"), bashA(`rm -rf "$TMP/junk"`),
 		pyA("import shutil\nshutil.rmtree('/tmp/build-cache')"),
 	}},
 	{"delete a tree chosen at run time", risk.High, []risk.Action{
@@ -175,6 +175,11 @@ var routes = []struct {
 		bashA("frobnicate --all"), codexA("frobnicate --all"), bashA("./scripts/frobnicate.sh"),
 		pyA("import subprocess\nsubprocess.run(['frobnicate', '--all'])"),
 		{Tool: "mcp__acme__frobnicate", Arguments: map[string]any{"target": "all"}}, {Tool: "frobnicate", Arguments: map[string]any{"target": "all"}},
+	}},
+	{"read the project's .env", risk.Medium, []risk.Action{
+		bashA("cat .env"), bashA("head -n 20 /home/user/project/.env"), codexA("cat .env"), pyA("print(open('.env').read())"),
+		pyA("from pathlib import Path\nprint(Path('.env').read_text())"), readA("/home/user/project/.env"), mcpReadA("/home/user/project/.env"),
+		geminiReadA("/home/user/project/.env"),
 	}},
 	{"read a workspace file", risk.Safe, []risk.Action{
 		bashA("cat README.md"), pyA("print(open('README.md').read())"), readA("/home/user/project/README.md"),

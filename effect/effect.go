@@ -103,11 +103,15 @@ const (
 	// secrets or the machine's control state; what a development server
 	// on localhost serves is Loopback.
 	Control
+	// Secret is a file of secrets by its name (.env, a private key, a
+	// keystore: paths.Env.Secret) where its class alone says nothing
+	// (the workspace, scratch space): what Reading returns for it.
+	Secret
 	numTargets
 )
 
 var targetNames = [numTargets]string{"", "temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential",
-	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control"}
+	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control", "secret"}
 
 func (t Target) String() string {
 	if t < numTargets {
@@ -166,6 +170,18 @@ func File(env paths.Env, p string) Target {
 		return Null
 	}
 	return FileOf(env.ClassifyAbs(p))
+}
+
+// Reading returns the target of reading the absolute, cleaned path p:
+// Secret for a file of secrets by its name whose class reads are
+// otherwise not judged for (a .env or a private key in the workspace),
+// else File(env, p).
+func Reading(env paths.Env, p string) Target {
+	t := File(env, p)
+	if v, _ := Judge(Read, t); v.Level <= risk.Safe && env.Secret(p) {
+		return Secret
+	}
+	return t
 }
 
 // Of returns the target of a path word as a call gives it, resolved

@@ -18,7 +18,11 @@ func TestSamples(t *testing.T) {
 			if strings.Contains(s, "://") {
 				continue // network samples: checked by the routes' test
 			}
-			if got := effect.File(env, s); got != tg {
+			got := effect.File(env, s)
+			if tg == effect.Secret {
+				got = effect.Reading(env, s)
+			}
+			if got != tg {
 				t.Errorf("%s: target %s, want %s", s, got, tg)
 			}
 		}
@@ -62,6 +66,7 @@ func TestTable(t *testing.T) {
 		{effect.Write, effect.Null, risk.Safe, false},
 		{effect.Read, effect.Credential, risk.High, false},
 		{effect.Read, effect.Workspace, risk.Safe, false},
+		{effect.Read, effect.Secret, risk.Medium, false},
 		{effect.Fetch, effect.Metadata, risk.Critical, true},
 		{effect.Fetch, effect.Loopback, risk.Low, false},
 		{effect.Fetch, effect.Private, risk.Medium, false},
@@ -112,7 +117,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseOp(%q) = %v", op, got)
 		}
 	}
-	for tg := effect.Temp; tg <= effect.Control; tg++ {
+	for tg := effect.Temp; tg <= effect.Secret; tg++ {
 		if got, ok := effect.ParseTarget(tg.String()); !ok || got != tg {
 			t.Errorf("ParseTarget(%q) = %v", tg, got)
 		}

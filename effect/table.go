@@ -44,7 +44,8 @@ var table = [numOps][numTargets]cell{
 		System:     {safe, true, false, "reads a system file"}, Home: {safe, true, false, "reads the home directory"},
 		Root: {safe, true, false, "reads the filesystem root"}, Guard: {safe, true, false, "reads warden's own files"},
 		Cache: {safe, true, false, "reads a cache"}, Dynamic: {safe, true, false, "reads a file chosen at run time"},
-		Null: {safe, true, false, "reads nothing"},
+		Null:   {safe, true, false, "reads nothing"},
+		Secret: {medium, true, false, "puts the secrets it holds (a .env file, a private key) into the agent's context"},
 	},
 	Write: {
 		Temp:          {medium, true, false, "writes scratch space"},
@@ -129,5 +130,6 @@ var Samples = map[Target][]string{
 	Private:       {"http://10.0.0.5/admin", "http://192.168.1.1/"},
 	Metadata:      {"http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/computeMetadata/v1/"},
 	External:      {"https://example.com/", "https://203.0.113.5/x"},
+	Secret:        {"/home/user/project/.env", "/home/user/project/certs/server.key", "/tmp/id_ed25519"},
 	Control:       {"http://0.0.0.0:8500/v1/kv/?recurse", "http://127.0.0.1:8200/v1/secret/data/app", "http://10.0.0.7:2375/containers/json"},
 }

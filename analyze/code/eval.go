@@ -1329,6 +1329,10 @@ func (a *analysis) envVar(name string, def value) value {
 		if a.env.Home != "" {
 			return str(a.env.Home[strings.LastIndexByte(a.env.Home, '/')+1:])
 		}
+	case "TMPDIR", "TMP", "TEMP", "TEMPDIR":
+		// names a temporary directory by convention, as tempfile.gettempdir
+		// reads it (the shell resolves $TMPDIR the same way)
+		return str("/tmp")
 	}
 	return dynValue
 }

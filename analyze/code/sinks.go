@@ -333,6 +333,9 @@ func (a *analysis) judged(rule string, op effect.Op, t target, c paths.Class, re
 	tg := effect.FileOf(c)
 	if t.exact && strings.HasPrefix(t.p, "/") {
 		tg = effect.File(a.env, t.p)
+		if op == effect.Read {
+			tg = effect.Reading(a.env, t.p)
+		}
 	}
 	v, ok := effect.JudgeFile(op, tg, !t.exact)
 	if !ok || !v.Finds() {
@@ -505,7 +508,10 @@ func (a *analysis) read(v value) value {
 		a.add(risk.Finding{Rule: RuleDeviceRead, Level: risk.High, Resource: t.resource, Reversible: true,
 			Reason: "Code reads the raw device " + where(t, c) + ", which exposes everything stored on it"})
 	case secretFile(t.p):
-		f.t |= tCred // no finding for reading it: sending it on is one
+		f.t |= tCred
+		if effect.Reading(a.env, t.p) == effect.Secret {
+			a.addJudged(RuleSecretRead, effect.Read, t, c, "Code reads the secrets in ")
+		}
 	}
 	return f
 }

@@ -45,15 +45,6 @@ var defaultPack = []Rule{
 		On:         []Target{OnCommand},
 	},
 	{
-		Name:       "read.dotenv",
-		Pattern:    `/\.env(?:\.(?:local|prod|production|dev|development|staging|test))?$`,
-		Level:      risk.Medium,
-		Reason:     "A .env file usually holds the project's secrets",
-		Reversible: true,
-		On:         []Target{OnPath},
-		Classes:    []tool.Class{tool.Read},
-	},
-	{
 		Name:       "cmd.credential_file_access",
 		Pattern:    `(?:~|\$\{?HOME\}?|/home/[^/\s]+|/root)/\.(?:ssh/id_[a-z0-9_]+(?:[^.a-z0-9_]|$)|ssh/[^\s/]*_key\b|aws/credentials|git-credentials|netrc|kube/config|docker/config\.json|config/gcloud/|gnupg/|password-store|vault-token|npmrc|pypirc|config/gh/hosts)`,
 		Level:      risk.High,
@@ -610,7 +601,6 @@ var defaultGates = [][]string{
 	{"/etc/passwd", "/etc/shadow", "/etc/gshadow", "/etc/group", "/etc/sudoers"},                                // fs.write_auth_database
 	nil, // edit.agent_policy
 	{"warden/policy.yaml", "warden/policy.yml", "config/warden/", "/etc/warden/", ".claude/settings.local.json", ".claude/settings.json", ".gemini/settings.json", ".codex/config.toml"}, // edit.agent_policy_shell
-	nil, // read.dotenv
 	nil, // cmd.credential_file_access
 	nil, // exfil.credential_file
 	nil, // exfil.environment

@@ -668,6 +668,9 @@ func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding
 				of = here.Abs(cp)
 			}
 			t = effect.File(env, of)
+			if r.eff == effect.Read {
+				t = effect.Reading(env, of)
+			}
 		}
 		v, ok := effect.JudgeFile(r.eff, t, effect.Glob(p))
 		if ok && v.Finds() && (!found || v.Level > best.Level) {
