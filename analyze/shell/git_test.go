@@ -81,6 +81,9 @@ func TestSemanticsSamples(t *testing.T) {
 		{"git tag -d v1.0", "git.history_rewrite", "low"},
 		{"git gc --prune=now --aggressive", "git.gc_prune", "medium"},
 		{"git prune --expire=now", "git.gc_prune", "medium"},
+		// commands git runs in every submodule
+		{"git submodule foreach 'git reset --hard'", "git.reset_hard", "high"},
+		{"git -C repo submodule --quiet foreach --recursive git clean -fdx", "git.clean_force", "high"},
 		// processes
 		{"kill -9 -1", "sec.kill_all", "high"},
 		{"kill -KILL -- -1", "sec.kill_all", "high"},

@@ -401,6 +401,19 @@ func cutPattern(v, pat string) (string, bool) {
 func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 	self := len(r.out) - 1
 	name := path.Base(cmd.Args[0])
+	if name == "git" {
+		if text, at, ok := gitForeach(cmd); ok {
+			var err error
+			if at < 0 {
+				err = r.dynamicScript(name, depth, id, off)
+			} else {
+				err = r.nested(name, text, depth+1)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
 	switch name {
 	case "find":
 		return r.find(cmd, depth, id, off)
@@ -613,6 +626,40 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 		}
 	}
 	return nil
+}
+
+// gitForeach returns the shell command git submodule foreach runs in
+// every submodule: its words after foreach and its options, joined (at
+// is -1 when one is computed at run time).
+func gitForeach(cmd Command) (text string, at int, ok bool) {
+	i := 1
+	for i < len(cmd.Args) && !cmd.Dynamic[i] && strings.HasPrefix(cmd.Args[i], "-") {
+		if gitGlobalValue(cmd.Args[i]) {
+			i++
+		}
+		i++
+	}
+	if i+1 >= len(cmd.Args) || cmd.Args[i] != "submodule" || cmd.Dynamic[i] {
+		return "", 0, false
+	}
+	i++
+	for i < len(cmd.Args) && (cmd.Args[i] == "--quiet" || cmd.Args[i] == "-q") {
+		i++
+	}
+	if i >= len(cmd.Args) || cmd.Args[i] != "foreach" || cmd.Dynamic[i] {
+		return "", 0, false
+	}
+	i++
+	for i < len(cmd.Args) && !cmd.Dynamic[i] && (cmd.Args[i] == "--recursive" || cmd.Args[i] == "--quiet" || cmd.Args[i] == "-q") {
+		i++
+	}
+	if i >= len(cmd.Args) {
+		return "", 0, false
+	}
+	if slices.Contains(cmd.Dynamic[i:], true) {
+		return "", -1, true
+	}
+	return strings.Join(cmd.Args[i:], " "), i, true
 }
 
 // fdValueFlags are fd's options that take the next word as their value.
