@@ -136,13 +136,16 @@ func shellShebang(text string) bool {
 // configuration is) are read line by line.
 const maxParsed = 64 << 10
 
-// commandKeys are the keys of CI configuration whose values are shell
+// commandKey reports the keys of CI configuration whose values are shell
 // commands (a string, or a list of them).
-var commandKeys = map[string]bool{
-	"run": true, "script": true, "before_script": true, "after_script": true, "command": true, "commands": true,
-	"bash": true, "sh": true, "install": true, "before_install": true, "after_success": true, "after_failure": true,
-	"before_deploy": true, "after_deploy": true, "cmds": true, "cmd": true, "pre_build": true, "build_script": true,
-	"test_script": true, "init": true, "setup": true,
+func commandKey(k string) bool {
+	switch k {
+	case "run", "script", "before_script", "after_script", "command", "commands", "bash", "sh", "install",
+		"before_install", "after_success", "after_failure", "before_deploy", "after_deploy", "cmds", "cmd", "pre_build",
+		"build_script", "test_script", "init", "setup":
+		return true
+	}
+	return false
 }
 
 // notShell are the values of a step's shell: key that make its run: a
@@ -191,7 +194,7 @@ func (r *reader) yamlNode(k Kind, n *yaml.Node, depth int) {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, v := n.Content[i].Value, n.Content[i+1]
-			if k == PreCommit && key == "entry" || k == Workflow && commandKeys[key] {
+			if k == PreCommit && key == "entry" || k == Workflow && commandKey(key) {
 				if key == "run" && skip {
 					continue
 				}
@@ -273,7 +276,7 @@ func (r *reader) yamlLines(k Kind, text string) {
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines) && !r.full(); i++ {
 		indent, key, val, ok := yamlKeyLine(lines[i])
-		if !ok || !(k == PreCommit && key == "entry" || k == Workflow && commandKeys[key]) {
+		if !ok || !(k == PreCommit && key == "entry" || k == Workflow && commandKey(key)) {
 			continue
 		}
 		if val != "" && !strings.HasPrefix(val, "|") && !strings.HasPrefix(val, ">") {
@@ -420,12 +423,15 @@ func argvScript(argv []string) string {
 
 // ---------------------------------------------------------------- package scripts
 
-// metaKeys are package.json keys whose values are not commands.
-var metaKeys = map[string]bool{
-	"name": true, "version": true, "description": true, "main": true, "module": true, "types": true, "typings": true,
-	"license": true, "author": true, "homepage": true, "type": true, "private": true, "url": true, "email": true,
-	"bugs": true, "repository": true, "packageManager": true, "node": true, "npm": true, "browser": true, "unpkg": true,
-	"jsdelivr": true, "$schema": true, "directory": true, "registry": true, "access": true, "funding": true,
+// metaKey reports the package.json keys whose values are not commands.
+func metaKey(k string) bool {
+	switch k {
+	case "name", "version", "description", "main", "module", "types", "typings", "license", "author", "homepage", "type",
+		"private", "url", "email", "bugs", "repository", "packageManager", "node", "npm", "browser", "unpkg", "jsdelivr",
+		"$schema", "directory", "registry", "access", "funding":
+		return true
+	}
+	return false
 }
 
 // pairs calls fn with each "key": "value" pair of JSON text whose value
@@ -514,7 +520,7 @@ func (r *reader) packageScripts(text string) {
 		return
 	}
 	pairs(text, MaxPrograms*4, func(key, val string) {
-		if !metaKeys[key] && !versionLike(val) {
+		if !metaKey(key) && !versionLike(val) {
 			r.packageScript(key, val)
 		}
 	})
@@ -756,14 +762,17 @@ func (r *reader) systemd(text string) {
 
 // ---------------------------------------------------------------- git
 
-// gitCommandKeys are the git configuration keys (section.key, lower
+// gitCommandKey reports the git configuration keys (section.key, lower
 // case, subsection removed) whose values git runs as shell commands.
-var gitCommandKeys = map[string]bool{
-	"core.fsmonitor": true, "core.sshcommand": true, "core.pager": true, "core.editor": true, "core.askpass": true,
-	"core.gitproxy": true, "sequence.editor": true, "gpg.program": true, "credential.helper": true,
-	"filter.clean": true, "filter.smudge": true, "filter.process": true, "diff.textconv": true, "diff.command": true,
-	"merge.driver": true, "diff.external": true, "remote.uploadpack": true, "remote.receivepack": true, "pager.": true,
-	"alias.": true, "uploadpack.packobjectshook": true, "web.browser": true, "browser.cmd": true, "gpg.ssh.program": true,
+func gitCommandKey(k string) bool {
+	switch k {
+	case "core.fsmonitor", "core.sshcommand", "core.pager", "core.editor", "core.askpass", "core.gitproxy",
+		"sequence.editor", "gpg.program", "credential.helper", "filter.clean", "filter.smudge", "filter.process",
+		"diff.textconv", "diff.command", "merge.driver", "diff.external", "remote.uploadpack", "remote.receivepack",
+		"pager.", "alias.", "uploadpack.packobjectshook", "web.browser", "browser.cmd", "gpg.ssh.program":
+		return true
+	}
+	return false
 }
 
 // gitConfig reads the values git runs as commands: section [x "sub"]
@@ -798,7 +807,7 @@ func (r *reader) gitConfig(text string) {
 			}
 		case section == "pager":
 			r.add(full, val)
-		case gitCommandKeys[full]:
+		case gitCommandKey(full):
 			if v := strings.ToLower(val); v == "true" || v == "false" || v == "" || !strings.ContainsAny(val, " /!|;&$") && full == "credential.helper" {
 				continue
 			}
@@ -907,9 +916,15 @@ func (r *reader) launchd(text string) {
 
 // ---------------------------------------------------------------- JSON configs
 
-// devCommands are the keys of devcontainer.json that hold commands.
-var devCommands = map[string]bool{"initializeCommand": true, "onCreateCommand": true, "updateContentCommand": true,
-	"postCreateCommand": true, "postStartCommand": true, "postAttachCommand": true}
+// devCommandKey reports the keys of devcontainer.json that hold commands.
+func devCommandKey(k string) bool {
+	switch k {
+	case "initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand", "postStartCommand",
+		"postAttachCommand":
+		return true
+	}
+	return false
+}
 
 // jsonConfig reads .vscode/tasks.json (command and args) and
 // devcontainer.json (the …Command keys: a string, an argument list or an
@@ -919,7 +934,7 @@ func (r *reader) jsonConfig(k Kind, text string) {
 	var v any
 	if json.Unmarshal([]byte(stripJSONComments(text)), &v) != nil {
 		pairs(text, MaxPrograms*4, func(key, val string) {
-			if k == EditorTasks && key == "command" || k == DevContainer && devCommands[key] {
+			if k == EditorTasks && key == "command" || k == DevContainer && devCommandKey(key) {
 				r.add(key, val)
 			}
 		})
@@ -952,7 +967,7 @@ func (r *reader) jsonWalk(k Kind, v any, depth int) {
 					}
 					r.add("command", strings.Join(args, " "))
 				}
-			case k == DevContainer && devCommands[key]:
+			case k == DevContainer && devCommandKey(key):
 				r.devCommand(key, val)
 			default:
 				r.jsonWalk(k, val, depth+1)

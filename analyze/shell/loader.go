@@ -18,11 +18,17 @@ const (
 	loaderOpts            // runtime options that may load a module: NODE_OPTIONS=--require
 )
 
-var loaderVars = map[string]uint8{
-	"LD_PRELOAD": loaderLib, "LD_AUDIT": loaderLib, "DYLD_INSERT_LIBRARIES": loaderLib,
-	"LD_LIBRARY_PATH": loaderPath, "DYLD_LIBRARY_PATH": loaderPath, "DYLD_FRAMEWORK_PATH": loaderPath, "DYLD_FALLBACK_LIBRARY_PATH": loaderPath,
-	"NODE_OPTIONS": loaderOpts, "JAVA_TOOL_OPTIONS": loaderOpts, "_JAVA_OPTIONS": loaderOpts, "JDK_JAVA_OPTIONS": loaderOpts,
-	"PERL5OPT": loaderOpts, "RUBYOPT": loaderOpts,
+// loaderVar returns the kind of loader variable k is (0: none).
+func loaderVar(k string) uint8 {
+	switch k {
+	case "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES":
+		return loaderLib
+	case "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "DYLD_FALLBACK_LIBRARY_PATH":
+		return loaderPath
+	case "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "PERL5OPT", "RUBYOPT":
+		return loaderOpts
+	}
+	return 0
 }
 
 // ruleLoader is the rule of the loader findings.
@@ -37,7 +43,7 @@ const ruleLoader = "priv.library_injection"
 // PYTHONPATH and the like are left alone: a project's own import path is
 // the common case, and what it imports is the project's code.
 func loaderFinding(name, value string, dyn, elevated bool, env paths.Env) (risk.Finding, bool) {
-	kind := loaderVars[name]
+	kind := loaderVar(name)
 	if kind == 0 {
 		return risk.Finding{}, false
 	}
@@ -124,7 +130,7 @@ func loadedModules(opts string) []string {
 // assignments in front of a command set for it (LD_PRELOAD=x.so cmd).
 func (r *resolver) loaderAssigns(out []risk.Finding, assigns []*syntax.Assign) []risk.Finding {
 	for _, as := range assigns {
-		if as == nil || as.Name == nil || loaderVars[as.Name.Value] == 0 {
+		if as == nil || as.Name == nil || loaderVar(as.Name.Value) == 0 {
 			continue
 		}
 		var value string
