@@ -214,7 +214,7 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 			}
 			where += "): "
 			for _, f := range e.analyzeAt(ctx, sub, nil, true) {
-				if f.Analyzer == "secrets" || w.kind.Contained() && hostLocal(f.Rule) {
+				if f.Analyzer == "secrets" || w.kind.Contained(p.Where) && hostLocal(f.Rule) {
 					continue // the content's secrets are the call's own findings
 				}
 				if f.Level == risk.Unknown || f.Level < risk.Medium {
@@ -236,8 +236,9 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 }
 
 // hostLocal reports a rule about what a command does to the machine it
-// runs on (files, devices, accounts, services, start-up), which a
-// contained program (a container image's build) does to itself only.
+// runs on (files, devices, accounts, services, start-up, privileges),
+// which a contained program (a container image's build, a CI job) does
+// to its own throwaway machine only.
 func hostLocal(rule string) bool {
 	for _, p := range []string{"fs.", "disk.", "priv.", "persist.", "container.", "guard.", "edit.", "res.", "cmd.credential",
 		"sec.service_stop", "sec.kill_all", "sec.history_tamper", "sec.audit_tamper", "sec.immutable", "sec.kernel", "sec.firewall",

@@ -72,11 +72,22 @@ func (k Kind) String() string {
 	return "kind(?)"
 }
 
-// Contained reports whether the programs of a kind run in a throwaway
-// place of their own (a container image being built), so that what they
-// do to files there harms nothing outside it; what they fetch, run and
-// send still counts.
-func (k Kind) Contained() bool { return k == Dockerfile }
+// Contained reports whether a program of a kind, sitting at where (see
+// Program.Where), runs in a throwaway machine of its own: a container
+// image being built, a CI runner, a dev container (but its
+// initializeCommand, which runs on the host). What it does to that
+// machine's files, accounts and services (sudo apt-get install on a
+// runner) harms nothing outside it; what it fetches, runs, pushes and
+// sends still counts.
+func (k Kind) Contained(where string) bool {
+	switch k {
+	case Dockerfile, Workflow, Jenkinsfile:
+		return true
+	case DevContainer:
+		return where != "initializeCommand"
+	}
+	return false
+}
 
 // KindOf returns the kind of the file at p, a cleaned path (absolute, or
 // relative to the project), from its name and directory alone.
