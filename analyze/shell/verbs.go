@@ -58,6 +58,12 @@ import (
 //     (gh repo view delete-me), nor words after a benign verb (git add
 //     reset, gh pr merge --delete-branch).
 //
+// A single-level tool whose name carries the verb (userdel, lvremove,
+// pg_dropcluster: see nameVerb) is read as that verb, its words operands.
+// A path word may carry the noun of a destructive verb as its last token
+// (schedule-key-deletion: destroyNouns) or join a verb to its noun in one
+// token (userdel: compoundVerb).
+//
 // A destructive verb gives high (cli.delete); a verb whose effect is
 // undone by its opposite (disable, detach, kill, cancel, suspend, evict,
 // rollback, yank) gives medium (cli.disrupt). Lowered: a dry run or
@@ -280,6 +286,7 @@ func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Fin
 	if kind == cliPlain || kind == cliOwn {
 		return risk.Finding{}, false
 	}
+	named := start == 1 && bareName(c.Args[0]) && nameVerb(name)
 	var (
 		pathEnd     = start // args[start:pathEnd] are the path, flags among them
 		verb        uint8
@@ -293,6 +300,11 @@ func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Fin
 		pkg         = kind == cliPkg || kind == cliSysPkg
 	)
 	i := start
+	if named {
+		// userdel bob, lvremove vg/lv: the name is the verb, and every
+		// word after it an operand or a flag
+		verb, verbWord, i = wordDestroy, name, len(args)
+	}
 walk:
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -389,12 +401,16 @@ walk:
 		}
 	}
 	what := strings.Join(pathWords(args[start:pathEnd], dyn[start:pathEnd]), " ")
-	f := risk.Finding{Analyzer: "shell", Rule: "cli.delete", Level: risk.High, Resource: "cli:" + name + " " + what}
-	cmd, it := "`"+name+" "+what+"`", "what it names"
+	full := strings.TrimSpace(name + " " + what)
+	f := risk.Finding{Analyzer: "shell", Rule: "cli.delete", Level: risk.High, Resource: "cli:" + full}
+	cmd, it := "`"+full+"`", "what it names"
 	if obj := objectOf(args, dyn, pathEnd); obj != "" {
 		cmd, it = cmd+" on "+obj, "it"
 	}
 	head := verbHead(verbWord)
+	if named {
+		head = nameHead(name)
+	}
 	switch {
 	case verb == wordDisrupt:
 		f.Rule, f.Level, f.Reversible = "cli.disrupt", risk.Medium, true
@@ -510,8 +526,8 @@ func objectOf(args []string, dyn []bool, from int) string {
 	for i := from; i < len(args); i++ {
 		a := args[i]
 		if len(a) > 1 && a[0] == '-' {
-			if i+1 < len(args) && strings.IndexByte(a, '=') < 0 && !strings.HasPrefix(args[i+1], "-") && len(a) > 2 && a[1] == '-' {
-				i++ // --zone z: a flag's value is not the object
+			if i+1 < len(args) && strings.IndexByte(a, '=') < 0 && !strings.HasPrefix(args[i+1], "-") && (len(a) > 2 && a[1] == '-' || len(a) == 2 && !booleanFlag(a)) {
+				i++ // --zone z, -h host: a flag's value is not the object
 			}
 			continue
 		}
@@ -601,9 +617,18 @@ func classifyWord(w string) (uint8, string) {
 			continue
 		}
 		cls := verbWords[string(low)]
-		if cls == wordNoun && tail != "" && lastTokenDestroys(tail) {
-			// service-instance-delete, cache-clear: nouns, then the verb
+		switch {
+		case cls == wordNoun && tail != "" && lastTokenDestroys(tail):
+			// service-instance-delete, cache-clear, schedule-key-deletion:
+			// nouns, then the verb or its noun
 			return wordDestroy, ""
+		case cls == wordNoun && compoundVerb(string(low)):
+			// pw userdel bob, mysqladmin dropdb x: a verb joined to its
+			// noun
+			return wordDestroy, tail
+		case cls == wordDisrupt && undoing[string(low)] && tail != "" && lastTokenDestroys(tail):
+			// aws kms cancel-key-deletion: undoes a deletion
+			return wordBenign, tail
 		}
 		return cls, tail
 	}
@@ -611,7 +636,9 @@ func classifyWord(w string) (uint8, string) {
 }
 
 // lastTokenDestroys reports whether the last token of w (after - or _)
-// is a destructive verb.
+// is a destructive verb, or the noun of one (schedule-key-deletion,
+// request-removal): not a plural (list-deletions is benign anyway, and
+// pending-deletions names a list).
 func lastTokenDestroys(w string) bool {
 	i := strings.LastIndexAny(w, "-_")
 	last := w[i+1:]
@@ -619,7 +646,122 @@ func lastTokenDestroys(w string) bool {
 	if len(last) > len(buf) {
 		return false
 	}
-	return verbWords[string(lower(buf[:0], last))] == wordDestroy
+	low := string(lower(buf[:0], last))
+	return verbWords[low] == wordDestroy || destroyNouns[low]
+}
+
+// destroyNouns are the nouns of destructive verbs: as the last token of a
+// word whose first is no verb (aws kms schedule-key-deletion, request-
+// removal), they name the act. After a benign verb they do not
+// (describe-key-deletion, list-deletions, get-deletion-protection), nor
+// after cancel or abort (see undoing).
+var destroyNouns = wordSet(`deletion removal destruction termination erasure revocation deprovisioning
+decommissioning deregistration uninstallation purging wiping`)
+
+// undoing are disrupting verbs that, before a destructive verb or its
+// noun, undo it: cancel-key-deletion, abort-deletion.
+var undoing = map[string]bool{"cancel": true}
+
+// A command name may carry the verb itself: single-level tools such as
+// userdel, groupdel, deluser, lvremove, vgremove, pvremove, dropuser,
+// pg_dropcluster, ldapdelete, lxc-destroy, rmuser. nameVerb reads a name
+// split into tokens as path words are (on - _ and case changes), and
+// finds the verb:
+//   - in a token after the first that is a destructive verb (lxc-destroy,
+//     Remove-Item), or a first token that is one when more follow
+//     (delete-user);
+//   - in a token that joins a verb to a noun (compoundVerb).
+//
+// Only a bare name counts (no directory, no extension): ./reset-db.sh and
+// python delete_users.py run the project's own scripts, which warden does
+// not see.
+func nameVerb(name string) bool {
+	if len(name) > 64 {
+		return false
+	}
+	rest, first := name, true
+	for rest != "" {
+		tok, tail := nextToken(rest)
+		var buf [24]byte
+		if len(tok) <= len(buf) {
+			low := string(lower(buf[:0], tok))
+			if verbWords[low] == wordDestroy && (!first || tail != "") || compoundVerb(low) {
+				return true
+			}
+		}
+		rest, first = tail, false
+	}
+	return false
+}
+
+// bareName reports a command word that names a program on PATH: no
+// extension, and no directory other than the system's.
+func bareName(w string) bool {
+	dir, base := path.Split(w)
+	if strings.IndexByte(base, '.') >= 0 {
+		return false
+	}
+	switch dir {
+	case "", "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/":
+		return true
+	}
+	return false
+}
+
+// nameHead returns the verb a name carries (nameVerb), for the reason.
+func nameHead(name string) string {
+	for rest := name; rest != ""; {
+		tok, tail := nextToken(rest)
+		low := strings.ToLower(tok)
+		if verbWords[low] == wordDestroy {
+			return low
+		}
+		for _, v := range joinedVerbs {
+			if strings.HasPrefix(low, v) || strings.HasSuffix(low, v) {
+				return verbHead(v)
+			}
+		}
+		rest = tail
+	}
+	return "delete"
+}
+
+// joinedVerbs are the destructive verbs written joined to a noun inside
+// one token: userdel, deluser, dropdb, lvremove, ipcrm, rmuser.
+var joinedVerbs = []string{"delete", "remove", "destroy", "purge", "drop", "del", "rm"}
+
+// longVerbs are joinedVerbs long enough that, after any prefix of two
+// letters or more, they still name the act (ldapdelete, lvremove); the
+// short ones need a nameNouns noun beside them (userdel, dropdb, ipcrm,
+// but not model, dropbox, confirm).
+var longVerbs = map[string]bool{"delete": true, "remove": true, "destroy": true}
+
+// nameNouns are the things a joined short verb acts on.
+var nameNouns = wordSet(`user users group groups db dbs database cluster lv vg pv vol volume volumes key keys node nodes
+host hosts pool index table tables queue queues topic schema role roles lang domain snap snapshot vm share quota tree
+ipc account acct vhost part`)
+
+// compoundVerb reports whether token t (lower case) joins a destructive
+// verb to a noun: a verb of joinedVerbs before a nameNouns noun (deluser,
+// dropdb, rmuser), or after one (userdel, ipcrm), or a longVerbs verb
+// after any prefix of two letters or more but un (lvremove, ldapdelete;
+// not undelete). A verb before other letters (purgecss, dropbox,
+// deleter) is not one.
+func compoundVerb(t string) bool {
+	if len(t) < 4 {
+		return false
+	}
+	for _, v := range joinedVerbs {
+		if rest, ok := strings.CutPrefix(t, v); ok && nameNouns[rest] {
+			return true
+		}
+		if pre, ok := strings.CutSuffix(t, v); ok && pre != "" {
+			if nameNouns[pre] || longVerbs[v] && len(pre) >= 2 && !strings.HasPrefix(pre, "un") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nextToken splits the first token off a word: up to - or _, or to a

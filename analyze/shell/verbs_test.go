@@ -305,3 +305,63 @@ func BenchmarkCLIVerb(b *testing.B) {
 		}
 	}
 }
+
+// TestVerbInName holds single-level tools whose name carries the verb
+// (nameVerb), subcommand words that carry the noun of a destructive verb
+// (destroyNouns) or join a verb to its noun (compoundVerb), and their
+// benign neighbours: the grammar gives want (0: the grammar says nothing).
+func TestVerbInName(t *testing.T) {
+	for cmd, want := range map[string]risk.Level{
+		// the name is the verb: system accounts, volumes, clusters, directories
+		"delgroup devs":                            risk.High,
+		"lvremove -f /dev/vg0/data":                risk.High,
+		"vgremove vg0":                             risk.High,
+		"pvremove -y /dev/sdb1":                    risk.High,
+		"pg_dropcluster 14 main":                   risk.High,
+		"dropuser alice":                           risk.High,
+		"rmuser -y bob":                            risk.High,
+		"ipcrm -a":                                 risk.High,
+		"ldapdelete -x cn=bob,dc=x":                risk.High,
+		"lxc-destroy -n box":                       risk.High,
+		"/usr/sbin/vgremove -f vg0":                risk.High,
+		"sudo lvremove vg0/data":                   risk.High,
+		"mysqladmin -u root dropdb x":              risk.High, // a compound subcommand
+		"pw groupdel staff":                        risk.High,
+		"mytool request-account-removal 3":         risk.High,
+		"aws kms schedule-key-deletion --key-id 1": risk.High,
+		"acme-cli volume schedule-deletion v1":     risk.High,
+		"apt autoremove":                           risk.Medium, // a system package manager's removal
+		// neighbours: a verb not joined to a noun, other letters after it,
+		// a project's own script, help, reading and undoing the deletion
+		"lvremove --help":                        0,
+		"lvs":                                    0,
+		"lvcreate -L 1G -n data vg0":             0,
+		"vgdisplay vg0":                          0,
+		"pg_lsclusters":                          0,
+		"pg_createcluster 14 main":               0,
+		"createuser alice":                       0,
+		"purgecss --css a.css":                   0,
+		"dropbox status":                         0,
+		"deleter x":                              0,
+		"undelete x":                             0,
+		"confirm x":                              0,
+		"model run":                              0,
+		"./reset-db.sh":                          0,
+		"./scripts/drop-users":                   0,
+		"python delete_users.py":                 0,
+		"aws kms cancel-key-deletion --key-id 1": 0,
+		"aws kms list-deletions":                 0,
+		"aws kms describe-key-deletion-status":   0,
+		"acme-cli get-deletion-protection v1":    0,
+		"acme-cli volume pending-deletions":      0,
+		"acme-cli set-deletion-protection true":  0,
+	} {
+		got, rule, ok := verbLevel(t, cmd)
+		switch {
+		case want == 0 && ok:
+			t.Errorf("%q: the grammar gives %s %s, want nothing", cmd, rule, got)
+		case want != 0 && got != want:
+			t.Errorf("%q: the grammar gives %v (%s), want %s", cmd, got, rule, want)
+		}
+	}
+}
