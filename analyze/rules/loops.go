@@ -15,7 +15,7 @@ func bgLoop(c *tool.Call) bool {
 		if len(s) > maxLoopScan {
 			s = s[:maxLoopScan]
 		}
-		if endlessLoopSpawns(s) {
+		if strings.Contains(s, "do") && strings.Contains(s, "&") && endlessLoopSpawns(s) {
 			return true
 		}
 	}
