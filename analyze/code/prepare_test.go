@@ -681,3 +681,15 @@ func TestTempDirVariables(t *testing.T) {
 		{"other variable", "import os, shutil\nshutil.rmtree(os.environ['BUILD_DIR'])", []check{has(RuleRecursiveDelete, risk.High)}},
 	})
 }
+
+// TestMoveAway: what code moves away is judged as a delete of what the
+// path names (reversible): moving the home directory is not a delete rm
+// would refuse.
+func TestMoveAway(t *testing.T) {
+	runCodeTests(t, []codeTest{
+		{"home", "import shutil\nshutil.move('/home/user', '/tmp/h')", []check{has(RuleFileDelete, risk.High, "file:/home/user")}},
+		{"startup", "import shutil\nshutil.move('/home/user/.bashrc', '/tmp/rc')", []check{has(RuleFileDelete, risk.High, "file:/home/user/.bashrc")}},
+		{"system", "import os\nos.rename('/etc', '/tmp/etc')", []check{has(RuleFileDelete, risk.High, "file:/etc")}},
+		{"workspace", "import shutil\nshutil.move('a.txt', 'b.txt')", []check{atMost(risk.Medium)}},
+	})
+}

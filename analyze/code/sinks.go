@@ -405,7 +405,13 @@ func (a *analysis) copy(src, dst value, move bool) {
 		t := a.resolve(src)
 		if t.known {
 			c := a.classify(t)
-			if f, ok := a.judged(RuleFileDelete, effect.Delete, t, c, "Code moves away "); ok && f.Level >= risk.High {
+			// what is moved away leaves its place as a delete would, but a
+			// directory moves whole (shutil.move of the home directory is
+			// not a delete rm refuses): judged as a delete of what the path
+			// names, never as nothing, and it can be moved back
+			whole := t
+			whole.exact = false
+			if f, ok := a.judged(RuleFileDelete, effect.Delete, whole, c, "Code moves away "); ok && f.Level >= risk.High {
 				f.Reversible, f.Locked = true, false // moved, not destroyed
 				a.add(f)
 			}
