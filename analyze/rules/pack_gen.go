@@ -54,6 +54,25 @@ var defaultPack = []Rule{
 		On:         []Target{OnCode},
 	},
 	{
+		Name:       "cred.search_tool",
+		Pattern:    `(?i)pass(?:w|wd|word)|secret|token|api.{0,8}key|private.{0,8}key|BEGIN .*PRIVATE|AKIA|aws_(?:secret|access)|credential|bearer|id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore`,
+		Condition:  `paths.exists(p, p == "/" || p == home || p == home + "/" || p == "/home" || p == "/root" || p == "/etc" || p == "/var" || p == "/opt" || p == "/Users")`,
+		Level:      risk.High,
+		Reason:     "The agent's search tool hunts home, / or the system folders for passwords, keys or tokens (a search inside the workspace is code search)",
+		Reversible: true,
+		On:         []Target{OnText},
+		Classes:    []tool.Class{tool.Read},
+	},
+	{
+		Name:       "cred.search_glob",
+		Pattern:    `^(?:~|/home/[^/]+|/root|/Users/[^/]+)?/\*\*/.*(?i:id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|credential|secret|passw|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore|token)`,
+		Level:      risk.High,
+		Reason:     "The agent's file search hunts home or / for key, token and password files",
+		Reversible: true,
+		On:         []Target{OnText},
+		Classes:    []tool.Class{tool.Read},
+	},
+	{
 		Name:     "exfil.credential_file",
 		Pattern:  `(?s)(?:~|\$\{?HOME\}?|/home/[^/\s]+|/root)/\.(?:ssh/id_[a-z0-9_]+(?:[^.a-z0-9_]|$)|ssh/[^\s/]*_key\b|aws/credentials|git-credentials|netrc|kube/config|docker/config\.json|config/gcloud/|gnupg/|password-store|vault-token|npmrc|pypirc|config/gh/hosts).*\b(?:curl|wget|nc|ncat|socat|scp|rsync|sftp|ftp|telnet|requests\.(?:post|put)|urlopen|httpx\.(?:post|put)|fetch\()`,
 		Level:    risk.Critical,
@@ -602,6 +621,8 @@ var defaultGates = [][]string{
 	nil, // edit.agent_policy
 	{"warden/policy.yaml", "warden/policy.yml", "config/warden/", "/etc/warden/", ".claude/settings.local.json", ".claude/settings.json", ".gemini/settings.json", ".codex/config.toml"}, // edit.agent_policy_shell
 	nil, // cmd.credential_file_access
+	nil, // cred.search_tool
+	nil, // cred.search_glob
 	nil, // exfil.credential_file
 	nil, // exfil.environment
 	{"homedir()", "expanduser(", "path.home()", "$env{", "environ[", "getenv(", "dir.home"},                                             // code.delete_home
