@@ -23,6 +23,7 @@ import (
 type Wrapper struct {
 	Cmd      []string          `yaml:"cmd"`
 	Sub      []string          `yaml:"sub"`
+	SubAfter int               `yaml:"sub_after"`
 	Value    []string          `yaml:"value"`
 	Value2   []string          `yaml:"value2"`
 	Attached []string          `yaml:"attached"`
@@ -38,6 +39,8 @@ type Wrapper struct {
 	Files    []string          `yaml:"files"`
 	NotIf    []string          `yaml:"not_if"`
 	Lang     string            `yaml:"lang"`
+	IfFlags  []string          `yaml:"if_flags"`
+	IfValues []string          `yaml:"if_values"`
 	Match    map[string]string `yaml:"match"`
 	NoMatch  []string          `yaml:"no_match"`
 }
@@ -163,15 +166,22 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 	start := len(pieces)
 	i := 1
 	if len(w.Sub) > 0 {
-		for i < len(args) && !dyn[i] && isOpt(args[i]) {
-			_, _, _, _, next := w.option(seenRoom[:0], args, dyn, i)
-			i = next
+		for skip := w.SubAfter; ; skip-- {
+			for i < len(args) && !dyn[i] && isOpt(args[i]) {
+				_, _, _, _, next := w.option(seenRoom[:0], args, dyn, i)
+				i = next
+			}
+			if skip == 0 || i >= len(args) {
+				break
+			}
+			i++ // salt '*' cmd.run: the target before the function
 		}
 		if i >= len(args) || dyn[i] || !slices.Contains(w.Sub, args[i]) {
 			return pieces
 		}
 		i++
 	}
+	ifValue := "" // the value of the last of IfFlags given
 	operands, join, noProgram, flagsDone := 0, false, false, false
 	for i < len(args) {
 		a := args[i]
@@ -203,6 +213,12 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 		}
 		if !flagsDone && isOpt(a) {
 			seen, val, hasVal, valDyn, next := w.option(seenRoom[:0], args, dyn, i)
+			if len(seen) > 0 && hasVal && slices.Contains(w.IfFlags, seen[len(seen)-1]) {
+				ifValue = val
+				if valDyn {
+					ifValue = "\x00" // computed at run time: see below
+				}
+			}
 			for _, f := range seen {
 				if slices.Contains(w.NotIf, f) {
 					return pieces[:start]
@@ -239,6 +255,15 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 			continue
 		}
 		break
+	}
+	if len(w.IfFlags) > 0 && !slices.Contains(w.IfValues, ifValue) {
+		// ansible -m copy -a 'src=a dest=b': the arguments of a module
+		// that runs no command. A module computed at run time may be
+		// one that does: its texts stay scripts (warden reads more, never
+		// less, when it cannot tell)
+		if ifValue != "\x00" {
+			return pieces[:start]
+		}
 	}
 	rest := i
 	switch w.Run {
