@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/agentwarden/warden/analyze/inline"
 	"io"
 	"slices"
 	"strings"
@@ -670,7 +671,14 @@ func (a *analysis) callRef(name string, c *args) value {
 		// A method of a name the code does not bind here (an IPython
 		// cell's earlier variable, a parameter): an unknown receiver.
 		i := strings.LastIndexByte(name, '.')
-		return a.method(dynValue, name[i+1:], c)
+		m, recv := name[i+1:], name[strings.LastIndexByte(name[:i], '.')+1:i]
+		if _, byName := inline.SDKDelete("", m); !byName {
+			// client.indices.delete(index='logs'): a bare verb on a
+			// collection of a service's resources (a method named for
+			// what it deletes is judged in method, whatever the receiver)
+			a.sdkDelete(recv, m, c)
+		}
+		return a.method(dynValue, m, c)
 	}
 	return c.derived()
 }
@@ -846,8 +854,26 @@ func (a *analysis) method(r value, m string, c *args) value {
 		if r.t&tSocket != 0 && len(c.pos) > 0 {
 			a.sendOrFetch(a.peer, true, []value{c.pos[0]})
 		}
+	default:
+		// client.delete_index('prod'), db.drop_collection('users'): a
+		// method named for the service resource it deletes, on an object
+		// no row above knows (boto3's, Docker's and Kubernetes' clients
+		// are read by sdkMethod)
+		a.sdkDelete("", m, c)
 	}
 	return c.derived(r)
+}
+
+// sdkDelete adds the finding of a service SDK's method that deletes a
+// resource (inline.SDKDelete), if recv.m is one. A number as the first
+// argument is a position (tabs.remove_index(3)), not a resource's name.
+func (a *analysis) sdkDelete(recv, m string, c *args) {
+	if len(c.pos) > 0 && c.pos[0].k == kInt {
+		return
+	}
+	if noun, ok := inline.SDKDelete(recv, m); ok {
+		a.cloudDelete("Code calls " + plainOr(m, "a method") + ", an API method that deletes a service's " + noun + "; what it deletes cannot be brought back")
+	}
 }
 
 // strMethod evaluates the str and bytes methods that build text.

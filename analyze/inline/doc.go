@@ -15,6 +15,9 @@
 // the command line itself), which the caller hands to shell analysis; a
 // piece of an argument computed at run time reads as "$WARDEN_DYNAMIC", and
 // a command computed entirely at run time is a finding of its own
-// (inline.dynamic_exec, high). Scanning is linear in the program's size
+// (inline.dynamic_exec, high). A method of a service SDK named for the
+// resource it deletes (client.deleteIndex, s3.delete_bucket, new
+// DeleteBucketCommand: SDKDelete) is a finding too (inline.sdk_delete,
+// high); the Python analyzer reads the same names. Scanning is linear in the program's size
 // and charges the caller's budget.
 package inline

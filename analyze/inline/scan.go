@@ -18,6 +18,7 @@ const (
 	RuleDynamicEval = "inline.dynamic_eval" // high: evaluates program text computed at run time
 	RuleTooComplex  = "inline.too_complex"  // unknown: the program is too large to read within the budget
 	RuleUnread      = "inline.unread"       // high: a program in a language Scan does not read
+	RuleSDKDelete   = "inline.sdk_delete"   // high: a service SDK's method that deletes a resource (SDKDelete)
 )
 
 // Result is what an inline program does, for shell analysis.
@@ -215,6 +216,9 @@ func (s *scanner) calls(toks []token, depth int) {
 			printing = true
 			continue
 		}
+		if s.lang != "awk" && s.lang != "ex" {
+			s.sdkCall(toks, i)
+		}
 		f, ok := table[t.text]
 		if !ok || !f.receiver(toks, i) || definition(toks, i) {
 			continue
@@ -239,6 +243,34 @@ func (s *scanner) calls(toks []token, depth int) {
 		}
 		s.call(f, t.text, exprs, flags, depth)
 		// the arguments are read on: they may hold calls of their own
+	}
+}
+
+// sdkCall judges the method call or constructor at toks[i] by its name
+// (SDKDelete): recv.deleteIndex(…), recv.indices.delete(…), new
+// DeleteBucketCommand(…).
+func (s *scanner) sdkCall(toks []token, i int) {
+	if i+1 >= len(toks) || toks[i+1].k != tPunct || toks[i+1].text != "(" || i == 0 {
+		return
+	}
+	if i+2 < len(toks) && toks[i+2].k == tNum {
+		return // removeIndex(3): a position, not a resource's name
+	}
+	name, recv := toks[i].text, ""
+	prev := toks[i-1]
+	switch {
+	case prev.k == tPunct && (prev.text == "." || prev.text == "->" || prev.text == "::"):
+		if i >= 2 && toks[i-2].k == tIdent {
+			recv = toks[i-2].text
+		}
+	case prev.k == tIdent && prev.text == "new" && strings.HasSuffix(name, "Command"):
+		name = strings.TrimSuffix(name, "Command") // AWS SDK v3: new DeleteBucketCommand(…)
+	default:
+		return
+	}
+	if noun, ok := SDKDelete(recv, name); ok {
+		s.finding(RuleSDKDelete, risk.High, "The program calls "+name+", an API method that deletes a service's "+noun+
+			"; what it deletes cannot be brought back")
 	}
 }
 
