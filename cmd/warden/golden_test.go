@@ -17,6 +17,8 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files under te
 // the SSRF URLs as fetches and the migrated rule samples as commands.
 var goldenCorpora = map[string]func(line map[string]any) []map[string]any{
 	"actions.jsonl":          func(l map[string]any) []map[string]any { return []map[string]any{l} },
+	"classes.jsonl":          func(l map[string]any) []map[string]any { return []map[string]any{l} },
+	"peers/dcg-dev.jsonl":    func(l map[string]any) []map[string]any { return []map[string]any{l} },
 	"sequences.jsonl":        steps,
 	"session_chains.jsonl":   steps,
 	"migrated_samples.jsonl": func(l map[string]any) []map[string]any { return []map[string]any{bash(l["command"])} },
