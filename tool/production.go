@@ -43,3 +43,14 @@ func IsProduction(name string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isAlnum(c byte) bool { return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// FirstProduction returns the first of names that is a production
+// system (see IsProduction), or "".
+func FirstProduction(names ...string) string {
+	for _, n := range names {
+		if IsProduction(n) {
+			return n
+		}
+	}
+	return ""
+}

@@ -33,7 +33,7 @@ func SDKDelete(recv, method string) (noun string, ok bool) {
 	}
 	w := sdkTables()
 	var buf [64]byte
-	low := string(lowerASCII(buf[:0], method))
+	low := string(AppendLower(buf[:0], method))
 	if low == "flushall" || low == "flushdb" {
 		return "database", true
 	}
@@ -58,7 +58,7 @@ func SDKDelete(recv, method string) (noun string, ok bool) {
 		}
 	}
 	if head != "" && low == head {
-		r := string(lowerASCII(buf[:0], recv))
+		r := string(AppendLower(buf[:0], recv))
 		if w.collections[r] {
 			return r, true
 		}
@@ -120,7 +120,10 @@ func splitToken(w string) (tok, rest string) {
 	return w, ""
 }
 
-func lowerASCII(b []byte, s string) []byte {
+// AppendLower appends s to b with its ASCII letters in lower case (other
+// bytes as they are), without allocating when b has room: the shell's
+// verb grammar and the SDK method reader lower words this way.
+func AppendLower(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {

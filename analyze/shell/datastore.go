@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/sql"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // Data stores beyond SQL. Key-value and document stores take their
@@ -259,13 +259,7 @@ const maxStoreText = 64 << 10
 // of a data store command to critical when the command names a
 // production host or database.
 func raiseOnProduction(fs []risk.Finding, conn []string) {
-	prod := ""
-	for _, c := range conn {
-		if sql.IsProduction(c) {
-			prod = c
-			break
-		}
-	}
+	prod := tool.FirstProduction(conn...)
 	if prod == "" {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/inline"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -611,7 +612,7 @@ func classifyWord(w string) (uint8, string) {
 		if len(tok) > len(buf) {
 			return wordNoun, ""
 		}
-		low := lower(buf[:0], tok)
+		low := inline.AppendLower(buf[:0], tok)
 		if verbModifiers[string(low)] {
 			rest = tail
 			continue
@@ -646,7 +647,7 @@ func lastTokenDestroys(w string) bool {
 	if len(last) > len(buf) {
 		return false
 	}
-	low := string(lower(buf[:0], last))
+	low := string(inline.AppendLower(buf[:0], last))
 	return verbWords[low] == wordDestroy || destroyNouns[low]
 }
 
@@ -684,7 +685,7 @@ func nameVerb(name string) bool {
 		tok, tail := nextToken(rest)
 		var buf [24]byte
 		if len(tok) <= len(buf) {
-			low := string(lower(buf[:0], tok))
+			low := string(inline.AppendLower(buf[:0], tok))
 			if verbWords[low] == wordDestroy && (!first || tail != "") || compoundVerb(low) {
 				return true
 			}
@@ -782,17 +783,6 @@ func nextToken(w string) (tok, rest string) {
 func firstToken(w string) string {
 	t, _ := nextToken(w)
 	return strings.ToLower(t)
-}
-
-func lower(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 // anyToken reports whether some token of word w is in set.

@@ -267,13 +267,7 @@ func IsProduction(name string) bool { return tool.IsProduction(name) }
 // analyzers call it with the host and database of psql -h … -d …; the
 // Analyzer calls it with the call's database arguments and MCP server.
 func Escalate(findings []risk.Finding, names ...string) []risk.Finding {
-	prod := ""
-	for _, n := range names {
-		if tool.IsProduction(n) {
-			prod = n
-			break
-		}
-	}
+	prod := tool.FirstProduction(names...)
 	if prod == "" {
 		return findings
 	}
