@@ -506,14 +506,8 @@ func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
 				texts = append(texts, a[2:]) // -e"DROP …"
 			}
 		}
-		for _, f := range cl.Conn {
-			if a == f && j+1 < len(c.Args) {
-				conn = append(conn, c.Args[j+1])
-			} else if hasValue(a, f) {
-				conn = append(conn, a[len(f)+1:])
-			}
-		}
 	}
+	conn = appendFlagValues(conn, c.Args, cl.Conn)
 	for n, j := range w.operands {
 		if cl.Operand > 0 && n+1 >= cl.Operand {
 			texts = append(texts, c.Args[j])
@@ -521,20 +515,7 @@ func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
 			conn = append(conn, c.Args[j]) // database name, URL or file
 		}
 	}
-	for _, rd := range c.Redirs {
-		if rd.Stdin() {
-			texts = append(texts, rd.Target)
-		}
-	}
-	for _, j := range c.Inputs {
-		in := cmds[j]
-		if len(in.Args) > 1 {
-			if n := commandName(in.Args[0]); n == "echo" || n == "printf" {
-				texts = append(texts, strings.Join(in.Args[1:], " "))
-			}
-		}
-	}
-	return texts, conn
+	return append(texts, stdinTexts(cmds, i)...), conn
 }
 
 // cut shortens a text shown in a finding to n bytes and a mark, never

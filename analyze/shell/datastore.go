@@ -98,17 +98,7 @@ type redisRule struct {
 func (k *Knowledge) storeFindings(out []risk.Finding, cmds []Command, i int, cl *storeClient) []risk.Finding {
 	c := cmds[i]
 	w := splitInto(words{}, cl.vflags, c)
-	var conn []string
-	for j := 1; j < len(c.Args); j++ {
-		a := c.Args[j]
-		for _, f := range cl.conn {
-			if a == f && j+1 < len(c.Args) {
-				conn = append(conn, c.Args[j+1])
-			} else if hasValue(a, f) {
-				conn = append(conn, a[len(f)+1:])
-			}
-		}
-	}
+	conn := appendFlagValues(nil, c.Args, cl.conn)
 	n := len(out)
 	switch cl.kind {
 	case redisStore:
@@ -129,21 +119,29 @@ func (k *Knowledge) storeFindings(out []risk.Finding, cmds []Command, i int, cl 
 		for _, j := range w.operands {
 			conn = append(conn, c.Args[j]) // the database or connection string
 		}
-		texts := stdinTexts(cmds, i)
-		for j := 1; j < len(c.Args); j++ {
-			for _, f := range cl.text {
-				if c.Args[j] == f && j+1 < len(c.Args) {
-					texts = append(texts, c.Args[j+1])
-				} else if hasValue(c.Args[j], f) {
-					texts = append(texts, c.Args[j][len(f)+1:])
-				}
-			}
-		}
+		texts := appendFlagValues(stdinTexts(cmds, i), c.Args, cl.text)
 		for _, t := range texts {
 			out = MongoFindings(out, t)
 		}
 	}
 	raiseOnProduction(out[n:], conn)
+	return out
+}
+
+// appendFlagValues appends the values args gives the flags named in
+// flags, as the next word (-h host) or attached (--host=host), in the
+// order they stand.
+func appendFlagValues(out, args, flags []string) []string {
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		for _, f := range flags {
+			if a == f && j+1 < len(args) {
+				out = append(out, args[j+1])
+			} else if hasValue(a, f) {
+				out = append(out, a[len(f)+1:])
+			}
+		}
+	}
 	return out
 }
 

@@ -655,8 +655,8 @@ func (s *sink) curl(c Command, env Env) {
 		}
 		a = curlCluster(a)
 		val := ""
-		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
-			a, val = a[:k], a[k+1:]
+		if f, v, ok := cutLong(a); ok {
+			a, val = f, v
 			s.curlValue(a, val, j, false, c, env)
 			continue
 		}

@@ -156,9 +156,9 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 			v, d := value()
 			addBody(a, v, d)
 		case strings.HasPrefix(a, "--"):
-			if k := strings.IndexByte(a, '='); k > 0 {
-				imply(a[:k])
-				addBody(a[:k], a[k+1:], c.Dynamic[j])
+			if f, v, ok := cutLong(a); ok {
+				imply(f)
+				addBody(f, v, c.Dynamic[j])
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			// a cluster of one-letter options: -sS, -sXDELETE, -sX DELETE, -sd@f
@@ -357,12 +357,8 @@ func apiRequests(c Command, name string) []webapi.Request {
 	for j := 2; j < len(c.Args); j++ {
 		a := c.Args[j]
 		d := c.Dynamic[j]
-		flag, v, glued := a, "", false
-		if strings.HasPrefix(a, "--") {
-			if k := strings.IndexByte(a, '='); k > 0 {
-				flag, v, glued = a[:k], a[k+1:], true
-			}
-		} else if len(a) > 2 && a[0] == '-' && strings.Contains("XfFHqtp", a[1:2]) {
+		flag, v, glued := cutLong(a)
+		if !strings.HasPrefix(a, "--") && len(a) > 2 && a[0] == '-' && strings.Contains("XfFHqtp", a[1:2]) {
 			flag, v, glued = a[:2], a[2:], true
 		}
 		if apiValue[flag] && !glued && j+1 < len(c.Args) {
@@ -422,12 +418,7 @@ func wgetRequests(c Command) []webapi.Request {
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		d := c.Dynamic[j]
-		flag, v, glued := a, "", false
-		if strings.HasPrefix(a, "--") {
-			if k := strings.IndexByte(a, '='); k > 0 {
-				flag, v, glued = a[:k], a[k+1:], true
-			}
-		}
+		flag, v, glued := cutLong(a)
 		if vf[flag] && !glued && j+1 < len(c.Args) {
 			j++
 			v, d = c.Args[j], c.Dynamic[j]

@@ -429,6 +429,19 @@ func hasFlag(flags []string, f string) bool {
 	return false
 }
 
+// cutLong splits a long option written with its value (--flag=value)
+// into the flag and the value; ok is false for any other word.
+func cutLong(a string) (flag, value string, ok bool) {
+	if !strings.HasPrefix(a, "--") {
+		return a, "", false
+	}
+	k := strings.IndexByte(a, '=')
+	if k < 0 {
+		return a, "", false
+	}
+	return a[:k], a[k+1:], true
+}
+
 // hasValue reports whether word a is flag or key f with a value
 // attached: f=value.
 func hasValue(a, f string) bool {

@@ -335,8 +335,8 @@ func (w *Wrapper) option(seen, args []string, dyn []bool, i int) (_ []string, va
 		next = min(next, len(args))
 	}
 	if strings.HasPrefix(a, "--") || w.Whole {
-		if k := strings.IndexByte(a, '='); k > 0 && strings.HasPrefix(a, "--") {
-			return append(seen, a[:k]), a[k+1:], true, false, i + 1
+		if f, v, ok := cutLong(a); ok {
+			return append(seen, f), v, true, false, i + 1
 		}
 		take(a, w.takes(a), "", false)
 		return seen, val, hasVal, valDyn, next
