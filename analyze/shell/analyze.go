@@ -90,7 +90,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = k.storeFindings(out, cmds, i, cl)
 		}
 		out = exhaustion(out, c, name)
-		if !e.known && !informational[name] && len(out) == start && !expanded(cmds, i) {
+		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
 			out = append(out, unknownCommand(c, name))
 		}
 	}

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/agentwarden/warden/analyze/inline"
 	"github.com/agentwarden/warden/risk"
@@ -245,22 +246,37 @@ var pkgRemovals = wordSet(`uninstall remove rm r un erase purge prune autoremove
 var registryNouns = wordSet(`owner owners access token tokens team org hook hooks dist-tag dist-tags collaborator
 collaborators package packages release releases`)
 
-func wordSet(s string) map[string]bool { return set(strings.Fields(s)) }
+// wordSet is the set of the words of s, built when it is first asked.
+func wordSet(s string) *lazySet { return &lazySet{text: s} }
+
+// lazySet is a set of words built from its text on first use: a process
+// does not build at start the tables of the few commands it reads.
+type lazySet struct {
+	text string
+	once sync.Once
+	m    map[string]bool
+}
+
+// has reports whether w is in the set.
+func (l *lazySet) has(w string) bool {
+	l.once.Do(func() { l.m = set(strings.Fields(l.text)) })
+	return l.m[w]
+}
 
 // kindOf returns how the grammar reads command name.
 func kindOf(name string) cliKind {
 	switch {
-	case plainCommands[name]:
+	case plainCommands.has(name):
 		return cliPlain
-	case ownCommands[name]:
+	case ownCommands.has(name):
 		return cliOwn
-	case pkgCommands[name]:
+	case pkgCommands.has(name):
 		return cliPkg
-	case sysPkgCommands[name]:
+	case sysPkgCommands.has(name):
 		return cliSysPkg
-	case localEnvCommands[name]:
+	case localEnvCommands.has(name):
 		return cliLocalEnv
-	case configCommands[name]:
+	case configCommands.has(name):
 		return cliConfig
 	}
 	if strings.HasPrefix(name, "git-") {
@@ -366,7 +382,7 @@ walk:
 				// gh run delete, aws logs delete-log-group: the verb
 				// that follows makes it a noun
 			case wordDestroy, wordDisrupt:
-				if pkg && !registry && pkgRemovals[firstToken(seg)] {
+				if pkg && !registry && pkgRemovals.has(firstToken(seg)) {
 					return pkgRemoval(c, name, kind, seg)
 				}
 				verb, verbWord = cls, seg
@@ -379,7 +395,7 @@ walk:
 			cache = cache || anyToken(seg, cacheNouns)
 			artifact = artifact || anyToken(seg, artifactNouns)
 			conf = conf || anyToken(seg, configNouns)
-			registry = registry || pkg && registryNouns[seg]
+			registry = registry || pkg && registryNouns.has(seg)
 			if nouns > maxNouns {
 				return risk.Finding{}, false
 			}
@@ -558,7 +574,7 @@ func disruptPhrase(head string) string {
 // (verbose, quiet, yes, force), or a long flag of booleanLong or --no-….
 func booleanFlag(a string) bool {
 	if a[1] == '-' {
-		return booleanLong[a] || strings.HasPrefix(a, "--no-")
+		return booleanLong.has(a) || strings.HasPrefix(a, "--no-")
 	}
 	for i := 1; i < len(a); i++ {
 		switch a[i] {
@@ -648,7 +664,7 @@ func lastTokenDestroys(w string) bool {
 		return false
 	}
 	low := string(inline.AppendLower(buf[:0], last))
-	return verbWords[low] == wordDestroy || destroyNouns[low]
+	return verbWords[low] == wordDestroy || destroyNouns.has(low)
 }
 
 // destroyNouns are the nouns of destructive verbs: as the last token of a
@@ -753,11 +769,11 @@ func compoundVerb(t string) bool {
 		return false
 	}
 	for _, v := range joinedVerbs {
-		if rest, ok := strings.CutPrefix(t, v); ok && nameNouns[rest] {
+		if rest, ok := strings.CutPrefix(t, v); ok && nameNouns.has(rest) {
 			return true
 		}
 		if pre, ok := strings.CutSuffix(t, v); ok && pre != "" {
-			if nameNouns[pre] || longVerbs[v] && len(pre) >= 2 && !strings.HasPrefix(pre, "un") {
+			if nameNouns.has(pre) || longVerbs[v] && len(pre) >= 2 && !strings.HasPrefix(pre, "un") {
 				return true
 			}
 		}
