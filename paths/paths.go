@@ -340,6 +340,14 @@ var credentialHome = []string{
 	".pgpass", ".my.cnf", ".terraform.d/credentials.tfrc.json", ".cargo/credentials", ".cargo/credentials.toml",
 	".gem/credentials", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium",
 	".bitcoin", ".ethereum", ".config/op", ".1password", ".oci", ".config/doctl", ".s3cfg", ".boto",
+	// browsers' profiles (saved passwords, cookies, the keys that decrypt
+	// them) and the desktops' keychains, on Linux and macOS
+	".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi", ".config/opera", ".thunderbird",
+	".local/share/kwalletd", "snap/firefox/common/.mozilla", "snap/chromium/common/chromium",
+	"Library/Keychains", "Library/Cookies", "Library/Application Support/Google/Chrome",
+	"Library/Application Support/Chromium", "Library/Application Support/BraveSoftware",
+	"Library/Application Support/Microsoft Edge", "Library/Application Support/Firefox",
+	"Library/Application Support/Arc", "Library/Safari",
 }
 
 var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
