@@ -5,9 +5,11 @@ import (
 	"maps"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -198,6 +200,7 @@ type Row struct {
 	NoMatch []string          `yaml:"no_match"`
 
 	re       *lazyre.Regexp // ArgMatch
+	needs    []string       // ArgMatch's required strings (see requiredOf)
 	remote   bool           // ByClass judges remote locations (see isRemote)
 	eff      effect.Op      // Effect
 	level    risk.Level
@@ -318,6 +321,9 @@ func (r *Row) compile(eager bool) error {
 		r.re = lazyre.Compiled(re)
 	default:
 		r.re = lazyre.New(r.ArgMatch)
+	}
+	if r.ArgMatch != "" {
+		r.needs = requiredOf(r.ArgMatch)
 	}
 	switch t := r.Target; {
 	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources" || t == "names":
@@ -507,13 +513,11 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		}
 	}
 	if r.re != nil {
-		re := r.re.Get()
-		// every match begins with the pattern's literal prefix: a word
-		// without it cannot match
-		prefix, _ := re.LiteralPrefix()
 		found := false
 		for i := 1; i < len(c.Args); i++ {
-			if (prefix == "" || strings.Contains(c.Args[i], prefix)) && re.MatchString(c.Args[i]) {
+			// a word that holds none of the strings every match holds
+			// is not run through the pattern
+			if mayMatch(c.Args[i], r.needs) && r.re.MatchString(c.Args[i]) {
 				found = true
 				break
 			}
@@ -565,6 +569,129 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 		return targets, true
 	}
 	return nil, true
+}
+
+// maxNeeds bounds the strings requiredOf returns: past them, a word is
+// run through the pattern without a test.
+const maxNeeds = 32
+
+// requiredOf returns strings, lower-cased ASCII, one of which every match
+// of the RE2 pattern src holds (matched without regard to ASCII case), or
+// nil when it finds none (a pattern that matches the empty word, one
+// made of classes only) or src does not parse.
+func requiredOf(src string) []string {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return required(re)
+}
+
+// required is requiredOf for the parsed pattern re.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, c := range re.Rune {
+			if c >= utf8.RuneSelf {
+				return nil // its case variants may be other bytes
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, byte(c))
+		}
+		if len(b) == 0 {
+			return nil
+		}
+		return []string{string(b)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// every part is matched: the best part's strings serve, the
+		// one whose shortest string is longest
+		var best []string
+		for _, sub := range re.Sub {
+			if l := required(sub); l != nil && (best == nil || shortest(l) > shortest(best)) {
+				best = l
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		// one branch is matched: one of any branch's strings
+		var out []string
+		for _, sub := range re.Sub {
+			l := required(sub)
+			if l == nil || len(out)+len(l) > maxNeeds {
+				return nil
+			}
+			out = append(out, l...)
+		}
+		return out
+	}
+	return nil
+}
+
+// shortest is the length of the shortest of list.
+func shortest(list []string) int {
+	n := len(list[0])
+	for _, s := range list[1:] {
+		n = min(n, len(s))
+	}
+	return n
+}
+
+// mayMatch reports whether word w may hold a match of a pattern whose
+// every match holds one of needs (see requiredOf; nil: none known): a
+// word with a byte beyond ASCII (which case folding may read as an ASCII
+// letter: K is k) always may.
+func mayMatch(w string, needs []string) bool {
+	if needs == nil {
+		return true
+	}
+	for _, n := range needs {
+		if containsFold(w, n) {
+			return true
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds n, a lower-case ASCII string,
+// regardless of the ASCII case of s.
+func containsFold(s, n string) bool {
+	first, upper := n[0], n[0]
+	if 'a' <= first && first <= 'z' {
+		upper -= 'a' - 'A'
+	}
+	for i := 0; i+len(n) <= len(s); i++ {
+		if s[i] != first && s[i] != upper {
+			continue
+		}
+		j := 1
+		for ; j < len(n); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != n[j] {
+				break
+			}
+		}
+		if j == len(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // target returns the path a target index names, and whether it is dynamic.

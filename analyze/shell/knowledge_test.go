@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"reflect"
+	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -275,5 +279,129 @@ func TestEntry(t *testing.T) {
 	}
 	if cached < len(k.byName) {
 		t.Errorf("%d names cached, fewer than the %d commands with rows", cached, len(k.byName))
+	}
+}
+
+// TestArgMatchNeeds tries to break the test that keeps words from a
+// row's arg_match (mayMatch with requiredOf's strings): for every
+// pattern of the built-in knowledge, words built to match it (the
+// pattern's literals in any case and case variant, K and ſ included,
+// its classes and repeats drawn at random, with text around them), and
+// the words of the rows' samples, each of which the pattern matches
+// must pass the test.
+func TestArgMatchNeeds(t *testing.T) {
+	rows := yamlKnowledge(t).Rows
+	rnd := rand.New(rand.NewPCG(1, 2))
+	around := []string{"x", "--", "/", "a=", " Z", "é", "K"}
+	for _, r := range rows {
+		if r.ArgMatch == "" {
+			continue
+		}
+		re := regexp.MustCompile(r.ArgMatch)
+		tree, err := syntax.Parse(r.ArgMatch, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		needs := requiredOf(r.ArgMatch)
+		check := func(w string) {
+			if re.MatchString(w) && !mayMatch(w, needs) {
+				t.Errorf("%s: %q matches %s, but the test with %q keeps it out", r.Rule, w, r.ArgMatch, needs)
+			}
+		}
+		matched := 0
+		for range 400 {
+			var b strings.Builder
+			if rnd.IntN(2) == 0 {
+				b.WriteString(around[rnd.IntN(len(around))])
+			}
+			generate(&b, tree, rnd)
+			if rnd.IntN(2) == 0 {
+				b.WriteString(around[rnd.IntN(len(around))])
+			}
+			if re.MatchString(b.String()) {
+				matched++
+			}
+			check(b.String())
+		}
+		if matched < 40 {
+			t.Errorf("%s: only %d of the words built match %s", r.Rule, matched, r.ArgMatch)
+		}
+		for sample := range r.Match {
+			for _, w := range strings.Fields(sample) {
+				check(strings.Trim(w, `'"`))
+			}
+		}
+	}
+	// the test keeps out words that hold none of the strings, and only those
+	for _, tc := range []struct {
+		pattern, word string
+		may           bool
+	}{
+		{`(?:^|/)\.(?:bash|zsh)_history$`, "README.md", false},
+		{`(?:^|/)\.(?:bash|zsh)_history$`, "/home/u/.BASH_HISTORY", true},
+		{`(?i)secret|token`, "s3cr3t", false},
+		{`(?i)secret|token`, "my_TOKEN", true},
+		{`(?i)secret|token`, "ſecret", true}, // ſ folds to s
+		{`(?i)kube`, "Kube", true},           // K (Kelvin) folds to k
+		{`^(?:--replicas=)?0$`, "1", false},
+		{`^a*$`, "anything", true},  // matches the empty word: no strings
+		{`x(?:yz){0,2}`, "x", true}, // yz may be absent: x is the string
+		{`[0-9]+`, "x", true},       // classes only: no strings
+	} {
+		if got := mayMatch(tc.word, requiredOf(tc.pattern)); got != tc.may {
+			t.Errorf("mayMatch(%q) for %s = %v, want %v (strings %q)", tc.word, tc.pattern, got, tc.may, requiredOf(tc.pattern))
+		}
+	}
+}
+
+// generate writes to b a word that re may match (anchors and word
+// boundaries aside), its choices drawn from rnd.
+func generate(b *strings.Builder, re *syntax.Regexp, rnd *rand.Rand) {
+	repeat := func(lo, hi int) {
+		for range lo + rnd.IntN(hi-lo+1) {
+			generate(b, re.Sub[0], rnd)
+		}
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 {
+				for range rnd.IntN(3) {
+					c = unicode.SimpleFold(c) // k, K, K in turn
+				}
+			}
+			b.WriteRune(c)
+		}
+	case syntax.OpCharClass:
+		if len(re.Rune) > 0 {
+			i := 2 * rnd.IntN(len(re.Rune)/2)
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if lo < 128 && rnd.IntN(4) > 0 {
+				hi = min(hi, 127)
+			}
+			b.WriteRune(lo + rune(rnd.IntN(int(hi-lo)+1)))
+		}
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte(byte(' ' + rnd.IntN(95)))
+	case syntax.OpCapture:
+		generate(b, re.Sub[0], rnd)
+	case syntax.OpStar:
+		repeat(0, 3)
+	case syntax.OpPlus:
+		repeat(1, 3)
+	case syntax.OpQuest:
+		repeat(0, 1)
+	case syntax.OpRepeat:
+		hi := re.Max
+		if hi < 0 || hi > re.Min+3 {
+			hi = re.Min + 3
+		}
+		repeat(re.Min, hi)
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			generate(b, sub, rnd)
+		}
+	case syntax.OpAlternate:
+		generate(b, re.Sub[rnd.IntN(len(re.Sub))], rnd)
 	}
 }
