@@ -70,7 +70,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			continue // judged as a request of the code
 		}
 		v := g.Check(ctx, u)
-		if f, ok := classed(v, "The tool", u); ok {
+		if f, ok := classed(v, "The tool", u, nil); ok {
 			out = append(out, f)
 			continue
 		}
@@ -91,6 +91,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 // dest judges one destination of a command or code.
 func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, bool) {
 	var v Verdict
+	var parsed *target // d.URL, parsed without an error
 	where := d.Host
 	if d.URL != "" {
 		where = d.URL
@@ -104,13 +105,14 @@ func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, 
 		case err != nil:
 			v = blocked(d.URL, Invalid, "cannot be parsed unambiguously: "+err.Error())
 		default:
+			parsed = &t
 			v = g.judge(ctx, d.URL, t)
 		}
 	} else {
 		v = g.CheckHost(ctx, d.Host)
 	}
 	if d.URL != "" && (d.Via != "python" || !v.Allowed) { // Python's reads of Internet resources are the code analyzer's
-		if f, ok := classed(v, d.Via, d.URL); ok {
+		if f, ok := classed(v, d.Via, d.URL, parsed); ok {
 			return f, true
 		}
 	}
@@ -146,36 +148,47 @@ func (Analyzer) dest(ctx context.Context, g *Guard, d tool.Dest) (risk.Finding, 
 // is about the class of an address written plainly: an Internet host, a
 // metadata endpoint, this machine or the local network. Other verdicts
 // (a disguise, a scheme, the configuration's lists, a URL that cannot be
-// read) are not a class: false.
-func classed(v Verdict, who, url string) (risk.Finding, bool) {
-	var t effect.Target
+// read) are not a class: false. t is url parsed (parseURL without an
+// error), nil when the caller did not parse it.
+func classed(v Verdict, who, url string, t *target) (risk.Finding, bool) {
+	var et effect.Target
 	rule, what := "", ""
+	res := ""
 	switch {
 	case v.Allowed:
-		t, rule, what = effect.External, RuleFetch, who+" requests "+resource(url)[len("url:"):]+", on the Internet"
+		res = resource(url)
+		et, rule, what = effect.External, RuleFetch, who+" requests "+res[len("url:"):]+", on the Internet"
 	case v.Disguised:
 		return risk.Finding{}, false
 	case v.Category == Metadata:
-		t, rule, what = effect.Metadata, RuleMetadata, who+" reaches a cloud metadata endpoint, which hands out the machine's credentials: "+v.Reason
+		et, rule, what = effect.Metadata, RuleMetadata, who+" reaches a cloud metadata endpoint, which hands out the machine's credentials: "+v.Reason
 	case v.Category.Local():
-		t, rule, what = effect.Loopback, RuleLocal, who+" reaches a service on this machine: "+v.Reason
+		et, rule, what = effect.Loopback, RuleLocal, who+" reaches a service on this machine: "+v.Reason
 	case v.Category.Internal():
-		t, rule, what = effect.Private, RuleInternal, who+" reaches the internal network: "+v.Reason
+		et, rule, what = effect.Private, RuleInternal, who+" reaches the internal network: "+v.Reason
 	default:
 		return risk.Finding{}, false
 	}
-	if t == effect.Loopback || t == effect.Private {
-		if u, err := parseURL(url); err == nil && controlPorts[u.port] != "" {
-			t, rule = effect.Control, RuleControl
-			what = who + " reaches " + controlPorts[u.port] + " on port " + u.port + ", which hands out secrets or control of machines: " + v.Reason
+	if et == effect.Loopback || et == effect.Private {
+		if t == nil {
+			if u, err := parseURL(url); err == nil {
+				t = &u
+			}
+		}
+		if t != nil && controlPorts[t.port] != "" {
+			et, rule = effect.Control, RuleControl
+			what = who + " reaches " + controlPorts[t.port] + " on port " + t.port + ", which hands out secrets or control of machines: " + v.Reason
 		}
 	}
-	ev, ok := effect.Judge(effect.Fetch, t)
+	ev, ok := effect.Judge(effect.Fetch, et)
 	if !ok || !ev.Finds() {
 		return risk.Finding{}, false
 	}
+	if res == "" {
+		res = resource(url)
+	}
 	return risk.Finding{Analyzer: Name, Rule: rule, Level: ev.Level, Reversible: ev.Reversible, Locked: ev.Locked,
-		Resource: resource(url), Reason: what}, true
+		Resource: res, Reason: what}, true
 }
 
 // controlPorts are the well-known ports of control planes and secret

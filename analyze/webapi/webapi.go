@@ -64,11 +64,14 @@ type Request struct {
 
 // target is where a request goes, as far as its risk is concerned.
 type target struct {
-	local   bool   // this machine
+	local   bool   // this machine (set by place)
 	known   bool   // the host is known
 	service string // the admin API the port, path or socket names ("" none)
 	path    string // the path, without query and fragment
-	shown   string // the URL as shown in findings: no user information, query or fragment
+	shown   string // the URL as shown in findings: no user information, query or fragment (set by place)
+	// scheme and authority are the host's as written: scheme is set
+	// when the host is known
+	scheme, authority string
 }
 
 // Judge returns the finding a request deserves, without its Analyzer,
@@ -85,11 +88,6 @@ func Judge(r Request) (risk.Finding, bool) {
 	case m == "":
 		m = "GET"
 	}
-	t := parse(r)
-	action, actionLevel := pathAction(t.path)
-	if a, l := queryAction(r.URL); l > actionLevel {
-		action, actionLevel = a, l
-	}
 	read := false
 	if !r.MethodDynamic {
 		switch m {
@@ -97,12 +95,25 @@ func Judge(r Request) (risk.Finding, bool) {
 			read = true
 		}
 	}
+	var action string
+	var actionLevel risk.Level
+	if read {
+		// a read, unless its query names an action (Solr's ?action=DELETE):
+		// decided before the target is read
+		if action, actionLevel = queryAction(r.URL); actionLevel == risk.Safe {
+			return risk.Finding{}, false
+		}
+	}
+	t := parse(r)
+	t.place(r)
 	if !read {
+		action, actionLevel = pathAction(t.path)
+		if a, l := queryAction(r.URL); l > actionLevel {
+			action, actionLevel = a, l
+		}
 		if a, l := bodyAction(r.Body, t.service); l > actionLevel {
 			action, actionLevel = a, l
 		}
-	} else if action, actionLevel = queryAction(r.URL); actionLevel == risk.Safe {
-		return risk.Finding{}, false // a read, unless its query names an action (Solr's ?action=DELETE)
 	}
 	// dev: some server on this machine that is no known admin API, most
 	// likely the agent's own development server: a step lower.
@@ -180,7 +191,8 @@ func describe(t target) string {
 	return "a host computed at run time"
 }
 
-// parse reads a request's target.
+// parse reads a request's target: where it goes (known, service, path),
+// without what only Judge needs (local, shown: see place).
 func parse(r Request) target {
 	u := r.URL
 	var t target
@@ -219,18 +231,14 @@ func parse(r Request) target {
 	t.path = path
 	t.known = hostKnown
 	if hostKnown {
-		scheme := "http"
+		t.scheme = "http"
 		if i := strings.Index(u, "://"); i > 0 {
-			scheme = strings.ToLower(u[:i])
+			t.scheme = strings.ToLower(u[:i])
 		}
-		t.shown = scheme + "://" + authority + strings.ReplaceAll(path, "\x00", "…")
-		t.local = netguard.Local(scheme + "://" + authority + "/")
-	} else if path != "" {
-		t.shown = "…" + strings.ReplaceAll(path, "\x00", "…")
+		t.authority = authority
 	}
 	if r.Socket != "" {
-		t.local, t.known = true, true
-		t.shown = "unix:" + r.Socket + strings.ReplaceAll(path, "\x00", "…")
+		t.known = true
 		t.service = socketService(r.Socket)
 	}
 	if t.service == "" && hostKnown {
@@ -240,6 +248,21 @@ func parse(r Request) target {
 		t.service = pathService(path)
 	}
 	return t
+}
+
+// place sets what t, parsed from r, shows in findings and whether it is
+// on this machine.
+func (t *target) place(r Request) {
+	if t.scheme != "" {
+		t.shown = t.scheme + "://" + t.authority + strings.ReplaceAll(t.path, "\x00", "…")
+		t.local = netguard.Local(t.scheme + "://" + t.authority + "/")
+	} else if t.path != "" {
+		t.shown = "…" + strings.ReplaceAll(t.path, "\x00", "…")
+	}
+	if r.Socket != "" {
+		t.local = true
+		t.shown = "unix:" + r.Socket + strings.ReplaceAll(t.path, "\x00", "…")
+	}
 }
 
 // port returns the port of an authority, "" when none is written.
