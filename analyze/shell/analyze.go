@@ -29,10 +29,16 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	var flagRoom [8]string
 	var operandRoom [8]int
 	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
+	// the commands that may send data over the network (see mayExfil)
+	var sinkRoom [4]int
+	sinks := sinkRoom[:0]
 	for i, c := range cmds {
 		out = append(out, c.Findings...)
 		out = k.redirects(out, c, env)
 		if len(c.Args) == 0 || c.Dynamic[0] {
+			if mayExfil(c, noSink) {
+				sinks = append(sinks, i)
+			}
 			continue
 		}
 		start := len(out)
@@ -41,6 +47,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = wrapperLoaders(out, c, name, env)
 		}
 		e := k.entry(name)
+		if mayExfil(c, e.sink) {
+			sinks = append(sinks, i)
+		}
 		fired := false
 		if len(e.rows) > 0 {
 			w = splitInto(w, e.vflags, c)
@@ -94,7 +103,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = append(out, unknownCommand(c, name))
 		}
 	}
-	return k.exfilFlow(out, cmds, env)
+	return k.exfilFlow(out, cmds, sinks, env)
 }
 
 // RuleUnknownCommand is the finding on a program no knowledge of warden

@@ -54,8 +54,9 @@ type sink struct {
 
 // exfilFlow finds sensitive data that flows into a command that sends it
 // over the network, and files sent to other hosts (see the package's
-// exfiltration notes above).
-func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, env Env) []risk.Finding {
+// exfiltration notes above). Only the commands at sinks are read as
+// sinks: the others must be no sink (see mayExfil).
+func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, env Env) []risk.Finding {
 	var src memo // does command j read sensitive data itself
 	var what []string
 	upstream := func(i int) (int, string) {
@@ -72,13 +73,15 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, env Env) []ris
 		}
 		return -1, ""
 	}
-	for i, c := range cmds {
+	for _, i := range sinks {
+		c := cmds[i]
 		s, ok := k.sinkOf(c, env)
 		if !ok {
 			continue
 		}
 		here := runsIn(c, env)
-		external := s.to == "" || !netguard.Local(s.to)
+		// external reports where it sends as off the machine
+		external := func() bool { return s.to == "" || !netguard.Local(s.to) }
 		// report says that command by reads what (from file, when one
 		// is sent as it is) and c sends it
 		report := func(rule, what, by, file string, l risk.Level) {
@@ -95,7 +98,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, env Env) []ris
 			default:
 				why = "`" + cut(by, 80) + "` reads " + what + ", which " + s.name + " sends to " + cut(to, 80)
 			}
-			if !external {
+			if !external() {
 				l = min(l, risk.Medium)
 				why += " (on this machine)"
 			}
@@ -145,7 +148,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, env Env) []ris
 		if found {
 			continue
 		}
-		if s.dns && external {
+		if s.dns && external() {
 			for _, j := range s.data {
 				if a := c.Args[j]; c.Dynamic[j] && dnsData(a) {
 					out = append(out, risk.Finding{Analyzer: "shell", Rule: ruleExfilDNS, Level: risk.High,
@@ -155,7 +158,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, env Env) []ris
 				}
 			}
 		}
-		if len(s.files) > 0 && external && s.name != "curl" && s.name != "wget" {
+		if len(s.files) > 0 && s.name != "curl" && s.name != "wget" && external() {
 			// curl's and wget's uploads are judged by their rows
 			out = append(out, risk.Finding{Analyzer: "shell", Rule: ruleExfilUpload, Level: risk.Medium,
 				Reason:   s.name + " sends " + cut(strings.Join(s.files, ", "), 80) + " to " + cut(orNetwork(s.to), 80),
@@ -454,23 +457,94 @@ func dnsData(a string) bool {
 	return end > 0 && end < len(a)-1 && strings.Contains(a[end+1:], ".") && (strings.Contains(a, "$(") || strings.Contains(a, "`"))
 }
 
-// sinkOf reads what command c sends over the network, if anything.
-func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
+// sinkKind is the kind of network client a command name is, as sinkOf
+// reads what it sends: one of the cases of sinkKindOf's switch.
+type sinkKind uint8
+
+const (
+	noSink sinkKind = iota // sends nothing over the network (as sinkOf reads it)
+	sinkCurl
+	sinkWget
+	sinkHTTPie
+	sinkNetcat
+	sinkSocat
+	sinkOpenSSL
+	sinkSSH
+	sinkCopy // scp, rsync, rclone
+	sinkSFTP
+	sinkCloud
+	sinkFTP
+	sinkMail
+	sinkDNS
+)
+
+// sinkKindOf returns the kind of network client name is; noSink for a
+// command that is none.
+func sinkKindOf(name string) sinkKind {
+	switch name {
+	case "curl":
+		return sinkCurl
+	case "wget":
+		return sinkWget
+	case "http", "https", "xh", "xhs", "httpie":
+		return sinkHTTPie
+	case "nc", "ncat", "netcat", "telnet", "nc.traditional", "nc.openbsd":
+		return sinkNetcat
+	case "socat":
+		return sinkSocat
+	case "openssl":
+		return sinkOpenSSL
+	case "ssh":
+		return sinkSSH
+	case "scp", "rsync", "rclone":
+		return sinkCopy
+	case "sftp":
+		return sinkSFTP
+	case "aws", "gsutil", "gcloud", "az", "azcopy", "s3cmd":
+		return sinkCloud
+	case "ftp", "lftp", "tftp", "ncftpput":
+		return sinkFTP
+	case "mail", "mailx", "mutt", "sendmail", "msmtp", "s-nail", "neomutt":
+		return sinkMail
+	case "dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6", "traceroute", "getent", "resolvectl":
+		return sinkDNS
+	}
+	return noSink
+}
+
+// mayExfil reports whether command c, whose name is of kind (noSink for
+// a name computed at run time), may be a sink (see sinkOf): a network
+// client, or a command whose output a redirection sends to a socket.
+func mayExfil(c Command, kind sinkKind) bool {
+	return kind != noSink || socketRedirect(c) != ""
+}
+
+// socketRedirect returns the target of a redirection of c that writes
+// to a network socket (/dev/tcp/host/port, /dev/udp/…), or "".
+func socketRedirect(c Command) string {
 	for _, rd := range c.Redirs {
 		if rd.Writes() && !rd.Dynamic && (strings.HasPrefix(rd.Target, "/dev/tcp/") || strings.HasPrefix(rd.Target, "/dev/udp/")) {
-			// its output goes to the socket: what it reads itself too
-			host, _, _ := strings.Cut(rd.Target[len("/dev/tcp/"):], "/")
-			s := sink{name: "a /dev/tcp redirection", to: host, stdin: true, self: true}
-			if len(c.Args) > 0 && !c.Dynamic[0] {
-				for j := 1; j < len(c.Args); j++ {
-					if !c.Dynamic[j] && !strings.HasPrefix(c.Args[j], "-") {
-						s.files = append(s.files, runsIn(c, env).Abs(c.Args[j]))
-					}
-					s.data = append(s.data, j)
-				}
-			}
-			return s, true
+			return rd.Target
 		}
+	}
+	return ""
+}
+
+// sinkOf reads what command c sends over the network, if anything.
+func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
+	if target := socketRedirect(c); target != "" {
+		// its output goes to the socket: what it reads itself too
+		host, _, _ := strings.Cut(target[len("/dev/tcp/"):], "/")
+		s := sink{name: "a /dev/tcp redirection", to: host, stdin: true, self: true}
+		if len(c.Args) > 0 && !c.Dynamic[0] {
+			for j := 1; j < len(c.Args); j++ {
+				if !c.Dynamic[j] && !strings.HasPrefix(c.Args[j], "-") {
+					s.files = append(s.files, runsIn(c, env).Abs(c.Args[j]))
+				}
+				s.data = append(s.data, j)
+			}
+		}
+		return s, true
 	}
 	if len(c.Args) == 0 || c.Dynamic[0] {
 		return sink{}, false
@@ -478,19 +552,19 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 	name := commandName(c.Args[0])
 	here := runsIn(c, env)
 	s := sink{name: name}
-	switch name {
-	case "curl":
+	switch sinkKindOf(name) {
+	case sinkCurl:
 		s.http = true
 		s.curl(c, here)
-	case "wget":
+	case sinkWget:
 		s.http = true
 		s.wget(c, here)
-	case "http", "https", "xh", "xhs", "httpie":
+	case sinkHTTPie:
 		s.http = true
 		s.httpie(c, here)
-	case "nc", "ncat", "netcat", "telnet", "nc.traditional", "nc.openbsd":
+	case sinkNetcat:
 		s.to, s.stdin = connectHost(c, name), true
-	case "socat":
+	case sinkSocat:
 		for j := 1; j < len(c.Args); j++ {
 			if h := socatHost(c.Args[j]); h != "" && !c.Dynamic[j] {
 				s.to = h
@@ -501,7 +575,7 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 			}
 		}
 		s.stdin = true
-	case "openssl":
+	case sinkOpenSSL:
 		if len(c.Args) < 2 || c.Args[1] != "s_client" {
 			return s, false
 		}
@@ -511,7 +585,7 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 			}
 		}
 		s.stdin = true
-	case "ssh":
+	case sinkSSH:
 		w := k.split(name, c)
 		if len(w.operands) == 0 {
 			return s, false
@@ -519,21 +593,21 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 		s.to = hostOf(c.Args[w.operands[0]])
 		s.stdin = true
 		s.data = w.operands[1:]
-	case "scp", "rsync", "rclone":
+	case sinkCopy:
 		if !s.copies(c, here) {
 			return s, false
 		}
-	case "sftp":
+	case sinkSFTP:
 		if !s.copies(c, here) {
 			s.ftp(k, c, here)
 		}
-	case "aws", "gsutil", "gcloud", "az", "azcopy", "s3cmd":
+	case sinkCloud:
 		if !s.cloud(c, here) {
 			return s, false
 		}
-	case "ftp", "lftp", "tftp", "ncftpput":
+	case sinkFTP:
 		s.ftp(k, c, here)
-	case "mail", "mailx", "mutt", "sendmail", "msmtp", "s-nail", "neomutt":
+	case sinkMail:
 		for j := 1; j < len(c.Args); j++ {
 			a := c.Args[j]
 			switch {
@@ -553,7 +627,7 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 			s.to = "mail"
 		}
 		s.stdin = true
-	case "dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6", "traceroute", "getent", "resolvectl":
+	case sinkDNS:
 		s.dns = true
 		w := k.split(name, c)
 		for _, j := range w.operands {

@@ -20,11 +20,20 @@ func httpFindings(out []risk.Finding, c Command, name string, call *tool.Call) [
 			f.Analyzer = "shell"
 			out = append(out, mayRun(f, c))
 		}
-		for _, t := range webapi.SQL(r) {
-			out = append(out, sqlFact(call, t).Findings...)
+		if carriesText(r) {
+			for _, t := range webapi.SQL(r) {
+				out = append(out, sqlFact(call, t).Findings...)
+			}
 		}
 	}
 	return out
+}
+
+// carriesText reports whether request r carries text of its own: a body,
+// or a query string. webapi.SQL reads the SQL a request gives a database
+// from those alone, and finds none in a request that has neither.
+func carriesText(r webapi.Request) bool {
+	return len(r.Body) > 0 || strings.IndexByte(r.URL, '?') >= 0
 }
 
 // maxBodies bounds the inline texts kept of one request.

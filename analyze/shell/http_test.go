@@ -256,3 +256,61 @@ func TestHTTPCarried(t *testing.T) {
 		}
 	}
 }
+
+// TestCarriesText tries to break the gate of webapi.SQL in httpFindings
+// (carriesText): requests to every kind of database webapi reads SQL
+// over HTTP for, with the SQL in a body, a query string or a form, by
+// every client, are read for SQL; and webapi.SQL finds none in any of
+// them once its body and query string are taken away.
+func TestCarriesText(t *testing.T) {
+	const stmt = "DROP%20TABLE%20t"
+	var scripts []string
+	for _, url := range []string{
+		"http://localhost:8123/", "http://ch.internal:8123", "http://localhost:8086/query", "http://es:9200/_sql",
+		"http://es:9200/_sql/translate", "http://os:9200/_plugins/_sql", "http://localhost:4200/_sql",
+		"http://druid:8888/druid/v2/sql", "http://trino:8080/v1/statement",
+		"https://x.cloud.databricks.com/api/2.0/sql/statements", "https://a.snowflakecomputing.com/api/v2/statements",
+		"http://$HOST:8123/", "$URL",
+	} {
+		for _, q := range []string{"query", "q", "stmt", "statement"} {
+			scripts = append(scripts,
+				"curl '"+url+"?"+q+"="+stmt+"'",
+				"curl '"+url+"#x?"+q+"="+stmt+"'",
+				"curl -d '"+q+"="+stmt+"' "+url,
+				"curl --data-binary 'DROP TABLE t' "+url,
+				"curl --json '{\""+q+"\": \"DROP TABLE t\"}' "+url,
+				"curl -G --data-urlencode '"+q+"=DROP TABLE t' "+url,
+				"wget --post-data '"+q+"="+stmt+"' "+url,
+				"wget '"+url+"?"+q+"="+stmt+"'",
+				"http POST "+url+" "+q+"='DROP TABLE t'",
+				"xh "+url+" "+q+"=='DROP TABLE t'",
+				"curlie POST "+url+" "+q+"='DROP TABLE t'")
+		}
+	}
+	read := 0
+	for _, script := range scripts {
+		cmds, err := Resolve(script, testEnv)
+		if err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+		for _, c := range cmds {
+			for _, r := range Requests(c, commandName(c.Args[0])) {
+				sql := webapi.SQL(r)
+				if len(sql) > 0 {
+					read++
+				}
+				if len(sql) > 0 && !carriesText(r) {
+					t.Errorf("%s: webapi.SQL reads %q, but the request carries no text", script, sql)
+				}
+				bare := r
+				bare.Body, bare.URL = nil, strings.Split(r.URL, "?")[0]
+				if sql := webapi.SQL(bare); len(sql) > 0 {
+					t.Errorf("%s: webapi.SQL reads %q from a request without body or query string", script, sql)
+				}
+			}
+		}
+	}
+	if read < len(scripts)/4 { // each endpoint takes some of the keys
+		t.Errorf("webapi.SQL read SQL in %d of %d requests", read, len(scripts))
+	}
+}

@@ -68,6 +68,8 @@ type entry struct {
 	interp, down, printer, archiver bool
 	// cli: how the verb grammar reads the command (verbs.go)
 	cli cliKind
+	// sink: the kind of network client it is (exfil.go)
+	sink sinkKind
 	// known: some table holds the name (rows, value flags, a model, a
 	// list): warden knows what kind of program it is
 	known bool
@@ -92,7 +94,7 @@ func (k *Knowledge) entry(name string) entry {
 // lookup answers entry for a name not in the cache, and caches it.
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
-		printer: printers[name], archiver: archivers[name], judge: semantics(name)}
+		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name)}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}
