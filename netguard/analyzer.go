@@ -85,7 +85,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	return append(out, leaks(c)...), nil
 }
 
 // dest judges one destination of a command or code.

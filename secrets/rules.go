@@ -50,9 +50,20 @@ type Rule struct {
 	// Scanner names a Go scanner that reads the text at each keyword
 	// instead of a pattern: "cli" applies the grammar of password-bearing
 	// command-line arguments (cli.yaml), whose names are its keywords.
-	Scanner string   `yaml:"scanner"`
-	Match   []string `yaml:"match"`
-	NoMatch []string `yaml:"no_match"`
+	Scanner string `yaml:"scanner"`
+	// Services are the hosts the secret is for: a request that carries it
+	// to another host off the machine sends it to someone else
+	// (netguard's exfil.secret). A name matches itself and the names
+	// below it (github.com: api.github.com); one ending in * matches a
+	// host with a label that starts with it (gitlab*: a company's
+	// gitlab.example.com). Empty: not known, not judged.
+	Services []string `yaml:"services"`
+	// NeverSent is set for a secret that no request carries (a private
+	// key, AWS's secret key, which signs requests): sent to any host off
+	// the machine, it leaves.
+	NeverSent bool     `yaml:"never_sent"`
+	Match     []string `yaml:"match"`
+	NoMatch   []string `yaml:"no_match"`
 
 	once     sync.Once
 	prog     *prog // the compiled pattern (compiled): a user's rules at load, the built-in ones on first use
@@ -191,4 +202,47 @@ func compileProg(pattern, anchor string) (*prog, error) {
 		}
 	}
 	return p, nil
+}
+
+// Services returns the hosts a secret of type typ is for, and whether no
+// request ever carries it, as the detector's rules say (Rule.Services,
+// Rule.NeverSent); nil and false when they do not say.
+func (d *Detector) Services(typ string) (hosts []string, neverSent bool) {
+	for _, r := range d.rules {
+		if r.Type == typ {
+			hosts = append(hosts, r.Services...)
+			neverSent = neverSent || r.NeverSent
+		}
+	}
+	return hosts, neverSent
+}
+
+// ForService reports whether host is one of the services hosts names (see
+// Rule.Services). A host that carries a service's name inside it
+// (github.com.evil.example) is no company's server of that service.
+func ForService(host string, hosts []string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	lure := false // a service's name inside the host, not at its end: github.com.evil.example
+	for _, s := range hosts {
+		if !strings.HasSuffix(s, "*") && strings.Contains(host, s+".") && !strings.HasSuffix(host, "."+s) && host != s {
+			lure = true
+		}
+	}
+	for _, s := range hosts {
+		if prefix, ok := strings.CutSuffix(s, "*"); ok {
+			if lure {
+				continue
+			}
+			for label := range strings.SplitSeq(host, ".") {
+				if strings.HasPrefix(label, prefix) {
+					return true
+				}
+			}
+			continue
+		}
+		if host == s || strings.HasSuffix(host, "."+s) {
+			return true
+		}
+	}
+	return false
 }

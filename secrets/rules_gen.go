@@ -15,6 +15,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`,
 			Entropy:     3,
 			Anchor:      "token",
+			Services:    []string{"amazonaws.com", "amazonaws.com.cn", "aws.amazon.com", "api.aws"},
 		},
 		{
 			ID:          "aws.secret_access_key",
@@ -25,6 +26,7 @@ func rulesData() []*Rule {
 			Keywords:    []string{"aws_secret", "secret_access_key", "secretaccesskey", "akia", "asia"},
 			Pattern:     "(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key|(?:AKIA|ASIA)[A-Z2-7]{16}\\\\?[\"'`]?\\s*,)\\s*\\\\?[\"'`]?\\s*(?:[:=]\\s*\\\\?[\"'`]?)?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)",
 			Entropy:     4,
+			NeverSent:   true,
 		},
 		{
 			ID:          "github.token",
@@ -36,6 +38,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>gh[pousr]_[A-Za-z0-9]{36})\b`,
 			Check:       "github_checksum",
 			Anchor:      "token",
+			Services:    []string{"github.com", "githubusercontent.com", "ghcr.io", "githubcopilot.com", "github*"},
 		},
 		{
 			ID:          "github.fine_grained",
@@ -47,6 +50,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`,
 			Entropy:     4,
 			Anchor:      "token",
+			Services:    []string{"github.com", "githubusercontent.com", "ghcr.io", "githubcopilot.com", "github*"},
 		},
 		{
 			ID:          "gitlab.token",
@@ -58,6 +62,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>(?:glpat|gldt|glrt|gloas|glcbt|glimt|glsoat|glffct|glft|glagent)-[0-9A-Za-z_\-]{20}[0-9A-Za-z_\-]*|glptt-[0-9a-f]{40}|GR1348941[0-9A-Za-z_\-]{20})(?:[^0-9A-Za-z_\-]|$)`,
 			Entropy:     3,
 			Anchor:      "token",
+			Services:    []string{"gitlab.com", "gitlab*"},
 		},
 		{
 			ID:          "slack.token",
@@ -69,6 +74,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>xox[baprse]-(?:\d+-)?[0-9]{6,}-[0-9A-Za-z\-]{8,}|xoxe\.xox[bp]-\d-[0-9A-Za-z]{40,}|xapp-\d-[0-9A-Z]{6,}-\d+-[0-9a-f]{32,})`,
 			Entropy:     3,
 			Anchor:      "token",
+			Services:    []string{"slack.com"},
 		},
 		{
 			ID:          "slack.webhook",
@@ -78,6 +84,7 @@ func rulesData() []*Rule {
 			Suggestion:  "Regenerate the webhook in Slack and keep its URL in the environment.",
 			Keywords:    []string{"hooks.slack.com"},
 			Pattern:     `(?P<s>https://hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[A-Z0-9]{6,}/[A-Za-z0-9]{16,})`,
+			Services:    []string{"slack.com"},
 		},
 		{
 			ID:          "stripe.live",
@@ -89,6 +96,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>[sr]k_live_[0-9A-Za-z]{24}[0-9A-Za-z]*)\b`,
 			Entropy:     3.5,
 			Anchor:      "token",
+			Services:    []string{"stripe.com"},
 		},
 		{
 			ID:          "stripe.test",
@@ -100,6 +108,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>[sr]k_test_[0-9A-Za-z]{24}[0-9A-Za-z]*)\b`,
 			Entropy:     3.5,
 			Anchor:      "token",
+			Services:    []string{"stripe.com"},
 		},
 		{
 			ID:          "google.api_key",
@@ -111,6 +120,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>AIza[0-9A-Za-z_\-]{35})(?:[^0-9A-Za-z_\-]|$)`,
 			Entropy:     3.5,
 			Anchor:      "token",
+			Services:    []string{"googleapis.com", "google.com", "firebaseio.com", "firebaseapp.com"},
 		},
 		{
 			ID:          "openai.key",
@@ -121,6 +131,7 @@ func rulesData() []*Rule {
 			Keywords:    []string{"sk-proj-", "sk-svcacct-", "sk-admin-", "t3blbkfj"},
 			Pattern:     `\b(?P<s>sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{40}[A-Za-z0-9_\-]*|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?:[^A-Za-z0-9_\-]|$)`,
 			Entropy:     3.5,
+			Services:    []string{"openai.com", "openai.azure.com"},
 		},
 		{
 			ID:          "anthropic.key",
@@ -132,6 +143,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>sk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_\-]{80}[A-Za-z0-9_\-]*)(?:[^A-Za-z0-9_\-]|$)`,
 			Entropy:     3.5,
 			Anchor:      "token",
+			Services:    []string{"anthropic.com"},
 		},
 		{
 			ID:          "npm.token",
@@ -143,6 +155,7 @@ func rulesData() []*Rule {
 			Pattern:     `(?P<s>npm_[A-Za-z0-9]{36})\b`,
 			Entropy:     3.5,
 			Anchor:      "token",
+			Services:    []string{"npmjs.org", "npmjs.com"},
 		},
 		{
 			ID:          "pypi.token",
@@ -153,6 +166,7 @@ func rulesData() []*Rule {
 			Keywords:    []string{"pypi-ageichlwas5vcmc"},
 			Pattern:     `(?P<s>pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})`,
 			Anchor:      "token",
+			Services:    []string{"pypi.org", "pythonhosted.org"},
 		},
 		{
 			ID:          "jwt",
@@ -175,6 +189,7 @@ func rulesData() []*Rule {
 			Pattern:     `-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\\r|\\n|\r|\n|\s)+(?P<s>(?:[A-Za-z0-9+/=:,\-]|\\r|\\n|\r|\n|[ \t])+?)(?:\\r|\\n|\r|\n|\s)*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`,
 			Check:       "private_key",
 			Multiline:   true,
+			NeverSent:   true,
 		},
 		{
 			ID:          "db.url",
