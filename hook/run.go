@@ -266,17 +266,25 @@ func clip(s string, n int) string {
 // maxReasons is how many of an assessment's reasons a verdict gives.
 const maxReasons = 4
 
-// explained is d with the reasons of the assessment a (its first few)
-// before its own: what was found, then why that was decided.
+// explained is d with the reasons of the assessment a (a few, those of
+// its gravest findings first: critical, unknown, high, …) before its own:
+// what was found, then why that was decided.
 func explained(d risk.Decision, a *risk.Assessment) risk.Decision {
 	var rs []string
-	for _, r := range a.Reasons {
-		if len(rs) == maxReasons {
-			break
-		}
-		if r != "" && !contains(rs, r) {
+	add := func(r string) {
+		if len(rs) < maxReasons && r != "" && !contains(rs, r) {
 			rs = append(rs, r)
 		}
+	}
+	for _, l := range [...]risk.Level{risk.Critical, risk.Unknown, risk.High} {
+		for _, f := range a.Findings {
+			if f.Level == l {
+				add(f.Reason)
+			}
+		}
+	}
+	for _, r := range a.Reasons {
+		add(r)
 	}
 	for _, r := range d.Reasons {
 		if r != "" && !contains(rs, r) {
