@@ -11,11 +11,13 @@ import (
 )
 
 // A matcher answers what regexp's MatchString answers for a pattern, with
-// less work on texts where few positions can start a match. Go's regexp
-// tries every position of the text in turn, paying for each the pattern's
-// first instructions (10 to 20 ns each); most of the pack's patterns can
-// start only at a few bytes (> or t, c or w at a word's start, a
-// quote…). The matcher reads from the pattern's program which bytes may
+// less work. On an ASCII text a deterministic automaton answers in one
+// pass (see dfa). On another, and to find the matches themselves (each),
+// it does less work than regexp where few positions can start a match.
+// Go's regexp tries every position of the text in turn, paying for each
+// the pattern's first instructions (10 to 20 ns each); most of the pack's
+// patterns can start only at a few bytes (> or t, c or w at a word's
+// start, a quote…). The matcher reads from the pattern's program which bytes may
 // start a match, in which context (after a non-word byte for \b, at the
 // text's or a line's start for ^), and which bytes may follow them
 // (starts); it looks up each position of the text in that table and runs
@@ -68,6 +70,9 @@ type matcher struct {
 	// of each, read from the pattern (needsOf): an ASCII text that lacks
 	// all the strings of a set, its case aside, has no match.
 	needs [][]string
+	// dfa answers for ASCII texts in one pass (nil: the program did not
+	// compile)
+	dfa *dfa
 
 	// The anchored forms, each compiled the first time a text has a
 	// candidate it serves: at0 at the text's start, after at a later
@@ -128,8 +133,8 @@ func (m *matcher) parsed() *syntax.Regexp {
 	return m.tree
 }
 
-// analyse reads m's starts, line and needs from the pattern, on its first
-// call; m is safe for concurrent use.
+// analyse reads m's starts, line and needs from the pattern and makes its
+// automaton, on its first call; m is safe for concurrent use.
 func (m *matcher) analyse() {
 	m.once.Do(func() {
 		tree := m.parsed()
@@ -141,6 +146,7 @@ func (m *matcher) analyse() {
 		if err != nil {
 			return
 		}
+		m.dfa = newDFA(prog)
 		if st, free, ok := startsOf(prog); ok {
 			m.starts, m.line, m.free = st, !matchesNewline(tree), free
 		}
@@ -197,12 +203,18 @@ next:
 // before the matcher runs the pattern unanchored over the rest.
 const anchoredBudget = 4
 
-// MatchString reports whether s holds a match of the pattern.
+// MatchString reports whether s holds a match of the pattern: the
+// automaton answers for an ASCII text, the anchored runs for another.
 func (m *matcher) MatchString(s string) bool {
 	m.analyse()
-	if !m.holds(s) {
-		return false
+	if ok, sure := m.dfa.match(s); sure {
+		return ok
 	}
+	return m.holds(s) && m.matchAnchored(s)
+}
+
+// matchAnchored is MatchString by the anchored runs, once m is analysed.
+func (m *matcher) matchAnchored(s string) bool {
 	st := m.starts
 	if st == nil || st.high && !isASCII(s) {
 		return m.unanchored().MatchString(s)
@@ -242,8 +254,8 @@ func (m *matcher) MatchString(s string) bool {
 // each goes on with regexp's own search, past the matches given already.
 func (m *matcher) each(s string, fn func(loc []int) bool) {
 	m.analyse()
-	if !m.holds(s) {
-		return
+	if ok, sure := m.dfa.match(s); sure && !ok || !sure && !m.holds(s) {
+		return // no match at all
 	}
 	given := 0
 	if st := m.starts; st != nil && !(st.high && !isASCII(s)) {

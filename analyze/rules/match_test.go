@@ -116,8 +116,16 @@ func TestMatcherExact(t *testing.T) {
 // checkMatcher fails t when m answers otherwise than regexp on s.
 func checkMatcher(t *testing.T, m *matcher, s string) {
 	t.Helper()
-	if got, want := m.MatchString(s), m.unanchored().MatchString(s); got != want {
+	want := m.unanchored().MatchString(s)
+	if got := m.MatchString(s); got != want {
 		t.Fatalf("%q on %q: %v, want %v", m.expr, s, got, want)
+	}
+	// each way MatchString answers, on its own
+	if got := m.holds(s) && m.matchAnchored(s); got != want {
+		t.Fatalf("%q on %q: anchored runs: %v, want %v", m.expr, s, got, want)
+	}
+	if got, sure := m.dfa.match(s); sure && got != want {
+		t.Fatalf("%q on %q: automaton: %v, want %v", m.expr, s, got, want)
 	}
 	var got [][]int
 	m.each(s, func(loc []int) bool {
