@@ -429,6 +429,7 @@ func (w *walk) node(n syntax.Node) {
 	switch x := n.(type) {
 	case *syntax.FuncDecl:
 		r.define(x)
+		r.forkBomb(x, depth, id)
 	case *syntax.Stmt:
 		rs := r.redirects(x.Redirs)
 		if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
