@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -170,137 +171,221 @@ func outputOf(v any) (text string, ok bool) {
 }
 
 // assessStream answers the actions of in, one line each, on out, in input
-// order. Lines are assessed on up to GOMAXPROCS workers: the lines of one
-// session on one worker, in order (a conversation is a sequence), lines
-// without a session_id on any. They are handed over in batches of the
-// lines that have already arrived (a caller that writes one line and
-// waits has its own batch of one), and the output is flushed whenever no
-// further answer is ready: at once for such a caller, when its buffer
-// fills for a stream.
+// order. Lines are assessed on up to GOMAXPROCS workers, which read the
+// input, answer it and write the answers themselves, a batch of the lines
+// that have already arrived at a time (a caller that writes one line and
+// waits has its own batch of one): one worker (GOMAXPROCS=1) reads,
+// answers and writes in turn, with no hand-off at all, and several hand
+// nothing to each other but the turn to read and to write. The lines of a
+// session are answered in input order (a conversation is a sequence),
+// lines without a session_id in any. The output is flushed before the
+// input is waited for, and whenever a worker has written answers while
+// no further line has arrived: at once for a caller that waits for its
+// answer, when the buffer fills for a stream.
 func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.Writer) error {
-	ctx := cmd.Context()
 	limit := eng.Limits()
-	lines := newLineReader(in, limit.MaxBytes)
-	w := bufio.NewWriterSize(out, 64<<10)
-
 	workers := max(1, runtime.GOMAXPROCS(0))
-	// at most this many batches wait to be answered or written; with the
-	// bounds of a batch, they bound the memory of a stream
+	// at most this many batches beyond one per worker wait to be answered
+	// or written; with the bounds of a batch, they bound the memory of a
+	// stream
 	const waiting = 4
-	queues := make([]chan batchPart, workers)
-	for i := range queues {
-		queues[i] = make(chan batchPart, waiting+1)
-		go func(q chan batchPart) {
-			for p := range q {
-				for _, i := range p.lines {
-					l := &p.b.lines[i]
-					answer(ctx, eng, l.action, l.output, l.perr, &p.b.answers[i])
-					*l = parsedLine{} // done with it
-				}
-				if p.b.left.Add(-1) == 0 {
-					close(p.b.done)
-				}
-			}
-		}(queues[i])
+	s := &stream{
+		ctx:    cmd.Context(),
+		eng:    eng,
+		limit:  limit,
+		tokens: make(chan struct{}, workers+waiting),
+		lines:  newLineReader(in, limit.MaxBytes),
+		w:      bufio.NewWriterSize(out, 64<<10),
+		ring:   make([]*batch, workers+waiting),
 	}
-	defer func() {
-		for _, q := range queues {
-			close(q)
-		}
-	}()
-	pending := make(chan *batch, waiting)
-	done := make(chan error, 1)
-	go func() { done <- writeAnswers(pending, w) }()
-
-	var rerr error
-	rr := 0 // the worker of the next line without a session
-	for eof := false; !eof; {
-		b := &batch{done: make(chan struct{})}
-		parts := make([][]int, workers)
-		size := 0
-		for len(b.lines) < batchLines && size < batchBytes {
-			line, tooLong, err := lines.next()
-			if errors.Is(err, io.EOF) && line == nil {
-				eof = true
-				break
-			}
-			if err != nil && !errors.Is(err, io.EOF) {
-				rerr, eof = err, true
-				break
-			}
-			// decoded here, once: the session it names picks the worker
-			var l parsedLine
-			if tooLong {
-				l.perr = &risk.InputError{Reason: "action is larger than the limit"}
-			} else {
-				l.action, l.output, l.perr = risk.ParseLine(line, limit, outputKeys...)
-			}
-			q := rr
-			if id := l.action.SessionID; id != "" {
-				q = int(fnv32a(id) % uint32(workers))
-			} else {
-				rr = (rr + 1) % workers
-			}
-			parts[q] = append(parts[q], len(b.lines))
-			b.lines = append(b.lines, l)
-			size += len(line)
-			if !lines.ready() {
-				break // no other line has arrived: answer these now
-			}
-		}
-		if len(b.lines) == 0 {
-			break
-		}
-		b.answers = make([]lineAnswer, len(b.lines))
-		for _, p := range parts {
-			if len(p) > 0 {
-				b.left.Add(1)
-			}
-		}
-		pending <- b
-		for q, p := range parts {
-			if len(p) > 0 {
-				queues[q] <- batchPart{b, p}
-			}
-		}
+	s.enc = json.NewEncoder(s.w)
+	s.enc.SetEscapeHTML(false)
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(s.work)
 	}
-	close(pending)
-	if werr := <-done; werr != nil {
-		return werr
+	s.work()
+	wg.Wait()
+	if s.werr == nil {
+		s.werr = s.w.Flush()
 	}
-	return rerr
+	if s.werr != nil {
+		return s.werr
+	}
+	return s.rerr
 }
 
-// writeAnswers writes the answers of the batches from pending on w, in
-// order, and flushes w whenever the next batch is not answered yet. After
-// a write fails, it keeps receiving batches (the workers must not block)
-// and returns the error when pending is closed.
-func writeAnswers(pending <-chan *batch, w *bufio.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	var werr error
-	b, ok := <-pending
-	for ok {
-		<-b.done
-		for i := range b.answers {
-			if werr == nil {
-				werr = writeAnswer(w, enc, b.answers[i].value())
+// stream is the state warden assess's workers share (see assessStream).
+type stream struct {
+	ctx   context.Context
+	eng   *warden.Engine
+	limit risk.Limits
+	// tokens holds one token for each batch read and not yet written: a
+	// worker takes one before it reads a batch, and the batch's writer
+	// gives it back
+	tokens chan struct{}
+
+	// inMu guards the input: lines and the fields below it. A worker
+	// waiting for input holds it.
+	inMu  sync.Mutex
+	lines *lineReader
+	eof   bool  // no batch is left to read
+	rerr  error // why reading failed
+	seq   int   // the number of batches read
+	// last is the latest batch read that holds a line of each session,
+	// for the lines of the session after it, which wait for it (see
+	// parsedLine.after); sweep is the size at which the batches answered
+	// are dropped from it
+	last  map[string]*batch
+	sweep int
+
+	// outMu guards the output: w, enc and the fields below. It is taken
+	// after inMu, never before (a writer only tries inMu).
+	outMu sync.Mutex
+	w     *bufio.Writer
+	enc   *json.Encoder
+	werr  error // the first write error; nothing is written after it
+	next  int   // the sequence number of the next batch to write
+	// ring holds the batches answered and not yet written, batch seq at
+	// seq % len(ring): at most len(ring) batches hold tokens
+	ring []*batch
+}
+
+// work reads batches, answers them and writes what is answered, in
+// order, until the input ends.
+func (s *stream) work() {
+	for {
+		s.tokens <- struct{}{}
+		b := s.read()
+		if b == nil {
+			<-s.tokens
+			return
+		}
+		for i := range b.lines {
+			l := &b.lines[i]
+			if l.after != nil {
+				<-l.after.done // the session's earlier lines are answered
+			}
+			answer(s.ctx, s.eng, l.action, l.output, l.perr, &b.answers[i])
+			*l = parsedLine{} // done with it
+		}
+		close(b.done)
+		s.write(b)
+	}
+}
+
+// read reads the next batch: at least one line, waiting for it (after
+// flushing the output) if none has arrived, then those that have arrived
+// behind it, up to batchLines lines or batchBytes bytes. It returns nil at
+// the end of input.
+func (s *stream) read() *batch {
+	s.inMu.Lock()
+	defer s.inMu.Unlock()
+	if s.eof {
+		return nil
+	}
+	b := &batch{seq: s.seq, done: make(chan struct{})}
+	size := 0
+	for len(b.lines) < batchLines && size < batchBytes {
+		if !s.lines.ready() {
+			if len(b.lines) > 0 {
+				break // no other line has arrived: answer these now
+			}
+			s.flush() // the answers written are out before input is waited for
+		}
+		line, tooLong, err := s.lines.next()
+		if errors.Is(err, io.EOF) && line == nil {
+			s.eof = true
+			break
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			s.rerr, s.eof = err, true
+			break
+		}
+		// decoded here, once: the session it names orders it
+		var l parsedLine
+		if tooLong {
+			l.perr = &risk.InputError{Reason: "action is larger than the limit"}
+		} else {
+			l.action, l.output, l.perr = risk.ParseLine(line, s.limit, outputKeys...)
+		}
+		if id := l.action.SessionID; id != "" {
+			s.follow(id, b, &l)
+		}
+		b.lines = append(b.lines, l)
+		size += len(line)
+	}
+	if len(b.lines) == 0 {
+		return nil
+	}
+	s.seq++
+	b.answers = make([]lineAnswer, len(b.lines))
+	return b
+}
+
+// follow makes line l of batch b, of session id, wait for the session's
+// lines in earlier batches, and b the session's latest batch.
+func (s *stream) follow(id string, b *batch, l *parsedLine) {
+	if prev := s.last[id]; prev != nil && prev != b && !prev.answered() {
+		l.after = prev
+	}
+	if s.last == nil {
+		s.last = make(map[string]*batch)
+	}
+	s.last[id] = b
+	if len(s.last) >= s.sweep {
+		maps.DeleteFunc(s.last, func(_ string, b *batch) bool { return b.answered() })
+		s.sweep = 2*len(s.last) + 64
+	}
+}
+
+// flush flushes the output.
+func (s *stream) flush() {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if s.werr == nil {
+		s.werr = s.w.Flush()
+	}
+}
+
+// write writes the answers of b, answered, and those of the batches after
+// it answered before, once every batch before b is written; then it
+// flushes the output unless a further line has already arrived (whose
+// answer will follow).
+func (s *stream) write(b *batch) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.ring[b.seq%len(s.ring)] = b
+	wrote := false
+	for {
+		i := s.next % len(s.ring)
+		n := s.ring[i]
+		if n == nil || n.seq != s.next {
+			break // not answered yet
+		}
+		for j := range n.answers {
+			if s.werr == nil {
+				s.werr = writeAnswer(s.w, s.enc, n.answers[j].value())
 			}
 		}
-		var next *batch
-		select {
-		case next, ok = <-pending:
-		default: // none has arrived
-		}
-		if werr == nil && (next == nil || !next.answered()) {
-			werr = w.Flush()
-		}
-		if next == nil && ok {
-			next, ok = <-pending
-		}
-		b = next
+		s.ring[i], n.lines, n.answers = nil, nil, nil
+		s.next++
+		<-s.tokens
+		wrote = true
 	}
-	return werr
+	if wrote && s.werr == nil && !s.arrived() {
+		s.werr = s.w.Flush()
+	}
+}
+
+// arrived reports whether a further line of input has arrived, unread:
+// false when a worker is reading (it may be waiting for input).
+func (s *stream) arrived() bool {
+	if !s.inMu.TryLock() {
+		return false
+	}
+	defer s.inMu.Unlock()
+	return !s.eof && s.lines.ready()
 }
 
 // A batch is at most batchLines lines, and it closes once it holds
@@ -310,13 +395,13 @@ const (
 	batchBytes = 64 << 10
 )
 
-// batch is lines of input that arrived together, handed to the workers in
-// parts, and their answers.
+// batch is lines of input that arrived together, answered by one worker,
+// and their answers.
 type batch struct {
+	seq     int // its place in the input: the number of batches before it
 	lines   []parsedLine
 	answers []lineAnswer  // answers[i] answers lines[i]
-	left    atomic.Int32  // parts not yet answered
-	done    chan struct{} // closed when every part is answered
+	done    chan struct{} // closed when every line is answered
 }
 
 // answered reports whether every line of b is answered.
@@ -329,28 +414,14 @@ func (b *batch) answered() bool {
 	}
 }
 
-// batchPart is the lines of a batch (indexes, in order) that one worker
-// answers.
-type batchPart struct {
-	b     *batch
-	lines []int
-}
-
 // parsedLine is an input line, decoded (see answer).
 type parsedLine struct {
 	action risk.Action
 	output any // see outputOf
 	perr   error
-}
-
-// fnv32a is the 32-bit FNV-1a hash of s.
-func fnv32a(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
+	// after is the batch that holds the line before it of its session,
+	// when another one does and is not answered yet: it waits for it
+	after *batch
 }
 
 // lineAnswer is the answer to one input line: observed when the line
