@@ -280,9 +280,11 @@ func GuardNames() []string { return guardNames }
 
 var guardNames = func() []string {
 	// what the guard's directories hold: policy layers, approvals, the
-	// state and audit store, hook configurations and scripts
+	// state and audit store (warden keeps its trail in the store; an
+	// export is a copy that verifies against it, named as the user
+	// chose), hook configurations and scripts
 	ns := []string{"policy.yaml", "policy.yml", "approvals.yaml", "config.toml", "hooks.json", "warden.db", "warden.db-wal",
-		"audit.log", "audit.jsonl", "events.jsonl", "hook.sh", "hook.py", "hook.js", "hook.ts", "guard.ps1", "warden"}
+		"warden.db-shm", "hook.sh", "hook.py", "hook.js", "hook.ts", "guard.ps1", "warden"}
 	for _, parts := range guardParts {
 		for _, c := range parts {
 			if !slices.Contains(ns, c) {
