@@ -38,7 +38,10 @@ const (
 
 // Step is one request on its way through the pipeline: what the judge,
 // the reviewer and the recorders read. They must not modify it; each
-// stage's result is what it returns.
+// stage's result is what it returns. A Step, and the Call it points to,
+// are valid only until the entry point that made it returns (Check
+// reuses them for the next check): a stage that keeps something of it
+// keeps a copy of that, not a pointer into the Step.
 type Step struct {
 	Kind Kind
 	// Action is the action as given; Call is it normalized (nil for a
