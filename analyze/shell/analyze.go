@@ -82,7 +82,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if !fired && len(out) == n {
 			// rows, models and an HTTP client's requests win; the verb
 			// grammar speaks for the rest
-			if f, ok := cliVerb(c, name, e.cli, e.vflags); ok {
+			if f, ok := cliVerb(c, name, &e); ok {
 				out = append(out, mayRun(f, c))
 			}
 		}
@@ -95,8 +95,8 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if e.sql != nil {
 			out = k.sqlClient(out, cmds, i, &e, call)
 		}
-		if cl := storeClients[name]; cl != nil {
-			out = k.storeFindings(out, cmds, i, cl)
+		if e.store != nil {
+			out = k.storeFindings(out, cmds, i, e.store)
 		}
 		out = exhaustion(out, c, name)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {

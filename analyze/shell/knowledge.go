@@ -66,8 +66,12 @@ type entry struct {
 	// interpreter; down: the name is a downloader; printer and archiver:
 	// it is one of printers, of archivers (effects)
 	interp, down, printer, archiver bool
-	// cli: how the verb grammar reads the command (verbs.go)
-	cli cliKind
+	// cli: how the verb grammar reads the command, and nameVerb: the
+	// name carries a destructive verb (verbs.go)
+	cli      cliKind
+	nameVerb bool
+	// store: the data store client it is (datastore.go); nil: none
+	store *storeClient
 	// sink: the kind of network client it is (exfil.go)
 	sink sinkKind
 	// known: some table holds the name (rows, value flags, a model, a
@@ -94,7 +98,8 @@ func (k *Knowledge) entry(name string) entry {
 // lookup answers entry for a name not in the cache, and caches it.
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
-		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name)}
+		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name),
+		nameVerb: nameVerb(name), store: storeClients[name]}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}
@@ -202,7 +207,7 @@ type Row struct {
 	NoMatch []string          `yaml:"no_match"`
 
 	re       *lazyre.Regexp // ArgMatch
-	needs    []string       // ArgMatch's required strings (see requiredOf)
+	needs    *wordNeeds     // what every match of ArgMatch holds (see needsOf)
 	remote   bool           // ByClass judges remote locations (see isRemote)
 	eff      effect.Op      // Effect
 	level    risk.Level
@@ -325,7 +330,7 @@ func (r *Row) compile(eager bool) error {
 		r.re = lazyre.New(r.ArgMatch)
 	}
 	if r.ArgMatch != "" {
-		r.needs = requiredOf(r.ArgMatch)
+		r.needs = needsOf(r.ArgMatch)
 	}
 	switch t := r.Target; {
 	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources" || t == "names":
@@ -577,6 +582,9 @@ func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []in
 // run through the pattern without a test.
 const maxNeeds = 32
 
+// maxClass bounds the characters of a class requiredOf spells out.
+const maxClass = 16
+
 // requiredOf returns strings, lower-cased ASCII, one of which every match
 // of the RE2 pattern src holds (matched without regard to ASCII case), or
 // nil when it finds none (a pattern that matches the empty word, one
@@ -607,6 +615,20 @@ func required(re *syntax.Regexp) []string {
 			return nil
 		}
 		return []string{string(b)}
+	case syntax.OpCharClass:
+		// a small class of ASCII characters: one of them
+		var out []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for c := re.Rune[i]; c <= re.Rune[i+1]; c++ {
+				if c >= utf8.RuneSelf || len(out) == maxClass {
+					return nil
+				}
+				if s := string(rune(lowerByte(byte(c)))); !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+		return out
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -647,53 +669,74 @@ func shortest(list []string) int {
 	return n
 }
 
+// wordNeeds are the strings one of which every match of a pattern holds
+// (requiredOf), with the bytes they start with: a word is read once,
+// whatever their number.
+type wordNeeds struct {
+	list  []string  // lower-case ASCII, none empty
+	first [4]uint64 // bit b: some string starts with byte b
+}
+
+// needsOf returns what every match of the RE2 pattern src holds, or nil
+// when requiredOf knows nothing.
+func needsOf(src string) *wordNeeds {
+	list := requiredOf(src)
+	if list == nil {
+		return nil
+	}
+	n := &wordNeeds{list: list}
+	for _, s := range list {
+		n.first[s[0]>>6] |= 1 << (s[0] & 63)
+	}
+	return n
+}
+
 // mayMatch reports whether word w may hold a match of a pattern whose
-// every match holds one of needs (see requiredOf; nil: none known): a
-// word with a byte beyond ASCII (which case folding may read as an ASCII
-// letter: K is k) always may.
-func mayMatch(w string, needs []string) bool {
-	if needs == nil {
+// every match holds one of n's strings (nil: none known), without regard
+// to ASCII case: a word with a byte beyond ASCII (which case folding may
+// read as an ASCII letter: K is k) always may.
+func mayMatch(w string, n *wordNeeds) bool {
+	if n == nil {
 		return true
 	}
-	for _, n := range needs {
-		if containsFold(w, n) {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
 			return true
 		}
-	}
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			return true
+		c = lowerByte(c)
+		if n.first[c>>6]&(1<<(c&63)) == 0 {
+			continue
+		}
+		for _, s := range n.list {
+			if s[0] == c && hasPrefixFold(w[i:], s) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// containsFold reports whether s holds n, a lower-case ASCII string,
-// regardless of the ASCII case of s.
-func containsFold(s, n string) bool {
-	first, upper := n[0], n[0]
-	if 'a' <= first && first <= 'z' {
-		upper -= 'a' - 'A'
+// hasPrefixFold reports whether s starts with p, a lower-case ASCII
+// string, regardless of the ASCII case of s.
+func hasPrefixFold(s, p string) bool {
+	if len(s) < len(p) {
+		return false
 	}
-	for i := 0; i+len(n) <= len(s); i++ {
-		if s[i] != first && s[i] != upper {
-			continue
-		}
-		j := 1
-		for ; j < len(n); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != n[j] {
-				break
-			}
-		}
-		if j == len(n) {
-			return true
+	for j := 0; j < len(p); j++ {
+		if lowerByte(s[j]) != p[j] {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// lowerByte is c, lower-cased if an ASCII capital.
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // target returns the path a target index names, and whether it is dynamic.
@@ -809,9 +852,10 @@ func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding
 			if cp := paths.Contents(p); cp != p {
 				of = here.Abs(cp)
 			}
-			t = effect.File(env, of)
 			if r.eff == effect.Read {
 				t = effect.Reading(env, of)
+			} else {
+				t = effect.File(env, of)
 			}
 		}
 		v, ok := effect.JudgeFile(r.eff, t, effect.Glob(p))

@@ -302,10 +302,10 @@ func TestArgMatchNeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		needs := requiredOf(r.ArgMatch)
+		needs := needsOf(r.ArgMatch)
 		check := func(w string) {
 			if re.MatchString(w) && !mayMatch(w, needs) {
-				t.Errorf("%s: %q matches %s, but the test with %q keeps it out", r.Rule, w, r.ArgMatch, needs)
+				t.Errorf("%s: %q matches %s, but the test with %q keeps it out", r.Rule, w, r.ArgMatch, requiredOf(r.ArgMatch))
 			}
 		}
 		matched := 0
@@ -346,9 +346,12 @@ func TestArgMatchNeeds(t *testing.T) {
 		{`^(?:--replicas=)?0$`, "1", false},
 		{`^a*$`, "anything", true},  // matches the empty word: no strings
 		{`x(?:yz){0,2}`, "x", true}, // yz may be absent: x is the string
-		{`[0-9]+`, "x", true},       // classes only: no strings
+		{`[0-9]+`, "x", false},      // a small class: one of its characters
+		{`[0-9]+`, "v1", true},
+		{`[^:,]+`, "x", true},        // a large class: no strings
+		{`(?i)[k]ube`, "Kube", true}, // its class holds K: no strings
 	} {
-		if got := mayMatch(tc.word, requiredOf(tc.pattern)); got != tc.may {
+		if got := mayMatch(tc.word, needsOf(tc.pattern)); got != tc.may {
 			t.Errorf("mayMatch(%q) for %s = %v, want %v (strings %q)", tc.word, tc.pattern, got, tc.may, requiredOf(tc.pattern))
 		}
 	}

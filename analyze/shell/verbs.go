@@ -290,10 +290,11 @@ func kindOf(name string) cliKind {
 	return cliService
 }
 
-// cliVerb judges command c, named name and read as kind (see entry), by
-// the verb grammar above: a finding, or none.
-func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Finding, bool) {
+// cliVerb judges command c, named name (whose entry is e), by the verb
+// grammar above: a finding, or none.
+func cliVerb(c Command, name string, e *entry) (risk.Finding, bool) {
 	args, dyn := c.Args, c.Dynamic
+	kind, vf := e.cli, e.vflags
 	start := 1
 	if n, s, ok := scriptCLI(name, c); ok {
 		name, start = n, s
@@ -303,7 +304,7 @@ func cliVerb(c Command, name string, kind cliKind, vf map[string]bool) (risk.Fin
 	if kind == cliPlain || kind == cliOwn {
 		return risk.Finding{}, false
 	}
-	named := start == 1 && bareName(c.Args[0]) && nameVerb(name)
+	named := start == 1 && e.nameVerb && bareName(c.Args[0])
 	var (
 		pathEnd     = start // args[start:pathEnd] are the path, flags among them
 		verb        uint8
@@ -818,16 +819,10 @@ func anyToken(w string, set map[string]bool) bool {
 // python manage.py flush is manage with flush; python -m pip uninstall x
 // is pip. It returns the CLI's name and the index of its first argument.
 func scriptCLI(name string, c Command) (string, int, bool) {
-	var valued map[string]bool
-	switch interpreterName(name) {
-	case "java":
-		valued = map[string]bool{"-cp": true, "-classpath": true, "--class-path": true, "-p": true, "--module-path": true}
-	case "python", "python3", "python2", "pypy", "pypy3":
-		valued = map[string]bool{"-W": true, "-X": true}
-	case "node", "nodejs", "ruby", "php", "perl", "bun":
-		valued = map[string]bool{"-r": true, "--require": true, "-I": true, "-d": true}
-	case "sh", "bash", "zsh", "dash", "ksh":
-		valued = map[string]bool{"-o": true, "-O": true, "+o": true, "+O": true}
+	runtime := interpreterName(name)
+	switch runtime {
+	case "java", "python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "ruby", "php", "perl", "bun",
+		"sh", "bash", "zsh", "dash", "ksh":
 	default:
 		return "", 0, false
 	}
@@ -848,11 +843,11 @@ func scriptCLI(name string, c Command) (string, int, bool) {
 			return "", 0, false
 		case a == "-c" || a == "-e" || a == "--eval" || a == "-" || a == "-E" || a == "-p":
 			return "", 0, false // a program on the command line or stdin: not a CLI
-		case valued[a]:
+		case runtimeValued(runtime, a):
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:
-			if interpreterName(name) == "java" {
+			if runtime == "java" {
 				return "", 0, false // a main class
 			}
 			b := path.Base(a)
@@ -863,4 +858,18 @@ func scriptCLI(name string, c Command) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// runtimeValued reports an option of runtime (one scriptCLI reads) that
+// takes the next word as its value.
+func runtimeValued(runtime, a string) bool {
+	switch runtime {
+	case "java":
+		return a == "-cp" || a == "-classpath" || a == "--class-path" || a == "-p" || a == "--module-path"
+	case "python", "python3", "python2", "pypy", "pypy3":
+		return a == "-W" || a == "-X"
+	case "node", "nodejs", "ruby", "php", "perl", "bun":
+		return a == "-r" || a == "--require" || a == "-I" || a == "-d"
+	}
+	return a == "-o" || a == "-O" || a == "+o" || a == "+O" // the shells
 }

@@ -280,7 +280,8 @@ func FuzzCLIVerb(f *testing.F) {
 				continue
 			}
 			name := commandName(c.Args[0])
-			cliVerb(c, name, kindOf(name), nil)
+			e := DefaultKnowledge().entry(name)
+			cliVerb(c, name, &e)
 		}
 	})
 }
@@ -297,11 +298,13 @@ func BenchmarkCLIVerb(b *testing.B) {
 		}
 		cmds = append(cmds, cs...)
 	}
+	k := DefaultKnowledge()
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range cmds {
 			name := commandName(c.Args[0])
-			cliVerb(c, name, kindOf(name), nil)
+			e := k.entry(name)
+			cliVerb(c, name, &e)
 		}
 	}
 }
