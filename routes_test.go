@@ -47,6 +47,9 @@ func patchA(verb, p string) risk.Action {
 	}
 	return risk.Action{Tool: "apply_patch", Arguments: map[string]any{"input": "*** Begin Patch\n*** " + verb + " File: " + p + "\n" + body + "*** End Patch"}}
 }
+func mcpMoveA(from, to string) risk.Action {
+	return risk.Action{Tool: "mcp__filesystem__move_file", Arguments: map[string]any{"source": from, "destination": to}}
+}
 func fetchA(tool, key, u string) risk.Action {
 	args := map[string]any{key: u}
 	if tool == "WebFetch" {
@@ -156,6 +159,18 @@ var routes = []struct {
 	{"delete a scratch folder recursively", risk.Low, []risk.Action{
 		bashA("rm -rf /tmp/build-cache"), bashA("rm -rf $TMPDIR/junk"), pyA("import os, shutil\nshutil.rmtree(os.environ['TMPDIR'] + '/junk')"), bashA("rm -rf ${TMPDIR}/junk"), bashA(`rm -rf "$TMP/junk"`),
 		pyA("import shutil\nshutil.rmtree('/tmp/build-cache')"),
+	}},
+	// a move deletes its source where it stood: judged as that deletion
+	{"move the shell start-up file away", risk.High, []risk.Action{
+		bashA("mv ~/.bashrc /tmp/x"), codexA("mv /home/user/.bashrc /tmp/x"), pyA("import shutil\nshutil.move('/home/user/.bashrc', '/tmp/x')"),
+		pyA("import os\nos.rename('/home/user/.bashrc', '/tmp/x')"), mcpMoveA("/home/user/.bashrc", "/tmp/x"),
+	}},
+	{"move a system file away", risk.High, []risk.Action{
+		bashA("mv /etc/hosts /tmp/h"), pyA("import os\nos.rename('/etc/hosts', '/tmp/h')"), mcpMoveA("/etc/hosts", "/tmp/h"),
+	}},
+	{"rename a workspace file", risk.Medium, []risk.Action{
+		bashA("mv src/a.go src/b.go"), pyA("import os\nos.rename('src/a.go', 'src/b.go')"),
+		mcpMoveA("/home/user/project/src/a.go", "/home/user/project/src/b.go"),
 	}},
 	{"delete a tree chosen at run time", risk.High, []risk.Action{
 		bashA(`rm -rf "$TARGET"`), pyA("import shutil\nshutil.rmtree(target)"),

@@ -447,7 +447,7 @@ func commandsData() *Knowledge {
 					"home":           "critical",
 					"home-data":      "high",
 					"root":           "critical",
-					"startup":        "medium",
+					"startup":        "high",
 					"system":         "high",
 					"workspace-root": "high",
 				},
