@@ -24,7 +24,9 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 // effects is Effects, reading the SQL given to database clients from the
 // facts of call (see sqlFact; nil: none).
 func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Effect {
-	var out []tool.Effect
+	// most commands do one thing (a program run, a file written), and
+	// the preparer adds a change of the shell or so
+	out := make([]tool.Effect, 0, len(cmds)+1)
 	var rd readers
 	// the words of a command, split: their room is reused from command
 	// to command (on the stack for most)
@@ -197,20 +199,20 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		}
 		out = contextSwitch(out, c, name, w)
 		out = k.runEffect(out, c, name, here)
-		if shells[name] && readsStdin(c) {
+		if e.interp && shells[name] && readsStdin(c) { // every shell is an interpreter
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
-		out = k.contextReads(out, cmds, i, name, &e, env, &rd, call)
+		out = k.contextReads(out, cmds, i, name, &e, w, env, &rd, call)
 	}
 	return out
 }
 
-// contextReads records the sensitive data command i (named name) prints
-// into the conversation: the whole environment, the rows of personal data
-// a database client returns, or files of secrets (.env, keys) it shows,
-// when its output is not saved to a file or filtered away.
-func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, e *entry, env Env, rd *readers, call *tool.Call) []tool.Effect {
+// contextReads records the sensitive data command i (named name, split
+// into w) prints into the conversation: the whole environment, the rows
+// of personal data a database client returns, or files of secrets (.env,
+// keys) it shows, when its output is not saved to a file or filtered away.
+func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name string, e *entry, w words, env Env, rd *readers, call *tool.Call) []tool.Effect {
 	what := ""
 	if e.sql != nil {
 		texts, _ := sqlOf(cmds, i, e)
@@ -232,7 +234,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 	if e.printer {
 		c := cmds[i]
 		here := runsIn(c, env)
-		for _, j := range splitInto(words{}, e.vflags, c).operands {
+		for _, j := range w.operands {
 			if c.Dynamic[j] || c.DirDynamic && !strings.HasPrefix(c.Args[j], "/") {
 				continue
 			}
@@ -654,24 +656,50 @@ func listing(cmds []Command, i int, env Env) []string {
 // depth first, each once and at most four pipes or substitutions away,
 // until visit returns false.
 func upstream(cmds []Command, i int, visit func(j int, c Command) bool) {
-	seen := map[int]bool{}
-	var walk func(j, depth int) bool
-	walk = func(j, depth int) bool {
-		if seen[j] || depth > 4 {
-			return true
-		}
-		seen[j] = true
-		if !visit(j, cmds[j]) {
-			return false
-		}
-		for _, in := range cmds[j].Inputs {
-			if !walk(in, depth+1) {
-				return false
-			}
-		}
+	u := upWalk{cmds: cmds, visit: visit}
+	if len(cmds) > 64 {
+		u.many = make([]bool, len(cmds))
+	}
+	u.walk(i, 0)
+}
+
+// upWalk is one walk of upstream, with the commands it visited: bits of
+// seen for a script of up to 64 commands, many for a longer one.
+type upWalk struct {
+	cmds  []Command
+	visit func(j int, c Command) bool
+	seen  uint64
+	many  []bool
+}
+
+// walk visits command j, depth pipes or substitutions away, and what
+// feeds it; false: visit stopped the walk.
+func (u *upWalk) walk(j, depth int) bool {
+	if depth > 4 || u.visited(j) {
 		return true
 	}
-	walk(i, 0)
+	if !u.visit(j, u.cmds[j]) {
+		return false
+	}
+	for _, in := range u.cmds[j].Inputs {
+		if !u.walk(in, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// visited reports whether command j was visited, and marks it.
+func (u *upWalk) visited(j int) bool {
+	if u.many != nil {
+		v := u.many[j]
+		u.many[j] = true
+		return v
+	}
+	bit := uint64(1) << j
+	v := u.seen&bit != 0
+	u.seen |= bit
+	return v
 }
 
 // runsIn returns env with the working directory c runs in (an earlier cd
@@ -1009,7 +1037,7 @@ var urlRE = lazyre.New(`^(?i:https?|ftp)://`)
 // firstURL returns the first word that is a URL.
 func firstURL(c Command) string {
 	for j := 1; j < len(c.Args); j++ {
-		if !c.Dynamic[j] && urlRE.MatchString(c.Args[j]) {
+		if !c.Dynamic[j] && strings.Contains(c.Args[j], "://") && urlRE.MatchString(c.Args[j]) { // every match holds ://
 			return c.Args[j]
 		}
 	}

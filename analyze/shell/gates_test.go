@@ -3,6 +3,7 @@ package shell
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -106,4 +107,73 @@ func TestExfilGate(t *testing.T) {
 	if gated == 0 {
 		t.Error("the gate kept no command out")
 	}
+}
+
+// TestShellsAreInterpreters: effects reads the files a shell decodes and
+// runs (decodedRuns) only for a command whose entry is an interpreter's,
+// which every shell's must be.
+func TestShellsAreInterpreters(t *testing.T) {
+	k := DefaultKnowledge()
+	for name := range shells {
+		if e := k.entry(name); !e.interp {
+			t.Errorf("%s is a shell, but not an interpreter", name)
+		}
+	}
+	for _, name := range []string{"bash", "/bin/sh", "zsh5.9", "sh"} {
+		if e := k.entry(commandName(name)); shells[commandName(name)] && !e.interp {
+			t.Errorf("%s: a shell the entry does not take for an interpreter", name)
+		}
+	}
+}
+
+// TestUpstreamVisits: upstream visits the commands feeding command i as
+// a walk that remembers them in a map does, in random scripts short and
+// long (past the 64 commands its bits hold), and stops when told.
+func TestUpstreamVisits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 3, 10, 64, 65, 130} {
+		for range 50 {
+			cmds := make([]Command, n)
+			for j := range cmds {
+				for range rnd.IntN(3) {
+					cmds[j].Inputs = append(cmds[j].Inputs, rnd.IntN(n)) // cycles too
+				}
+			}
+			i, stop := rnd.IntN(n), rnd.IntN(n+1)
+			var got, want []int
+			upstream(cmds, i, func(j int, _ Command) bool {
+				got = append(got, j)
+				return j != stop
+			})
+			mapWalk(cmds, i, func(j int) bool {
+				want = append(want, j)
+				return j != stop
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d commands from %d: visited %v, want %v", n, i, got, want)
+			}
+		}
+	}
+}
+
+// mapWalk is upstream as it was written first, for TestUpstreamVisits.
+func mapWalk(cmds []Command, i int, visit func(j int) bool) {
+	seen := map[int]bool{}
+	var walk func(j, depth int) bool
+	walk = func(j, depth int) bool {
+		if seen[j] || depth > 4 {
+			return true
+		}
+		seen[j] = true
+		if !visit(j) {
+			return false
+		}
+		for _, in := range cmds[j].Inputs {
+			if !walk(in, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(i, 0)
 }
