@@ -266,10 +266,10 @@ func (e *Engine) projectRule(s *Step, c *tool.Call, text string) func() error {
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		cp := e.policy.Clone()
+		cp := e.policy.Load().Clone()
 		cp.Allow = append(cp.Allow, policy.Entry{Rule: rule.WithBase(filepath.Dir(filepath.Dir(file))), Origin: file + " (approved)"})
 		cp.Compile()
-		e.policy = cp
+		e.policy.Store(cp)
 		return nil
 	}
 }

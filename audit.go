@@ -105,9 +105,7 @@ func (r *auditRecorder) Record(ctx context.Context, s *Step) error {
 	}
 	p := s.policy
 	if p == nil { // a step no policy decided: the policy in force
-		r.e.mu.RLock()
-		p = r.e.policy
-		r.e.mu.RUnlock()
+		p = r.e.policy.Load()
 	}
 	ev := stepEvent(s, r.log.Keys(), r.e.now(), p, r.hash(p))
 	if _, err := r.log.Append(ctx, ev); err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentwarden/warden/analyze/code"
@@ -46,7 +47,9 @@ type Preparer interface {
 type Engine struct {
 	preparers []Preparer
 	analyzers []Analyzer
-	policy    *policy.Policy
+	// policy is the policy in force: set by the options, then replaced
+	// (never changed) as project approvals extend it, under mu
+	policy    atomic.Pointer[policy.Policy]
 	cwd, home string
 	limits    risk.Limits
 	sessions  session.Store // nil: every action stands alone
@@ -74,8 +77,9 @@ type Engine struct {
 	keys  *audit.Keys
 	trail audit.Backend
 
-	// mu guards the policy, whose allow list project approvals extend.
-	mu sync.RWMutex
+	// mu serializes the project approvals, which extend the policy's
+	// allow list.
+	mu sync.Mutex
 	// rules caches the rules of session approvals, parsed; rulesMu
 	// guards it.
 	rulesMu sync.Mutex
@@ -143,7 +147,7 @@ func WithConfirmationPolicy(p policy.ConfirmationPolicy) Option {
 		if p == nil {
 			return fmt.Errorf("warden: nil confirmation policy")
 		}
-		e.policy.Confirm = p
+		e.policy.Load().Confirm = p
 		return nil
 	}
 }
@@ -156,7 +160,7 @@ func WithPolicy(p *policy.Policy) Option {
 		if p == nil {
 			return fmt.Errorf("warden: nil policy")
 		}
-		e.policy = p.Clone() // the caller's later changes do not reach the engine
+		e.policy.Store(p.Clone()) // the caller's later changes do not reach the engine
 		return nil
 	}
 }
@@ -167,7 +171,7 @@ func WithMode(m policy.Mode) Option {
 		if _, err := policy.ParseMode(string(m)); err != nil {
 			return err
 		}
-		e.policy.Mode = m
+		e.policy.Load().Mode = m
 		return nil
 	}
 }
@@ -227,7 +231,6 @@ func WithLimits(l risk.Limits) Option { return func(e *Engine) error { e.limits 
 func New(opts ...Option) (*Engine, error) {
 	home, _ := os.UserHomeDir()
 	e := &Engine{
-		policy:   policy.Default(),
 		home:     home,
 		limits:   risk.DefaultLimits,
 		sessions: session.NewMemoryStore(session.DefaultConfig()),
@@ -237,6 +240,7 @@ func New(opts ...Option) (*Engine, error) {
 		recorder: nop{},
 		now:      time.Now,
 	}
+	e.policy.Store(policy.Default())
 	e.defaultAnalyzers, e.defaultPreparers = true, true
 	for _, o := range opts {
 		if err := o(e); err != nil {
@@ -244,7 +248,7 @@ func New(opts ...Option) (*Engine, error) {
 		}
 	}
 	if e.defaultAnalyzers {
-		as, err := defaultAnalyzers(e.policy, e.guarded)
+		as, err := defaultAnalyzers(e.policy.Load(), e.guarded)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +257,7 @@ func New(opts ...Option) (*Engine, error) {
 	if e.defaultPreparers {
 		e.preparers = append(defaultPreparers(), e.preparers...)
 	}
-	if err := e.disable(e.policy.Analyzers); err != nil {
+	if err := e.disable(e.policy.Load().Analyzers); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -356,18 +360,19 @@ func (e *Engine) disable(s policy.AnalyzerSettings) error {
 // session): each is judged with what the earlier ones did, and the calls
 // of one session are checked one at a time, in the order Check is called.
 func (e *Engine) Check(ctx context.Context, a risk.Action) (risk.Assessment, risk.Decision, error) {
-	s := steps.Get().(*Step)
-	*s = Step{Kind: KindCheck, Action: a}
+	s := steps.Get().(*Step) // zero
+	s.Kind, s.Action = KindCheck, a
 	e.check(ctx, s)
 	as, d, err := s.Assessment, s.Decision, s.Err
-	*s = Step{} // nothing it pointed to is kept alive by the pool
+	*s = Step{} // zero for the next check: the pool keeps nothing it pointed to alive
 	steps.Put(s)
 	return as, d, err
 }
 
-// steps are the Steps of the checks done, for the next ones: a Step and
-// its call are a kilobyte and more, a fifth of what a check allocates.
-// A Step lives as long as the call of Check that made it (see Step).
+// steps are the Steps of the checks done, zero, for the next ones: a Step
+// and its call are a kilobyte and more, a fifth of what a check
+// allocates. A Step lives as long as the call of Check that made it (see
+// Step).
 var steps = sync.Pool{New: func() any { return new(Step) }}
 
 // check takes a KindCheck step through the pipeline.
@@ -480,9 +485,7 @@ func (e *Engine) decide(s *Step, c *tool.Call, st *session.State) {
 	if st != nil {
 		approved = e.approved(st, s, c)
 	}
-	e.mu.RLock()
-	p := e.policy
-	e.mu.RUnlock()
+	p := e.policy.Load()
 	s.Decision = p.DecideFacts(f, approved...)
 	s.Decision.Stage = risk.StagePolicy
 	s.Decision.Origin, s.Decision.Layer = p.Source(&s.Decision)
