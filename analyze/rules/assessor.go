@@ -95,6 +95,9 @@ func index(rules []*Rule) *kwIndex {
 		if r.prog != nil {
 			n += len(r.prog.gate)
 		}
+		if r.cmd != nil {
+			n += len(r.cmd.keywords)
+		}
 	}
 	ids := make(map[string]int32, n)
 	words := make([]string, 0, n)
@@ -115,6 +118,9 @@ func index(rules []*Rule) *kwIndex {
 		r.gw = r.kw
 		if r.prog != nil && len(r.prog.gate) > 0 {
 			r.gw = idsOf(r.prog.gate, nil)
+		}
+		if r.cmd != nil {
+			r.gw = idsOf(r.cmd.keywords, nil)
 		}
 	}
 	return indexOf(rules, words, n)

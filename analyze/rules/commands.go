@@ -14,7 +14,9 @@ import (
 // xargs, in sh -c …) with cmd, and, where there are none (code, SQL and
 // other text, and a script that does not parse), its former pattern:
 // gated by its keywords, and at command positions (see atCommand) when
-// atCmd is set.
+// atCmd is set. A rule of the pack that names one (commandRules) runs it
+// with its call's scan state (Rule.run): the scripts' commands are read
+// once for all of them, and the keyword scan gates the texts.
 type commandRule struct {
 	cmd func(args []string) bool
 	// at, when set, is used instead of cmd: it reads command i with the
@@ -25,11 +27,23 @@ type commandRule struct {
 	atCmd    bool
 }
 
-func (r commandRule) match(c *tool.Call) bool {
-	for _, s := range c.Shell {
-		cmds, err := shell.Commands(c, s)
+// match reports whether the rule fires on c (its Funcs entry): each
+// text's keywords are looked for in it.
+func (r *commandRule) match(c *tool.Call) bool {
+	commands := func(_ int, s string) ([]shell.Command, error) { return shell.Commands(c, s) }
+	return r.matches(c, commands, func(ti, j int, s string) bool {
+		return slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) })
+	})
+}
+
+// matches is match, with the commands of script j of c.Shell, s, from
+// commands, and whether text j of target ti, s, holds one of the rule's
+// keywords from keyed.
+func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]shell.Command, error), keyed func(ti, j int, s string) bool) bool {
+	for j, s := range c.Shell {
+		cmds, err := commands(j, s)
 		if err != nil {
-			if r.text(c, s) {
+			if keyed(tiCommand, j, s) && r.text(c, s) {
 				return true
 			}
 			continue
@@ -42,31 +56,28 @@ func (r commandRule) match(c *tool.Call) bool {
 	}
 	// the texts of the other default targets (see texts), without
 	// building their lists
-	for _, x := range c.Code {
-		if r.text(c, x.Text) {
+	for j, x := range c.Code {
+		if keyed(tiCode, j, x.Text) && r.text(c, x.Text) {
 			return true
 		}
 	}
-	for _, x := range c.SQL {
-		if r.text(c, stripSQLComments(x)) {
+	for j, x := range c.SQL {
+		if x = stripSQLComments(x); keyed(tiSQL, j, x) && r.text(c, x) {
 			return true
 		}
 	}
-	for _, s := range c.Text {
-		if r.text(c, s) {
+	for j, s := range c.Text {
+		if keyed(tiText, j, s) && r.text(c, s) {
 			return true
 		}
 	}
 	return false
 }
 
-// text reports a match of the pattern in s, when s holds a keyword,
-// charged to c's work budget as a pattern rule's scan is (when it runs
-// out, the engine reports the call as not fully assessed).
-func (r commandRule) text(c *tool.Call, s string) bool {
-	if !slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) }) {
-		return false
-	}
+// text reports a match of the pattern in s, a text that holds one of the
+// rule's keywords, charged to c's work budget as a pattern rule's scan is
+// (when it runs out, the engine reports the call as not fully assessed).
+func (r *commandRule) text(c *tool.Call, s string) bool {
 	if !c.Work.Charge(ruleCost*len(s), "rules") {
 		return false
 	}
@@ -80,10 +91,10 @@ func (r commandRule) text(c *tool.Call, s string) bool {
 // program is a package manager and whose next word installs (pip install,
 // uv pip install, python -m pip install, npm i, cargo add, go get, apt-get
 // install …).
-var pkgInstall = commandRule{cmd: installs, atCmd: true,
+var pkgInstall = &commandRule{cmd: installs, atCmd: true,
 	pattern:  pkgInstallPattern,
 	keywords: []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
-}.match
+}
 
 // isInstallVerb reports whether a word after a package manager (lower
 // case) installs.
@@ -137,10 +148,10 @@ func isVersioned(name, prog string) bool {
 // elevated privileges or as another user (sudo, doas, pkexec, run0, su,
 // runuser). The elevation alone is the finding: what the command runs is
 // judged on its own, as if it stood alone.
-var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 && shell.Elevator(path.Base(args[0])) },
+var privSudo = &commandRule{cmd: func(args []string) bool { return len(args) > 0 && shell.Elevator(path.Base(args[0])) },
 	pattern:  privSudoPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0", "su ", "runuser"},
-}.match
+}
 
 // privRootShell is rule priv.root_shell on the parsed commands: an
 // elevation that hands over an interactive shell (sudo -i, sudo -s, su,
@@ -148,11 +159,11 @@ var privSudo = commandRule{cmd: func(args []string) bool { return len(args) > 0 
 // bash, doas sh, sudo su -, and the shells that programs run under sudo
 // start: sudo find . -exec /bin/sh \; , sudo vim -c ':!sh'). What is typed
 // into such a shell is not seen.
-var privRootShell = commandRule{at: rootShellAt,
+var privRootShell = &commandRule{at: rootShellAt,
 	pattern:  rootShellPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0", "su", "runuser"},
 	atCmd:    true,
-}.match
+}
 
 // rootShellAt reports whether command i of cmds opens an interactive
 // shell with elevated privileges or as another user.
@@ -283,14 +294,14 @@ func interactive(c shell.Command) bool {
 // package install (see installs) or a build's install step (make install)
 // run with elevated privileges writes the system's directories, and the
 // packages' own install scripts run as root.
-var privSystemInstall = commandRule{at: func(cmds []shell.Command, i int) bool {
+var privSystemInstall = &commandRule{at: func(cmds []shell.Command, i int) bool {
 	c := cmds[i]
 	return elevated(c.Via) && (installs(c.Args) || buildInstall(c.Args))
 },
 	pattern:  systemInstallPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0"},
 	atCmd:    true,
-}.match
+}
 
 // buildInstall reports a build tool's install target: make install,
 // ninja install, cmake --install DIR.
@@ -329,10 +340,10 @@ func gitSub(args []string) string {
 // gitCommit and gitPush are rules git.commit and git.push on the parsed
 // commands.
 var (
-	gitCommit = commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
-		pattern: gitCommitPattern, keywords: []string{"commit"}}.match
-	gitPush = commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
-		pattern: gitPushPattern, keywords: []string{"push"}}.match
+	gitCommit = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
+		pattern: gitCommitPattern, keywords: []string{"commit"}}
+	gitPush = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
+		pattern: gitPushPattern, keywords: []string{"push"}}
 )
 
 // The patterns of the command rules, for the texts that are not parsed

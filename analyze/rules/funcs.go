@@ -11,13 +11,24 @@ import (
 // what a regular expression cannot say well.
 var Funcs = map[string]func(*tool.Call) bool{
 	"pkg_typosquat":       typosquat,
+	"pkg_install":         pkgInstall.match,
+	"priv_sudo":           privSudo.match,
+	"priv_root_shell":     privRootShell.match,
+	"priv_system_install": privSystemInstall.match,
+	"git_commit":          gitCommit.match,
+	"git_push":            gitPush.match,
+	"res_bg_loop":         bgLoop,
+}
+
+// commandRules are the Funcs that are command rules, by name: a rule that
+// names one runs it with its call's scan state (Rule.run).
+var commandRules = map[string]*commandRule{
 	"pkg_install":         pkgInstall,
 	"priv_sudo":           privSudo,
 	"priv_root_shell":     privRootShell,
 	"priv_system_install": privSystemInstall,
 	"git_commit":          gitCommit,
 	"git_push":            gitPush,
-	"res_bg_loop":         bgLoop,
 }
 
 // popular are widely used packages whose one-letter misspellings are a

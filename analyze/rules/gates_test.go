@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/risk"
 )
 
 // unprovedGates are the built-in rules whose keywords covers cannot show
@@ -62,5 +64,57 @@ func TestKeywordGatesSound(t *testing.T) {
 		if !slices.Contains(names, name) {
 			t.Errorf("unprovedGates lists %s, which is no keyword-gated built-in rule", name)
 		}
+	}
+}
+
+// TestCommandRulesState holds each command rule, as Analyze runs it (the
+// scripts' commands read once per call, the texts gated by the keyword
+// scan's hits), to its Funcs entry (each keyword looked for in each text),
+// with the work each charges, on every action the differential test
+// assesses and on texts written to slip past the scan: keywords in upper
+// case, at a text's edges, split by a SQL comment (which the SQL texts
+// lose before either looks), in scripts that do not parse.
+func TestCommandRulesState(t *testing.T) {
+	a := newAssessor(t)
+	acts := corpusActions(t)
+	for _, s := range []string{
+		"SUDO su -", "x = 'PIP INSTALL requests'", "sudo", "su", "run0", "git COMMIT -m x", "pnpm i x", "yarn",
+		"sudo su -; ((", "if then sudo -i", "sudo -i )", "npm i left-pad (", "su\n", " su ", "SU -",
+		"select 1 -- sudo su -\n", "select 'sudo -i' /* doas sh */", "update t set a = 'pip install x'",
+		"os.system('sudo make install')", "subprocess.run(['doas', 'sh'])", "git push --force origin main",
+	} {
+		acts = append(acts,
+			risk.Action{Tool: "Bash", Arguments: map[string]any{"command": s}},
+			risk.Action{Tool: "python", Arguments: map[string]any{"code": s}},
+			risk.Action{Tool: "query", Arguments: map[string]any{"sql": s}},
+			risk.Action{Tool: "custom_tool", Arguments: map[string]any{"input": s}})
+	}
+	checked := 0
+	for i, r := range a.rules {
+		if r.cmd == nil {
+			continue
+		}
+		checked++
+		fired := 0
+		for k := range acts {
+			for _, work := range []int64{0, 300, 3000} {
+				c1, c2 := prepare(t, &acts[k], work), prepare(t, &acts[k], work)
+				st := a.idx.newScanState()
+				got, _, err := r.run(c1, st, i)
+				want := r.Func(c2)
+				if err != nil || got != want || c1.Work.Used() != c2.Work.Used() {
+					t.Fatalf("%s on %v (work %d): %v %v, charged %d; Func %v, charged %d", r.Name, acts[k], work, got, err, c1.Work.Used(), want, c2.Work.Used())
+				}
+				if got {
+					fired++
+				}
+			}
+		}
+		if fired == 0 {
+			t.Errorf("%s fired on no action", r.Name)
+		}
+	}
+	if checked != len(commandRules) {
+		t.Errorf("%d rules of the pack are command rules, want %d", checked, len(commandRules))
 	}
 }

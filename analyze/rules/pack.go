@@ -235,6 +235,7 @@ func (r *Rule) derive() {
 	if r.FuncName != "" {
 		r.Func = Funcs[r.FuncName]
 	}
+	r.cmd = commandRules[r.FuncName]
 	r.tix = r.tix[:0]
 	for _, t := range r.targets() {
 		r.tix = append(r.tix, targetIndex(t))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -81,9 +82,12 @@ type Rule struct {
 	Match   []Sample `yaml:"match"`
 	NoMatch []Sample `yaml:"no_match"`
 
-	prog  *program // Pattern and Condition, compiled once and shared by copies
-	kw    []int32  // Keywords' ids in the assessor's keyword index
-	gw    []int32  // the ids of prog.gate, or kw when it has none
+	prog *program     // Pattern and Condition, compiled once and shared by copies
+	cmd  *commandRule // the command rule FuncName names, if it names one
+	kw   []int32      // Keywords' ids in the assessor's keyword index
+	// gw are the ids of prog.gate, or, for a command rule, of its
+	// keywords (which gate its texts), or kw
+	gw    []int32
 	gwSet []uint64 // gw as a bitset
 	tix   []int    // indices of targets() in allTargets
 }
@@ -189,6 +193,7 @@ func (r *Rule) compile() error {
 		}
 		r.Func = fn
 	}
+	r.cmd = commandRules[r.FuncName]
 	if r.Pattern == "" && r.Func == nil && r.Condition == "" && len(r.Classes) == 0 {
 		return fmt.Errorf("%s: a rule needs a pattern, a func, a condition or classes", r.Name)
 	}
@@ -327,6 +332,12 @@ func (r *Rule) keyed() bool { return r.Func == nil && r.Pattern != "" && len(r.k
 func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	resource := ""
 	switch {
+	case r.cmd != nil:
+		commands := func(j int, _ string) ([]shell.Command, error) { return st.commands(c, j) }
+		keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
+		if !r.cmd.matches(c, commands, keyed) {
+			return false, "", nil
+		}
 	case r.Func != nil:
 		if !r.Func(c) {
 			return false, "", nil
@@ -413,7 +424,14 @@ type scanState struct {
 	own      [len(allTargets)][]string         // the lists text holds that are not c's
 	done     [len(allTargets)]bool             // text[i] is computed
 	act      map[string]any                    // CEL activation, built on first use
+	scripts  []script                          // the commands of c.Shell's scripts, read on first use
 	fired    []fired                           // the rules that fired, in order (Analyze)
+}
+
+// script is what shell.Commands returns for a script.
+type script struct {
+	cmds []shell.Command
+	err  error
 }
 
 // fired is a rule that fired on a call, or failed to evaluate (err).
@@ -440,6 +458,8 @@ func (st *scanState) reset() {
 		st.all = nil
 	}
 	st.act = nil
+	clear(st.scripts)
+	st.scripts = st.scripts[:0]
 	clear(st.fired)
 	st.fired = st.fired[:0]
 }
@@ -501,6 +521,27 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 		st.text[ti], st.done[ti] = t, true
 	}
 	return st.text[ti]
+}
+
+// commands returns shell.Commands for script j of c.Shell, read once per
+// call for every command rule.
+func (st *scanState) commands(c *tool.Call, j int) ([]shell.Command, error) {
+	if len(st.scripts) == 0 {
+		for _, s := range c.Shell {
+			cmds, err := shell.Commands(c, s)
+			st.scripts = append(st.scripts, script{cmds, err})
+		}
+	}
+	return st.scripts[j].cmds, st.scripts[j].err
+}
+
+// keyed reports whether text j of target ti holds one of the keywords in
+// set. The first call for a target scans its texts.
+func (st *scanState) keyed(c *tool.Call, ti, j int, set []uint64) bool {
+	if st.cand[ti] == nil {
+		st.scan(c, ti)
+	}
+	return anyHit(st.hits[ti][j], set)
 }
 
 // anyHit reports whether hits hold one of the keywords in set.
