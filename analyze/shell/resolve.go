@@ -433,6 +433,14 @@ func (w *walk) visit(n syntax.Node) bool {
 	if !r.work.Charge(nodeCost, "shell syntax walk") {
 		return false
 	}
+	switch n.(type) {
+	case *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted:
+		// what words are made of, read with their command (see node),
+		// neither assigning nor opening a span: only the spans before
+		// them end
+		r.leave(n)
+		return true
+	}
 	if !r.sets && assigns(n) {
 		r.sets = true
 	}

@@ -20,6 +20,9 @@ var inPlace = map[string]bool{"eval": true, "alias": true, "function": true, "co
 
 // leave keeps r.locals to the spans that hold node n.
 func (r *resolver) leave(n syntax.Node) {
+	if len(r.locals) == 0 {
+		return
+	}
 	off := n.Pos().Offset()
 	for len(r.locals) > 0 && r.locals[len(r.locals)-1].to <= off {
 		r.locals = r.locals[:len(r.locals)-1]
