@@ -325,20 +325,21 @@ func (k *Knowledge) flow(out []risk.Finding, fl *flows, i int, name string) []ri
 		return out
 	}
 	if fl.download == nil {
-		fl.download = newMemo(len(fl.cmds), func(j int) bool {
-			a := fl.cmds[j].Args
-			return len(a) > 0 && !fl.cmds[j].Dynamic[0] && k.down[commandName(a[0])]
-		})
-		fl.decode = newMemo(len(fl.cmds), func(j int) bool {
-			a := fl.cmds[j].Args
-			return len(a) > 0 && !fl.cmds[j].Dynamic[0] && decoder(commandName(a[0]), fl.cmds[j])
-		})
+		fl.download, fl.decode = newMemo(len(fl.cmds)), newMemo(len(fl.cmds))
 	}
-	if j := fl.upstream(i, fl.download); j >= 0 {
+	download := func(j int) bool {
+		a := fl.cmds[j].Args
+		return len(a) > 0 && !fl.cmds[j].Dynamic[0] && k.down[commandName(a[0])]
+	}
+	if j := fl.upstream(i, fl.download, download); j >= 0 {
 		return append(out, risk.Finding{Analyzer: "shell", Rule: "rce.download_to_interpreter", Level: risk.Critical, Locked: true,
 			Reason: "Program text downloaded by `" + cut(fl.cmds[j].Line(), 80) + "` runs in " + name + " without being seen"})
 	}
-	if j := fl.upstream(i, fl.decode); j >= 0 {
+	decode := func(j int) bool {
+		a := fl.cmds[j].Args
+		return len(a) > 0 && !fl.cmds[j].Dynamic[0] && decoder(commandName(a[0]), fl.cmds[j])
+	}
+	if j := fl.upstream(i, fl.decode, decode); j >= 0 {
 		if _, ok := literalOut(fl.cmds, slices.Max(c.Inputs)); ok && (shells[name] || name == "eval") {
 			// decoded here and read as the program it is (resolver.echoed):
 			// what it does is judged too; hiding a program from review is
@@ -360,28 +361,42 @@ type flows struct {
 	download, decode memo // nil until built
 }
 
-// memo is one property's answers, by command: one allocation for them all.
+// memo is one property's answers, by command, each found when first
+// asked (a command no flow reaches is never asked about): one allocation
+// for them all.
 type memo []memoCell
 
-// memoCell is the answers for command j: is says whether it has the
-// property itself; up is the nearest command upstream of it that has it
-// (-1 none, -2 not yet known, -3 being computed).
+// memoCell is the answers for command j: has says whether it has the
+// property itself (0 not yet known, 1 no, 2 yes); up is the nearest
+// command upstream of it that has it (-1 none, -2 not yet known, -3
+// being computed).
 type memoCell struct {
-	is bool
-	up int
+	has int8
+	up  int
 }
 
-func newMemo(n int, is func(j int) bool) memo {
+func newMemo(n int) memo {
 	m := make(memo, n)
 	for j := range m {
-		m[j] = memoCell{is: is(j), up: -2}
+		m[j].up = -2
 	}
 	return m
 }
 
+// holds reports whether command j has the property, which is tells.
+func (m memo) holds(j int, is func(j int) bool) bool {
+	if m[j].has == 0 {
+		m[j].has = 1
+		if is(j) {
+			m[j].has = 2
+		}
+	}
+	return m[j].has == 2
+}
+
 // upstream returns a command feeding command i (directly or through
-// others) that has the property, or -1.
-func (fl *flows) upstream(i int, m memo) int {
+// others) that has the property m memoizes, which is tells.
+func (fl *flows) upstream(i int, m memo, is func(j int) bool) int {
 	switch m[i].up {
 	case -2:
 	case -3:
@@ -392,11 +407,11 @@ func (fl *flows) upstream(i int, m memo) int {
 	m[i].up = -3
 	found := -1
 	for _, j := range fl.cmds[i].Inputs {
-		if m[j].is {
+		if m.holds(j, is) {
 			found = j
 			break
 		}
-		if u := fl.upstream(j, m); u >= 0 {
+		if u := fl.upstream(j, m, is); u >= 0 {
 			found = u
 			break
 		}

@@ -57,18 +57,18 @@ type sink struct {
 // exfiltration notes above). Only the commands at sinks are read as
 // sinks: the others must be no sink (see mayExfil).
 func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, env Env) []risk.Finding {
-	var src memo // does command j read sensitive data itself
+	var src memo // does command j read sensitive data itself: what[j]
 	var what []string
+	source := func(j int) bool {
+		what[j] = k.sourceOf(cmds[j], env)
+		return what[j] != ""
+	}
 	upstream := func(i int) (int, string) {
 		if src == nil {
-			what = make([]string, len(cmds))
-			for j := range cmds {
-				what[j] = k.sourceOf(cmds[j], env)
-			}
-			src = newMemo(len(cmds), func(j int) bool { return what[j] != "" })
+			what, src = make([]string, len(cmds)), newMemo(len(cmds))
 		}
 		fl := flows{cmds: cmds}
-		if j := fl.upstream(i, src); j >= 0 {
+		if j := fl.upstream(i, src, source); j >= 0 {
 			return j, what[j]
 		}
 		return -1, ""

@@ -884,5 +884,8 @@ func (r *Row) reason(target string) string {
 // commandName is the command's name as rows know it: the base name of
 // its first word (/bin/rm is rm). interpreterName also drops versions.
 func commandName(arg string) string {
+	if arg != "" && strings.IndexByte(arg, '/') < 0 {
+		return arg // its own base name, as path.Base has it
+	}
 	return path.Base(arg)
 }
