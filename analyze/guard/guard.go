@@ -119,13 +119,47 @@ type check struct {
 	more []touched
 	many map[touched]bool
 	nfew int
+	// probes are those unguarded read last
+	probes [2]*probe
 }
 
-// touched is a change judged: to the path abs, how, whole or not.
+// touched is a change judged: to the path dir+abs, how, whole or not.
+// dir is "" but for a relative path that unguarded judged: its directory,
+// with a trailing slash, so that the path is not joined to it.
 type touched struct {
-	abs   string
-	how   how
-	whole bool
+	dir, abs string
+	how      how
+	whole    bool
+}
+
+// same reports whether k and o are the same change (of the same path,
+// however split between dir and abs).
+func (k *touched) same(o touched) bool {
+	if k.whole != o.whole || len(k.dir)+len(k.abs) != len(o.dir)+len(o.abs) || k.how != o.how {
+		return false
+	}
+	if k.dir == o.dir {
+		return k.abs == o.abs // most often: both in abs
+	}
+	return k.sameSplit(o)
+}
+
+// sameSplit is same for paths split at different places.
+func (k touched) sameSplit(o touched) bool {
+	if len(k.dir) > len(o.dir) {
+		k, o = o, k
+	}
+	// k.dir is the shorter head: o.dir+o.abs is k.dir, then the rest
+	n := len(o.dir) - len(k.dir)
+	return o.dir[:len(k.dir)] == k.dir && o.dir[len(k.dir):] == k.abs[:n] && o.abs == k.abs[n:]
+}
+
+// flat returns k with its path in abs.
+func (k touched) flat() touched {
+	if k.dir != "" {
+		k.dir, k.abs = "", k.dir+k.abs
+	}
+	return k
 }
 
 // how says how a path is changed, for a reason: verb followed by what
@@ -137,16 +171,26 @@ func (h how) String() string { return h.verb + h.what }
 // judged reports whether k was judged already.
 func (ck *check) judged(k touched) bool {
 	if ck.many != nil {
-		return ck.many[k]
+		return ck.many[k.flat()]
 	}
-	return slices.Contains(ck.few[:ck.nfew], k) || slices.Contains(ck.more, k)
+	for i := range ck.nfew {
+		if ck.few[i].same(k) {
+			return true
+		}
+	}
+	for i := range ck.more {
+		if ck.more[i].same(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // remember notes that k is judged.
 func (ck *check) remember(k touched) {
 	switch {
 	case ck.many != nil:
-		ck.many[k] = true
+		ck.many[k.flat()] = true
 	case ck.nfew < len(ck.few):
 		ck.few[ck.nfew] = k
 		ck.nfew++
@@ -155,12 +199,12 @@ func (ck *check) remember(k touched) {
 	default:
 		ck.many = make(map[touched]bool, 2*(len(ck.few)+len(ck.more)))
 		for _, o := range ck.few {
-			ck.many[o] = true
+			ck.many[o.flat()] = true
 		}
 		for _, o := range ck.more {
-			ck.many[o] = true
+			ck.many[o.flat()] = true
 		}
-		ck.many[k] = true
+		ck.many[k.flat()] = true
 	}
 }
 
@@ -206,13 +250,28 @@ func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
 	if p == "" || strings.IndexByte(p, 0) >= 0 {
 		return
 	}
+	if dir, ok := ck.unguarded(env, p, whole); ok {
+		// nothing to find (see unguarded); remembered and charged as a
+		// path judged in full is
+		key := touched{dir: dir, abs: p, how: how, whole: whole}
+		if !ck.judged(key) && ck.work.Charge(pathWork+len(p), "guard: paths") {
+			ck.remember(key)
+		}
+		return
+	}
+	ck.judge(env, p, how, whole)
+}
+
+// judge is touch without the shortcut of unguarded: p is resolved and
+// judged in full.
+func (ck *check) judge(env paths.Env, p string, how how, whole bool) {
 	q := p
 	if strings.IndexByte(p, '{') >= 0 && strings.Contains(p, "{}") { // IndexByte first: cheaper, and almost always -1
 		// find's {} stands for every entry below its starting point
 		q = strings.ReplaceAll(p, "{}", "*")
 	}
 	abs := env.Abs(paths.Contents(q))
-	key := touched{abs, how, whole}
+	key := touched{abs: abs, how: how, whole: whole}
 	if ck.judged(key) || !ck.work.Charge(pathWork+len(p), "guard: paths") {
 		return
 	}

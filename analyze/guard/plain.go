@@ -1,0 +1,238 @@
+package guard
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentwarden/warden/paths"
+)
+
+// Most words a command changes are plain names that no place of the guard
+// is made of (git push origin main, npm install left-pad, dist/app.js).
+// unguarded tells them apart without resolving and judging each: such a
+// path is judged as a name its directory may hold, the probe, which is
+// judged once per directory, home directory and Analyzer for all checks
+// (probes).
+
+// unguarded reports whether the path p, resolved in env, provably is
+// nothing the guard judges: not guarded, and, when whole, no directory
+// above a place of the guard. It answers only for a path without links
+// to follow whose names are all plain (see plainPath), and only when the
+// probe in the directory p is relative to ("/" for an absolute p) is
+// nothing the guard judges either. The places of the guard are matched
+// name by name (paths.Guarded, paths.Env.HoldsGuard; Files and Hooks by
+// paths.Within): a name that is none of theirs, of a home or of the home
+// directory's path matches nothing, so that p is judged as the probe is,
+// by the directory alone. dir is the directory a relative p resolves in,
+// with a trailing slash ("" for an absolute p).
+func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir string, ok bool) {
+	if len(env.Links) > 0 || p == "" {
+		return "", false
+	}
+	base := "/"
+	if p[0] != '/' {
+		base = env.Cwd
+	}
+	pr := ck.probe(base)
+	if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(p) {
+		return "", false
+	}
+	if p[0] == '/' {
+		return "", true
+	}
+	return pr.dir, true
+}
+
+// probe is what the guard finds of a plain name in a directory: it
+// depends on nothing but the home directory, Files, Hooks and the
+// directory, so that every check reuses it (probes).
+type probe struct {
+	home, base   string
+	files, hooks []string // copies of the Analyzer's
+	// special are the names that are not plain (see plainName), in lower
+	// case
+	special map[string]bool
+	name    string // the plain name judged ("" when every candidate is special)
+	dir     string // base with a trailing slash
+	guarded bool
+	holds   bool
+}
+
+// probes are the probes made, the newest last, for all checks: few
+// directories, homes and Analyzers are ever judged.
+var probes struct {
+	sync.Mutex
+	list []*probe
+}
+
+// maxProbes bounds probes.
+const maxProbes = 16
+
+// homeNames make a directory a home, or one above homes (/root,
+// /home/x, /Users/x).
+var homeNames = []string{"home", "root", "users"}
+
+// probeNames are the candidates for the name of a probe: the first that
+// is plain is it.
+var probeNames = []string{"x", "y", "z"}
+
+// probe returns what the guard finds of a plain name in the absolute,
+// clean directory base, or nil when base is not one or no candidate name
+// is plain.
+func (ck *check) probe(base string) *probe {
+	for _, pr := range ck.probes {
+		if pr != nil && pr.base == base {
+			return pr.valid() // the same Analyzer and home directory: the check's
+		}
+	}
+	pr := ck.findProbe(base)
+	if pr == nil {
+		return nil
+	}
+	copy(ck.probes[1:], ck.probes[:])
+	ck.probes[0] = pr
+	return pr.valid()
+}
+
+// findProbe returns the probe of base for the check's Analyzer and home
+// directory from probes, made and added when missing; nil when base is
+// not absolute and clean.
+func (ck *check) findProbe(base string) *probe {
+	home, a := ck.env.Home, ck.a
+	probes.Lock()
+	for _, pr := range probes.list {
+		if pr.base == base && pr.home == home && slices.Equal(pr.files, a.Files) && slices.Equal(pr.hooks, a.Hooks) {
+			probes.Unlock()
+			return pr
+		}
+	}
+	probes.Unlock()
+	if base == "" || base[0] != '/' || path.Clean(base) != base {
+		return nil
+	}
+	pr := &probe{home: home, base: base, files: slices.Clone(a.Files), hooks: slices.Clone(a.Hooks), dir: base + "/",
+		special: map[string]bool{}}
+	if base == "/" {
+		pr.dir = "/"
+	}
+	for n := range guardNameSet {
+		pr.special[n] = true
+	}
+	for _, n := range homeNames {
+		pr.special[n] = true
+	}
+	for _, ps := range [...][]string{{home}, a.Files, a.Hooks} {
+		for _, p := range ps {
+			for c := range strings.SplitSeq(p, "/") {
+				pr.special[strings.ToLower(c)] = true
+			}
+		}
+	}
+	for _, n := range probeNames {
+		if pr.plainName(n) {
+			pr.name = n
+			break
+		}
+	}
+	if pr.name != "" {
+		abs := pr.dir + pr.name
+		_, pr.guarded = ck.guarded(abs)
+		pr.holds = ck.holds(abs)
+	}
+	probes.Lock()
+	if len(probes.list) >= maxProbes {
+		probes.list = slices.Delete(probes.list, 0, 1)
+	}
+	probes.list = append(probes.list, pr)
+	probes.Unlock()
+	return pr
+}
+
+// valid returns pr, or nil when it has no name.
+func (pr *probe) valid() *probe {
+	if pr.name == "" {
+		return nil
+	}
+	return pr
+}
+
+// plainPath reports whether p is a clean path (absolute or relative) of
+// plain names (plainName): no empty, . or .. component and no trailing
+// slash, so that it resolves against a directory by joining.
+func (pr *probe) plainPath(p string) bool {
+	rest := p
+	if rest[0] == '/' {
+		rest = rest[1:]
+	}
+	for {
+		c, more, cut := strings.Cut(rest, "/")
+		if !pr.plainName(c) {
+			return false
+		}
+		if !cut {
+			return true
+		}
+		rest = more
+	}
+}
+
+// plainName reports whether c is a plain name: neither empty, . nor ..,
+// of plainByte bytes only (no glob, ~, variable, space or anything that
+// case-folds beyond ASCII), and, in any case, none of the names the
+// places of the guard are made of (paths.GuardNames), of homeNames or of
+// the components of the home directory, Files and Hooks (special).
+func (pr *probe) plainName(c string) bool {
+	if c == "" || c == "." || c == ".." || len(c) > 255 {
+		return false
+	}
+	var buf [255]byte
+	for i := 0; i < len(c); i++ {
+		b := c[i]
+		if !plainByte[b] {
+			return false
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		buf[i] = b
+	}
+	lower := buf[:len(c)]
+	if pr.special[string(lower)] {
+		return false
+	}
+	for _, n := range guardGlobs {
+		if m, _ := path.Match(n, string(lower)); m {
+			return false
+		}
+	}
+	return true
+}
+
+// guardGlobs are the names of paths.GuardNames that are globs (none, so
+// far: see guardNameSet).
+var guardGlobs = func() []string {
+	var globs []string
+	for _, n := range paths.GuardNames() {
+		if hasGlob(n) {
+			globs = append(globs, n)
+		}
+	}
+	return globs
+}()
+
+// plainByte marks the bytes of plain names: ASCII letters and digits, and
+// . _ - + @ : , = %.
+var plainByte = func() (t [256]bool) {
+	for b := 'a'; b <= 'z'; b++ {
+		t[b], t[b-'a'+'A'] = true, true
+	}
+	for b := '0'; b <= '9'; b++ {
+		t[b] = true
+	}
+	for _, b := range []byte("._-+@:,=%") {
+		t[b] = true
+	}
+	return t
+}()

@@ -1,0 +1,195 @@
+package guard
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/paths"
+	"github.com/agentwarden/warden/risk"
+)
+
+// unguardedSays judges p in env with touch (unguarded's shortcut and
+// all) and with judge alone, and reports what each found and whether the
+// shortcut was taken.
+func unguardedSays(a Analyzer, env paths.Env, p string, whole bool) (short, full []risk.Finding, taken bool) {
+	ck := &check{a: a, env: env}
+	_, taken = ck.unguarded(env, p, whole)
+	ck.touch(env, p, how{"by ", "test"}, whole)
+	ref := &check{a: a, env: env}
+	if p != "" && strings.IndexByte(p, 0) < 0 { // what touch never judges
+		ref.judge(env, p, how{"by ", "test"}, whole)
+	}
+	return ck.out, ref.out, taken
+}
+
+// The shortcut of unguarded must find what judging in full finds: it
+// tries to break it with every name of the guard in several cases, the
+// names of homes, of the home directory and of Files and Hooks, in
+// directories inside, above and beside every place of the guard, and with
+// every sample path of package paths' tests split at each of its
+// components into a directory and a relative path.
+func TestUnguardedAgrees(t *testing.T) {
+	analyzers := []Analyzer{{}, {
+		Files: []string{"/opt/warden/warden", "/home/user/project/org.yaml", "/srv/cfg/warden", "/Data/Policy.YAML"},
+		Hooks: []string{"/home/user/custom-claude/settings.json", "/data/codex", "/home/user/project/hooks2/"},
+	}}
+	homes := []string{"/home/user", "/srv/me", "/Users/Bob", "/root", "/", "", "/home/user/"}
+	names := []string{"x", "y", "z", "X", "push", "origin", "main", "src", "dist", "app.js", "a", "b", "user", "me", "bob", "Bob",
+		"project", "other", "opt", "srv", "cfg", "data", "Data", "org.yaml", "ORG.yaml", "policy.YAML", "custom-claude", "hooks2",
+		"tmp", "usr", "local", "go", "Library", "Application Support", "home", "Home", "HOME", "root", "ROOT", "users", "Users",
+		"-rf", "a.b", "..", ".", "", "~", "~user", "x*", "x?", "[x]", "{}", "a b", "café", "\u212aey", "settings.json.bak", "wardenx"}
+	for _, n := range paths.GuardNames() {
+		names = append(names, n, strings.ToUpper(n[:1])+n[1:])
+	}
+	dirs := []string{"/", "/home", "/home/user", "/home/user/project", "/home/user/project/src", "/Users", "/Users/Bob", "/users/bob",
+		"/root", "/srv", "/srv/me", "/srv/cfg", "/opt", "/opt/warden", "/data", "/Data", "/tmp", "/usr/local/bin", "/usr/sbin",
+		"/home/user/custom-claude", "/home/user/project/hooks2", "relative/dir", "", "/home/user/project/", "/a//b", "/a/./b"}
+	// the directories of every place of the guard, in a project, in the
+	// home directory and at the root
+	for _, n := range paths.GuardNames() {
+		for _, d := range []string{"/home/user/project/", "/home/user/", "/", "/home/other/", "/root/"} {
+			dirs = append(dirs, d+n)
+		}
+	}
+	for _, d := range []string{"/home/user/.config/warden", "/home/user/.local/state", "/home/user/.local/share/warden", "/var/lib",
+		"/etc/claude-code", "/Library/Application Support", "/Library/Application Support/ClaudeCode", "/home/user/.codeium/windsurf",
+		"/home/user/project/.github/hooks", "/home/user/project/.github/copilot", "/home/user/project/.claude/hooks", "/home/user/.copilot/hooks",
+		"/home/user/go/bin", "/home/user/project/.cursor/hooks"} {
+		dirs = append(dirs, d)
+	}
+	var words []string
+	words = append(words, names...)
+	for _, n := range names {
+		words = append(words, "a/"+n, n+"/a", "/"+n)
+	}
+	// the samples of package paths, split at every component
+	type split struct{ dir, word string }
+	var splits []split
+	for _, s := range pathSamples(t) {
+		abs := s
+		switch {
+		case strings.HasPrefix(s, "~/"):
+			abs = "/home/user/" + s[2:]
+		case !strings.HasPrefix(s, "/"):
+			abs = "/home/user/project/" + s
+		}
+		words = append(words, abs)
+		for i := 0; i < len(abs); i++ {
+			if abs[i] == '/' {
+				splits = append(splits, split{abs[:max(i, 1)], abs[i+1:]})
+			}
+		}
+	}
+	taken, checked := 0, 0
+	try := func(a Analyzer, env paths.Env, w string) {
+		for _, whole := range []bool{false, true} {
+			short, full, ok := unguardedSays(a, env, w, whole)
+			checked++
+			if ok {
+				taken++
+			}
+			if !reflect.DeepEqual(short, full) {
+				t.Fatalf("Files %q Hooks %q, home %q, cwd %q: %q (whole %v): the shortcut finds %v, judging in full %v",
+					a.Files, a.Hooks, env.Home, env.Cwd, w, whole, short, full)
+			}
+		}
+	}
+	for i, home := range homes {
+		for _, a := range analyzers {
+			ws := words
+			if i > 1 { // the other homes with fewer words
+				if a.Files == nil {
+					continue
+				}
+				ws = names
+			}
+			for _, d := range dirs {
+				for _, w := range ws {
+					try(a, paths.Env{Home: home, Cwd: d}, w)
+				}
+			}
+			for _, s := range splits {
+				try(a, paths.Env{Home: home, Cwd: s.dir}, s.word)
+			}
+		}
+	}
+	// through a link, nothing is short
+	links := paths.Env{Home: "/home/user", Cwd: "/home/user/project", Links: map[string]string{"/home/user/project/p": "/home/user/project/.warden"}}
+	if short, full, ok := unguardedSays(Analyzer{}, links, "p/policy", false); ok || len(full) == 0 || !reflect.DeepEqual(short, full) {
+		t.Errorf("through a link: shortcut %v, %v; in full %v", ok, short, full)
+	}
+	if taken < checked/20 {
+		t.Errorf("the shortcut was taken %d times in %d: the test tries too little", taken, checked)
+	}
+	t.Logf("%d judgements, %d short", checked, taken)
+}
+
+// pathSamples returns the quoted paths of package paths' guard tests.
+func pathSamples(t *testing.T) []string {
+	src, err := os.ReadFile("../../paths/guard_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, q := range regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`).FindAllString(string(src), -1) {
+		s, err := strconv.Unquote(q)
+		if err == nil && strings.Contains(s, "/") || strings.HasPrefix(s, ".") {
+			out = append(out, s)
+		}
+	}
+	if len(out) < 100 {
+		t.Fatalf("only %d samples in paths/guard_test.go", len(out))
+	}
+	return out
+}
+
+// The shortcut remembers a path as judging in full does: the same path
+// written two ways is charged once.
+func TestUnguardedRemembers(t *testing.T) {
+	env := paths.Env{Home: "/home/user", Cwd: "/home/user/project"}
+	ck := &check{env: env}
+	ck.touch(env, "dist/app.js", how{"by ", "x"}, false)
+	for _, p := range []string{"./dist/app.js", "/home/user/project/dist/app.js", "dist//app.js", "dist/app.js"} {
+		if k := (touched{abs: env.Abs(p), how: how{"by ", "x"}}); !ck.judged(k) {
+			t.Errorf("%q is not judged after dist/app.js", p)
+		}
+	}
+	if ck.judged(touched{abs: "/home/user/project/dist/app.j", how: how{"by ", "x"}}) ||
+		ck.judged(touched{abs: "/home/user/project/dist/app.jsx", how: how{"by ", "x"}}) ||
+		ck.judged(touched{abs: "/home/user/project/dist/app.js", how: how{"by ", "y"}}) ||
+		ck.judged(touched{abs: "/home/user/project/dist/app.js", how: how{"by ", "x"}, whole: true}) {
+		t.Error("judged holds a path or change that was not judged")
+	}
+	// past the first few, and once they are many
+	for i := range 40 {
+		ck.touch(env, "f"+strconv.Itoa(i), how{"by ", "x"}, false)
+		if k := (touched{dir: "/home/user/project/", abs: "f0", how: how{"by ", "x"}}); !ck.judged(k) {
+			t.Fatalf("f0 is not judged after %d more", i)
+		}
+	}
+	if !ck.judged(touched{abs: "/home/user/project/f39", how: how{"by ", "x"}}) {
+		t.Error("f39 is not judged")
+	}
+}
+
+// FuzzUnguarded: for any directory, home and path, the shortcut finds
+// what judging in full finds.
+func FuzzUnguarded(f *testing.F) {
+	f.Add("/home/user/project", "/home/user", "dist/app.js")
+	f.Add("/home", "/home/user", "user")
+	f.Add("/", "/srv/me", "srv")
+	f.Add("/home/user/project/.claude", "/home/user", "hooks")
+	a := Analyzer{Files: []string{"/opt/warden/warden", "/home/user/project/org.yaml"}, Hooks: []string{"/data/codex"}}
+	f.Fuzz(func(t *testing.T, cwd, home, p string) {
+		for _, whole := range []bool{false, true} {
+			short, full, _ := unguardedSays(a, paths.Env{Home: home, Cwd: cwd}, p, whole)
+			if !reflect.DeepEqual(short, full) {
+				t.Fatalf("home %q, cwd %q: %q (whole %v): the shortcut finds %v, judging in full %v", home, cwd, p, whole, short, full)
+			}
+		}
+	})
+}
