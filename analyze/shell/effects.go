@@ -24,9 +24,8 @@ func (k *Knowledge) Effects(cmds []Command, env Env) []tool.Effect {
 // effects is Effects, reading the SQL given to database clients from the
 // facts of call (see sqlFact; nil: none).
 func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Effect {
-	// most commands do one thing (a program run, a file written), and
-	// the preparer adds a change of the shell or so
-	out := make([]tool.Effect, 0, len(cmds)+1)
+	// most commands do one thing (a program run, a file written)
+	out := make([]tool.Effect, 0, len(cmds))
 	var rd readers
 	// the words of a command, split: their room is reused from command
 	// to command (on the stack for most)

@@ -70,6 +70,7 @@ type entry struct {
 	// name carries a destructive verb (verbs.go)
 	cli      cliKind
 	nameVerb bool
+	runtime  string // the runtime scriptCLI reads (cliRuntime); "": none
 	// store: the data store client it is (datastore.go); nil: none
 	store *storeClient
 	// sink: the kind of network client it is (exfil.go)
@@ -99,7 +100,7 @@ func (k *Knowledge) entry(name string) entry {
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
 		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name),
-		nameVerb: nameVerb(name), store: storeClients[name]}
+		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name]}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}
@@ -875,6 +876,18 @@ func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding
 }
 
 func (r *Row) reason(target string) string {
+	i := strings.Index(r.Reason, "{target}")
+	switch {
+	case i < 0:
+		return r.Reason
+	case strings.Contains(r.Reason[i+len("{target}"):], "{target}"):
+	case target != "":
+		return r.Reason[:i] + target + r.Reason[i+len("{target}"):] // one target: one string built
+	case i == 0 || r.Reason[i-1] != ' ':
+		return r.Reason // no " {target}" to drop
+	default:
+		return r.Reason[:i-1] + r.Reason[i+len("{target}"):]
+	}
 	if target == "" {
 		return strings.ReplaceAll(r.Reason, " {target}", "")
 	}

@@ -408,3 +408,24 @@ func generate(b *strings.Builder, re *syntax.Regexp, rnd *rand.Rand) {
 		generate(b, re.Sub[rnd.IntN(len(re.Sub))], rnd)
 	}
 }
+
+// TestReason: a row's reason names its target as replacing every
+// {target} does, and drops " {target}" when there is none, for every
+// row's reason and reasons written to trip the short ways.
+func TestReason(t *testing.T) {
+	reasons := []string{"{target}", "x {target}", "{target} y", "x{target}y", "x {target} and {target}", "no target", " {target}", "a {target} {target}"}
+	for _, r := range yamlKnowledge(t).Rows {
+		reasons = append(reasons, r.Reason)
+	}
+	for _, reason := range reasons {
+		for _, target := range []string{"", "/home/user/x", "{target}", " "} {
+			want := strings.ReplaceAll(reason, "{target}", target)
+			if target == "" {
+				want = strings.ReplaceAll(reason, " {target}", "")
+			}
+			if got := (&Row{Reason: reason}).reason(target); got != want {
+				t.Errorf("reason %q, target %q: %q, want %q", reason, target, got, want)
+			}
+		}
+	}
+}

@@ -296,7 +296,7 @@ func cliVerb(c Command, name string, e *entry) (risk.Finding, bool) {
 	args, dyn := c.Args, c.Dynamic
 	kind, vf := e.cli, e.vflags
 	start := 1
-	if n, s, ok := scriptCLI(name, c); ok {
+	if n, s, ok := scriptCLI(e.runtime, c); ok {
 		name, start = n, s
 		kind = kindOf(name)
 		vf = nil
@@ -818,12 +818,10 @@ func anyToken(w string, set map[string]bool) bool {
 // jenkins-cli.jar -s URL delete-job x is jenkins-cli with delete-job x;
 // python manage.py flush is manage with flush; python -m pip uninstall x
 // is pip. It returns the CLI's name and the index of its first argument.
-func scriptCLI(name string, c Command) (string, int, bool) {
-	runtime := interpreterName(name)
-	switch runtime {
-	case "java", "python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "ruby", "php", "perl", "bun",
-		"sh", "bash", "zsh", "dash", "ksh":
-	default:
+//
+// runtime is the runtime command c's name names (cliRuntime; "": none).
+func scriptCLI(runtime string, c Command) (string, int, bool) {
+	if runtime == "" {
 		return "", 0, false
 	}
 	for i := 1; i < len(c.Args); i++ {
@@ -858,6 +856,17 @@ func scriptCLI(name string, c Command) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// cliRuntime returns the runtime scriptCLI reads the programs of that
+// command name names (python3.12 is python3), or "".
+func cliRuntime(name string) string {
+	switch r := interpreterName(name); r {
+	case "java", "python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "ruby", "php", "perl", "bun",
+		"sh", "bash", "zsh", "dash", "ksh":
+		return r
+	}
+	return ""
 }
 
 // runtimeValued reports an option of runtime (one scriptCLI reads) that
