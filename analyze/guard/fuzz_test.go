@@ -89,6 +89,11 @@ func checkGuardName(t *testing.T, p string) {
 		if got := guardName(p, keep); got != want {
 			t.Errorf("guardName(%q, keep %v) = %v, want %v", p, keep != nil, got, want)
 		}
+		for range 2 { // answered, then remembered
+			if got := guardNameOf(p, keep != nil); got != want {
+				t.Errorf("guardNameOf(%q, %v) = %v, want %v", p, keep != nil, got, want)
+			}
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/internal/lazyre"
@@ -292,12 +294,43 @@ func spares(args []string) bool {
 		return false
 	}
 	for _, p := range pats {
-		if guardName(p, nil) {
+		if guardNameOf(p, false) {
 			return false
 		}
 	}
 	return true
 }
+
+// guardNameOf is guardName(p, fileName) when files is set, guardName(p,
+// nil) otherwise, remembered for all checks: find's patterns repeat
+// (-name '*.pyc'), and a glob is matched against every name of the guard.
+func guardNameOf(p string, files bool) bool {
+	k := guardNameKey{p, files}
+	if m, ok := guardNameMemo.Load(k); ok {
+		return m.(bool)
+	}
+	var keep func(string) bool
+	if files {
+		keep = fileName
+	}
+	m := guardName(p, keep)
+	if guardNameMemoN.Add(1) <= maxGuardNames {
+		guardNameMemo.Store(k, m)
+	}
+	return m
+}
+
+type guardNameKey struct {
+	p     string
+	files bool
+}
+
+// guardNameMemo holds the answers of guardNameOf, at most maxGuardNames.
+var (
+	guardNameMemo  sync.Map // guardNameKey → bool
+	guardNameMemoN atomic.Int64
+	maxGuardNames  = int64(1024)
+)
 
 // guardName reports whether the name pattern p (find -name's, in lower
 // case) and a name of paths.GuardNames match, either as the pattern of
@@ -372,7 +405,7 @@ func (ck *check) targets(cmd shell.Command, env paths.Env) {
 		if strings.Trim(p, "*") == "" {
 			continue // every name: as rm -r of the start, judged by touch
 		}
-		if guardName(p, fileName) {
+		if guardNameOf(p, true) {
 			start := "."
 			if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 				start = args[0]
