@@ -149,8 +149,9 @@ func walkOther(v visitor, n syntax.Node) {
 
 // parseSimple parses src as the parser of parsers does (bash), to the
 // identical tree, when src is a list of simple commands of the simplest
-// form: words made of unquoted literal text (see simpleByte), '…', and
-// "…" holding no expansion or escape; redirections n> >> < >& <& &> &>>
+// form: words made of unquoted literal text (see simpleByte), '…', "…",
+// escapes of printable characters and the parameters $name and ${name};
+// redirections n> >> < >& <& &> &>>
 // to such words; joined by | |& && || and ended by ; or &, on one line,
 // in ASCII. Its first word (the command's name) is neither an assignment
 // nor a reserved word or declaration builtin (clauseWords). For any other
@@ -180,6 +181,7 @@ type simpleTree struct {
 	lits      []syntax.Lit
 	sgls      []syntax.SglQuoted
 	dbls      []syntax.DblQuoted
+	params    []syntax.ParamExp
 	words     []syntax.Word
 	parts     []syntax.WordPart
 	calls     []syntax.CallExpr
@@ -198,6 +200,7 @@ func (t *simpleTree) reset() {
 	t.lits = resetNodes(t.lits)
 	t.sgls = resetNodes(t.sgls)
 	t.dbls = resetNodes(t.dbls)
+	t.params = resetNodes(t.params)
 	t.words = resetNodes(t.words)
 	t.parts = resetNodes(t.parts)
 	t.calls = resetNodes(t.calls)
@@ -249,7 +252,9 @@ const (
 	tWord   = iota
 	tLit    // unquoted literal text
 	tSgl    // '…'
-	tDbl    // "…"
+	tDbl    // "…", followed by its parts
+	tParam  // $name
+	tBraced // ${name}
 	tRedir  // a redirection operator
 	tBinary // | |& && ||
 	tEnd    // ; or &
@@ -258,15 +263,16 @@ const (
 // simpleCounts are the nodes of a simple script's tree, for build to
 // allocate at once.
 type simpleCounts struct {
-	lits, sgls, dbls, words, parts, cmds, args, bins, redirs, ends int
+	lits, sgls, dbls, params, words, parts, cmds, args, bins, redirs, ends int
 }
 
 // simpleByte marks the bytes parseSimple reads as unquoted literal text:
-// none starts a token, an expansion, a comment, a glob group or a brace
-// group, or ends a word.
+// none starts a token, an expansion, a comment or a glob group, or ends a
+// word. (Braces are literal text but in the command's name, where { and }
+// are reserved words, and before a redirection, where {fd}> names an fd.)
 var simpleByte = func() (t [256]bool) {
 	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=,@%+~^*?", byte(c)) >= 0
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=,@%+~^*?{}", byte(c)) >= 0
 	}
 	return t
 }()
@@ -360,10 +366,11 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 		}
 		if name {
 			// the command's name: not what makes it more than a simple
-			// command (an assignment, a reserved word, a declaration)
+			// command (an assignment, a reserved word, a declaration, a
+			// brace)
 			first := ts[w+1]
 			text := src[first.from:first.to]
-			if first.kind == tLit && (strings.IndexByte(text, '=') >= 0 || clauseWords[text] || text == "@test") {
+			if first.kind == tLit && (strings.ContainsAny(text, "={}") || clauseWords[text] || text == "@test") {
 				return ts, n, false
 			}
 			n.cmds++
@@ -418,64 +425,148 @@ func lexRedirect(src string, ts []simpleTok, i, fd int) ([]simpleTok, int, bool)
 // lexWord appends the word at src[i] (a tWord and its parts) and returns
 // where it ends; it reports false when there is none, or it is not of a
 // simple script. A word that is not a command's (a redirection's target)
-// may not run into a redirection (>&2>f): the parser reads that
+// may not run into a redirection (>&2>f), nor may literal text after
+// other parts or holding a brace ({fd}>f): the parser reads those
 // differently.
 func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]simpleTok, int, bool) {
 	w := len(ts)
 	ts = append(ts, simpleTok{kind: tWord, from: int32(i)})
+	parts := 0
 	for i < len(src) {
 		from := i
 		switch c := src[i]; {
-		case simpleByte[c]:
-			for i < len(src) && simpleByte[src[i]] {
-				i++
+		case simpleByte[c] || c == '\\':
+			var ok bool
+			if i, ok = lexLiteral(src, i, false); !ok {
+				return ts, i, false
 			}
 			ts = append(ts, simpleTok{kind: tLit, from: int32(from), to: int32(i)})
 			n.lits++
-			if i < len(src) && (src[i] == '>' || src[i] == '<') && (!arg || len(ts)-w > 2) {
-				// digits before it would be an fd number: left to the parser
+			if i < len(src) && (src[i] == '>' || src[i] == '<') && (!arg || parts > 0 || strings.ContainsAny(src[from:i], "{}")) {
+				// digits or {name} before it would be an fd: left to the
+				// parser
 				return ts, i, false
 			}
-			continue
-		case c == '\'' || c == '"':
+		case c == '$':
+			var ok bool
+			if ts, i, ok = lexParam(src, ts, i, n); !ok {
+				return ts, i, false
+			}
+		case c == '\'':
 			i++
-			for i < len(src) && src[i] != c && quotable(src[i]) && (c == '\'' || src[i] != '$' && src[i] != '`' && src[i] != '\\') {
+			for i < len(src) && src[i] != '\'' && quotable(src[i]) {
 				i++
 			}
-			if i == len(src) || src[i] != c {
+			if i == len(src) || src[i] != '\'' {
 				return ts, i, false
 			}
 			i++
-			if c == '\'' {
-				ts = append(ts, simpleTok{kind: tSgl, from: int32(from), to: int32(i)})
-				n.sgls++
-			} else {
-				ts = append(ts, simpleTok{kind: tDbl, from: int32(from), to: int32(i)})
-				n.dbls++
-				if i-from > 2 {
-					n.lits++
-					n.parts++
+			ts = append(ts, simpleTok{kind: tSgl, from: int32(from), to: int32(i)})
+			n.sgls++
+		case c == '"':
+			// a tDbl followed by its parts: literal text and parameters
+			d := len(ts)
+			ts = append(ts, simpleTok{kind: tDbl, from: int32(from)})
+			i++
+			for i < len(src) && src[i] != '"' {
+				var ok bool
+				if src[i] == '$' {
+					if ts, i, ok = lexParam(src, ts, i, n); !ok {
+						return ts, i, false
+					}
+					continue
 				}
+				lit := i
+				if i, ok = lexLiteral(src, i, true); !ok || i == lit {
+					return ts, i, false
+				}
+				ts = append(ts, simpleTok{kind: tLit, from: int32(lit), to: int32(i)})
+				n.lits++
 			}
-			continue
-		}
-		break
-	}
-	parts := len(ts) - w - 1
-	if parts == 0 {
-		return ts, i, false // no word, or a byte no simple script holds
-	}
-	if i < len(src) {
-		// the word ends at a blank or an operator
-		switch src[i] {
-		case ' ', '\t', ';', '&', '|', '<', '>':
+			if i == len(src) {
+				return ts, i, false
+			}
+			i++
+			ts[d].to, ts[d].n = int32(i), int32(len(ts)-d-1)
+			n.dbls++
+			n.parts += len(ts) - d - 1
 		default:
-			return ts, i, false
+			if parts == 0 {
+				return ts, i, false // no word, or a byte no simple script holds
+			}
+			// the word ends at a blank or an operator
+			switch c {
+			case ' ', '\t', ';', '&', '|', '<', '>':
+			default:
+				return ts, i, false
+			}
+			ts[w].to, ts[w].n = int32(i), int32(parts)
+			n.words++
+			n.parts += parts
+			return ts, i, true
 		}
+		parts++
 	}
 	ts[w].to, ts[w].n = int32(i), int32(parts)
 	n.words++
 	n.parts += parts
+	return ts, i, parts > 0
+}
+
+// lexLiteral returns where the literal text at src[i] ends: unquoted (see
+// simpleByte) or, quoted, inside "…" (up to a " or a $); both may hold
+// escapes of printable characters (\; \$), kept as written as the parser
+// keeps them. It reports false for what no simple script holds there: an
+// escaped newline, a backquote, a control or non-ASCII byte inside quotes.
+func lexLiteral(src string, i int, quoted bool) (int, bool) {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\\':
+			if i+1 == len(src) || !quotable(src[i+1]) {
+				return i, false
+			}
+			i += 2
+			continue
+		case quoted && (c == '"' || c == '$'):
+			return i, true
+		case quoted && (c == '`' || !quotable(c)):
+			return i, false
+		case !quoted && !simpleByte[c]:
+			return i, true
+		}
+		i++
+	}
+	return i, true
+}
+
+// lexParam appends the parameter expansion $name or ${name} at src[i]; any
+// other use of $ is left to the parser.
+func lexParam(src string, ts []simpleTok, i int, n *simpleCounts) ([]simpleTok, int, bool) {
+	from := i
+	braced := i+1 < len(src) && src[i+1] == '{'
+	i++
+	if braced {
+		i++
+	}
+	if i == len(src) || !(src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
+		return ts, i, false // $1, $@, $(…), ${#x}, a lone $
+	}
+	for i < len(src) && (src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z' || src[i] >= '0' && src[i] <= '9') {
+		i++
+	}
+	if braced {
+		if i == len(src) || src[i] != '}' {
+			return ts, i, false // ${x:-y}, ${x[1]}
+		}
+		i++
+	}
+	kind := tParam
+	if braced {
+		kind = tBraced
+	}
+	ts = append(ts, simpleTok{kind: uint8(kind), from: int32(from), to: int32(i)})
+	n.params++
+	n.lits++ // the name
 	return ts, i, true
 }
 
@@ -484,12 +575,12 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 // pipeline's | and |& bind before && and ||, and both associate to the
 // left.
 func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.File {
-	t.lits, t.sgls, t.dbls = nodes(t.lits, n.lits), nodes(t.sgls, n.sgls), nodes(t.dbls, n.dbls)
+	t.lits, t.sgls, t.dbls, t.params = nodes(t.lits, n.lits), nodes(t.sgls, n.sgls), nodes(t.dbls, n.dbls), nodes(t.params, n.params)
 	t.words, t.parts = nodes(t.words, n.words), nodes(t.parts, n.parts)
 	t.calls, t.args, t.stmts = nodes(t.calls, n.cmds), nodes(t.args, n.args), nodes(t.stmts, n.cmds+n.bins)
 	t.list, t.bins = nodes(t.list, n.ends+1)[:0], nodes(t.bins, n.bins)
 	t.redirs, t.redirList = nodes(t.redirs, n.redirs), nodes(t.redirList, n.redirs)
-	lits, sgls, dbls, words, parts := t.lits, t.sgls, t.dbls, t.words, t.parts
+	lits, sgls, dbls, params, words, parts := t.lits, t.sgls, t.dbls, t.params, t.words, t.parts
 	calls, args, stmts, bins, redirs, redirList := t.calls, t.args, t.stmts, t.bins, t.redirs, t.redirList
 	nargs, nredirs := 0, 0
 	f := &t.file
@@ -501,6 +592,41 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		*l = syntax.Lit{ValuePos: pos(from), ValueEnd: pos(to), Value: src[from:to]}
 		return l
 	}
+	// part assembles the word part at ts[k] (with, for "…", its own
+	// parts after it), returning it and the index past it.
+	var part func(k int) (syntax.WordPart, int)
+	part = func(k int) (syntax.WordPart, int) {
+		tok := ts[k]
+		switch tok.kind {
+		case tSgl:
+			q := &sgls[0]
+			sgls = sgls[1:]
+			*q = syntax.SglQuoted{Left: pos(tok.from), Right: pos(tok.to - 1), Value: src[tok.from+1 : tok.to-1]}
+			return q, k + 1
+		case tDbl:
+			q := &dbls[0]
+			dbls = dbls[1:]
+			*q = syntax.DblQuoted{Left: pos(tok.from), Right: pos(tok.to - 1)}
+			if np := int(tok.n); np > 0 {
+				q.Parts = parts[:np:np]
+				parts = parts[np:]
+				for p := range np {
+					q.Parts[p], _ = part(k + 1 + p)
+				}
+			}
+			return q, k + 1 + int(tok.n)
+		case tParam, tBraced:
+			pe := &params[0]
+			params = params[1:]
+			if tok.kind == tParam {
+				*pe = syntax.ParamExp{Dollar: pos(tok.from), Short: true, Param: lit(tok.from+1, tok.to)}
+			} else {
+				*pe = syntax.ParamExp{Dollar: pos(tok.from), Rbrace: pos(tok.to - 1), Param: lit(tok.from+2, tok.to-1)}
+			}
+			return pe, k + 1
+		}
+		return lit(tok.from, tok.to), k + 1
+	}
 	// word assembles the word at ts[k], returning it and the index past it.
 	word := func(k int) (*syntax.Word, int) {
 		w := &words[0]
@@ -508,28 +634,11 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		np := int(ts[k].n)
 		w.Parts = parts[:np:np]
 		parts = parts[np:]
+		k++
 		for p := range np {
-			switch tok := ts[k+1+p]; tok.kind {
-			case tLit:
-				w.Parts[p] = lit(tok.from, tok.to)
-			case tSgl:
-				q := &sgls[0]
-				sgls = sgls[1:]
-				*q = syntax.SglQuoted{Left: pos(tok.from), Right: pos(tok.to - 1), Value: src[tok.from+1 : tok.to-1]}
-				w.Parts[p] = q
-			case tDbl:
-				q := &dbls[0]
-				dbls = dbls[1:]
-				*q = syntax.DblQuoted{Left: pos(tok.from), Right: pos(tok.to - 1)}
-				if tok.to-tok.from > 2 {
-					q.Parts = parts[:1:1]
-					parts = parts[1:]
-					q.Parts[0] = lit(tok.from+1, tok.to-1)
-				}
-				w.Parts[p] = q
-			}
+			w.Parts[p], k = part(k)
 		}
-		return w, k + 1 + np
+		return w, k
 	}
 	binary := func(t simpleTok, x *syntax.Stmt) (*syntax.Stmt, *syntax.BinaryCmd) {
 		b := &bins[0]

@@ -114,6 +114,7 @@ var simpleSeeds = []string{
 	"a\nb", "echo 'x\ny'", "a >|f", "a <>f", "a <<<x", "f() { a; }", "(a)", "[[ x ]]", "a[1]=x", "[ -f x ]",
 	"echo ü", "a\t&&\tb", "a&&b||c|d", "2>f", "12>f cmd", "cmd 12x>f", "a 2 >f", "in", "else", "let x=1",
 	"declare x", "local y", "coproc x", "select a", "function f", "@test", "nameref a", "a=b", "'a'=b c",
+	"echo $HOME ${HOME} \"$a ${b}c\" $a$b ${a}b $a-b", "$x y", "echo {fd}>f", "{ a; }", "echo \\; \\rm \"\\\"\"", "echo $1 $@ ${x:-y}",
 }
 
 // FuzzParseSimple holds parseSimple to the parser (see checkParseSimple).
@@ -141,7 +142,8 @@ func TestParseSimple(t *testing.T) {
 	pieces := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go",
 		" ", " ", " ", " ", " ", "\t", ";", "&", "&&", "||", "|", "|&", ">", ">>", "<", ">&", "<&", "&>", "&>>"}
 	tricky := []string{"=", "x=1", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
-		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]="}
+		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]=", "${x}", "$1", "${x:-y}", "$", "\"a $b\"",
+		"\\;", "\\ ", "\"\\\"\"", "{a}", "$x_1", "${", "\"$\"", "\"${x}y\""}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		var b strings.Builder
@@ -156,7 +158,8 @@ func TestParseSimple(t *testing.T) {
 	}
 	// and put together as commands: words of pieces, redirections,
 	// operators
-	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "x", "'", "$x", "#"}
+	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "$x", "${y}", "\"a $b${c}\"",
+		"{a,b}", "{", "}", "\\;", "\\$x", "x", "'", "$1", "#"}
 	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|"}
 	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|"}
 	blank := func(b *strings.Builder) {
@@ -202,15 +205,37 @@ func TestParseSimple(t *testing.T) {
 		t.Errorf("parseSimple read %d of %d scripts", read, len(scripts))
 	}
 	for _, s := range []string{"ls", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &", "echo 'a b'\"c d\"e '' \"\" x''y",
-		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c"} {
+		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c", "echo $HOME",
+		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\""} {
 		if !checkParseSimple(t, s) {
 			t.Errorf("%q: not read", s)
 		}
 	}
-	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "echo $HOME", "a # c", "echo {a,b}", "a 2>&1>f",
-		"a'b'2>f", "let x=1", "in", "a[1]=x", "echo \"$x\"", "a >|f", "a <<<x"} {
+	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a # c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
+		"a[1]=x", "a >|f", "a <<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $(x)", `echo "$"`, "echo $", "echo {a}>f",
+		"{ a; }", "} a", "{a,b} c", `echo \`, `echo "a\`, "echo \\\n", "echo `x`"} {
 		if parseSimple(s, new(simpleTree)) != nil {
 			t.Errorf("%q: read", s)
+		}
+	}
+}
+
+// BenchmarkParseSimple measures parseSimple over the corpus's scripts it
+// reads; one iteration reads them all.
+func BenchmarkParseSimple(b *testing.B) {
+	var scripts []string
+	for _, c := range corpusCalls(b) {
+		for _, s := range c.Shell {
+			if parseSimple(s, new(simpleTree)) != nil {
+				scripts = append(scripts, s)
+			}
+		}
+	}
+	t := new(simpleTree)
+	for b.Loop() {
+		for _, s := range scripts {
+			parseSimple(s, t)
+			t.reset()
 		}
 	}
 }
