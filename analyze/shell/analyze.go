@@ -54,7 +54,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if len(e.rows) > 0 {
 			w = splitInto(w, e.vflags, c)
 			for _, r := range e.rows {
-				if t, ok := k.match(r, name, c, w); ok {
+				if t, ok := k.match(r, name, &c, w); ok {
 					if len(t) == 0 && (r.Target == "operands" || r.Target == "names") {
 						c, t = fedOperands(cmds, i, c)
 					}

@@ -346,7 +346,7 @@ func (k *Knowledge) secretRead(name string, c Command) bool {
 		if !split {
 			w, split = splitInto(words{}, e.vflags, c), true
 		}
-		if _, ok := k.match(r, name, c, w); ok {
+		if _, ok := k.match(r, name, &c, w); ok {
 			return true
 		}
 	}

@@ -474,8 +474,8 @@ func isCluster(g string) bool {
 }
 
 // match reports whether row r applies to command c named name, and the
-// words it targets.
-func (k *Knowledge) match(r *Row, name string, c Command, w words) (targets []int, ok bool) {
+// words it targets; c is not modified.
+func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []int, ok bool) {
 	ops := w.operands
 	if len(r.Sub) > 0 {
 		if len(ops) < len(r.Sub) {
