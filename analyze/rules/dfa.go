@@ -12,7 +12,8 @@ import (
 // or NFA machine at each candidate start: a deterministic automaton built
 // lazily from the pattern's program, state by state as texts need them,
 // and shared by every goroutine (a transition, once made, is read without
-// a lock).
+// a lock). Its transitions are one table of state numbers, row by state,
+// so a byte costs a look-up in memory that stays close.
 //
 // A state is the set of the program's instructions that wait for the next
 // byte (threads of a search that starts anywhere: the program's start is
@@ -33,28 +34,48 @@ type dfa struct {
 	prog    *syntax.Prog
 	class   [256]uint8  // byte → its class; 0 for the bytes ≥ 0x80, which give up
 	rep     []byte      // class → a byte of it
+	stride  int         // a row of table: a column per class, then endCol
 	masks   [][2]uint64 // pc → the ASCII bytes a rune instruction matches
 	asserts bool        // the program has empty-width assertions: states note the byte before
-	start   *dstate     // at the text's start
-	matched *dstate     // reached once a match ends: the answer is true
 
-	mu     sync.Mutex         // guards states and the scratch below
-	states map[string]*dstate // by key (see key)
-	seen   []uint32           // pc → the closure it was last reached in
+	// table[id*stride+c] is the state after a byte of class c in state
+	// id, as the start of its row (id*stride, so that the next look-up
+	// adds the class only): noState while not made (always for class 0),
+	// matchedState*stride once a match ends there; column endCol is what
+	// the state answers at the text's end (noState while not known,
+	// matchedState, or endNone). A grown table is a copy published whole:
+	// a reader's copy lacks only the transitions made since, which step
+	// gives it. Read and written atomically.
+	table atomic.Pointer[[]int32]
+
+	mu     sync.Mutex       // guards states, ids, table's growth and the scratch below
+	states []dstate         // by number
+	ids    map[string]int32 // state numbers by key (see state)
+	seen   []uint32         // pc → the closure it was last reached in
 	gen    uint32
 	stack  []uint32
 	set    []uint32
 }
 
-// maxDFAStates bounds the states an automaton makes, about 0.5 KB each.
+// The numbers that are no state of a dfa, and the first one that is.
+const (
+	noState      = 0 // a transition not made yet
+	matchedState = 1 // a match ends: the answer is true
+	endNone      = 2 // in column endCol: no match at the text's end
+	startState   = 2 // at the text's start
+)
+
+// endCol is the column of table that holds a state's answer at the end of
+// the text, after its classes'.
+func (d *dfa) endCol() int { return d.stride - 1 }
+
+// maxDFAStates bounds the states an automaton makes.
 const maxDFAStates = 1024
 
 // dstate is a state of a dfa.
 type dstate struct {
 	pcs  []uint32 // the instructions that wait for the next byte, sorted
 	prev uint8    // the kind of the byte before (kindOf), when the program asserts
-	next []atomic.Pointer[dstate]
-	end  atomic.Int32 // at the text's end: 0 not known yet, 1 no match, 2 a match
 }
 
 // The kinds of the byte before a position, as the assertions read them.
@@ -82,8 +103,8 @@ var kindRune = [...]rune{kindStart: -1, kindNewline: '\n', kindWord: 'a', kindOt
 
 // newDFA returns the automaton of prog, a pattern's program.
 func newDFA(prog *syntax.Prog) *dfa {
-	d := &dfa{prog: prog, masks: make([][2]uint64, len(prog.Inst)), states: map[string]*dstate{},
-		seen: make([]uint32, len(prog.Inst))}
+	d := &dfa{prog: prog, masks: make([][2]uint64, len(prog.Inst)), ids: map[string]int32{},
+		states: make([]dstate, startState), seen: make([]uint32, len(prog.Inst))}
 	// the classes: the ASCII bytes split by kind, then by every rune
 	// instruction's bytes
 	classes := [][2]uint64{maskOf(func(b byte) bool { return kindOf(b) == kindNewline }),
@@ -118,8 +139,10 @@ func newDFA(prog *syntax.Prog) *dfa {
 			}
 		}
 	}
-	d.matched = &dstate{}
-	d.start = d.state(nil, kindStart)
+	d.stride = len(d.rep) + 1
+	table := make([]int32, 8*d.stride)
+	d.table.Store(&table)
+	d.state(nil, kindStart)
 	return d
 }
 
@@ -140,53 +163,62 @@ func (d *dfa) match(s string) (match, sure bool) {
 	if d == nil {
 		return false, false
 	}
-	st := d.start
+	table, matched := *d.table.Load(), int32(matchedState*d.stride)
+	row := int32(startState * d.stride) // the row of the state
 	for i := 0; i < len(s); i++ {
 		c := d.class[s[i]]
-		nx := st.next[c].Load()
-		if nx == nil {
-			if nx = d.step(st, c); nx == nil {
-				return false, false
+		nx := int32(noState)
+		if k := uint(row) + uint(c); k < uint(len(table)) {
+			nx = atomic.LoadInt32(&table[k])
+		}
+		if nx <= matched {
+			if nx == noState {
+				if nx, table = d.step(row, c); nx == noState {
+					return false, false
+				}
+			}
+			if nx == matched {
+				return true, true
 			}
 		}
-		if nx == d.matched {
-			return true, true
-		}
-		st = nx
+		row = nx
 	}
-	switch st.end.Load() {
-	case 1:
-		return false, true
-	case 2:
-		return true, true
+	if k := int(row) + d.endCol(); k < len(table) {
+		switch atomic.LoadInt32(&table[k]) {
+		case matchedState:
+			return true, true
+		case endNone:
+			return false, true
+		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ok := d.closure(st, syntax.EmptyOpContext(kindRune[st.prev], -1))
+	st := &d.states[int(row)/d.stride]
+	ok, answer := d.closure(st, syntax.EmptyOpContext(kindRune[st.prev], -1)), int32(endNone)
 	if ok {
-		st.end.Store(2)
-	} else {
-		st.end.Store(1)
+		answer = matchedState
 	}
+	atomic.StoreInt32(&(*d.table.Load())[int(row)+d.endCol()], answer)
 	return ok, true
 }
 
-// step makes the transition of st on class c, or returns nil when the
-// automaton gives up.
-func (d *dfa) step(st *dstate, c uint8) *dstate {
+// step makes the transition on class c of the state whose row starts at
+// row and returns it (noState when the automaton gives up) and the table
+// as it is now.
+func (d *dfa) step(row int32, c uint8) (int32, []int32) {
 	if c == 0 {
-		return nil
+		return noState, *d.table.Load()
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if nx := st.next[c].Load(); nx != nil {
-		return nx // made by another goroutine meanwhile
+	k := int(row) + int(c)
+	if nx := atomic.LoadInt32(&(*d.table.Load())[k]); nx != noState {
+		return nx, *d.table.Load() // made by another goroutine meanwhile
 	}
 	b := d.rep[c]
-	var nx *dstate
-	if d.closure(st, syntax.EmptyOpContext(kindRune[st.prev], rune(b))) {
-		nx = d.matched
-	} else {
+	from := &d.states[int(row)/d.stride]
+	nx := int32(matchedState * d.stride)
+	if !d.closure(from, syntax.EmptyOpContext(kindRune[from.prev], rune(b))) {
 		next := d.stack[:0]
 		for _, pc := range d.set {
 			if d.masks[pc][b>>6]&(1<<(b&63)) != 0 {
@@ -196,12 +228,15 @@ func (d *dfa) step(st *dstate, c uint8) *dstate {
 		slices.Sort(next)
 		next = slices.Compact(next)
 		d.stack = next[:0]
-		if nx = d.state(next, kindOf(b)); nx == nil {
-			return nil
+		id := d.state(next, kindOf(b))
+		if id == noState {
+			return noState, *d.table.Load()
 		}
+		nx = id * int32(d.stride)
 	}
-	st.next[c].Store(nx)
-	return nx
+	table := *d.table.Load() // grown by state, maybe
+	atomic.StoreInt32(&table[k], nx)
+	return nx, table
 }
 
 // closure sets d.set to the rune instructions reached from st's and the
@@ -245,10 +280,10 @@ func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
 	return matched
 }
 
-// state returns the state of pcs (sorted, unique) after a byte of kind
-// prev, made when new, or nil when the automaton has too many. The caller
-// holds d.mu, or is newDFA.
-func (d *dfa) state(pcs []uint32, prev uint8) *dstate {
+// state returns the number of the state of pcs (sorted, unique) after a
+// byte of kind prev, made when new (its row of the table too), or noState
+// when the automaton has too many. The caller holds d.mu, or is newDFA.
+func (d *dfa) state(pcs []uint32, prev uint8) int32 {
 	if !d.asserts {
 		prev = kindStart // no assertion reads it
 	}
@@ -257,13 +292,21 @@ func (d *dfa) state(pcs []uint32, prev uint8) *dstate {
 	for _, pc := range pcs {
 		key = append(key, byte(pc), byte(pc>>8), byte(pc>>16), byte(pc>>24))
 	}
-	if st, ok := d.states[string(key)]; ok {
-		return st
+	if id, ok := d.ids[string(key)]; ok {
+		return id
 	}
-	if len(d.states) >= maxDFAStates {
-		return nil
+	if len(d.ids) >= maxDFAStates {
+		return noState
 	}
-	st := &dstate{pcs: slices.Clone(pcs), prev: prev, next: make([]atomic.Pointer[dstate], len(d.rep))}
-	d.states[string(key)] = st
-	return st
+	id := int32(len(d.states))
+	d.states = append(d.states, dstate{pcs: slices.Clone(pcs), prev: prev})
+	d.ids[string(key)] = id
+	if table := *d.table.Load(); len(table) < len(d.states)*d.stride {
+		grown := make([]int32, 2*len(table))
+		for i := range table {
+			grown[i] = atomic.LoadInt32(&table[i])
+		}
+		d.table.Store(&grown)
+	}
+	return id
 }
