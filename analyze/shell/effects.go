@@ -197,7 +197,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 			out = sqlFileRuns(out, cmds, i, &e, here)
 		}
 		out = contextSwitch(out, c, name, w)
-		out = k.runEffect(out, c, name, here)
+		out = k.runEffect(out, c, name, &e, here)
 		if e.interp && shells[name] && readsStdin(c) { // every shell is an interpreter
 			out = decodedRuns(out, cmds, i, here)
 		}
@@ -329,18 +329,18 @@ func filtersOut(c Command) bool {
 
 var secretWord = lazyre.New(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|aws|gcp|azure|api|private|^\.$|^\^?\.\*`)
 
-// runEffect records the file a command executes: a program named by a
-// path, a script given to an interpreter, a file sourced, or, for a bare
-// name, the name itself (Lang "path": the session looks it up among the
+// runEffect records the file a command (named name, whose entry is e)
+// executes: a program named by a path, a script given to an interpreter,
+// a file sourced, or, for a bare name, the name itself (Lang "path": the session looks it up among the
 // files the conversation made executable).
-func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, env Env) []tool.Effect {
+func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, e *entry, env Env) []tool.Effect {
 	first := c.Args[0]
 	if strings.Contains(first, "/") {
 		return append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(first), Args: c.Args[1:]})
 	}
 	lang := ""
 	switch iname := interpreterName(name); {
-	case shells[iname] || iname == "source" || iname == ".":
+	case e.interp && shells[iname] || iname == "source" || iname == ".": // every shell is an interpreter
 		lang = "sh"
 	case strings.HasPrefix(iname, "python"):
 		lang = "python"

@@ -110,8 +110,8 @@ func TestExfilGate(t *testing.T) {
 }
 
 // TestShellsAreInterpreters: effects reads the files a shell decodes and
-// runs (decodedRuns) only for a command whose entry is an interpreter's,
-// which every shell's must be.
+// runs (decodedRuns), and a script a shell runs (runEffect), only for a
+// command whose entry is an interpreter's, which every shell's must be.
 func TestShellsAreInterpreters(t *testing.T) {
 	k := DefaultKnowledge()
 	for name := range shells {
