@@ -177,3 +177,79 @@ func mapWalk(cmds []Command, i int, visit func(j int) bool) {
 	}
 	walk(i, 0)
 }
+
+// TestFirstURLGate: firstURL runs its pattern only on words holding ://,
+// which every URL it takes holds, whatever the case of its scheme (ſ
+// folds to s).
+func TestFirstURLGate(t *testing.T) {
+	for _, w := range []string{"https://x.example/a", "HTTP://x", "Ftp://h/f", "httpſ://x", "hTtPs://x", "https:/x", "x://y", "https//x", "//x"} {
+		c := Command{Args: []string{"curl", "-s", w}, Dynamic: []bool{false, false, false}}
+		want := ""
+		if urlRE.MatchString(w) {
+			want = w
+		}
+		if got := firstURL(c); got != want {
+			t.Errorf("firstURL(curl -s %s) = %q, want %q", w, got, want)
+		}
+	}
+}
+
+// TestMemoAsksUpstreamOnly: flows.upstream finds the command feeding i
+// that has the property as asking every command first would, and asks
+// only about commands that feed i (the exfiltration reader's sourceOf
+// classifies every word of a command it is asked about).
+func TestMemoAsksUpstreamOnly(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for run := range 1000 {
+		n := 1 + rnd.IntN(12)
+		cmds := make([]Command, n)
+		has := make([]bool, n)
+		cyclic := run%2 == 0 // scripts feed commands from earlier ones; a cycle is read defensively
+		for j := range cmds {
+			has[j] = rnd.IntN(4) == 0
+			for range rnd.IntN(3) {
+				if cyclic {
+					cmds[j].Inputs = append(cmds[j].Inputs, rnd.IntN(n))
+				} else if j > 0 {
+					cmds[j].Inputs = append(cmds[j].Inputs, rnd.IntN(j))
+				}
+			}
+		}
+		feeds := func(i int) []bool { // the commands feeding i, transitively
+			seen := make([]bool, n)
+			var walk func(j int)
+			walk = func(j int) {
+				for _, in := range cmds[j].Inputs {
+					if !seen[in] {
+						seen[in] = true
+						walk(in)
+					}
+				}
+			}
+			walk(i)
+			return seen
+		}
+		fl := flows{cmds: cmds}
+		lazy, eager := newMemo(n), newMemo(n)
+		for i := range cmds {
+			up := feeds(i)
+			got := fl.upstream(i, lazy, func(j int) bool {
+				if !up[j] {
+					t.Fatalf("asked about %d, which does not feed %d (inputs %v)", j, i, cmds)
+				}
+				return has[j]
+			})
+			want := fl.upstream(i, eager, func(j int) bool { return has[j] })
+			if got != want || got >= 0 && !has[got] {
+				t.Fatalf("upstream of %d: %d, want %d (inputs %v, has %v)", i, got, want, cmds, has)
+			}
+			if got < 0 && !cyclic {
+				for j, f := range up {
+					if f && has[j] {
+						t.Fatalf("upstream of %d: none, but %d feeds it and has the property", i, j)
+					}
+				}
+			}
+		}
+	}
+}
