@@ -98,7 +98,7 @@ func resolveText(script string, o Options) (*resolver, error) {
 	}
 	if r.capped {
 		// the last statements only assigned a value past the bound
-		r.out = append(r.out, Command{Capped: true})
+		r.out = append(r.outRoom(), Command{Capped: true})
 	}
 	return r, nil
 }
@@ -228,7 +228,7 @@ func release(r *resolver) {
 	vars := r.vars
 	clear(vars)
 	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks, assigned: r.assigned[:0],
-		trees: r.trees, argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, out: r.out[:0], cmds: r.cmds}
+		trees: r.trees, argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, cmds: r.cmds}
 	resolvers.Put(r)
 }
 
@@ -624,7 +624,7 @@ func (r *resolver) add(c Command, id int, off uint) {
 	}
 	r.chdir(c)
 	r.builtin(c)
-	r.out = append(room(r.out), c)
+	r.out = append(r.outRoom(), c)
 	r.at = append(room(r.at), place{id, off})
 }
 
@@ -1149,17 +1149,38 @@ func (r *resolver) dynamicOf(dyn []bool, anyDyn bool) []bool {
 	return arenaCopy(&r.flags, dyn, arenaChunk)
 }
 
-// take returns the commands r resolved, copied into its arena of commands
-// (arenaCopy; nil when there are none), and empties r.out, which the pool
-// keeps for the next resolution.
+// take returns the commands r resolved (nil when there are none) and
+// empties r.out. Commands that stayed in the free end of r's arena of
+// commands (see outRoom) are handed out in place, the arena growing over
+// them; a longer list, which outgrew it, is handed out as it is.
 func (r *resolver) take() []Command {
-	if len(r.out) == 0 {
+	n := len(r.out)
+	if n == 0 {
+		r.out = nil
 		return nil
 	}
-	out := arenaCopy(&r.cmds, r.out, cmdChunk)
-	clear(r.out) // holds nothing for the pool
-	r.out = r.out[:0]
+	out := r.out[:n:n]
+	if k := len(r.cmds); k < cap(r.cmds) && &r.cmds[:k+1][k] == &out[0] {
+		r.cmds = r.cmds[:k+n]
+	} else {
+		clear(r.cmds[k:cap(r.cmds)]) // what the list held before it grew: nothing for the pool
+	}
+	r.out = nil
 	return out
+}
+
+// outRoom returns r.out with room for one more command: a resolution's
+// commands are added in the free end of r's arena of commands (a new
+// chunk when it has none), for take to hand out without copying, and
+// past it in a list of their own, grown as room grows lists.
+func (r *resolver) outRoom() []Command {
+	if r.out == nil {
+		if len(r.cmds) == cap(r.cmds) {
+			r.cmds = make([]Command, 0, cmdChunk)
+		}
+		r.out = r.cmds[len(r.cmds):len(r.cmds)]
+	}
+	return room(r.out)
 }
 
 // cmdChunk is the size of a chunk of the arena of commands (see take).
