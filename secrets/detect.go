@@ -311,13 +311,16 @@ func lineOf(text []byte, ls, le int) []byte {
 func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding {
 	window := text[ls:le]
 	var ms [][]int
-	if p.anchored != nil {
+	switch {
+	case p.anchored == nil && p.keyBlocks:
+		ms = findKeyBlocks(window, 8)
+	case !containsFold(window, p.need):
+		return fs // no match: every match holds need
+	case p.anchored != nil:
 		if m := p.anchored.FindSubmatchIndex(window); m != nil {
 			ms = [][]int{m}
 		}
-	} else if p.keyBlocks {
-		ms = findKeyBlocks(window, 8)
-	} else {
+	default:
 		ms = p.re.FindAllSubmatchIndex(window, 8)
 	}
 	for _, m := range ms {

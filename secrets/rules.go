@@ -3,8 +3,11 @@ package secrets
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -79,6 +82,10 @@ type prog struct {
 	keyBlocks  bool           // the pattern is privateKeyPattern: findKeyBlocks finds its matches
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
 	key        int            // the group key: a name that is not an assignment's (<add key="DbPassword" value=…>), read by checks but not anchoring the pattern
+	// need is text, lower-case ASCII, that every match of the pattern
+	// holds (compared without regard to ASCII case), "" when none is
+	// known (see needOf): a window without it holds no match.
+	need string
 }
 
 // rules.yaml is the source people edit; the binary holds it as Go data
@@ -190,6 +197,9 @@ func compileProg(pattern, anchor string) (*prog, error) {
 	}
 	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q"), key: re.SubexpIndex("key"),
 		keyBlocks: pattern == privateKeyPattern && anchor == ""}
+	if sr, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		p.need = needOf(sr)
+	}
 	prefix := `\A(?:`
 	if anchor == "token" {
 		// the window starts a byte before the keyword: that byte must not
@@ -245,4 +255,82 @@ func ForService(host string, hosts []string) bool {
 		}
 	}
 	return false
+}
+
+// needOf returns the longest text, in lower case, that every match of re
+// holds, as far as the literals of its top-level sequence tell: "" when
+// they tell nothing. Only ASCII characters whose every case variant is
+// ASCII are kept (not k or s, which (?i) also matches as K and ſ), so
+// that a text without it, compared without regard to ASCII case, holds
+// no match, whatever else it holds.
+func needOf(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		best, run := "", []byte(nil)
+		for _, r := range append(re.Rune, -1) { // -1 ends the last run
+			if r >= 0 && foldsASCII(r, re.Flags&syntax.FoldCase != 0) {
+				run = append(run, byte(unicode.ToLower(r)))
+				continue
+			}
+			if len(run) > len(best) {
+				best = string(run)
+			}
+			run = run[:0]
+		}
+		return best
+	case syntax.OpCapture, syntax.OpPlus:
+		return needOf(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return needOf(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if n := needOf(sub); len(n) > len(best) {
+				best = n
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// foldsASCII reports whether r is ASCII and so, when fold is set, is
+// every rune that case folding equates with it.
+func foldsASCII(r rune, fold bool) bool {
+	if r >= utf8.RuneSelf {
+		return false
+	}
+	for f := unicode.SimpleFold(r); fold && f != r; f = unicode.SimpleFold(f) {
+		if f >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether text holds need (lower-case ASCII)
+// without regard to ASCII case.
+func containsFold(text []byte, need string) bool {
+	if need == "" {
+		return true
+	}
+	for i := 0; i+len(need) <= len(text); i++ {
+		j := 0
+		for j < len(need) && lowerASCII(text[i+j]) == need[j] {
+			j++
+		}
+		if j == len(need) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
