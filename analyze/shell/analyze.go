@@ -34,7 +34,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	sinks := sinkRoom[:0]
 	for i, c := range cmds {
 		out = append(out, c.Findings...)
-		out = k.redirects(out, c, env)
+		if len(c.Redirs) > 0 {
+			out = k.redirects(out, c, env)
+		}
 		if len(c.Args) == 0 || c.Dynamic[0] {
 			if mayExfil(c, noSink) {
 				sinks = append(sinks, i)
@@ -78,8 +80,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			fired = fired || len(out) > n
 		}
 		n := len(out)
-		out = httpFindings(out, c, name, call)
-		if !fired && len(out) == n {
+		if e.http != noHTTP { // Requests finds none for other commands
+			out = httpFindings(out, c, name, call)
+		}
+		if !fired && len(out) == n && e.mayVerb() {
 			// rows, models and an HTTP client's requests win; the verb
 			// grammar speaks for the rest
 			if f, ok := cliVerb(c, name, &e); ok {

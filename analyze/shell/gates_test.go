@@ -253,3 +253,79 @@ func TestMemoAsksUpstreamOnly(t *testing.T) {
 		}
 	}
 }
+
+// gateCommands returns the commands of gateScripts and extra, resolved,
+// and for every name the knowledge holds (and each of names) a command
+// of that name with destructive words: name delete -X DELETE URL --force.
+func gateCommands(t *testing.T, names []string, extra ...string) []Command {
+	var out []Command
+	for _, s := range gateScripts(t, extra...) {
+		if cmds, err := Resolve(s, testEnv); err == nil {
+			out = append(out, cmds...)
+		}
+	}
+	k := DefaultKnowledge()
+	for n := range k.byName {
+		names = append(names, n)
+	}
+	for n := range k.vflags {
+		names = append(names, n)
+	}
+	for _, n := range names {
+		args := []string{n, "delete", "-X", "DELETE", "https://x.example/api/users/1", "--force"}
+		out = append(out, Command{Args: args, Dynamic: make([]bool, len(args))})
+	}
+	return out
+}
+
+// TestHTTPGate: analyze reads the requests (httpFindings) only of a
+// command whose entry names an HTTP client; Requests finds none in any
+// other.
+func TestHTTPGate(t *testing.T) {
+	k := DefaultKnowledge()
+	cmds := gateCommands(t, []string{"curl", "curlie", "wget", "http", "https", "xh", "xhs", "gh", "glab", "httpie", "fetch", "aria2c"},
+		`/usr/bin/curl -X DELETE https://x.example/a`, `sudo wget --method=DELETE https://x.example/a`, `gh api -X DELETE repos/o/r`,
+		`glab api -X DELETE projects/1`, `curlie DELETE x.example/a`, `xhs DELETE x.example/a`, `env -i curl -XDELETE x.example`)
+	gated := 0
+	for _, c := range cmds {
+		if len(c.Args) == 0 || c.Dynamic[0] {
+			continue
+		}
+		name := commandName(c.Args[0])
+		if e := k.entry(name); e.http == noHTTP {
+			gated++
+			if rs := Requests(c, name); rs != nil {
+				t.Errorf("%s: %d requests, but the entry names no HTTP client", c.Line(), len(rs))
+			}
+		}
+	}
+	if gated == 0 {
+		t.Error("the gate kept no command out")
+	}
+}
+
+// TestVerbGate: analyze asks the verb grammar (cliVerb) only about a
+// command whose entry may be judged by it (mayVerb); cliVerb finds
+// nothing in any other.
+func TestVerbGate(t *testing.T) {
+	k := DefaultKnowledge()
+	cmds := gateCommands(t, []string{"python", "python3.12", "java", "node", "bash", "ls", "cat", "make", "npm", "userdel", "pg_dropcluster"},
+		`python -m pip uninstall -y x`, `java -jar jenkins-cli.jar -s http://j delete-job x`, `python manage.py flush --no-input`,
+		`bash ./reset-db.sh`, `make clean`, `nice userdel bob`)
+	gated := 0
+	for _, c := range cmds {
+		if len(c.Args) == 0 || c.Dynamic[0] {
+			continue
+		}
+		name := commandName(c.Args[0])
+		if e := k.entry(name); !e.mayVerb() {
+			gated++
+			if f, ok := cliVerb(c, name, &e); ok {
+				t.Errorf("%s: the verb grammar finds %s, but the entry is kept from it", c.Line(), f.Rule)
+			}
+		}
+	}
+	if gated == 0 {
+		t.Error("the gate kept no command out")
+	}
+}

@@ -45,21 +45,46 @@ const maxBodies = 16
 // options imply) and its URL (with the scheme the client defaults to);
 // nil for any other command.
 func Requests(c Command, name string) []webapi.Request {
-	switch name {
-	case "curl":
-		return curlRequests(c, name, 1, false)
-	case "curlie":
-		return curlRequests(c, name, 1, true)
-	case "wget":
+	switch httpKindOf(name) {
+	case httpCurl:
+		return curlRequests(c, name, 1, name == "curlie")
+	case httpWget:
 		return wgetRequests(c)
-	case "http", "https", "xh", "xhs":
+	case httpHTTPie:
 		return httpieRequests(c, name)
-	case "gh", "glab":
+	case httpForge:
 		if len(c.Args) > 1 && c.Args[1] == "api" && !c.Dynamic[1] {
 			return apiRequests(c, name)
 		}
 	}
 	return nil
+}
+
+// httpKind is the kind of HTTP client a command name is, as Requests
+// reads its requests.
+type httpKind uint8
+
+const (
+	noHTTP     httpKind = iota // no HTTP client: Requests finds none
+	httpCurl                   // curl, and curlie, which takes httpie's words too
+	httpWget                   // wget
+	httpHTTPie                 // httpie's http and https, xh and xhs
+	httpForge                  // gh and glab, whose api subcommand makes requests
+)
+
+// httpKindOf returns the kind of HTTP client name is.
+func httpKindOf(name string) httpKind {
+	switch name {
+	case "curl", "curlie":
+		return httpCurl
+	case "wget":
+		return httpWget
+	case "http", "https", "xh", "xhs":
+		return httpHTTPie
+	case "gh", "glab":
+		return httpForge
+	}
+	return noHTTP
 }
 
 // methodWord reports whether s is an HTTP method as httpie, xh and curlie

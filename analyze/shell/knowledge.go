@@ -73,8 +73,10 @@ type entry struct {
 	runtime  string // the runtime scriptCLI reads (cliRuntime); "": none
 	// store: the data store client it is (datastore.go); nil: none
 	store *storeClient
-	// sink: the kind of network client it is (exfil.go)
+	// sink: the kind of network client it is (exfil.go); http: the
+	// kind of HTTP client (http.go)
 	sink sinkKind
+	http httpKind
 	// known: some table holds the name (rows, value flags, a model, a
 	// list): warden knows what kind of program it is
 	known bool
@@ -100,7 +102,7 @@ func (k *Knowledge) entry(name string) entry {
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
 		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name),
-		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name]}
+		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name], http: httpKindOf(name)}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}

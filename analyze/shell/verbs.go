@@ -290,6 +290,13 @@ func kindOf(name string) cliKind {
 	return cliService
 }
 
+// mayVerb reports whether the verb grammar may judge a command whose
+// entry is e: cliVerb finds nothing for a plain or an own command that no
+// runtime runs as a CLI (scriptCLI).
+func (e *entry) mayVerb() bool {
+	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn
+}
+
 // cliVerb judges command c, named name (whose entry is e), by the verb
 // grammar above: a finding, or none.
 func cliVerb(c Command, name string, e *entry) (risk.Finding, bool) {
