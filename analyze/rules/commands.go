@@ -48,8 +48,8 @@ func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]sh
 			}
 			continue
 		}
-		for i, cmd := range cmds {
-			if r.at != nil && r.at(cmds, i) || r.at == nil && r.cmd(cmd.Args) {
+		for i := range cmds {
+			if r.at != nil && r.at(cmds, i) || r.at == nil && r.cmd(cmds[i].Args) {
 				return true
 			}
 		}

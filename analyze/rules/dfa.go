@@ -37,6 +37,13 @@ type dfa struct {
 	stride  int         // a row of table: a column per class, then endCol
 	masks   [][2]uint64 // pc → the ASCII bytes a rune instruction matches
 	asserts bool        // the program has empty-width assertions: states note the byte before
+	// skip are the ASCII bytes no match starts with (nil: not known); in
+	// an idle state (no instruction waits: idle, by the kind of the byte
+	// before, rows up to lastIdle) the automaton passes them with no
+	// look-up in table, staying idle
+	skip     *[256]bool
+	idle     [kindOther + 1]int32
+	lastIdle int32
 
 	// table[id*stride+c] is the state after a byte of class c in state
 	// id, as the start of its row (id*stride, so that the next look-up
@@ -101,8 +108,9 @@ func kindOf(b byte) uint8 {
 // character.
 var kindRune = [...]rune{kindStart: -1, kindNewline: '\n', kindWord: 'a', kindOther: ' '}
 
-// newDFA returns the automaton of prog, a pattern's program.
-func newDFA(prog *syntax.Prog) *dfa {
+// newDFA returns the automaton of prog, a pattern's program, where st
+// (nil: not known) says which bytes may start a match.
+func newDFA(prog *syntax.Prog, st *starts) *dfa {
 	d := &dfa{prog: prog, masks: make([][2]uint64, len(prog.Inst)), ids: map[string]int32{},
 		states: make([]dstate, startState), seen: make([]uint32, len(prog.Inst))}
 	// the classes: the ASCII bytes split by kind, then by every rune
@@ -142,7 +150,16 @@ func newDFA(prog *syntax.Prog) *dfa {
 	d.stride = len(d.rep) + 1
 	table := make([]int32, 8*d.stride)
 	d.table.Store(&table)
-	d.state(nil, kindStart)
+	for k := range d.idle { // the start state first: startState
+		d.idle[k] = d.state(nil, uint8(k)) * int32(d.stride)
+		d.lastIdle = max(d.lastIdle, d.idle[k])
+	}
+	if st != nil {
+		d.skip = new([256]bool)
+		for b := range 128 {
+			d.skip[b] = st.first[b] == 0
+		}
+	}
 	return d
 }
 
@@ -165,7 +182,21 @@ func (d *dfa) match(s string) (match, sure bool) {
 	}
 	table, matched := *d.table.Load(), int32(matchedState*d.stride)
 	row := int32(startState * d.stride) // the row of the state
+	skip, lastIdle := d.skip, d.lastIdle
+	if skip == nil {
+		lastIdle = -1
+	}
 	for i := 0; i < len(s); i++ {
+		if row <= lastIdle && skip[s[i]] {
+			// no match starts here: idle after the last byte passed
+			j := i + 1
+			for j < len(s) && skip[s[j]] {
+				j++
+			}
+			if row, i = d.idle[kindOf(s[j-1])], j; i == len(s) {
+				break
+			}
+		}
 		c := d.class[s[i]]
 		nx := int32(noState)
 		if k := uint(row) + uint(c); k < uint(len(table)) {

@@ -146,10 +146,10 @@ func (m *matcher) analyse() {
 		if err != nil {
 			return
 		}
-		m.dfa = newDFA(prog)
 		if st, free, ok := startsOf(prog); ok {
 			m.starts, m.line, m.free = st, !matchesNewline(tree), free
 		}
+		m.dfa = newDFA(prog, m.starts)
 	})
 }
 
