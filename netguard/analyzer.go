@@ -205,6 +205,9 @@ func resource(dest string) string {
 	if !strings.Contains(dest, "://") {
 		return "host:" + dest
 	}
+	if plainURL(dest) {
+		return "url:" + dest // what url.Parse and redactURL give back
+	}
 	u, err := url.Parse(dest)
 	if err != nil {
 		dest = dropUserinfo(dest)
@@ -214,6 +217,50 @@ func resource(dest string) string {
 		return "url:" + dest
 	}
 	return "url:" + redactURL(u)
+}
+
+// plainURL reports whether dest is a URL that parses and redacts to
+// itself: a lower-case scheme, a host of ASCII letters, digits, dots and
+// dashes, maybe a port, and a path of unreserved characters and slashes;
+// no user information, query, fragment or escape.
+func plainURL(dest string) bool {
+	i := strings.Index(dest, "://")
+	if i <= 0 || dest[0] < 'a' || dest[0] > 'z' {
+		return false
+	}
+	for j := 1; j < i; j++ {
+		if c := dest[j]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	rest := dest[i+3:]
+	host, path, _ := strings.Cut(rest, "/")
+	host, port, hasPort := strings.Cut(host, ":")
+	if host == "" || hasPort && port == "" {
+		return false
+	}
+	for j := 0; j < len(host); j++ {
+		if c := host[j]; !(unreserved(c) && c != '_' && c != '~') {
+			return false
+		}
+	}
+	for j := 0; j < len(port); j++ {
+		if c := port[j]; c < '0' || c > '9' {
+			return false
+		}
+	}
+	for j := 0; j < len(path); j++ {
+		if c := path[j]; !unreserved(c) && c != '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// unreserved reports a byte that URLs never escape: ASCII letters and
+// digits, - . _ ~.
+func unreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
 // dropUserinfo removes the user information (up to the last @ of the
