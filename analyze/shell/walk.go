@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -152,8 +153,8 @@ func walkOther(v visitor, n syntax.Node) {
 // form: words made of unquoted literal text (see simpleByte), '…', "…",
 // escapes of printable characters and the parameters $name and ${name};
 // redirections n> >> < >& <& &> &>>
-// to such words; joined by | |& && || and ended by ; or &, on one line,
-// in ASCII. Its first word (the command's name) is neither an assignment
+// to such words; joined by | |& && || and ended by ; & or a newline, in
+// ASCII, with comments. Its first word (the command's name) is neither an assignment
 // nor a reserved word or declaration builtin (clauseWords). For any other
 // src, or one that does not parse, it returns nil: the parser reads it.
 // Most scripts agents run are of this form; reading them so costs a
@@ -191,6 +192,7 @@ type simpleTree struct {
 	bins      []syntax.BinaryCmd
 	redirs    []syntax.Redirect
 	redirList []*syntax.Redirect
+	lines     lineStarts
 }
 
 // reset empties t, holding nothing of the script read; lists grown past
@@ -210,6 +212,7 @@ func (t *simpleTree) reset() {
 	t.bins = resetNodes(t.bins)
 	t.redirs = resetNodes(t.redirs)
 	t.redirList = resetNodes(t.redirList)
+	t.lines = resetNodes(t.lines)
 	if cap(t.toks) > maxScratch {
 		t.toks = nil
 	}
@@ -232,6 +235,24 @@ func nodes[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// lineStarts are the offsets where the lines of a script of more than
+// one start, 0 first (none: a script of one line).
+type lineStarts []int32
+
+// pos returns the position at offset off.
+func (ls lineStarts) pos(off int32) syntax.Pos {
+	if len(ls) == 0 {
+		return syntax.NewPos(uint(off), 1, uint(off)+1)
+	}
+	return ls.posIn(off)
+}
+
+// posIn is pos in a script of more than one line.
+func (ls lineStarts) posIn(off int32) syntax.Pos {
+	l, _ := slices.BinarySearch(ls, off+1) // the lines starting at or before off
+	return syntax.NewPos(uint(off), uint(l), uint(off-ls[l-1])+1)
+}
+
 // maxSimple bounds the scripts parseSimple reads: positions are then
 // exact (the parser's columns saturate past 2^14).
 const maxSimple = 4 << 10
@@ -249,21 +270,22 @@ type simpleTok struct {
 // The kinds of simpleTok. A word is a tWord followed by its parts; a
 // redirection a tRedir followed by its word.
 const (
-	tWord   = iota
-	tLit    // unquoted literal text
-	tSgl    // '…'
-	tDbl    // "…", followed by its parts
-	tParam  // $name
-	tBraced // ${name}
-	tRedir  // a redirection operator
-	tBinary // | |& && ||
-	tEnd    // ; or &
+	tWord    = iota
+	tLit     // unquoted literal text
+	tSgl     // '…'
+	tDbl     // "…", followed by its parts
+	tParam   // $name
+	tBraced  // ${name}
+	tRedir   // a redirection operator
+	tBinary  // | |& && ||
+	tEnd     // ; or &
+	tNewline // a newline that ends a statement
 )
 
 // simpleCounts are the nodes of a simple script's tree, for build to
 // allocate at once.
 type simpleCounts struct {
-	lits, sgls, dbls, params, words, parts, cmds, args, bins, redirs, ends int
+	lits, sgls, dbls, params, words, parts, cmds, args, bins, redirs, ends, lines int
 }
 
 // simpleByte marks the bytes parseSimple reads as unquoted literal text:
@@ -301,6 +323,29 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 		}
 		c := src[i]
 		switch {
+		case c == '#':
+			// a comment, to the end of its line (the parser keeps none),
+			// in printable ASCII
+			for i < len(src) && src[i] != '\n' {
+				if !quotable(src[i]) {
+					return ts, n, false
+				}
+				i++
+			}
+			continue
+		case c == '\n':
+			// the end of a statement, or a blank line, or a line break
+			// after an operator
+			if cmd {
+				ts = append(ts, simpleTok{kind: tNewline, from: int32(i), to: int32(i + 1)})
+				n.ends++
+				cmd, name = false, true
+			} else if redir {
+				return ts, n, false
+			}
+			n.lines++
+			i++
+			continue
 		case c == ';' || c == '&' && (i+1 == len(src) || src[i+1] != '&' && src[i+1] != '>'):
 			if !cmd || need || i+1 < len(src) && (src[i+1] == ';' || src[i+1] == '&' || src[i+1] == '|') {
 				return ts, n, false
@@ -494,9 +539,9 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 			if parts == 0 {
 				return ts, i, false // no word, or a byte no simple script holds
 			}
-			// the word ends at a blank or an operator
+			// the word ends at a blank, a newline or an operator
 			switch c {
-			case ' ', '\t', ';', '&', '|', '<', '>':
+			case ' ', '\t', '\n', ';', '&', '|', '<', '>':
 			default:
 				return ts, i, false
 			}
@@ -585,7 +630,17 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 	nargs, nredirs := 0, 0
 	f := &t.file
 	f.Stmts = t.list
-	pos := func(off int32) syntax.Pos { return syntax.NewPos(uint(off), 1, uint(off)+1) }
+	var lines lineStarts
+	if n.lines > 0 {
+		lines = nodes(t.lines, n.lines+1)[:1]
+		for i := range len(src) {
+			if src[i] == '\n' {
+				lines = append(lines, int32(i+1))
+			}
+		}
+		t.lines = lines
+	}
+	pos := lines.pos
 	lit := func(from, to int32) *syntax.Lit {
 		l := &lits[0]
 		lits = lits[1:]
@@ -687,10 +742,12 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 			}
 			k++
 			continue
-		case tEnd:
+		case tEnd, tNewline:
 			endPipe()
-			list.Semicolon = pos(t.from)
-			list.Background = src[t.from] == '&'
+			if t.kind == tEnd {
+				list.Semicolon = pos(t.from)
+				list.Background = src[t.from] == '&'
+			}
 			f.Stmts = append(f.Stmts, list)
 			list = nil
 			k++

@@ -114,7 +114,8 @@ var simpleSeeds = []string{
 	"a\nb", "echo 'x\ny'", "a >|f", "a <>f", "a <<<x", "f() { a; }", "(a)", "[[ x ]]", "a[1]=x", "[ -f x ]",
 	"echo ü", "a\t&&\tb", "a&&b||c|d", "2>f", "12>f cmd", "cmd 12x>f", "a 2 >f", "in", "else", "let x=1",
 	"declare x", "local y", "coproc x", "select a", "function f", "@test", "nameref a", "a=b", "'a'=b c",
-	"echo $HOME ${HOME} \"$a ${b}c\" $a$b ${a}b $a-b", "$x y", "echo {fd}>f", "{ a; }", "echo \\; \\rm \"\\\"\"", "echo $1 $@ ${x:-y}",
+	"echo $HOME ${HOME} \"$a ${b}c\" $a$b ${a}b $a-b", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e",
+	"#!/bin/sh\nexec x", "a;#c\nb", "a &#c", "a #c\n&& b", ">f\n", "a >\nf", "\n", "a\n;", "x\\\ny", "a\r\nb", "0 #\xb7", "a #ü", "$x y", "echo {fd}>f", "{ a; }", "echo \\; \\rm \"\\\"\"", "echo $1 $@ ${x:-y}",
 }
 
 // FuzzParseSimple holds parseSimple to the parser (see checkParseSimple).
@@ -160,7 +161,7 @@ func TestParseSimple(t *testing.T) {
 	// operators
 	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "$x", "${y}", "\"a $b${c}\"",
 		"{a,b}", "{", "}", "\\;", "\\$x", "x", "'", "$1", "#"}
-	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|"}
+	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|", "\n", "\n\n", " #c\n", "&&\n", "|\n#c\n"}
 	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|"}
 	blank := func(b *strings.Builder) {
 		for range rnd.IntN(3) {
@@ -206,12 +207,12 @@ func TestParseSimple(t *testing.T) {
 	}
 	for _, s := range []string{"ls", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &", "echo 'a b'\"c d\"e '' \"\" x''y",
 		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c", "echo $HOME",
-		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\""} {
+		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\"", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e"} {
 		if !checkParseSimple(t, s) {
 			t.Errorf("%q: not read", s)
 		}
 	}
-	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a # c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
+	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a#c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
 		"a[1]=x", "a >|f", "a <<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $(x)", `echo "$"`, "echo $", "echo {a}>f",
 		"{ a; }", "} a", "{a,b} c", `echo \`, `echo "a\`, "echo \\\n", "echo `x`"} {
 		if parseSimple(s, new(simpleTree)) != nil {
