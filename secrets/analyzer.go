@@ -96,14 +96,20 @@ func (d *Detector) record(c *tool.Call) {
 // order found, but those in known. It only reads c.
 func (d *Detector) inCall(c *tool.Call, known []string) []tool.Secret {
 	var out []tool.Secret
-	find := func(text, where, resource string) {
+	// find adds the secrets of text, found where; written into path when
+	// one is given (named only once a secret is found)
+	find := func(text, where, path string) {
 		if len(text) < 8 {
 			return
 		}
+		resource := ""
 		for _, f := range d.find(readOnly(text), true) {
 			raw := text[f.Start:f.End]
 			if slices.Contains(known, raw) || slices.ContainsFunc(out, func(s tool.Secret) bool { return s.Raw == raw }) {
 				continue
+			}
+			if path != "" && resource == "" {
+				where, resource = "written into "+path, "file:"+c.Abs(path)
 			}
 			out = append(out, tool.Secret{Raw: raw, Type: f.Type, Match: f.Match, Description: f.Description,
 				Severity: string(f.Severity), Where: where, Resource: resource})
@@ -113,11 +119,7 @@ func (d *Detector) inCall(c *tool.Call, known []string) []tool.Secret {
 		find(s, "on the command line", "")
 	}
 	for _, ct := range c.Content {
-		where, res := "in the text written", ""
-		if ct.Path != "" {
-			where, res = "written into "+ct.Path, "file:"+c.Abs(ct.Path)
-		}
-		find(ct.Text, where, res)
+		find(ct.Text, "in the text written", ct.Path)
 	}
 	for _, code := range c.Code {
 		find(code.Text, "in the code", "")
