@@ -250,3 +250,32 @@ func TestRoles(t *testing.T) {
 		t.Errorf("roles holds %d commands, the tables %d", len(roles), len(names))
 	}
 }
+
+// commands holds what each table says of each command, and nothing else.
+func TestCommandsTable(t *testing.T) {
+	for n, c := range commands {
+		ro, reads := readOnly[n]
+		cli, agent := agentCLIs[n]
+		if c.reads != reads || reads && (ro == nil) != (c.readOnly == nil) || c.role != roles[n] || c.setsEnv != envSetters[n] ||
+			agent != (c.agent != nil) || agent && c.agent.what != cli.what {
+			t.Errorf("commands[%q] = %+v", n, c)
+		}
+	}
+	for _, m := range []map[string]bool{envSetters, destroyers, recursiveOnly, copiers, extractors} {
+		for n := range m {
+			if _, ok := commands[n]; !ok {
+				t.Errorf("%q is not in commands", n)
+			}
+		}
+	}
+	for n := range readOnly {
+		if !commands[n].reads {
+			t.Errorf("%q does not read in commands", n)
+		}
+	}
+	for n := range agentCLIs {
+		if commands[n].agent == nil {
+			t.Errorf("%q is no agent in commands", n)
+		}
+	}
+}

@@ -90,7 +90,8 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ck.warden(cmd, name, env) {
 		return
 	}
-	ck.agent(cmd, name)
+	info := commands[name] // one look-up for the tables below
+	ck.agent(cmd, name, info.agent)
 	args := cmd.Args[1:]
 	if lang := interpreterLang(name); lang != "" {
 		// inline programs (python -c, node -e, perl -e): their literals
@@ -100,7 +101,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 			}
 		}
 	}
-	if ro, ok := readOnly[name]; ok && (ro == nil || ro(args)) {
+	if info.reads && (info.readOnly == nil || info.readOnly(args)) {
 		return
 	}
 	var buf [8]operand // enough for most commands, on the stack
@@ -109,7 +110,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	// find's {} stands for every entry at any depth below its start
 	inFind := f >= 0
 	touch := func(p string, whole bool) { ck.touch(env, p, by, whole || inFind && strings.Contains(p, "{}")) }
-	r := roles[name] // one look-up for the tables below
+	r := info.role
 	switch {
 	case r&destroys != 0 || name == "find" || name == "git" && len(args) > 0 && (args[0] == "rm" || args[0] == "mv"):
 		// a directory above the guard is reached only by a recursive
@@ -467,6 +468,43 @@ func set(ws ...string) map[string]bool {
 	return m
 }
 
+// command is what the tables of commands say of one.
+type command struct {
+	// reads is set for a command of readOnly, with its function
+	reads    bool
+	readOnly func(args []string) bool
+	role     role      // roles
+	setsEnv  bool      // envSetters
+	agent    *agentCLI // agentCLIs
+}
+
+// commands holds every command of readOnly, roles, envSetters and
+// agentCLIs, so that a command is looked up once.
+var commands = func() map[string]command {
+	m := map[string]command{}
+	for n, f := range readOnly {
+		c := m[n]
+		c.reads, c.readOnly = true, f
+		m[n] = c
+	}
+	for n, r := range roles {
+		c := m[n]
+		c.role = r
+		m[n] = c
+	}
+	for n := range envSetters {
+		c := m[n]
+		c.setsEnv = true
+		m[n] = c
+	}
+	for n, a := range agentCLIs {
+		c := m[n]
+		c.agent = &a
+		m[n] = c
+	}
+	return m
+}()
+
 // readOnly are the commands that only read their operands: nil when
 // always, else a function of their arguments that says whether this use
 // only reads (sed without -i, find without -delete, git diff).
@@ -682,7 +720,7 @@ func (ck *check) environment(script string, cmds []shell.Command) {
 		}
 	}
 	for _, cmd := range cmds {
-		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !envSetters[path.Base(cmd.Args[0])] {
+		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !commands[path.Base(cmd.Args[0])].setsEnv {
 			continue
 		}
 		for j, a := range cmd.Args[1:] {
@@ -761,9 +799,8 @@ var agentReads = set("get", "list", "ls", "show", "help", "--help", "-h", "statu
 
 // agent judges a command that runs an agent's CLI; base is path.Base of
 // the program.
-func (ck *check) agent(cmd shell.Command, base string) {
-	cli, ok := agentCLIs[base]
-	if !ok {
+func (ck *check) agent(cmd shell.Command, base string, cli *agentCLI) {
+	if cli == nil {
 		return
 	}
 	line := strings.Join(cmd.Args, " ")
