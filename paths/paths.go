@@ -226,6 +226,14 @@ func StripGlob(p string) string {
 	}
 }
 
+// IsCredential reports whether ClassifyAbs(p) is Credential, testing
+// first, cheaply, whether p lies in a place of credentials at all (most
+// paths do not): ClassifyAbs then runs only for those that do.
+func (e Env) IsCredential(p string) bool {
+	rest, inHome := inAnyHome(p, strings.TrimSuffix(e.Home, "/"))
+	return credentialIn(p, rest, inHome) && e.ClassifyAbs(p) == Credential
+}
+
 // ClassifyAbs returns the class of an absolute, cleaned path.
 func (e Env) ClassifyAbs(p string) Class {
 	home := strings.TrimSuffix(e.Home, "/")

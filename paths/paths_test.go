@@ -264,3 +264,32 @@ func refStripGlob(p string) string {
 		p = p[:i]
 	}
 }
+
+// IsCredential answers as ClassifyAbs does, for every path of the
+// classification tables, of the credential and guard lists, and below them.
+func TestIsCredentialAgrees(t *testing.T) {
+	envs := []Env{{Home: "/home/user", Cwd: "/home/user/project"}, {Home: "/root", Cwd: "/root/.ssh"}, {Home: "/home/user/", Cwd: "/"}, {}}
+	var ps []string
+	for _, list := range [][]string{credentialHome, startupHome} {
+		for _, r := range list {
+			ps = append(ps, "/home/user/"+r, "/home/bob/"+r+"/x", "/root/"+r, "/Users/a/"+r+".pub", "/home/user/project/"+r)
+		}
+	}
+	for _, list := range [][]string{credentialSystem, startupSystem, systemDirs} {
+		for _, r := range list {
+			ps = append(ps, r, r+"/x", r+"x")
+		}
+	}
+	for _, r := range guardRows {
+		ps = append(ps, "/home/user/"+r.pattern, "/home/user/project/"+r.pattern+"/x", "/"+r.pattern)
+	}
+	ps = append(ps, "/", "/home", "/home/user", "/home/user/.ssh/known_hosts", "/tmp/x", "/dev/sda", "/home/user/.ssh/id_rsa.pub")
+	for _, e := range envs {
+		for _, p := range ps {
+			p = path.Clean(p)
+			if got, want := e.IsCredential(p), e.ClassifyAbs(p) == Credential; got != want {
+				t.Errorf("%+v IsCredential(%q) = %v, ClassifyAbs says %v", e, p, got, want)
+			}
+		}
+	}
+}

@@ -383,7 +383,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 			if l, ok := st.prior.Lists[e.Src]; ok {
 				setMap(&st.prior.Lists, e.Path, l, st.cfg.MaxNames)
 			}
-		case c.Env().ClassifyAbs(e.Src) == paths.Credential:
+		case c.Env().IsCredential(e.Src):
 			f := st.file(e.Path)
 			f.Written, f.Sensitive = true, "credentials"
 			st.setText(c, f, "", false)
@@ -443,7 +443,7 @@ func (st *State) sensitive(c *tool.Call, e tool.Effect) string {
 		if f, ok := st.files[p]; ok && f.Sensitive != "" {
 			return f.Sensitive
 		}
-		if c.Env().ClassifyAbs(p) == paths.Credential {
+		if c.Env().IsCredential(p) {
 			return "credentials"
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/netguard"
-	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -57,7 +56,7 @@ func (st *State) contextReads(c *tool.Call) []int {
 		env := c.Env()
 		for _, p := range c.Paths {
 			switch abs := c.Abs(p); {
-			case env.ClassifyAbs(abs) == paths.Credential:
+			case env.IsCredential(abs):
 				out = append(out, st.read("credentials in "+abs))
 			case env.Secret(abs):
 				out = append(out, st.read("secrets in "+abs))

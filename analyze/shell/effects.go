@@ -238,7 +238,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 				continue
 			}
 			// credential files are recorded by credentialReads
-			if p := here.Abs(c.Args[j]); here.ClassifyAbs(p) != paths.Credential && here.Secret(p) {
+			if p := here.Abs(c.Args[j]); !here.IsCredential(p) && here.Secret(p) {
 				out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "secrets"})
 			}
 		}
@@ -829,7 +829,7 @@ func (k *Knowledge) isSQLClient(name string) bool {
 // credentialReads records the credential files a command reads.
 func credentialReads(out []tool.Effect, c Command, w words, env Env, abs func(int) (string, bool)) []tool.Effect {
 	for _, j := range w.operands {
-		if p, ok := abs(j); ok && env.ClassifyAbs(p) == paths.Credential {
+		if p, ok := abs(j); ok && env.IsCredential(p) {
 			out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "credentials"})
 		}
 	}
