@@ -178,7 +178,9 @@ func File(env paths.Env, p string) Target {
 // else File(env, p).
 func Reading(env paths.Env, p string) Target {
 	t := File(env, p)
-	if v, _ := Judge(Read, t); v.Level <= risk.Safe && env.Secret(p) {
+	// a credential path's read is judged (high): below Safe, p is none,
+	// and its name alone says whether it holds secrets
+	if v, _ := Judge(Read, t); v.Level <= risk.Safe && paths.SecretName(p) {
 		return Secret
 	}
 	return t

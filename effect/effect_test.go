@@ -129,3 +129,12 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// Reading asks only a path's name whether it holds secrets once its class
+// is known: that holds because a credential path's read is judged above
+// Safe (so a credential path never reaches the name test).
+func TestReadingCredentialJudged(t *testing.T) {
+	if v, _ := effect.Judge(effect.Read, effect.FileOf(paths.Credential)); v.Level <= risk.Safe {
+		t.Fatalf("reading a credential path is %s: Reading must ask Env.Secret, not SecretName", v.Level)
+	}
+}

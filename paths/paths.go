@@ -516,9 +516,13 @@ func inAnyHome(p, home string) (string, bool) {
 // (id_rsa, *.pem, *.key, *.p12), a client's password file (.netrc,
 // .pgpass, .pypirc, .npmrc, .git-credentials), a service account key.
 func (e Env) Secret(p string) bool {
-	if e.ClassifyAbs(p) == Credential {
-		return true
-	}
+	return SecretName(p) || e.IsCredential(p)
+}
+
+// SecretName reports a file that holds secrets by its name alone (Secret
+// without its credential paths): a reader that has classified the path
+// already asks this.
+func SecretName(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	switch {
 	case base == ".env" || strings.HasPrefix(base, ".env."):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -58,7 +59,7 @@ func (st *State) contextReads(c *tool.Call) []int {
 			switch abs := c.Abs(p); {
 			case env.IsCredential(abs):
 				out = append(out, st.read("credentials in "+abs))
-			case env.Secret(abs):
+			case paths.SecretName(abs):
 				out = append(out, st.read("secrets in "+abs))
 			}
 		}

@@ -238,7 +238,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 				continue
 			}
 			// credential files are recorded by credentialReads
-			if p := here.Abs(c.Args[j]); !here.IsCredential(p) && here.Secret(p) {
+			if p := here.Abs(c.Args[j]); paths.SecretName(p) && !here.IsCredential(p) {
 				out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "secrets"})
 			}
 		}

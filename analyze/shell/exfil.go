@@ -264,7 +264,7 @@ func pathSource(p string, env Env) string {
 	switch cl := env.ClassifyAbs(p); {
 	case cl == paths.Credential:
 		return srcCredentials
-	case env.Secret(p):
+	case paths.SecretName(p):
 		return srcSecrets
 	}
 	base := p[strings.LastIndexByte(p, '/')+1:]
