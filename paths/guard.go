@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/agentwarden/warden/internal/ascii"
 )
 
 // Guarded is what a guard path is (see Env.Guarded).
@@ -188,7 +190,7 @@ var holdKeys = func() map[string]bool {
 // what this test does not judge (a glob, an upper-case or non-ASCII
 // letter, an empty component, a home that is not plain lower-case ASCII).
 func mayHold(p, home string) bool {
-	if !plain(p) && ascii(p) {
+	if !plain(p) && isASCII(p) {
 		// holdsGuard reads p in lower case
 		p = strings.ToLower(p)
 	}
@@ -235,8 +237,8 @@ var holdKeyLens = func() *[256]uint64 {
 	return lens
 }()
 
-// ascii reports whether s holds only ASCII bytes.
-func ascii(s string) bool {
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -340,7 +342,7 @@ func mayGuardRows(p string) uint64 {
 		}
 		// a slash ends the component; most are ruled out by their length
 		// and first byte here, without a call
-		if n := i - start; n > 0 && n < 64 && guardKeyLens[lowerASCII(p[start])]&(1<<n) != 0 {
+		if n := i - start; n > 0 && n < 64 && guardKeyLens[ascii.Lower(p[start])]&(1<<n) != 0 {
 			rows |= guardKey(p[start:i], upper)
 		}
 		start, upper = i+1, false
@@ -352,7 +354,7 @@ func mayGuardRows(p string) uint64 {
 // case; upper says whether c holds an upper-case letter.
 func guardKey(c string, upper bool) uint64 {
 	n := len(c)
-	if n == 0 || n >= 64 || guardKeyLens[lowerASCII(c[0])]&(1<<n) == 0 {
+	if n == 0 || n >= 64 || guardKeyLens[ascii.Lower(c[0])]&(1<<n) == 0 {
 		return 0
 	}
 	if !upper {
@@ -360,7 +362,7 @@ func guardKey(c string, upper bool) uint64 {
 	}
 	var buf [64]byte
 	for j := range n {
-		buf[j] = lowerASCII(c[j])
+		buf[j] = ascii.Lower(c[j])
 	}
 	return guardKeySet[string(buf[:n])]
 }
@@ -385,13 +387,6 @@ var byteKinds = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
-}
 
 // guarded returns the row p falls under, or nil.
 func guarded(p, home string) *guardRow {

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentwarden/warden/internal/ascii"
 )
 
 // Severity is how bad a leaked secret of a kind is.
@@ -318,7 +320,7 @@ func containsFold(text []byte, need string) bool {
 	}
 	for i := 0; i+len(need) <= len(text); i++ {
 		j := 0
-		for j < len(need) && lowerASCII(text[i+j]) == need[j] {
+		for j < len(need) && ascii.Lower(text[i+j]) == need[j] {
 			j++
 		}
 		if j == len(need) {
@@ -326,11 +328,4 @@ func containsFold(text []byte, need string) bool {
 		}
 	}
 	return false
-}
-
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
 }

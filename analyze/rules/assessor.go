@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/internal/keywords"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -580,7 +581,7 @@ func containsLower(s, word string) bool {
 			return false
 		}
 		j := 1
-		for j < len(word) && lowerByte(s[i+j]) == word[j] {
+		for j < len(word) && ascii.Lower(s[i+j]) == word[j] {
 			j++
 		}
 		if j == len(word) {
@@ -603,13 +604,6 @@ func nextByte(s string, from, end int, b byte) int {
 		return from + k
 	}
 	return -1
-}
-
-func lowerByte(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
 }
 
 // lazyMatcher returns a built-in pattern's matcher, compiled on first use.

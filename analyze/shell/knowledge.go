@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -626,7 +627,7 @@ func required(re *syntax.Regexp) []string {
 				if c >= utf8.RuneSelf || len(out) == maxClass {
 					return nil
 				}
-				if s := string(rune(lowerByte(byte(c)))); !slices.Contains(out, s) {
+				if s := string(rune(ascii.Lower(byte(c)))); !slices.Contains(out, s) {
 					out = append(out, s)
 				}
 			}
@@ -707,39 +708,17 @@ func mayMatch(w string, n *wordNeeds) bool {
 		if c >= utf8.RuneSelf {
 			return true
 		}
-		c = lowerByte(c)
+		c = ascii.Lower(c)
 		if n.first[c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
 		for _, s := range n.list {
-			if s[0] == c && hasPrefixFold(w[i:], s) {
+			if s[0] == c && ascii.HasPrefixFold(w[i:], s) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// hasPrefixFold reports whether s starts with p, a lower-case ASCII
-// string, regardless of the ASCII case of s.
-func hasPrefixFold(s, p string) bool {
-	if len(s) < len(p) {
-		return false
-	}
-	for j := 0; j < len(p); j++ {
-		if lowerByte(s[j]) != p[j] {
-			return false
-		}
-	}
-	return true
-}
-
-// lowerByte is c, lower-cased if an ASCII capital.
-func lowerByte(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // target returns the path a target index names, and whether it is dynamic.

@@ -6,7 +6,11 @@
 // prefilter that decides which regular expressions run at all.
 package keywords
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/agentwarden/warden/internal/ascii"
+)
 
 // Index finds, in one pass over a text, which of a set of keywords it
 // contains, ignoring ASCII case.
@@ -30,13 +34,6 @@ type state interface{ ~uint16 | ~uint32 }
 // top returns T's top bit.
 func top[T state]() T { return ^(^T(0) >> 1) }
 
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
-}
-
 // New builds the automaton; keyword i is reported as bit i (Set) or as
 // i (Each). It is built directly over byte classes, the bytes the keywords
 // use (upper-case letters sharing their lower-case class) and one class
@@ -47,7 +44,7 @@ func New(keywords []string) *Index {
 	k.stride = 1
 	for _, w := range keywords {
 		for i := 0; i < len(w); i++ {
-			if c := lowerASCII(w[i]); k.class[c] == 0 {
+			if c := ascii.Lower(w[i]); k.class[c] == 0 {
 				k.class[c] = uint8(k.stride) // at most 230 bytes other than A-Z: fits
 				k.stride++
 			}
@@ -125,7 +122,7 @@ func trieNodes(keywords []string) int {
 	for i, w := range keywords {
 		b := []byte(w)
 		for j, c := range b {
-			b[j] = lowerASCII(c) // ASCII case is all New folds
+			b[j] = ascii.Lower(c) // ASCII case is all New folds
 		}
 		lower[i] = string(b)
 	}

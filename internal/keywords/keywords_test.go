@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/internal/ascii"
 )
 
 func TestEach(t *testing.T) {
@@ -49,7 +51,7 @@ func TestAgainstNaive(t *testing.T) {
 	lower := func(s string) string {
 		b := []byte(s)
 		for i, c := range b {
-			b[i] = lowerASCII(c)
+			b[i] = ascii.Lower(c)
 		}
 		return string(b)
 	}
