@@ -3,6 +3,7 @@ package warden_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -94,13 +95,14 @@ func build(unit func(int) string, size int) string {
 	return b.String()
 }
 
-// workProbe is an analyzer that only notes the work budget of the call
-// it reads, so that the benchmark can report the work charged for it.
-type workProbe struct{ work *tool.Budget }
+// workProbe is an analyzer that notes the work the call has charged
+// when it runs (the preparers' and the analyzers' before it): the call
+// and its budget are the engine's again once Check returns.
+type workProbe struct{ used int64 }
 
 func (*workProbe) Name() string { return "probe" }
 func (p *workProbe) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
-	p.work = c.Work
+	p.used = c.Work.Used()
 	return nil, nil
 }
 
@@ -157,13 +159,51 @@ func BenchmarkLinear(b *testing.B) {
 						if slices.ContainsFunc(as.Findings, func(f risk.Finding) bool { return f.Rule == "engine.work_budget" }) {
 							stopped = 1
 						}
-						work = probe.work.Used()
+						work = probe.used
 					}
 					b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 					b.ReportMetric(float64(work), "work/op")
 					b.ReportMetric(stopped, "stopped")
 				})
 			}
+		}
+	}
+}
+
+// TestLinearAllocation holds what BenchmarkLinear measures in time to
+// the bytes allocated, which do not depend on the machine's load: for
+// each kind of input, checking 1 MB allocates at most 14 times what
+// checking 100 KB does, with a budget large enough that the analysis
+// completes (DESIGN.md §8 bounds the cost at 12×; bytes run a little
+// ahead of it: SQL's 12.3–12.6× costs 9–10× the CPU). Work per command that grows with the script
+// (a list the size of the script for each of its commands) fails it.
+func TestLinearAllocation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks 1 MB inputs")
+	}
+	ctx := context.Background()
+	eng, err := warden.New(warden.WithCwd("/home/user/project"), warden.WithHome("/home/user"), warden.WithoutSessions(), warden.WithWork(1<<40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocated := func(a risk.Action) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, _, err := eng.Check(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, in := range linearInputs {
+		var bytes [2]uint64
+		for i, n := range []int{100 << 10, 1 << 20} {
+			a := risk.Action{Tool: in.tool, Arguments: map[string]any{in.arg: build(in.unit, n)}}
+			allocated(a) // what is compiled on first use
+			bytes[i] = allocated(a)
+		}
+		if r := float64(bytes[1]) / float64(bytes[0]); r > 14 {
+			t.Errorf("%s: 1 MB allocates %.1f× what 100 KB does (%d / %d bytes), bound 14×", in.name, r, bytes[1], bytes[0])
 		}
 	}
 }

@@ -656,19 +656,20 @@ func listing(cmds []Command, i int, env Env) []string {
 // until visit returns false.
 func upstream(cmds []Command, i int, visit func(j int, c Command) bool) {
 	u := upWalk{cmds: cmds, visit: visit}
-	if len(cmds) > 64 {
-		u.many = make([]bool, len(cmds))
-	}
 	u.walk(i, 0)
 }
 
 // upWalk is one walk of upstream, with the commands it visited: bits of
-// seen for a script of up to 64 commands, many for a longer one.
+// seen for a script of up to 64 commands; for a longer one, far lists
+// them (a walk visits a few: its cost must not grow with the script,
+// since each command of a script may start one), and farSet once they
+// are many.
 type upWalk struct {
-	cmds  []Command
-	visit func(j int, c Command) bool
-	seen  uint64
-	many  []bool
+	cmds   []Command
+	visit  func(j int, c Command) bool
+	seen   uint64
+	far    []int
+	farSet map[int]bool
 }
 
 // walk visits command j, depth pipes or substitutions away, and what
@@ -688,17 +689,35 @@ func (u *upWalk) walk(j, depth int) bool {
 	return true
 }
 
+// maxFarList is how many commands far lists before farSet holds them.
+const maxFarList = 32
+
 // visited reports whether command j was visited, and marks it.
 func (u *upWalk) visited(j int) bool {
-	if u.many != nil {
-		v := u.many[j]
-		u.many[j] = true
+	if len(u.cmds) <= 64 {
+		bit := uint64(1) << j
+		v := u.seen&bit != 0
+		u.seen |= bit
 		return v
 	}
-	bit := uint64(1) << j
-	v := u.seen&bit != 0
-	u.seen |= bit
-	return v
+	if u.farSet != nil {
+		v := u.farSet[j]
+		u.farSet[j] = true
+		return v
+	}
+	if slices.Contains(u.far, j) {
+		return true
+	}
+	if len(u.far) == maxFarList {
+		u.farSet = make(map[int]bool, 2*maxFarList)
+		for _, k := range u.far {
+			u.farSet[k] = true
+		}
+		u.farSet[j] = true
+		return false
+	}
+	u.far = append(u.far, j)
+	return false
 }
 
 // runsIn returns env with the working directory c runs in (an earlier cd

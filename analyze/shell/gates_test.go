@@ -131,11 +131,15 @@ func TestShellsAreInterpreters(t *testing.T) {
 // long (past the 64 commands its bits hold), and stops when told.
 func TestUpstreamVisits(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1, 3, 10, 64, 65, 130} {
-		for range 50 {
+	for _, n := range []int{1, 3, 10, 64, 65, 130, 1000} {
+		for k := range 100 {
+			fanIn := 3 // and, half the time, walks past maxFarList commands
+			if k%2 == 1 {
+				fanIn = 9
+			}
 			cmds := make([]Command, n)
 			for j := range cmds {
-				for range rnd.IntN(3) {
+				for range rnd.IntN(fanIn) {
 					cmds[j].Inputs = append(cmds[j].Inputs, rnd.IntN(n)) // cycles too
 				}
 			}
