@@ -1,13 +1,11 @@
 package warden_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/internal/corpus"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -62,28 +60,11 @@ func TestCorpusWrappingKeepsHigh(t *testing.T) {
 // harmfulCommands returns the shell commands (a string command argument)
 // of the harmful lines of the corpus at path.
 func harmfulCommands(t *testing.T, path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var line struct {
-			Label     string         `json:"label"`
-			Arguments map[string]any `json:"arguments"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if cmd, ok := line.Arguments["command"].(string); ok && line.Label == "harmful" {
+	for _, a := range corpus.Labeled(t, path) {
+		if cmd, ok := a.Arguments["command"].(string); ok && a.Label == "harmful" {
 			out = append(out, cmd)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

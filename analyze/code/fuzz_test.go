@@ -1,38 +1,22 @@
 package code
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentwarden/warden/internal/corpus"
 	"github.com/agentwarden/warden/tool"
 )
 
 // corpusCodes returns the Python codes of the repository's labeled corpus.
 func corpusCodes(tb testing.TB) []string {
 	tb.Helper()
-	f, err := os.Open("../../testdata/actions.jsonl")
-	if err != nil {
-		tb.Fatalf("corpus: %v", err)
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var row struct {
-			Tool      string         `json:"tool"`
-			Arguments map[string]any `json:"arguments"`
-		}
-		if json.Unmarshal(sc.Bytes(), &row) != nil {
-			continue
-		}
-		if code, ok := row.Arguments["code"].(string); ok && strings.EqualFold(row.Tool, "python") {
+	for _, a := range corpus.Actions(tb, "../../testdata/actions.jsonl") {
+		if code, ok := a.Arguments["code"].(string); ok && strings.EqualFold(a.Tool, "python") {
 			out = append(out, code)
 		}
 	}
