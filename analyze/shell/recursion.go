@@ -28,18 +28,37 @@ func (r *resolver) forkBomb(f *syntax.FuncDecl, depth, id int) {
 		return
 	}
 	name := f.Name.Value
-	found := false
+	// one walk, counting the forking places (a statement put in the
+	// background, a pipeline) the node at hand stands in: a call of
+	// the function there is found in time linear in the body
+	var forks []bool // per node entered: whether it forks
+	inFork, found := 0, false
 	syntax.Walk(f.Body, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		if n == nil { // leaving a node
+			if forks[len(forks)-1] {
+				inFork--
+			}
+			forks = forks[:len(forks)-1]
+			return true
+		}
+		fork := false
 		switch x := n.(type) {
 		case *syntax.Stmt:
-			if x.Background && calls(x, name) {
-				found = true
-			}
+			fork = x.Background
 		case *syntax.BinaryCmd:
-			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && (calls(x.X, name) || calls(x.Y, name)) {
+			fork = x.Op == syntax.Pipe || x.Op == syntax.PipeAll
+		case *syntax.CallExpr:
+			if inFork > 0 && len(x.Args) > 0 && x.Args[0].Lit() == name {
 				found = true
 			}
 		}
+		if fork {
+			inFork++
+		}
+		forks = append(forks, fork)
 		return !found
 	})
 	if !found {
@@ -47,17 +66,4 @@ func (r *resolver) forkBomb(f *syntax.FuncDecl, depth, id int) {
 	}
 	r.add(Command{Depth: depth, Findings: []risk.Finding{{Analyzer: "shell", Rule: ruleForkBomb, Level: risk.Critical, Reversible: true,
 		Reason: "The function " + cut(name, 40) + " starts copies of itself (in the background or a pipeline) on every call: a fork bomb exhausts the machine's processes"}}}, id, f.Pos().Offset())
-}
-
-// calls reports whether node n holds a simple command whose name is the
-// literal name.
-func calls(n syntax.Node, name string) bool {
-	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
