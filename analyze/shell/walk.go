@@ -20,33 +20,56 @@ type visitor interface {
 // are made of itself, without the deferred call syntax.Walk makes at
 // every node, and hands the others, with all below them, to syntax.Walk.
 func walkTree(v visitor, n syntax.Node) {
+	// one type switch per node: visit it, then walk its children
 	switch x := n.(type) {
-	case *syntax.File, *syntax.CallExpr, *syntax.BinaryCmd, *syntax.Word, *syntax.Lit, *syntax.SglQuoted,
-		*syntax.DblQuoted, *syntax.CmdSubst, *syntax.ParamExp, *syntax.Redirect, *syntax.Assign, *syntax.Subshell, *syntax.Block:
+	case *syntax.Word:
+		if v.visit(n) {
+			walkParts(v, x.Parts)
+		}
+	case *syntax.Lit, *syntax.SglQuoted:
+		v.visit(n)
 	case *syntax.Stmt:
 		if len(x.Comments) > 0 {
 			walkOther(v, n) // syntax.Walk orders them around the statement
 			return
 		}
-	default:
-		walkOther(v, n)
-		return
-	}
-	if !v.visit(n) {
-		return
-	}
-	switch x := n.(type) {
-	case *syntax.File:
-		walkStmts(v, x.Stmts)
-		walkComments(v, x.Last)
-	case *syntax.Stmt:
+		if !v.visit(n) {
+			return
+		}
 		if x.Cmd != nil {
 			walkTree(v, x.Cmd)
 		}
 		for _, r := range x.Redirs {
 			walkTree(v, r)
 		}
+	case *syntax.CallExpr:
+		if !v.visit(n) {
+			return
+		}
+		for _, a := range x.Assigns {
+			walkTree(v, a)
+		}
+		for _, w := range x.Args {
+			walkTree(v, w)
+		}
+	case *syntax.File:
+		if v.visit(n) {
+			walkStmts(v, x.Stmts)
+			walkComments(v, x.Last)
+		}
+	case *syntax.BinaryCmd:
+		if v.visit(n) {
+			walkTree(v, x.X)
+			walkTree(v, x.Y)
+		}
+	case *syntax.DblQuoted:
+		if v.visit(n) {
+			walkParts(v, x.Parts)
+		}
 	case *syntax.Redirect:
+		if !v.visit(n) {
+			return
+		}
 		if x.N != nil {
 			walkTree(v, x.N)
 		}
@@ -55,6 +78,9 @@ func walkTree(v visitor, n syntax.Node) {
 			walkTree(v, x.Hdoc)
 		}
 	case *syntax.Assign:
+		if !v.visit(n) {
+			return
+		}
 		if x.Name != nil {
 			walkTree(v, x.Name)
 		}
@@ -67,61 +93,62 @@ func walkTree(v visitor, n syntax.Node) {
 		if x.Array != nil {
 			walkTree(v, x.Array)
 		}
-	case *syntax.CallExpr:
-		for _, a := range x.Assigns {
-			walkTree(v, a)
-		}
-		for _, w := range x.Args {
-			walkTree(v, w)
-		}
-	case *syntax.BinaryCmd:
-		walkTree(v, x.X)
-		walkTree(v, x.Y)
 	case *syntax.Subshell:
-		walkStmts(v, x.Stmts)
-		walkComments(v, x.Last)
+		if v.visit(n) {
+			walkStmts(v, x.Stmts)
+			walkComments(v, x.Last)
+		}
 	case *syntax.Block:
-		walkStmts(v, x.Stmts)
-		walkComments(v, x.Last)
-	case *syntax.Word:
-		walkParts(v, x.Parts)
-	case *syntax.DblQuoted:
-		walkParts(v, x.Parts)
+		if v.visit(n) {
+			walkStmts(v, x.Stmts)
+			walkComments(v, x.Last)
+		}
 	case *syntax.CmdSubst:
-		walkStmts(v, x.Stmts)
-		walkComments(v, x.Last)
+		if v.visit(n) {
+			walkStmts(v, x.Stmts)
+			walkComments(v, x.Last)
+		}
 	case *syntax.ParamExp:
-		if x.Flags != nil {
-			walkTree(v, x.Flags)
+		if v.visit(n) {
+			walkParam(v, x)
 		}
-		if x.Param != nil {
-			walkTree(v, x.Param)
+	default:
+		walkOther(v, n)
+	}
+}
+
+// walkParam walks the children of a parameter expansion.
+func walkParam(v visitor, x *syntax.ParamExp) {
+	if x.Flags != nil {
+		walkTree(v, x.Flags)
+	}
+	if x.Param != nil {
+		walkTree(v, x.Param)
+	}
+	if x.NestedParam != nil {
+		walkTree(v, x.NestedParam)
+	}
+	if x.Index != nil {
+		walkTree(v, x.Index)
+	}
+	if x.Slice != nil {
+		if x.Slice.Offset != nil {
+			walkTree(v, x.Slice.Offset)
 		}
-		if x.NestedParam != nil {
-			walkTree(v, x.NestedParam)
+		if x.Slice.Length != nil {
+			walkTree(v, x.Slice.Length)
 		}
-		if x.Index != nil {
-			walkTree(v, x.Index)
+	}
+	if x.Repl != nil {
+		if x.Repl.Orig != nil {
+			walkTree(v, x.Repl.Orig)
 		}
-		if x.Slice != nil {
-			if x.Slice.Offset != nil {
-				walkTree(v, x.Slice.Offset)
-			}
-			if x.Slice.Length != nil {
-				walkTree(v, x.Slice.Length)
-			}
+		if x.Repl.With != nil {
+			walkTree(v, x.Repl.With)
 		}
-		if x.Repl != nil {
-			if x.Repl.Orig != nil {
-				walkTree(v, x.Repl.Orig)
-			}
-			if x.Repl.With != nil {
-				walkTree(v, x.Repl.With)
-			}
-		}
-		if x.Exp != nil && x.Exp.Word != nil {
-			walkTree(v, x.Exp.Word)
-		}
+	}
+	if x.Exp != nil && x.Exp.Word != nil {
+		walkTree(v, x.Exp.Word)
 	}
 }
 
@@ -564,25 +591,44 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 // keeps them. It reports false for what no simple script holds there: an
 // escaped newline, a backquote, a control or non-ASCII byte inside quotes.
 func lexLiteral(src string, i int, quoted bool) (int, bool) {
-	for i < len(src) {
+	for {
+		// the run of plain bytes, then what ends it
+		if quoted {
+			for i < len(src) && quotedByte[src[i]] {
+				i++
+			}
+		} else {
+			for i < len(src) && simpleByte[src[i]] {
+				i++
+			}
+		}
+		if i == len(src) {
+			return i, true
+		}
 		switch c := src[i]; {
 		case c == '\\':
 			if i+1 == len(src) || !quotable(src[i+1]) {
 				return i, false
 			}
 			i += 2
-			continue
-		case quoted && (c == '"' || c == '$'):
+		case !quoted:
 			return i, true
-		case quoted && (c == '`' || !quotable(c)):
-			return i, false
-		case !quoted && !simpleByte[c]:
+		case c == '"' || c == '$':
 			return i, true
+		default:
+			return i, false // a backquote, a control or non-ASCII byte
 		}
-		i++
 	}
-	return i, true
 }
+
+// quotedByte marks the bytes lexLiteral reads as literal text inside
+// "…": printable ASCII or a tab (quotable) but for the quote, $, ` and \.
+var quotedByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = quotable(byte(c)) && c != '"' && c != '$' && c != '`' && c != '\\'
+	}
+	return t
+}()
 
 // lexParam appends the parameter expansion $name or ${name} at src[i]; any
 // other use of $ is left to the parser.
@@ -640,11 +686,10 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		}
 		t.lines = lines
 	}
-	pos := lines.pos
 	lit := func(from, to int32) *syntax.Lit {
 		l := &lits[0]
 		lits = lits[1:]
-		*l = syntax.Lit{ValuePos: pos(from), ValueEnd: pos(to), Value: src[from:to]}
+		*l = syntax.Lit{ValuePos: lines.pos(from), ValueEnd: lines.pos(to), Value: src[from:to]}
 		return l
 	}
 	// part assembles the word part at ts[k] (with, for "…", its own
@@ -656,12 +701,12 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		case tSgl:
 			q := &sgls[0]
 			sgls = sgls[1:]
-			*q = syntax.SglQuoted{Left: pos(tok.from), Right: pos(tok.to - 1), Value: src[tok.from+1 : tok.to-1]}
+			*q = syntax.SglQuoted{Left: lines.pos(tok.from), Right: lines.pos(tok.to - 1), Value: src[tok.from+1 : tok.to-1]}
 			return q, k + 1
 		case tDbl:
 			q := &dbls[0]
 			dbls = dbls[1:]
-			*q = syntax.DblQuoted{Left: pos(tok.from), Right: pos(tok.to - 1)}
+			*q = syntax.DblQuoted{Left: lines.pos(tok.from), Right: lines.pos(tok.to - 1)}
 			if np := int(tok.n); np > 0 {
 				q.Parts = parts[:np:np]
 				parts = parts[np:]
@@ -674,9 +719,9 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 			pe := &params[0]
 			params = params[1:]
 			if tok.kind == tParam {
-				*pe = syntax.ParamExp{Dollar: pos(tok.from), Short: true, Param: lit(tok.from+1, tok.to)}
+				*pe = syntax.ParamExp{Dollar: lines.pos(tok.from), Short: true, Param: lit(tok.from+1, tok.to)}
 			} else {
-				*pe = syntax.ParamExp{Dollar: pos(tok.from), Rbrace: pos(tok.to - 1), Param: lit(tok.from+2, tok.to-1)}
+				*pe = syntax.ParamExp{Dollar: lines.pos(tok.from), Rbrace: lines.pos(tok.to - 1), Param: lit(tok.from+2, tok.to-1)}
 			}
 			return pe, k + 1
 		}
@@ -698,7 +743,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 	binary := func(t simpleTok, x *syntax.Stmt) (*syntax.Stmt, *syntax.BinaryCmd) {
 		b := &bins[0]
 		bins = bins[1:]
-		*b = syntax.BinaryCmd{OpPos: pos(t.from), Op: syntax.BinCmdOperator(t.op), X: x}
+		*b = syntax.BinaryCmd{OpPos: lines.pos(t.from), Op: syntax.BinCmdOperator(t.op), X: x}
 		s := &stmts[0]
 		stmts = stmts[1:]
 		*s = syntax.Stmt{Position: x.Position, Cmd: b}
@@ -745,7 +790,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		case tEnd, tNewline:
 			endPipe()
 			if t.kind == tEnd {
-				list.Semicolon = pos(t.from)
+				list.Semicolon = lines.pos(t.from)
 				list.Background = src[t.from] == '&'
 			}
 			f.Stmts = append(f.Stmts, list)
@@ -756,9 +801,9 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		if cmd == nil {
 			cmd = &stmts[0]
 			stmts = stmts[1:]
-			cmd.Position = pos(t.from)
+			cmd.Position = lines.pos(t.from)
 			if t.kind == tRedir && t.n >= 0 {
-				cmd.Position = pos(t.n)
+				cmd.Position = lines.pos(t.n)
 			}
 			call = &calls[0]
 			calls = calls[1:]
@@ -776,7 +821,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		// a redirection and its word
 		r := &redirs[0]
 		redirs = redirs[1:]
-		*r = syntax.Redirect{OpPos: pos(t.from), Op: syntax.RedirOperator(t.op)}
+		*r = syntax.Redirect{OpPos: lines.pos(t.from), Op: syntax.RedirOperator(t.op)}
 		if t.n >= 0 {
 			r.N = lit(t.n, t.from)
 		}
