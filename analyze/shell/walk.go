@@ -442,7 +442,7 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 			// brace)
 			first := ts[w+1]
 			text := src[first.from:first.to]
-			if first.kind == tLit && (strings.ContainsAny(text, "={}") || clauseWords[text] || text == "@test") {
+			if first.kind == tLit && (nameBreaks(text) || clauseWords[text] || text == "@test") {
 				return ts, n, false
 			}
 			n.cmds++
@@ -450,6 +450,18 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 		n.args++
 		cmd, name, need = true, false, false
 	}
+}
+
+// nameBreaks reports literal text that is not a simple command's name
+// when it starts one: an assignment (=) or a brace ({ and } are reserved
+// words, {a,b} a brace expansion).
+func nameBreaks(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c == '=' || c == '{' || c == '}' {
+			return true
+		}
+	}
+	return false
 }
 
 // lexRedirect appends the redirection whose operator starts at src[i],
