@@ -38,7 +38,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = k.redirects(out, c, env)
 		}
 		if len(c.Args) == 0 || c.Dynamic[0] {
-			if mayExfil(c, noSink) {
+			if mayExfil(&c, noSink) {
 				sinks = append(sinks, i)
 			}
 			continue
@@ -49,7 +49,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = wrapperLoaders(out, c, name, env)
 		}
 		e := k.entry(name)
-		if mayExfil(c, e.sink) {
+		if mayExfil(&c, e.sink) {
 			sinks = append(sinks, i)
 		}
 		fired := false
@@ -102,7 +102,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if e.store != nil {
 			out = k.storeFindings(out, cmds, i, e.store)
 		}
-		out = exhaustion(out, c, name)
+		out = exhaustion(out, &c, name)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
 			out = append(out, unknownCommand(c, name))
 		}

@@ -515,14 +515,15 @@ func sinkKindOf(name string) sinkKind {
 // mayExfil reports whether command c, whose name is of kind (noSink for
 // a name computed at run time), may be a sink (see sinkOf): a network
 // client, or a command whose output a redirection sends to a socket.
-func mayExfil(c Command, kind sinkKind) bool {
-	return kind != noSink || socketRedirect(c) != ""
+func mayExfil(c *Command, kind sinkKind) bool {
+	return kind != noSink || len(c.Redirs) > 0 && socketRedirect(c.Redirs) != ""
 }
 
-// socketRedirect returns the target of a redirection of c that writes
-// to a network socket (/dev/tcp/host/port, /dev/udp/…), or "".
-func socketRedirect(c Command) string {
-	for _, rd := range c.Redirs {
+// socketRedirect returns the target of a redirection of a command (its
+// redirs) that writes to a network socket (/dev/tcp/host/port,
+// /dev/udp/…), or "".
+func socketRedirect(redirs []Redirect) string {
+	for _, rd := range redirs {
 		if rd.Writes() && !rd.Dynamic && (strings.HasPrefix(rd.Target, "/dev/tcp/") || strings.HasPrefix(rd.Target, "/dev/udp/")) {
 			return rd.Target
 		}
@@ -532,7 +533,7 @@ func socketRedirect(c Command) string {
 
 // sinkOf reads what command c sends over the network, if anything.
 func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
-	if target := socketRedirect(c); target != "" {
+	if target := socketRedirect(c.Redirs); target != "" {
 		// its output goes to the socket: what it reads itself too
 		host, _, _ := strings.Cut(target[len("/dev/tcp/"):], "/")
 		s := sink{name: "a /dev/tcp redirection", to: host, stdin: true, self: true}

@@ -23,7 +23,7 @@ const exhaustRule = "res.unbounded_write"
 const hugeAllocation = 64 << 30
 
 // exhaustion appends the findings of command c, given its command name.
-func exhaustion(out []risk.Finding, c Command, name string) []risk.Finding {
+func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 	switch name {
 	case "yes", "cat", "pv", "tail", "dd", "fallocate":
 	default:
@@ -95,7 +95,7 @@ func exhaustFinding(reason, file string) risk.Finding {
 
 // writtenFile returns the file c's redirections write into ("" when none
 // does, or only a device such as /dev/null).
-func writtenFile(c Command) string {
+func writtenFile(c *Command) string {
 	for _, rd := range c.Redirs {
 		if rd.Writes() && rd.Target != "" && !strings.HasPrefix(rd.Target, "/dev/") {
 			return rd.Target

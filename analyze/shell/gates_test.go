@@ -89,7 +89,7 @@ func TestExfilGate(t *testing.T) {
 			if len(c.Args) > 0 && !c.Dynamic[0] {
 				kind = k.entry(commandName(c.Args[0])).sink
 			}
-			if mayExfil(c, kind) {
+			if mayExfil(&c, kind) {
 				sinks = append(sinks, i)
 			} else if _, ok := k.sinkOf(c, env); ok {
 				t.Errorf("%s: %s is a sink, but no candidate", script, c.Line())
