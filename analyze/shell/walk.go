@@ -442,7 +442,7 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 			// brace)
 			first := ts[w+1]
 			text := src[first.from:first.to]
-			if first.kind == tLit && (nameBreaks(text) || clauseWords[text] || text == "@test") {
+			if first.kind == tLit && (nameBreaks(text) || mayClause(text) && clauseWords[text] || text == "@test") {
 				return ts, n, false
 			}
 			n.cmds++
@@ -463,6 +463,25 @@ func nameBreaks(text string) bool {
 	}
 	return false
 }
+
+// mayClause reports whether word may be one of clauseWords: whether one
+// of them starts with its first byte and is as long (most commands' names
+// are not, and are then not looked up).
+func mayClause(word string) bool {
+	return len(word) > 0 && len(word) < 64 && clauseShapes[word[0]]&(1<<len(word)) != 0
+}
+
+// clauseShapes has, for each byte, bit n set when a word of clauseWords
+// of n bytes starts with it.
+var clauseShapes = func() (t [256]uint64) {
+	for w := range clauseWords {
+		if len(w) == 0 || len(w) >= 64 {
+			panic("shell: clause word " + w + " is empty or too long for clauseShapes")
+		}
+		t[w[0]] |= 1 << len(w)
+	}
+	return t
+}()
 
 // lexRedirect appends the redirection whose operator starts at src[i],
 // with its fd number at src[fd:i] (fd -1: none), and returns where its

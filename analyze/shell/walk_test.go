@@ -240,3 +240,21 @@ func BenchmarkParseSimple(b *testing.B) {
 		}
 	}
 }
+
+// TestMayClause checks that the prefilter of parseSimple's clause words
+// lets every one of them through, and some other names not.
+func TestMayClause(t *testing.T) {
+	for w := range clauseWords {
+		if !mayClause(w) {
+			t.Errorf("mayClause(%q) = false for a clause word", w)
+		}
+		if parseSimple(w+" x", new(simpleTree)) != nil {
+			t.Errorf("parseSimple read %q, which starts with a clause word", w+" x")
+		}
+	}
+	for _, w := range []string{"git", "ls", "cat", "rm", "", "i"} {
+		if mayClause(w) {
+			t.Errorf("mayClause(%q) = true", w)
+		}
+	}
+}
