@@ -20,8 +20,9 @@ import (
 // nothing the guard judges: not guarded, and, when whole, no directory
 // above a place of the guard. It answers only for a path without links
 // to follow whose names are all plain (see plainPath), and only when the
-// probe in the directory p is relative to ("/" for an absolute p) is
-// nothing the guard judges either. The places of the guard are matched
+// probe in the directory p is relative to (for an absolute p, the working
+// directory when p lies below it, else "/") is nothing the guard judges
+// either. The places of the guard are matched
 // name by name (paths.Guarded, paths.Env.HoldsGuard; Files and Hooks by
 // paths.Within): a name that is none of theirs, of a home or of the home
 // directory's path matches nothing, so that p is judged as the probe is,
@@ -31,18 +32,26 @@ func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir string, ok 
 	if len(env.Links) > 0 || p == "" {
 		return "", false
 	}
-	base := "/"
 	if p[0] != '/' {
-		base = env.Cwd
+		pr := ck.probe(env.Cwd)
+		if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(p) {
+			return "", false
+		}
+		return pr.dir, true
 	}
-	pr := ck.probe(base)
+	// an absolute path below the working directory (as an edit tool names
+	// the files it writes) is the relative path below it: judged by the
+	// probe there, which the relative paths of the call use too
+	if c := env.Cwd; len(c) > 1 && len(p) > len(c)+1 && p[len(c)] == '/' && p[:len(c)] == c {
+		if pr := ck.probe(c); pr != nil && !pr.guarded && !(whole && pr.holds) && pr.plainPath(p[len(c)+1:]) {
+			return "", true
+		}
+	}
+	pr := ck.probe("/")
 	if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(p) {
 		return "", false
 	}
-	if p[0] == '/' {
-		return "", true
-	}
-	return pr.dir, true
+	return "", true
 }
 
 // probe is what the guard finds of a plain name in a directory: it

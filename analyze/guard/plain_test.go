@@ -110,10 +110,16 @@ func TestUnguardedAgrees(t *testing.T) {
 			for _, d := range dirs {
 				for _, w := range ws {
 					try(a, paths.Env{Home: home, Cwd: d}, w)
+					if w != "" && w[0] != '/' {
+						// the same path written absolute, below the
+						// working directory (as edit tools name files)
+						try(a, paths.Env{Home: home, Cwd: d}, d+"/"+w)
+					}
 				}
 			}
 			for _, s := range splits {
 				try(a, paths.Env{Home: home, Cwd: s.dir}, s.word)
+				try(a, paths.Env{Home: home, Cwd: s.dir}, strings.TrimSuffix(s.dir, "/")+"/"+s.word)
 			}
 		}
 	}
@@ -183,6 +189,9 @@ func FuzzUnguarded(f *testing.F) {
 	f.Add("/home", "/home/user", "user")
 	f.Add("/", "/srv/me", "srv")
 	f.Add("/home/user/project/.claude", "/home/user", "hooks")
+	f.Add("/home/user/project", "/home/user", "/home/user/project/src/app.py")
+	f.Add("/home/user/project/.claude", "/home/user", "/home/user/project/.claude/settings.json")
+	f.Add("/home/user", "/home/user", "/home/user/.config")
 	a := Analyzer{Files: []string{"/opt/warden/warden", "/home/user/project/org.yaml"}, Hooks: []string{"/data/codex"}}
 	f.Fuzz(func(t *testing.T, cwd, home, p string) {
 		for _, whole := range []bool{false, true} {
