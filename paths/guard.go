@@ -297,6 +297,17 @@ var guardNames = func() []string {
 	return ns
 }()
 
+// guardLiteral[i] is set when no component of guardRows[i]'s pattern is a
+// glob or holds a backslash: a path without a glob matches it only
+// component by equal component.
+var guardLiteral = func() []bool {
+	lit := make([]bool, len(guardRows))
+	for i, parts := range guardParts {
+		lit[i] = !slices.ContainsFunc(parts, func(c string) bool { return hasMeta(c, true) })
+	}
+	return lit
+}()
+
 // guardKeySet maps each key of guardKeys to the rows it is the key of (bit
 // i for guardRows[i]); guardKeyLens[b] has bit n set when a key is n bytes
 // long and starts with the byte b (so that almost no component of a path
@@ -437,6 +448,9 @@ func guardedRows(p, home string, rows uint64) *guardRow {
 			}
 		case anyDir:
 			for at := 0; at+len(rc) <= len(pc); at++ {
+				if !glob && guardLiteral[i] && pc[at] != rc[0] {
+					continue // names without a glob match only as equal names (matchAt)
+				}
 				if fits(r, rc, pc, at) {
 					return r
 				}
