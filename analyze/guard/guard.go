@@ -120,7 +120,7 @@ type check struct {
 	many map[touched]bool
 	nfew int
 	// probes are those unguarded read last
-	probes [2]*probe
+	probes [3]*probe
 }
 
 // touched is a change judged: to the path dir+abs, how, whole or not.

@@ -21,8 +21,8 @@ import (
 // above a place of the guard. It answers only for a path without links
 // to follow whose names are all plain (see plainPath), and only when the
 // probe in the directory p is relative to (for an absolute p, the working
-// directory when p lies below it, else "/") is nothing the guard judges
-// either. The places of the guard are matched
+// or the home directory when p lies below it, else "/") is nothing the
+// guard judges either. The places of the guard are matched
 // name by name (paths.Guarded, paths.Env.HoldsGuard; Files and Hooks by
 // paths.Within): a name that is none of theirs, of a home or of the home
 // directory's path matches nothing, so that p is judged as the probe is,
@@ -40,11 +40,14 @@ func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir string, ok 
 		return pr.dir, true
 	}
 	// an absolute path below the working directory (as an edit tool names
-	// the files it writes) is the relative path below it: judged by the
-	// probe there, which the relative paths of the call use too
-	if c := env.Cwd; len(c) > 1 && len(p) > len(c)+1 && p[len(c)] == '/' && p[:len(c)] == c {
-		if pr := ck.probe(c); pr != nil && !pr.guarded && !(whole && pr.holds) && pr.plainPath(p[len(c)+1:]) {
-			return "", true
+	// the files it writes) or the home directory is the relative path
+	// below it: judged by the probe there, which the relative paths of the
+	// call use too
+	for _, c := range [...]string{env.Cwd, env.Home} {
+		if len(c) > 1 && len(p) > len(c)+1 && p[len(c)] == '/' && p[:len(c)] == c {
+			if pr := ck.probe(c); pr != nil && !pr.guarded && !(whole && pr.holds) && pr.plainPath(p[len(c)+1:]) {
+				return "", true
+			}
 		}
 	}
 	pr := ck.probe("/")

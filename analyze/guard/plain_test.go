@@ -113,13 +113,16 @@ func TestUnguardedAgrees(t *testing.T) {
 					if w != "" && w[0] != '/' {
 						// the same path written absolute, below the
 						// working directory (as edit tools name files)
+						// and below the home directory
 						try(a, paths.Env{Home: home, Cwd: d}, d+"/"+w)
+						try(a, paths.Env{Home: home, Cwd: d}, home+"/"+w)
 					}
 				}
 			}
 			for _, s := range splits {
 				try(a, paths.Env{Home: home, Cwd: s.dir}, s.word)
 				try(a, paths.Env{Home: home, Cwd: s.dir}, strings.TrimSuffix(s.dir, "/")+"/"+s.word)
+				try(a, paths.Env{Home: s.dir, Cwd: "/home/user/project"}, strings.TrimSuffix(s.dir, "/")+"/"+s.word)
 			}
 		}
 	}
@@ -192,6 +195,8 @@ func FuzzUnguarded(f *testing.F) {
 	f.Add("/home/user/project", "/home/user", "/home/user/project/src/app.py")
 	f.Add("/home/user/project/.claude", "/home/user", "/home/user/project/.claude/settings.json")
 	f.Add("/home/user", "/home/user", "/home/user/.config")
+	f.Add("/home/user/project", "/home/user", "/home/user/Documents")
+	f.Add("/home/user/project", "/home/user", "/home/user/.claude.json")
 	a := Analyzer{Files: []string{"/opt/warden/warden", "/home/user/project/org.yaml"}, Hooks: []string{"/data/codex"}}
 	f.Fuzz(func(t *testing.T, cwd, home, p string) {
 		for _, whole := range []bool{false, true} {
