@@ -173,10 +173,23 @@ func parse(lines []line) []*stmt {
 		indent int
 		st     *stmt
 	}
+	if len(lines) == 0 {
+		return nil
+	}
 	module := make([]*stmt, 0, len(lines)) // room for a statement per line
 	stack := []frame{{indent: -1}}
 	p := &parser{} // one for every line, for its room for nodes
 	p.args, p.line = p.argsRoom[:0], p.lineRoom[:0]
+	// the first chunks sized to the code (see mk and newStmt): a line is
+	// mostly one statement, and there are about half as many nodes as
+	// tokens, so that the small programs most calls hold take one chunk
+	// of each and little more room than they use
+	ntoks := 0
+	for _, ln := range lines {
+		ntoks += len(ln.toks)
+	}
+	p.stmts = make([]stmt, 0, min(max(len(lines), 1), maxChunk))
+	p.nodes = make([]node, 0, min(ntoks/2+4, maxChunk))
 	for _, ln := range lines {
 		for len(stack) > 1 && ln.indent <= stack[len(stack)-1].indent {
 			stack = stack[:len(stack)-1]
