@@ -60,7 +60,7 @@ const maxTokens = 1 << 16
 // lex splits src into tokens. It never fails: an unterminated string runs
 // to the end of the text.
 func lex(src string, sx syntax) []token {
-	var out []token
+	out := make([]token, 0, min(len(src)/4+4, maxTokens)) // code runs about a token to four bytes
 	i := 0
 	n := len(src)
 	for i < n && len(out) < maxTokens {
@@ -148,7 +148,7 @@ func lex(src string, sx syntax) []token {
 					continue
 				}
 			}
-			out = append(out, token{k: tPunct, text: string(c)})
+			out = append(out, token{k: tPunct, text: src[i : i+1]}) // string(c), without allocating it
 			i++
 		}
 	}
