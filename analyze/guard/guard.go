@@ -250,10 +250,10 @@ func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
 	if p == "" || strings.IndexByte(p, 0) >= 0 {
 		return
 	}
-	if dir, ok := ck.unguarded(env, p, whole); ok {
+	if dir, rel, ok := ck.unguarded(env, p, whole); ok {
 		// nothing to find (see unguarded); remembered and charged as a
 		// path judged in full is
-		key := touched{dir: dir, abs: p, how: how, whole: whole}
+		key := touched{dir: dir, abs: rel, how: how, whole: whole}
 		if !ck.judged(key) && ck.work.Charge(pathWork+len(p), "guard: paths") {
 			ck.remember(key)
 		}

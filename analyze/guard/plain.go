@@ -26,18 +26,30 @@ import (
 // name by name (paths.Guarded, paths.Env.HoldsGuard; Files and Hooks by
 // paths.Within): a name that is none of theirs, of a home or of the home
 // directory's path matches nothing, so that p is judged as the probe is,
-// by the directory alone. dir is the directory a relative p resolves in,
-// with a trailing slash ("" for an absolute p).
-func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir string, ok bool) {
+// by the directory alone. A relative p may start with ./ and end in a
+// slash, which name what it names without them (./dist/ is dist). dir is
+// the directory a relative p resolves in, with a trailing slash ("" for an
+// absolute p), and rel p without those: the path is dir+rel.
+func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir, rel string, ok bool) {
 	if len(env.Links) > 0 || p == "" {
-		return "", false
+		return "", "", false
 	}
 	if p[0] != '/' {
-		pr := ck.probe(env.Cwd)
-		if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(p) {
-			return "", false
+		q := p
+		for len(q) > 2 && q[0] == '.' && q[1] == '/' {
+			q = q[2:]
 		}
-		return pr.dir, true
+		if len(q) > 1 && q[len(q)-1] == '/' {
+			q = q[:len(q)-1]
+		}
+		if q[0] == '/' {
+			return "", "", false // .//x
+		}
+		pr := ck.probe(env.Cwd)
+		if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(q) {
+			return "", "", false
+		}
+		return pr.dir, q, true
 	}
 	// an absolute path below the working directory (as an edit tool names
 	// the files it writes) or the home directory is the relative path
@@ -46,15 +58,15 @@ func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir string, ok 
 	for _, c := range [...]string{env.Cwd, env.Home} {
 		if len(c) > 1 && len(p) > len(c)+1 && p[len(c)] == '/' && p[:len(c)] == c {
 			if pr := ck.probe(c); pr != nil && !pr.guarded && !(whole && pr.holds) && pr.plainPath(p[len(c)+1:]) {
-				return "", true
+				return "", p, true
 			}
 		}
 	}
 	pr := ck.probe("/")
 	if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(p) {
-		return "", false
+		return "", "", false
 	}
-	return "", true
+	return "", p, true
 }
 
 // probe is what the guard finds of a plain name in a directory: it

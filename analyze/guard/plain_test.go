@@ -17,7 +17,7 @@ import (
 // shortcut was taken.
 func unguardedSays(a Analyzer, env paths.Env, p string, whole bool) (short, full []risk.Finding, taken bool) {
 	ck := &check{a: a, env: env}
-	_, taken = ck.unguarded(env, p, whole)
+	_, _, taken = ck.unguarded(env, p, whole)
 	ck.touch(env, p, how{"by ", "test"}, whole)
 	ref := &check{a: a, env: env}
 	if p != "" && strings.IndexByte(p, 0) < 0 { // what touch never judges
@@ -64,7 +64,7 @@ func TestUnguardedAgrees(t *testing.T) {
 	var words []string
 	words = append(words, names...)
 	for _, n := range names {
-		words = append(words, "a/"+n, n+"/a", "/"+n)
+		words = append(words, "a/"+n, n+"/a", "/"+n, "./"+n, n+"/", "./"+n+"/", "././"+n, ".//"+n, n+"//", "./a/"+n+"/")
 	}
 	// the samples of package paths, split at every component
 	type split struct{ dir, word string }
@@ -165,6 +165,13 @@ func TestUnguardedRemembers(t *testing.T) {
 	for _, p := range []string{"./dist/app.js", "/home/user/project/dist/app.js", "dist//app.js", "dist/app.js"} {
 		if k := (touched{abs: env.Abs(p), how: how{"by ", "x"}}); !ck.judged(k) {
 			t.Errorf("%q is not judged after dist/app.js", p)
+		}
+	}
+	// written with ./ or a trailing slash, remembered as the path it names
+	ck.touch(env, "./build/", how{"by ", "x"}, true)
+	for _, p := range []string{"build", "/home/user/project/build", "./build"} {
+		if k := (touched{abs: env.Abs(p), how: how{"by ", "x"}, whole: true}); !ck.judged(k) {
+			t.Errorf("%q is not judged after ./build/", p)
 		}
 	}
 	if ck.judged(touched{abs: "/home/user/project/dist/app.j", how: how{"by ", "x"}}) ||
