@@ -78,10 +78,14 @@ type probe struct {
 	// special are the names that are not plain (see plainName), in lower
 	// case
 	special map[string]bool
-	name    string // the plain name judged ("" when every candidate is special)
-	dir     string // base with a trailing slash
-	guarded bool
-	holds   bool
+	// specialLens[b] has bit n set when a special name is n bytes long
+	// and starts with the byte b (bit 0 when one is 64 bytes or more), so
+	// that most names are not looked up in special
+	specialLens *[256]uint64
+	name        string // the plain name judged ("" when every candidate is special)
+	dir         string // base with a trailing slash
+	guarded     bool
+	holds       bool
 }
 
 // probes are the probes made, the newest last, for all checks: few
@@ -154,6 +158,13 @@ func (ck *check) findProbe(base string) *probe {
 			}
 		}
 	}
+	pr.specialLens = new([256]uint64)
+	for n := range pr.special {
+		if n == "" {
+			continue // never looked up: plainName refuses an empty name first
+		}
+		pr.specialLens[n[0]] |= lenBit(len(n))
+	}
 	for _, n := range probeNames {
 		if pr.plainName(n) {
 			pr.name = n
@@ -223,7 +234,7 @@ func (pr *probe) plainName(c string) bool {
 		buf[i] = b
 	}
 	lower := buf[:len(c)]
-	if pr.special[string(lower)] {
+	if pr.specialLens[lower[0]]&lenBit(len(c)) != 0 && pr.special[string(lower)] {
 		return false
 	}
 	for _, n := range guardGlobs {
@@ -232,6 +243,15 @@ func (pr *probe) plainName(c string) bool {
 		}
 	}
 	return true
+}
+
+// lenBit is the bit of specialLens for a name n bytes long: bit n, or bit
+// 0 for the names of 64 bytes or more.
+func lenBit(n int) uint64 {
+	if n >= 64 {
+		return 1
+	}
+	return 1 << n
 }
 
 // guardGlobs are the names of paths.GuardNames that are globs (none, so
