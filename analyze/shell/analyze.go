@@ -107,7 +107,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = append(out, unknownCommand(c, name))
 		}
 	}
-	return k.exfilFlow(out, cmds, sinks, env)
+	return k.exfilFlow(gitRemotes(out, cmds), cmds, sinks, env)
 }
 
 // RuleUnknownCommand is the finding on a program no knowledge of warden

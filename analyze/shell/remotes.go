@@ -1,0 +1,145 @@
+package shell
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agentwarden/warden/netguard"
+	"github.com/agentwarden/warden/risk"
+)
+
+// ruleGitRemote is the rule of a push that sends the repository to a
+// destination the script chose itself.
+const ruleGitRemote = "exfil.git_remote"
+
+// A repository's remotes are where its commits normally go: pushing to
+// them is a push (the rule pack's git.push). A destination the script
+// names itself is a network sink for the whole repository instead: a
+// remote it adds or re-points on the way (git remote add x URL && git
+// push x --all) or a URL written on the push's command line. Both send
+// the workspace's history, and whatever secrets it holds, to a host the
+// repository was not set up with: high, unless that host is this machine
+// or the local network (a push to a local path is no network send at
+// all).
+
+// gitRemotes finds pushes of cmds to destinations the script itself
+// chose (see above).
+func gitRemotes(out []risk.Finding, cmds []Command) []risk.Finding {
+	var added map[string]string // remote name → URL, as the script sets them
+	for _, c := range cmds {
+		if len(c.Args) < 2 || c.Dynamic[0] || commandName(c.Args[0]) != "git" {
+			continue
+		}
+		g, ok := readGit(c)
+		if !ok {
+			continue
+		}
+		switch g.sub {
+		case "remote":
+			if name, url, ok := remoteSet(g); ok {
+				if added == nil {
+					added = map[string]string{}
+				}
+				added[name] = url
+			}
+		case "push":
+			to, named, dyn := pushTarget(g)
+			if dyn {
+				continue // computed: the rule pack's git.push speaks for it
+			}
+			url := to
+			if named {
+				u, ok := added[to]
+				if !ok {
+					continue // a remote the repository has
+				}
+				url = u
+			}
+			if !networkRepo(url) {
+				continue
+			}
+			why := "git push sends the repository's commits to " + cut(url, 80)
+			switch {
+			case named:
+				why += ", a remote this script set (" + to + "), not one the repository was set up with"
+			default:
+				why += ", a destination written on the command line rather than one of the repository's remotes"
+			}
+			out = append(out, risk.Finding{Analyzer: "shell", Rule: ruleGitRemote, Level: risk.High, Reason: why,
+				Resource: "url:" + cut(url, 200)})
+		}
+	}
+	return out
+}
+
+// remoteSet reads git remote add NAME URL and git remote set-url NAME URL
+// (not --delete, and not --add, which keeps the remote's own URL too but
+// still pushes to the new one: read alike).
+func remoteSet(g gitLine) (name, url string, ok bool) {
+	if len(g.ops) < 3 {
+		return "", "", false
+	}
+	switch g.ops[0] {
+	case "add":
+		// git remote add [-t branch] [-m master] NAME URL: -t and -m
+		// take values, which readGit leaves among the operands
+		ops := g.ops[len(g.ops)-2:]
+		return ops[0], ops[1], true
+	case "set-url":
+		if g.has("--delete") {
+			return "", "", false
+		}
+		return g.ops[1], g.ops[2], true
+	}
+	return "", "", false
+}
+
+// pushTarget returns where git push g sends: its first operand or
+// --repo, else origin; named is set when that is a remote's name rather
+// than a URL or path; dyn when it is computed at run time.
+func pushTarget(g gitLine) (to string, named, dyn bool) {
+	to = "origin"
+	if v, ok := g.flagValue("--repo"); ok {
+		to = v
+	}
+	if len(g.ops) > 0 {
+		to, dyn = g.ops[0], g.opsDyn[0]
+	}
+	if dyn {
+		return to, false, true
+	}
+	named = !strings.Contains(to, "/") && !strings.Contains(to, ":") && to != "." && to != ".."
+	return to, named, false
+}
+
+// networkRepo reports whether a repository URL is on another machine
+// outside the local network: scheme://host/… or the scp-like [user@]host:path
+// (file://, and paths, are local).
+func networkRepo(url string) bool {
+	host := ""
+	if scheme, rest, ok := strings.Cut(url, "://"); ok {
+		if strings.EqualFold(scheme, "file") {
+			return false
+		}
+		hp, _, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(hp, '@'); i >= 0 {
+			hp = hp[i+1:]
+		}
+		host = hp
+	} else if isRemote(url) {
+		host = hostOf(url)
+	} else {
+		return false
+	}
+	if host == "" {
+		return false
+	}
+	if netguard.Local(host) {
+		return false
+	}
+	switch netguard.Default().Check(context.Background(), "https://"+host+"/").Category {
+	case netguard.Private, netguard.SharedAddress, netguard.LinkLocal, netguard.UniqueLocal, netguard.SiteLocal, netguard.InternalName:
+		return false // the local network
+	}
+	return true
+}
