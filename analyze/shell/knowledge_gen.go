@@ -1334,7 +1334,7 @@ func commandsData() *Knowledge {
 				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"aws"},
 				SubAny: []string{"get-secret-value", "batch-get-secret-value"},
-				Level:  "medium",
+				Level:  "high",
 				Reason: "The command prints a secret from AWS Secrets Manager",
 			},
 			{
@@ -1342,14 +1342,14 @@ func commandsData() *Knowledge {
 				Cmd:     []string{"aws"},
 				SubAny:  []string{"get-parameter", "get-parameters", "get-parameters-by-path"},
 				AnyFlag: []string{"--with-decryption"},
-				Level:   "medium",
+				Level:   "high",
 				Reason:  "The command prints decrypted parameters from the SSM parameter store",
 			},
 			{
 				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"gcloud"},
 				Sub:    []string{"secrets", "versions", "access"},
-				Level:  "medium",
+				Level:  "high",
 				Reason: "The command prints a secret from Secret Manager",
 			},
 			{
@@ -1358,7 +1358,7 @@ func commandsData() *Knowledge {
 				Sub:      []string{"keyvault"},
 				SubAny:   []string{"show", "download"},
 				ArgMatch: "^(?:secret|key|certificate)$",
-				Level:    "medium",
+				Level:    "high",
 				Reason:   "The command prints a secret from Key Vault",
 			},
 			{
@@ -1367,7 +1367,7 @@ func commandsData() *Knowledge {
 				Sub:      []string{"get"},
 				SubAny:   []string{"secret", "secrets"},
 				ArgMatch: "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)",
-				Level:    "medium",
+				Level:    "high",
 				Reason:   "The command prints Kubernetes secrets' data",
 			},
 			{
