@@ -768,6 +768,13 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 				of = here.Abs(cp)
 			}
 			class = env.ClassifyAbs(of).String()
+			if r.Target == "lead" && class == "outside" && tempRoot(of) && findNarrowed(c) {
+				// find's start points: what it deletes lies below them,
+				// and below a temporary directory's root, only the files
+				// its tests pick, is scratch (find /tmp -name '*.pyc'
+				// -delete); all of it (find /tmp -delete) is not
+				class = "temp"
+			}
 		}
 		if l, ok := r.byClass[class]; ok {
 			consider(l, abs, file)
@@ -787,6 +794,32 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 		f.Resource = "file:" + bestPath
 	}
 	return f, true
+}
+
+// tempRoot reports whether the absolute path p is a temporary
+// directory's root (/tmp, /var/tmp/): what it holds is temp, itself not.
+func tempRoot(p string) bool {
+	p = strings.TrimSuffix(p, "/")
+	return p != "" && !paths.InTemp(p) && paths.InTemp(p+"/x")
+}
+
+// findNarrowed reports whether find command c picks the files it acts on
+// by name, path, age or size: not everything below its start points.
+func findNarrowed(c Command) bool {
+	for i := 1; i < len(c.Args); i++ {
+		if c.Dynamic[i] {
+			continue
+		}
+		switch c.Args[i] {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname":
+			if i+1 < len(c.Args) && !c.Dynamic[i+1] && strings.Trim(c.Args[i+1], "*.") != "" {
+				return true // a pattern that is not everything (*, .*)
+			}
+		case "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer", "-newermt", "-anewer", "-cnewer", "-size", "-used":
+			return true
+		}
+	}
+	return false
 }
 
 // remoteClass is the class of a location on another machine or in a
