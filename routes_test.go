@@ -152,6 +152,10 @@ var routes = []struct {
 	{"delete a workspace folder recursively", risk.Medium, []risk.Action{
 		bashA("rm -rf build"), bashA("rm -r ./build/"), pyA("import shutil\nshutil.rmtree('build')"), pyA("import shutil\nshutil.rmtree('/home/user/project/build', ignore_errors=True)"),
 	}},
+	{"delete a repository's history", risk.High, []risk.Action{
+		bashA("rm -rf .git"), bashA("rm -r -f /home/user/project/.git/"), codexA("rm -rf .git"), pyA("import shutil\nshutil.rmtree('.git')"),
+		pyA("import shutil\nshutil.rmtree('/home/user/project/.git', ignore_errors=True)"),
+	}},
 	{"delete a home cache recursively", risk.Medium, []risk.Action{
 		bashA("rm -rf ~/.cache"), bashA("rm -rf ~/.cache/pip"), bashA("rm -rf ~/other/node_modules"),
 		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~/.cache'))"),

@@ -107,11 +107,16 @@ const (
 	// keystore: paths.Env.Secret) where its class alone says nothing
 	// (the workspace, scratch space): what Reading returns for it.
 	Secret
+	// History is a repository's history store (.git, .hg, .svn, .jj …,
+	// and .git's objects, refs and logs) in the workspace or outside
+	// it: its commits, branches, stashes and reflog, which the working
+	// tree does not hold.
+	History
 	numTargets
 )
 
 var targetNames = [numTargets]string{"", "temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential",
-	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control", "secret"}
+	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control", "secret", "history"}
 
 func (t Target) String() string {
 	if t < numTargets {
@@ -169,7 +174,27 @@ func File(env paths.Env, p string) Target {
 	if nullSink(p) {
 		return Null
 	}
-	return FileOf(env.ClassifyAbs(p))
+	t := FileOf(env.ClassifyAbs(p))
+	if (t == Workspace || t == Outside) && historyStore(p) {
+		return History
+	}
+	return t
+}
+
+// historyStore reports whether the absolute path p is a repository's
+// history store: a version-control directory (.git, .hg, .svn, .jj,
+// .bzr, _darcs, .pijul), or the objects, refs or logs of a .git. Files
+// inside (.git/index.lock, .git/COMMIT_EDITMSG) are not: removing a
+// stale lock is what one does.
+func historyStore(p string) bool {
+	i := strings.LastIndexByte(p, '/')
+	switch p[i+1:] {
+	case ".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul":
+		return true
+	case "objects", "refs", "logs":
+		return i >= 5 && p[:i] != "" && strings.HasSuffix(p[:i], "/.git")
+	}
+	return false
 }
 
 // Reading returns the target of reading the absolute, cleaned path p:

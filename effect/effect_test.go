@@ -64,6 +64,8 @@ func TestTable(t *testing.T) {
 		{effect.Write, effect.Workspace, risk.Medium, false},
 		{effect.Write, effect.Temp, risk.Medium, false},
 		{effect.Write, effect.Null, risk.Safe, false},
+		{effect.DeleteTree, effect.History, risk.High, false},
+		{effect.Read, effect.History, risk.Safe, false},
 		{effect.Read, effect.Credential, risk.High, false},
 		{effect.Read, effect.Workspace, risk.Safe, false},
 		{effect.Read, effect.Secret, risk.Medium, false},
@@ -84,6 +86,9 @@ func TestTable(t *testing.T) {
 			if _, ok := effect.Judge(op, tg); !ok {
 				t.Errorf("%s × %s: not judged", op, tg)
 			}
+		}
+		if _, ok := effect.Judge(op, effect.History); !ok {
+			t.Errorf("%s × %s: not judged", op, effect.History)
 		}
 	}
 	if _, ok := effect.Judge(effect.Service, effect.System); ok {
@@ -117,7 +122,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseOp(%q) = %v", op, got)
 		}
 	}
-	for tg := effect.Temp; tg <= effect.Secret; tg++ {
+	for tg := effect.Temp; tg <= effect.History; tg++ {
 		if got, ok := effect.ParseTarget(tg.String()); !ok || got != tg {
 			t.Errorf("ParseTarget(%q) = %v", tg, got)
 		}
@@ -136,5 +141,30 @@ func TestNames(t *testing.T) {
 func TestReadingCredentialJudged(t *testing.T) {
 	if v, _ := effect.Judge(effect.Read, effect.FileOf(paths.Credential)); v.Level <= risk.Safe {
 		t.Fatalf("reading a credential path is %s: Reading must ask Env.Secret, not SecretName", v.Level)
+	}
+}
+
+// A history store is the directory (and .git's objects, refs and logs),
+// not what lies in it, and only where a path's class says nothing more
+// (scratch space stays temp, a guarded or credential path keeps its class).
+func TestHistoryStore(t *testing.T) {
+	for p, want := range map[string]effect.Target{
+		"/home/user/project/.git":              effect.History,
+		"/home/user/project/sub/.git/refs":     effect.History,
+		"/home/user/project/.git/logs":         effect.History,
+		"/srv/app/.jj":                         effect.History,
+		"/home/user/project/.git/index.lock":   effect.Workspace,
+		"/home/user/project/.git/refs/heads/x": effect.Workspace,
+		"/home/user/project/objects":           effect.Workspace,
+		"/home/user/project/.gitignore":        effect.Workspace,
+		"/home/user/project/git":               effect.Workspace,
+		"/tmp/scratch/.git":                    effect.Temp,
+	} {
+		if got := effect.File(env, p); got != want {
+			t.Errorf("%s: %s, want %s", p, got, want)
+		}
+	}
+	if got := effect.File(env, "/home/user/project/.git/hooks"); got == effect.History {
+		t.Errorf(".git/hooks is %s: its scripts run on their own, which its own class says", got)
 	}
 }

@@ -44,8 +44,9 @@ var table = [numOps][numTargets]cell{
 		System:     {safe, true, false, "reads a system file"}, Home: {safe, true, false, "reads the home directory"},
 		Root: {safe, true, false, "reads the filesystem root"}, Guard: {safe, true, false, "reads warden's own files"},
 		Cache: {safe, true, false, "reads a cache"}, Dynamic: {safe, true, false, "reads a file chosen at run time"},
-		Null:   {safe, true, false, "reads nothing"},
-		Secret: {medium, true, false, "puts the secrets it holds (a .env file, a private key) into the agent's context"},
+		Null:    {safe, true, false, "reads nothing"},
+		Secret:  {medium, true, false, "puts the secrets it holds (a .env file, a private key) into the agent's context"},
+		History: {safe, true, false, "reads a repository's history store"},
 	},
 	Write: {
 		Temp:          {medium, true, false, "writes scratch space"},
@@ -63,6 +64,7 @@ var table = [numOps][numTargets]cell{
 		Device:        {critical, false, false, "writes a raw device, destroying its partition table or filesystem"},
 		Guard:         {critical, false, false, "changes what guards the agent"},
 		Null:          {safe, true, false, "writes nothing that is kept"},
+		History:       {medium, false, false, "writes into a repository's history store"},
 	},
 	Delete: {
 		Temp:          {low, true, false, "removes a file from scratch space"},
@@ -80,6 +82,7 @@ var table = [numOps][numTargets]cell{
 		Credential:    {critical, false, false, "removes credentials for good"},
 		Guard:         {critical, false, false, "removes what guards the agent"},
 		Null:          {safe, true, false, "removes nothing"},
+		History:       {medium, false, false, "removes an empty directory of a repository's history store"},
 	},
 	DeleteTree: {
 		Temp:          {low, true, false, "removes scratch space"},
@@ -97,6 +100,7 @@ var table = [numOps][numTargets]cell{
 		Root:          {critical, false, false, "removes the whole filesystem"},
 		Guard:         {critical, false, false, "removes what guards the agent"},
 		Null:          {safe, true, false, "removes nothing"},
+		History:       {high, false, false, "removes a repository's history: the commits, branches and stashes it holds that were pushed nowhere are gone for good"},
 	},
 	Fetch: {
 		External: {low, true, false, "fetches a resource from the network"},
@@ -131,5 +135,6 @@ var Samples = map[Target][]string{
 	Metadata:      {"http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/computeMetadata/v1/"},
 	External:      {"https://example.com/", "https://203.0.113.5/x"},
 	Secret:        {"/home/user/project/.env", "/home/user/project/certs/server.key", "/tmp/id_ed25519"},
+	History:       {"/home/user/project/.git", "/home/user/project/.git/objects", "/srv/repos/app/.hg", "/home/user/other/.svn"},
 	Control:       {"http://0.0.0.0:8500/v1/kv/?recurse", "http://127.0.0.1:8200/v1/secret/data/app", "http://10.0.0.7:2375/containers/json"},
 }
