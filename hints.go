@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -24,6 +25,22 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	}
 	if c.Known {
 		return out, nil
+	}
+	if l, verb := shell.ToolVerb(c.Name); l > risk.Safe {
+		// an unknown tool is judged by the verb it is named for, as a
+		// command-line tool's subcommand is: whatever its annotations
+		// say, which can only raise
+		f := risk.Finding{Analyzer: "hints", Rule: "hints.tool_verb", Level: l, Reversible: l < risk.High,
+			Reason: "Tool " + c.Name + " is named for what it does (" + verb + "): "}
+		switch l {
+		case risk.High:
+			f.Reason += "it deletes or destroys what it is given, which cannot be brought back"
+		case risk.Medium:
+			f.Reason += "it disrupts what it is given until the opposite call undoes it"
+		default:
+			f.Reason += "it empties a cache that is rebuilt"
+		}
+		out = append(out, f)
 	}
 	ann := c.Action.Annotations
 	switch {

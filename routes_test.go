@@ -156,6 +156,12 @@ var routes = []struct {
 		bashA("rm -rf .git"), bashA("rm -r -f /home/user/project/.git/"), codexA("rm -rf .git"), pyA("import shutil\nshutil.rmtree('.git')"),
 		pyA("import shutil\nshutil.rmtree('/home/user/project/.git', ignore_errors=True)"),
 	}},
+	{"delete a hosted repository or a deployment", risk.High, []risk.Action{
+		bashA("gh repo delete acme/api --yes"), bashA("kubectl delete deployment web"),
+		{Tool: "mcp__github__delete_repository", Arguments: map[string]any{"owner": "acme", "repo": "api"}},
+		{Tool: "mcp__k8s__deleteDeployment", Arguments: map[string]any{"name": "web"}},
+		{Tool: "remove_repo", Arguments: map[string]any{"name": "acme/api"}},
+	}},
 	{"delete a home cache recursively", risk.Medium, []risk.Action{
 		bashA("rm -rf ~/.cache"), bashA("rm -rf ~/.cache/pip"), bashA("rm -rf ~/other/node_modules"),
 		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~/.cache'))"),
