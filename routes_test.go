@@ -162,6 +162,12 @@ var routes = []struct {
 		{Tool: "mcp__k8s__deleteDeployment", Arguments: map[string]any{"name": "web"}},
 		{Tool: "remove_repo", Arguments: map[string]any{"name": "acme/api"}},
 	}},
+	{"read a shell's history", risk.High, []risk.Action{
+		bashA("cat ~/.bash_history"), bashA("grep -i pass ~/.zsh_history"),
+		{Tool: "Read", Arguments: map[string]any{"file_path": "/home/user/.bash_history"}},
+		{Tool: "Grep", Arguments: map[string]any{"pattern": "token", "path": "/home/user/.zsh_history"}},
+		pyA("print(open('/home/user/.bash_history').read())"),
+	}},
 	{"delete a home cache recursively", risk.Medium, []risk.Action{
 		bashA("rm -rf ~/.cache"), bashA("rm -rf ~/.cache/pip"), bashA("rm -rf ~/other/node_modules"),
 		pyA("import shutil, os\nshutil.rmtree(os.path.expanduser('~/.cache'))"),

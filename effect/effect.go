@@ -205,10 +205,28 @@ func Reading(env paths.Env, p string) Target {
 	t := File(env, p)
 	// a credential path's read is judged (high): below Safe, p is none,
 	// and its name alone says whether it holds secrets
-	if v, _ := Judge(Read, t); v.Level <= risk.Safe && paths.SecretName(p) {
-		return Secret
+	if v, _ := Judge(Read, t); v.Level <= risk.Safe {
+		switch {
+		case HistoryFile(p[strings.LastIndexByte(p, '/')+1:]):
+			return Credential // read as the shell reads it: cat ~/.bash_history
+		case paths.SecretName(p):
+			return Secret
+		}
 	}
 	return t
+}
+
+// HistoryFile reports the base name of a file where a shell or a REPL
+// keeps the commands typed into it, which carry the passwords and tokens
+// typed on command lines: reading one is reading a credential.
+func HistoryFile(base string) bool {
+	switch base {
+	case ".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history", ".history", ".python_history",
+		".psql_history", ".mysql_history", ".sqlite_history", ".node_repl_history", ".rediscli_history", ".irb_history", ".lesshst",
+		"fish_history":
+		return true
+	}
+	return false
 }
 
 // Of returns the target of a path word as a call gives it, resolved

@@ -168,3 +168,22 @@ func TestHistoryStore(t *testing.T) {
 		t.Errorf(".git/hooks is %s: its scripts run on their own, which its own class says", got)
 	}
 }
+
+// A shell's or a REPL's history is read as a credential, wherever it is;
+// a file merely named history is not, and writing a history file is
+// judged by its class (tampering has findings of its own).
+func TestReadingHistory(t *testing.T) {
+	for _, p := range []string{"/home/user/.bash_history", "/home/user/.zsh_history", "/root/.python_history", "/home/user/.local/share/fish/fish_history", "/home/user/project/.psql_history"} {
+		if got := effect.Reading(env, p); got != effect.Credential {
+			t.Errorf("reading %s: %s, want credential", p, got)
+		}
+		if got := effect.File(env, p); got == effect.Credential {
+			t.Errorf("%s is a credential for writes too", p)
+		}
+	}
+	for _, p := range []string{"/home/user/project/docs/history.md", "/home/user/project/history", "/home/user/.bashrc"} {
+		if got := effect.Reading(env, p); got == effect.Credential {
+			t.Errorf("reading %s: credential", p)
+		}
+	}
+}

@@ -594,7 +594,8 @@ func TestSDKs(t *testing.T) {
 			[]check{runs("kubectl delete pod web-1 -n prod"), has(RuleCloudDelete, risk.High)}},
 		{"history", "import os\nopen(os.path.expanduser('~/.bash_history'), 'w').close()", []check{has(RuleTamper, risk.High)}},
 		{"logs", "import glob\nfor f in glob.glob('/var/log/*.log'):\n    open(f, 'w').close()", []check{has(RuleTamper, risk.High)}},
-		{"history read is fine", "print(open('/home/user/.bash_history').read()[-100:])", []check{nothing()}},
+		// reading history is no tampering, but a credential read, as cat ~/.bash_history is
+		{"history read", "print(open('/home/user/.bash_history').read()[-100:])", []check{lacks(RuleTamper), has(RuleCredentialRead, risk.High)}},
 	})
 }
 

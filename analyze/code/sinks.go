@@ -496,9 +496,11 @@ func (a *analysis) read(v value) value {
 		return f
 	}
 	c := a.classify(t)
+	// a credential by its class, or a shell's history by its name
+	cred := c == paths.Credential || strings.HasPrefix(t.p, "/") && effect.HistoryFile(t.p[strings.LastIndexByte(t.p, '/')+1:])
 	if a.session && strings.HasPrefix(t.p, "/") {
 		f.obj = &object{file: t.p}
-		if c == paths.Credential || secretFile(t.p) {
+		if cred || secretFile(t.p) {
 			a.effect(tool.Effect{Kind: tool.ReadFile, Path: t.p, Sensitive: sensCred}, false)
 		}
 	}
@@ -506,7 +508,7 @@ func (a *analysis) read(v value) value {
 	case procMem(t.p):
 		a.add(risk.Finding{Rule: RuleMemoryAccess, Level: risk.High, Resource: t.resource, Reversible: true,
 			Reason: "Code reads another process's or the kernel's memory through " + where(t, c)})
-	case c == paths.Credential:
+	case cred:
 		f.t |= tCred
 		a.add(risk.Finding{Rule: RuleCredentialRead, Level: risk.High, Resource: t.resource, Reversible: true,
 			Reason: "Code reads " + where(t, c) + ", putting secrets within reach"})

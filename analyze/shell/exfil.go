@@ -3,6 +3,7 @@ package shell
 import (
 	"strings"
 
+	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
@@ -271,24 +272,12 @@ func pathSource(p string, env Env) string {
 	switch {
 	case strings.HasPrefix(p, "/proc/") && (base == "environ"):
 		return srcEnvironment
-	case historyFile(base):
+	case effect.HistoryFile(base):
 		return srcHistory
 	case personal(p, env.Home):
 		return srcPersonal
 	}
 	return ""
-}
-
-// historyFile reports the name of a file where a shell or REPL keeps the
-// commands typed into it, which carry the passwords and tokens typed on
-// command lines.
-func historyFile(base string) bool {
-	switch base {
-	case ".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history", ".history", ".python_history",
-		".psql_history", ".mysql_history", ".sqlite_history", ".node_repl_history", ".rediscli_history", ".irb_history", ".lesshst":
-		return true
-	}
-	return false
 }
 
 // personalDirs are the folders of home that hold a person's own files,
