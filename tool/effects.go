@@ -117,7 +117,7 @@ type Prior struct {
 	Vars       map[string]string // shell variables with known values
 	Aliases    map[string]string // shell aliases: name → replacement text
 	Funcs      map[string]string // shell functions: name → body script
-	GitAliases map[string]string // git aliases: name → expansion ("!cmd" runs a shell)
+	GitAliases map[string]string // git aliases: name → expansion ("!cmd" runs a shell); and remote.NAME.url → URL for the remotes the conversation set
 	PyVars     map[string]PyValue
 	// Lists maps a file that holds a listing of paths (written by find or
 	// ls) to the paths it lists, so that xargs -a file rm -rf deletes them.

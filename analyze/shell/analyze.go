@@ -107,7 +107,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = append(out, unknownCommand(c, name))
 		}
 	}
-	return k.exfilFlow(gitRemotes(out, cmds), cmds, sinks, env)
+	var prior *tool.Prior
+	if call != nil {
+		prior = call.Prior
+	}
+	return k.exfilFlow(gitRemotes(out, cmds, prior), cmds, sinks, env)
 }
 
 // RuleUnknownCommand is the finding on a program no knowledge of warden

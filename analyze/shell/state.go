@@ -247,8 +247,12 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 		return false, nil
 	}
 	sub := cmd.Args[i]
-	if sub == "config" {
+	switch sub {
+	case "config":
 		r.gitConfig(cmd, i+1)
+		return false, nil
+	case "remote":
+		r.gitRemote(cmd, i+1)
 		return false, nil
 	}
 	if gitCommand(sub) || slices.Contains(r.expanding, "git "+sub) {
@@ -289,6 +293,17 @@ func (r *resolver) gitConfig(cmd Command, from int) {
 			ops = append(ops, a)
 		}
 	}
+	if len(ops) > 0 {
+		// git config remote.NAME.url URL re-points a remote
+		if name, ok := remoteURLKey(ops[0]); ok {
+			if unset {
+				r.setRemote(name, "", false)
+			} else if len(ops) >= 2 {
+				r.setRemote(name, ops[1], true)
+			}
+			return
+		}
+	}
 	if len(ops) == 0 || !strings.HasPrefix(strings.ToLower(ops[0]), "alias.") {
 		return
 	}
@@ -303,6 +318,90 @@ func (r *resolver) gitConfig(cmd Command, from int) {
 		// subshell
 		r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: name, Text: ops[1], Known: true})
 	}
+}
+
+// A remote the conversation adds or re-points is kept with the git
+// aliases, as git keeps both in its configuration: under the key
+// remote.NAME.url (no alias name holds a dot), so that a push to it in a
+// later call is known as a push to where the conversation chose (see
+// gitRemotes).
+
+// remoteURLKey reads a git configuration key remote.NAME.url (or
+// pushurl, which is where pushes go) and returns NAME.
+func remoteURLKey(key string) (string, bool) {
+	k := strings.ToLower(key)
+	if !strings.HasPrefix(k, "remote.") {
+		return "", false
+	}
+	for _, suffix := range []string{".url", ".pushurl"} {
+		if strings.HasSuffix(k, suffix) && len(k) > len("remote.")+len(suffix) {
+			return key[len("remote.") : len(key)-len(suffix)], true
+		}
+	}
+	return "", false
+}
+
+// RemoteKey is the key under which tool.Prior's GitAliases holds the URL
+// of a remote the conversation set.
+func RemoteKey(name string) string { return "remote." + name + ".url" }
+
+// gitRemote records the remotes git remote add, set-url, rename and
+// remove change; args[from:] follow the word remote.
+func (r *resolver) gitRemote(cmd Command, from int) {
+	var ops []string
+	del := false
+	for i := from; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		if cmd.Dynamic[i] {
+			return
+		}
+		switch {
+		case a == "-t" || a == "-m" || a == "--track" || a == "--master":
+			i++
+		case a == "--delete":
+			del = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	switch ops[0] {
+	case "add":
+		if len(ops) >= 3 && !del {
+			r.setRemote(ops[1], ops[2], true)
+		}
+	case "set-url":
+		if len(ops) >= 3 && !del {
+			r.setRemote(ops[1], ops[2], true)
+		}
+	case "remove", "rm":
+		r.setRemote(ops[1], "", false)
+	case "rename":
+		if len(ops) >= 3 {
+			if url, ok := r.gitAliases[RemoteKey(ops[1])]; ok {
+				r.setRemote(ops[1], "", false)
+				r.setRemote(ops[2], url, true)
+			}
+		}
+	}
+}
+
+// setRemote records that remote name now points at url (set) or is gone.
+func (r *resolver) setRemote(name, url string, set bool) {
+	if name == "" || len(url) > maxBody {
+		return
+	}
+	key := RemoteKey(name)
+	if !set {
+		r.del(&r.gitAliases, ownGit, key)
+		r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: key})
+		return
+	}
+	r.set(&r.gitAliases, ownGit, key, url)
+	r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: key, Text: url, Known: true})
 }
 
 // gitCommand reports whether name is one of git's own commands, which an
