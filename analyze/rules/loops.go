@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agentwarden/warden/tool"
@@ -26,19 +27,95 @@ func bgLoop(c *tool.Call) bool {
 const maxLoopScan = 256 << 10
 
 // endlessLoopSpawns scans s for "while true|:|[ 1 ]|((1))", "until
-// false" or "for ((;;))" followed by do … done, and reports whether the
-// body (nested loops included) holds a lone & that ends a command.
+// false" or "for ((;;))" followed by do … done, and for loops of many
+// rounds (see manyRounds), and reports whether the body (nested loops
+// included) holds a lone & that ends a command.
 func endlessLoopSpawns(s string) bool {
 	for i := 0; i < len(s); {
 		j := nextEndless(s, i)
 		if j < 0 {
-			return false
+			break
 		}
 		body, ok := loopBody(s, j)
 		if ok && backgrounds(body) {
 			return true
 		}
 		i = j
+	}
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], "for")
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 3
+		if !isWordAt(s, k, "for") {
+			continue
+		}
+		d := k + 3
+		for d < len(s) && !isWordAt(s, d, "do") {
+			d++
+		}
+		if d >= len(s) || !manyRounds(s[k+3:d]) {
+			continue
+		}
+		if body, ok := loopBody(s, d); ok && backgrounds(body) {
+			return true
+		}
+	}
+	return false
+}
+
+// manyRounds is the number of rounds from which a loop that starts a
+// background job on each is judged as one without end: the jobs pile up
+// faster than any of them ends.
+const manyRoundsN = 1000
+
+// manyRounds reports whether the head of a for loop (the text between
+// for and do) counts to manyRounds or more: in $(seq [A [S]] N), in
+// {A..N[..S]}, or ((i = A; i < N; …)).
+func manyRounds(head string) bool {
+	count := func(from, to string) bool {
+		a, errA := strconv.Atoi(strings.TrimSpace(from))
+		b, errB := strconv.Atoi(strings.TrimSpace(to))
+		return errA == nil && errB == nil && b-a+1 >= manyRoundsN
+	}
+	if i := strings.Index(head, "$(seq "); i >= 0 {
+		end := strings.IndexByte(head[i:], ')')
+		if end < 0 {
+			return false
+		}
+		f := strings.Fields(head[i+len("$(seq ") : i+end])
+		switch len(f) {
+		case 1:
+			return count("1", f[0])
+		case 2, 3:
+			return count(f[0], f[len(f)-1])
+		}
+		return false
+	}
+	if i := strings.IndexByte(head, '{'); i >= 0 {
+		end := strings.IndexByte(head[i:], '}')
+		if end < 0 {
+			return false
+		}
+		parts := strings.Split(head[i+1:i+end], "..")
+		return len(parts) >= 2 && count(parts[0], parts[1])
+	}
+	if i := strings.Index(head, "(("); i >= 0 {
+		f := strings.Split(head[i+2:], ";")
+		if len(f) < 3 {
+			return false
+		}
+		_, from, ok := strings.Cut(f[0], "=")
+		if !ok {
+			from = "0"
+		}
+		cond := f[1]
+		if j := strings.IndexAny(cond, "<"); j >= 0 {
+			to := strings.TrimPrefix(cond[j+1:], "=")
+			return count(from, to)
+		}
 	}
 	return false
 }

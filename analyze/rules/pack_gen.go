@@ -577,7 +577,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "res.code_exhaustion",
-		Pattern:    `(?:\*|\bbytearray\(|\bbytes\(|\balloc\w*\(|new\s+Array\(|Buffer\.alloc\w*\()\s*(?:10\s*\*\*\s*(?:1[0-9]|[2-9][0-9])|2\s*\*\*\s*(?:[4-9][0-9])|1e(?:1[0-9]|[2-9][0-9]))\b`,
+		Pattern:    `(?:\*|\bbytearray\(|\bbytes\(|\balloc\w*\(|new\s+Array\(|Buffer\.alloc\w*\()\s*\(?\s*(?:10\s*\*\*\s*(?:1[0-9]|[2-9][0-9])|2\s*\*\*\s*(?:[4-9][0-9])|1e(?:1[0-9]|[2-9][0-9]))\b`,
 		Level:      risk.High,
 		Reason:     "Code allocates more memory than a machine has (10**12 bytes and the like)",
 		Reversible: true,
