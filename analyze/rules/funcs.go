@@ -18,6 +18,7 @@ var Funcs = map[string]func(*tool.Call) bool{
 	"git_commit":          gitCommit.match,
 	"git_push":            gitPush.match,
 	"res_bg_loop":         bgLoop,
+	"res_growth_loop":     growthLoop,
 }
 
 // commandRules are the Funcs that are command rules, by name: a rule that

@@ -29,42 +29,42 @@ const maxLoopScan = 256 << 10
 // endlessLoopSpawns scans s for "while true|:|[ 1 ]|((1))", "until
 // false" or "for ((;;))" followed by do … done, and for loops of many
 // rounds (see manyRounds), and reports whether the body (nested loops
-// included) holds a lone & that ends a command.
+// included) holds a lone & that ends a command. It reads at most
+// maxHeads loops of s, and at most maxSpawnBody bytes of each: a script
+// of thousands of nested loops costs what its first ones cost (reading
+// every loop to its end was quadratic: 45 s for 225 KB).
 func endlessLoopSpawns(s string) bool {
-	for i := 0; i < len(s); {
-		j := nextEndless(s, i)
-		if j < 0 {
-			break
-		}
-		body, ok := loopBody(s, j)
-		if ok && backgrounds(body) {
-			return true
-		}
-		i = j
-	}
-	for i := 0; i < len(s); {
-		k := strings.Index(s[i:], "for")
+	heads := 0
+	for i := 0; i < len(s) && heads < maxHeads; {
+		k := strings.IndexAny(s[i:], "wuf")
 		if k < 0 {
 			return false
 		}
 		k += i
-		i = k + 3
-		if !isWordAt(s, k, "for") {
+		i = k + 1
+		j := endlessHeadAt(s, k)
+		if j < 0 && isWordAt(s, k, "for") {
+			// for … do: a loop of many rounds, its head read up to do
+			d := k + 3
+			for lim := min(len(s), k+maxSpawnBody); d < lim && !isWordAt(s, d, "do"); d++ {
+			}
+			if d < len(s) && isWordAt(s, d, "do") && manyRounds(s[k+3:d]) {
+				j = d
+			}
+		}
+		if j < 0 {
 			continue
 		}
-		d := k + 3
-		for d < len(s) && !isWordAt(s, d, "do") {
-			d++
-		}
-		if d >= len(s) || !manyRounds(s[k+3:d]) {
-			continue
-		}
-		if body, ok := loopBody(s, d); ok && backgrounds(body) {
+		heads++
+		if body, ok := loopBody(s[:min(len(s), j+maxSpawnBody)], j); ok && backgrounds(body) {
 			return true
 		}
 	}
 	return false
 }
+
+// maxSpawnBody bounds the bytes of a loop's body endlessLoopSpawns reads.
+const maxSpawnBody = 64 << 10
 
 // manyRounds is the number of rounds from which a loop that starts a
 // background job on each is judged as one without end: the jobs pile up
@@ -123,31 +123,18 @@ func manyRounds(head string) bool {
 // endlessHeads are the loop heads that never end by themselves.
 var endlessHeads = []string{"while true", "while :", "while [ 1 ]", "while ((1))", "while (( 1 ))", "until false", "for ((;;))", "for (( ; ; ))"}
 
-// nextEndless returns the index just after the next endless loop head at
-// or after i that starts a word, or -1.
-func nextEndless(s string, i int) int {
-	best := -1
+// endlessHeadAt returns the index just after the endless loop head
+// (endlessHeads) that starts a word at s[k:], or -1.
+func endlessHeadAt(s string, k int) int {
+	if k > 0 && strings.IndexByte(" \t\n;&|({", s[k-1]) < 0 {
+		return -1
+	}
 	for _, h := range endlessHeads {
-		from := i
-		for {
-			k := strings.Index(s[from:], h)
-			if k < 0 {
-				break
-			}
-			k += from
-			end := k + len(h)
-			startsWord := k == 0 || strings.IndexByte(" \t\n;&|({", s[k-1]) >= 0
-			endsWord := end == len(s) || strings.IndexByte(" \t\n;", s[end]) >= 0
-			if startsWord && endsWord {
-				if best < 0 || end < best {
-					best = end
-				}
-				break
-			}
-			from = k + 1
+		if end := k + len(h); strings.HasPrefix(s[k:], h) && (end == len(s) || strings.IndexByte(" \t\n;", s[end]) >= 0) {
+			return end
 		}
 	}
-	return best
+	return -1
 }
 
 // loopBody returns the text between the do that follows s[:j] and its
@@ -159,6 +146,13 @@ func loopBody(s string, j int) (string, bool) {
 	}
 	depth, start := 1, d+2
 	for k := start; k < len(s); k++ {
+		if s[k] != 'd' {
+			n := strings.IndexByte(s[k:], 'd') // do and done start with d
+			if n < 0 {
+				break
+			}
+			k += n
+		}
 		switch {
 		case isWordAt(s, k, "do"):
 			depth++
@@ -223,4 +217,218 @@ func backgrounds(body string) bool {
 		return true
 	}
 	return false
+}
+
+// growthLoop reports a loop without an end (and without a pause, a
+// break or an exit in it) whose body grows something on every turn: a
+// shell loop that appends to a file (>>), makes directories or copies
+// and allocates files; a Python or JavaScript loop that appends to a
+// list, concatenates, or writes. It runs until the memory or the disk is
+// full.
+func growthLoop(c *tool.Call) bool {
+	for _, s := range c.Shell {
+		if len(s) > maxLoopScan {
+			s = s[:maxLoopScan]
+		}
+		if !mayLoopForever(s) || !strings.Contains(s, "do") || !grows(s, shellGrowth) {
+			continue
+		}
+		heads := 0
+		for i := 0; i < len(s) && heads < maxHeads; {
+			k := strings.IndexAny(s[i:], "wuf")
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + 1
+			j := endlessHeadAt(s, k)
+			if j < 0 {
+				continue
+			}
+			heads++
+			if body, ok := loopBody(s[:min(len(s), j+maxBody)], j); ok && !stops(body, shellStops) && grows(body, shellGrowth) {
+				return true
+			}
+		}
+	}
+	for _, code := range c.Code {
+		s := code.Text
+		if len(s) > maxLoopScan {
+			s = s[:maxLoopScan]
+		}
+		if !mayLoopForever(s) {
+			continue
+		}
+		switch code.Lang {
+		case "python":
+			if pyGrowthLoop(s) {
+				return true
+			}
+		case "javascript", "js", "node", "typescript":
+			if jsGrowthLoop(s) {
+				return true
+			}
+		}
+	}
+	// programs inline in a script (python3 -c, node -e) are read where
+	// they stand: their loop heads are no shell's
+	for _, s := range c.Shell {
+		if len(s) > maxLoopScan {
+			s = s[:maxLoopScan]
+		}
+		if mayLoopForever(s) && (grows(s, pyGrowth) && pyGrowthLoop(s) || grows(s, jsGrowth) && jsGrowthLoop(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayLoopForever reports whether s holds a word every loop head without
+// an end holds (while, until, or the empty condition of a C-style for):
+// most texts hold none, and are not searched for each head.
+func mayLoopForever(s string) bool {
+	return strings.Contains(s, "while") || strings.Contains(s, "until") || strings.Contains(s, ";;") || strings.Contains(s, "; ;")
+}
+
+// pyGrowthLoop reports a Python loop without end that grows (see
+// growthLoop) in s.
+func pyGrowthLoop(s string) bool {
+	heads := 0
+	for _, h := range []string{"while True:", "while 1:", "while(True):"} {
+		for i := 0; ; {
+			k := strings.Index(s[i:], h)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + len(h)
+			if heads++; heads > maxHeads {
+				return false
+			}
+			if body := pyBody(s, k, i); !stops(body, pyStops) && grows(body, pyGrowth) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsGrowthLoop reports a JavaScript loop without end that grows (see
+// growthLoop) in s.
+func jsGrowthLoop(s string) bool {
+	heads := 0
+	for _, h := range []string{"while(true)", "while (true)", "for(;;)", "for (;;)", "while(1)", "while (1)"} {
+		for i := 0; ; {
+			k := strings.Index(s[i:], h)
+			if k < 0 {
+				break
+			}
+			k += i
+			i = k + len(h)
+			if heads++; heads > maxHeads {
+				return false
+			}
+			if body := jsBody(s, i); !stops(body, jsStops) && grows(body, jsGrowth) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// What ends or slows a loop, and what grows, in each language (plain
+// substrings of the body).
+var (
+	shellStops  = []string{"sleep", "break", "exit", "return", "read ", "wait", "timeout"}
+	shellGrowth = []string{">>", "mkdir", "fallocate", "dd ", "cp ", "touch "}
+	pyStops     = []string{"break", "return", "sleep", "exit", "raise", "input("}
+	pyGrowth    = []string{".append(", ".extend(", "+=", ".write(", "makedirs(", "mkdir(", ".insert("}
+	jsStops     = []string{"break", "return", "setTimeout", "await", "throw", "exit"}
+	jsGrowth    = []string{".push(", "+=", ".concat(", "appendFile", "writeFile", "mkdirSync", ".unshift("}
+)
+
+func stops(body string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(body, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func grows(body string, ops []string) bool { return stops(body, ops) }
+
+// maxHeads bounds the loop heads of one text whose bodies are read, and
+// maxBody the bytes of a body: a text of thousands of loops costs what
+// its first ones cost.
+const (
+	maxHeads = 64
+	maxBody  = 4 << 10
+)
+
+// pyBody returns the body of the Python loop whose head starts at k and
+// ends at j: the rest of its line, or the lines after it indented deeper
+// than the head's line.
+func pyBody(s string, k, j int) string {
+	if len(s) > j+maxBody {
+		s = s[:j+maxBody]
+	}
+	if e := strings.IndexByte(s[j:], '\n'); e < 0 || strings.TrimSpace(s[j:j+e]) != "" {
+		if e < 0 {
+			return s[j:]
+		}
+		return s[j : j+e] // while True: x.append(1)
+	}
+	lineStart := strings.LastIndexByte(s[:k], '\n') + 1
+	indent := k - lineStart
+	start := j + strings.IndexByte(s[j:], '\n') + 1
+	end := start
+	for end < len(s) {
+		e := strings.IndexByte(s[end:], '\n')
+		line := s[end:]
+		if e >= 0 {
+			line = s[end : end+e]
+		}
+		if t := strings.TrimLeft(line, " \t"); t != "" && len(line)-len(t) <= indent {
+			break
+		}
+		if e < 0 {
+			end = len(s)
+			break
+		}
+		end += e + 1
+	}
+	return s[start:end]
+}
+
+// jsBody returns the body of the JavaScript loop whose head ends at j: a
+// block in braces (counted), or one statement up to ; or the end.
+func jsBody(s string, j int) string {
+	if len(s) > j+maxBody {
+		s = s[:j+maxBody]
+	}
+	t := strings.TrimLeft(s[j:], " \t\n")
+	j = len(s) - len(t)
+	if t == "" {
+		return ""
+	}
+	if t[0] != '{' {
+		if e := strings.IndexAny(t, ";\n"); e >= 0 {
+			return t[:e]
+		}
+		return t
+	}
+	depth := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return t[1:i]
+			}
+		}
+	}
+	return t[1:]
 }

@@ -576,6 +576,14 @@ var defaultPack = []Rule{
 		Reversible: true,
 	},
 	{
+		Name:       "res.growth_loop",
+		FuncName:   "res_growth_loop",
+		Level:      risk.High,
+		Reason:     "A loop without an end, a pause or a break grows memory or disk on every turn, until the machine runs out",
+		Reversible: true,
+		On:         []Target{OnCommand, OnCode},
+	},
+	{
 		Name:       "res.code_exhaustion",
 		Pattern:    `(?:\*|\bbytearray\(|\bbytes\(|\balloc\w*\(|new\s+Array\(|Buffer\.alloc\w*\()\s*\(?\s*(?:10\s*\*\*\s*(?:1[0-9]|[2-9][0-9])|2\s*\*\*\s*(?:[4-9][0-9])|1e(?:1[0-9]|[2-9][0-9]))\b`,
 		Level:      risk.High,
@@ -684,6 +692,7 @@ var defaultGates = [][]string{
 	nil,                                   // pkg.download_to_system_path
 	nil,                                   // res.fork_bomb
 	nil,                                   // res.background_loop
+	nil,                                   // res.growth_loop
 	nil,                                   // res.code_exhaustion
 	{"xmrig", "stratum+tcp://", "stratum+ssl://", "stratum+tls://", "cpuminer", "minerd", "ethminer", "nbminer", "lolminer", "t-rex", "phoenixminer", "nicehash", "--donate-level", "cryptonight"}, // res.crypto_miner
 	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "},                                                          // res.stress

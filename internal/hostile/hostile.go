@@ -57,6 +57,10 @@ func Inputs() []Input {
 	add("if20000", r("if x; then ", 20000)+"x"+r("; fi", 20000)+tail)
 	add("case5000", r("case x in x) ", 5000)+"x"+r(";; esac", 5000)+tail)
 	add("while5000", r("while x; do ", 5000)+"x"+r("; done", 5000)+tail)
+	// loops without end, nested past any script, each read to its end by
+	// the loop rules (45 s for 15,000 before they were bounded)
+	add("while-true15000", "x & y >> z; "+r("while true; do ", 15000)+"x"+tail)
+	add("for-forever15000", "x & y >> z; "+r("for ((;;)) do ", 15000)+"x"+tail)
 	add("func5000", r("f() { ", 5000)+"x"+r("; }", 5000)+tail)
 	add("procsubst5000", "cat "+r("<(", 5000)+"x"+r(")", 5000)+tail)
 	add("param-deep", "echo "+r("${a:-", 5000)+"x"+r("}", 5000)+tail)
