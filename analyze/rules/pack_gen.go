@@ -514,10 +514,10 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:     "db.orm_bulk_delete",
-		Pattern:  `\.objects\.all\(\)\s*\.delete\(\)|\bsession\.query\([\w.]+\)\s*\.delete\(|\.(?:metadata\.)?drop_all\(|(?-i:\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b)|\.deleteMany\(\s*(?:\{\s*(?:where\s*:\s*\{\s*\}\s*)?\}\s*)?\)|\.delete_many\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{[^}]*truncate\s*:\s*true|\.(?:drop_database|dropDatabase|drop_collection)\(|\bsequelize\.drop\(|\.sync\(\s*\{\s*force\s*:\s*true|\.truncate\(\s*(?:cascade\s*=\s*True)?\s*\)|\.synchronize\(\s*true\s*\)|\bdropSchema\s*:\s*true`,
+		Pattern:  `\.objects\.all\(\)\s*\.delete\(\)|\bsession\.query\([\w.]+\)\s*\.delete\(|\.(?:metadata\.)?drop_all\(|(?-i:\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b)|\.deleteMany\(\s*(?:\{\s*(?:where\s*:\s*\{\s*\}\s*)?\}\s*)?\)|\.delete_many\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{[^}]*truncate\s*:\s*true|\.(?:drop_database|dropDatabase|drop_collection)\(|\bsequelize\.drop\(|\.sync\(\s*\{\s*force\s*:\s*true|\.truncate\(\s*(?:cascade\s*=\s*True)?\s*\)|\.synchronize\(\s*true\s*\)|\bdropSchema\s*:\s*true|\bknex\(\s*['"][\w.]+['"]\s*\)\s*\.(?:del|delete)\(\s*\)|\bgetRepository\(\s*[\w.]+\s*\)\s*\.clear\(\s*\)`,
 		Level:    risk.High,
 		Reason:   "Code deletes every row or document of a model, or drops the schema, through an ORM",
-		Keywords: []string{"objects.all", "session.query", "drop_all", "delete_all", "destroy_all", "deletemany", "delete_many", "truncate", "dropdatabase", "drop_database", "drop_collection", "sequelize.drop", "force", "synchronize", "dropschema"},
+		Keywords: []string{"objects.all", "session.query", "drop_all", "delete_all", "destroy_all", "deletemany", "delete_many", "truncate", "dropdatabase", "drop_database", "drop_collection", "sequelize.drop", "force", "synchronize", "dropschema", "knex", "getrepository"},
 		On:       []Target{OnCommand, OnCode},
 	},
 	{
