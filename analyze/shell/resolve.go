@@ -912,8 +912,8 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 	if !r.work.Charge(fields*(size+fieldCost), "shell expansion") {
 		return nil, false
 	}
-	if s, ok := quotedLiteral(w); ok {
-		return append(dst, s), true // what expand.Fields gives it
+	if out, ok, handled := r.simpleFields(dst, w); handled {
+		return out, ok // what expand.Fields gives it
 	}
 	out, ok := r.expandFields(w)
 	if !ok {
@@ -943,50 +943,6 @@ func (r *resolver) expandFields(w *syntax.Word) (fields []string, ok bool) {
 		return nil, false
 	}
 	return out, true
-}
-
-// quotedLiteral returns the one field of a word made of literal text and
-// quotes only: unquoted text without what expands (see expands),
-// '…', and "…" holding text without a backslash; such a word expands to
-// its pieces joined (git commit -m "fix the build"). Others (a NUL,
-// $'…', $"…", an expansion) are left to expand.Fields.
-func quotedLiteral(w *syntax.Word) (string, bool) {
-	if len(w.Parts) == 0 {
-		return "", false // no field at all
-	}
-	var room [4]string
-	pieces := room[:0]
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			if expands(x.Value) || strings.IndexByte(x.Value, 0) >= 0 {
-				return "", false
-			}
-			pieces = append(pieces, x.Value)
-		case *syntax.SglQuoted:
-			if x.Dollar || strings.IndexByte(x.Value, 0) >= 0 {
-				return "", false
-			}
-			pieces = append(pieces, x.Value)
-		case *syntax.DblQuoted:
-			if x.Dollar {
-				return "", false
-			}
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok || strings.IndexByte(l.Value, '\\') >= 0 || strings.IndexByte(l.Value, 0) >= 0 {
-					return "", false
-				}
-				pieces = append(pieces, l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	if len(pieces) == 1 {
-		return pieces[0], true
-	}
-	return strings.Join(pieces, ""), true
 }
 
 // expands reports whether an unquoted literal holds a character that

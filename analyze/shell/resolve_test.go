@@ -263,13 +263,15 @@ func TestTextContains(t *testing.T) {
 	}
 }
 
-// FuzzQuotedLiteral checks quotedLiteral against expand.Fields, the
-// general path it stands in for: on every word of a script that it takes,
-// expand.Fields gives that one field.
-func FuzzQuotedLiteral(f *testing.F) {
+// FuzzSimpleFields checks simpleFields against expand.Fields, the
+// general path it stands in for: on every word of a script that it
+// takes, in a fresh shell and in one whose variables hold blanks (see
+// fieldsShells), expandFields gives the same fields, or fails as well.
+func FuzzSimpleFields(f *testing.F) {
 	for _, s := range []string{`git commit -m "fix the build"`, `echo 'a b'"c d"e`, `echo "a\"b" "a\\b" "a\$b" 'x\y'`,
 		`echo "" '' a""b`, `echo $'a\nb' $"x" "~" ~ "*" '{a,b}' "a{b}"`, "echo \"a\x00b\" 'c\x00d' e\x00f", `echo "a$" "$" "$(x)"`,
-		`echo "ü" 'ß' "a` + "\n" + `b"`, `x="a b" y='c'd`} {
+		`echo "ü" 'ß' "a` + "\n" + `b"`, `x="a b" y='c'd`, `echo $X "$X" ${S}x"$E"y $E "$E" ~/"$X" ~"x" ~root ~/a:~/b $TMPDIR/$U $IFS`,
+		`echo $N$M "${M}" $PWD/*.go $LINENO $1 "$@" ${X:-y} ${#X} $D "$D"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -280,23 +282,7 @@ func FuzzQuotedLiteral(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := newResolver(Options{Env: testEnv})
-		defer release(r)
-		syntax.Walk(file, func(n syntax.Node) bool {
-			w, ok := n.(*syntax.Word)
-			if !ok {
-				return true
-			}
-			got, ok := quotedLiteral(w)
-			if !ok {
-				return true
-			}
-			want, ok := r.expandFields(w)
-			if !ok || len(want) != 1 || want[0] != got {
-				t.Fatalf("word %q: quotedLiteral gives %q, expand.Fields %q (%v)", source(w), got, want, ok)
-			}
-			return true
-		})
+		checkFields(t, file, fieldsShells())
 	})
 }
 

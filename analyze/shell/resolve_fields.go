@@ -1,0 +1,208 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// simpleFields appends to dst the fields of a word that expands without
+// expand.Fields, and reports handled; a word it does not know (handled
+// false) is left to expandFields, which gives what it would. It knows words
+// made of:
+//
+//   - unquoted text without what brace expansion or an escape act on
+//     (see simpleText) — a leading ~ or ~/ is the home directory; * ? [
+//     stay as written, since nothing globs (see expandFields);
+//   - '…' (not $'…');
+//   - "…" (not $"…") holding text without a backslash and $NAME or
+//     ${NAME} (see simpleParam);
+//   - $NAME or ${NAME} unquoted, split on the default IFS.
+//
+// Each is expanded as expand.Fields expands it with r's variables (see
+// env): ok false when one of them is unknown, as expandFields reports it.
+// TestSimpleFields holds it to expand.Fields over the corpora and
+// generated words.
+func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok, handled bool) {
+	parts := w.Parts
+	if len(parts) == 0 {
+		return dst, false, false
+	}
+	// the word's shape first, so that a word left to expandFields costs
+	// only this scan
+	split := false // an unquoted parameter: its value is split
+	for i, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if !simpleText(x.Value) {
+				return dst, false, false
+			}
+			if i == 0 && len(x.Value) > 0 && x.Value[0] == '~' {
+				name, _, slash := strings.Cut(x.Value[1:], "/")
+				if name != "" && (slash || len(parts) == 1) {
+					return dst, false, false // ~user: expand looks the user up
+				}
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar || strings.IndexByte(x.Value, 0) >= 0 {
+				return dst, false, false
+			}
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return dst, false, false
+			}
+			for _, q := range x.Parts {
+				switch y := q.(type) {
+				case *syntax.Lit:
+					if strings.IndexByte(y.Value, '\\') >= 0 || strings.IndexByte(y.Value, 0) >= 0 {
+						return dst, false, false
+					}
+				case *syntax.ParamExp:
+					if !simpleParam(y) {
+						return dst, false, false
+					}
+				default:
+					return dst, false, false
+				}
+			}
+		case *syntax.ParamExp:
+			if !simpleParam(x) {
+				return dst, false, false
+			}
+			split = true
+		default:
+			return dst, false, false
+		}
+	}
+	e := &r.expEnv
+	*e = env{r: r}
+	if split && e.Get("IFS").String() != " \t\n" {
+		return dst, false, false
+	}
+	// As expand's wordFields: the pieces of the field being built (an
+	// empty piece counts: the field is then kept), and whether a quote
+	// keeps one empty field when the word yields none.
+	var room [8]string
+	f := fieldsOut{dst: dst, cur: room[:0]}
+	n := len(dst)
+	allowEmpty := false
+	for i, p := range parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			s := x.Value
+			if i == 0 {
+				prefix := ""
+				if len(s) > 0 && s[0] == '~' {
+					// ~ or ~/…, not followed by more parts without a slash (see above)
+					name, rest, slash := strings.Cut(s[1:], "/")
+					if name == "" && (slash || len(parts) == 1) {
+						if v := e.Get("HOME"); e.unknown {
+							return dst[:n], false, true
+						} else if v.IsSet() {
+							prefix, s = v.String(), ""
+							if slash {
+								s = "/" + rest
+							}
+						}
+					}
+				}
+				f.cur = append(f.cur, prefix)
+			}
+			f.cur = append(f.cur, s)
+		case *syntax.SglQuoted:
+			allowEmpty = true
+			f.cur = append(f.cur, x.Value)
+		case *syntax.DblQuoted:
+			allowEmpty = true
+			for _, q := range x.Parts {
+				switch y := q.(type) {
+				case *syntax.Lit:
+					f.cur = append(f.cur, y.Value)
+				case *syntax.ParamExp:
+					v := e.Get(y.Param.Value)
+					if e.unknown {
+						return dst[:n], false, true
+					}
+					f.cur = append(f.cur, v.String())
+				}
+			}
+		case *syntax.ParamExp:
+			v := e.Get(x.Param.Value)
+			if e.unknown {
+				return dst[:n], false, true
+			}
+			f.split(v.String())
+		}
+	}
+	f.flush()
+	if allowEmpty && len(f.dst) == n {
+		f.dst = append(f.dst, "")
+	}
+	return f.dst, true, true
+}
+
+// fieldsOut are the fields of a word being expanded (see simpleFields).
+type fieldsOut struct {
+	dst []string // the fields done
+	cur []string // the pieces of the field being built
+}
+
+// flush ends the field being built, if any piece was added to it.
+func (f *fieldsOut) flush() {
+	switch len(f.cur) {
+	case 0:
+		return
+	case 1:
+		f.dst = append(f.dst, f.cur[0])
+	default:
+		f.dst = append(f.dst, strings.Join(f.cur, ""))
+	}
+	clear(f.cur)
+	f.cur = f.cur[:0]
+}
+
+// split adds an unquoted value split on the default IFS (space, tab and
+// newline) as expand's wordFields splits it: each blank ends the field
+// being built.
+func (f *fieldsOut) split(val string) {
+	start := -1
+	for i := 0; i < len(val); i++ {
+		if c := val[i]; c == ' ' || c == '\t' || c == '\n' {
+			if start >= 0 {
+				f.cur = append(f.cur, val[start:i])
+				start = -1
+			}
+			f.flush()
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		f.cur = append(f.cur, val[start:])
+	}
+}
+
+// simpleText reports unquoted text simpleFields expands: without a
+// backslash, a brace or a NUL.
+func simpleText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '{', '}', 0:
+			return false
+		}
+	}
+	return true
+}
+
+// simpleParam reports $NAME or ${NAME}: a variable's name and no operator
+// (as syntax.ParamExp's unexported simple has it), other than LINENO,
+// which expand answers itself.
+func simpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil &&
+		!p.Excl && !p.Length && !p.Width && !p.IsSet &&
+		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
+		p.NestedParam == nil && p.Index == nil &&
+		len(p.Modifiers) == 0 && p.Slice == nil &&
+		p.Repl == nil && p.Names == 0 && p.Exp == nil &&
+		validName(p.Param.Value) && p.Param.Value != "LINENO"
+}
