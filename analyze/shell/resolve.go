@@ -562,12 +562,15 @@ func (r *resolver) envScripts(assigns []*syntax.Assign, depth, id int, off uint)
 func (r *resolver) echoed(id, first int) error {
 	n := len(r.out)
 	for i := first; i < n; i++ {
-		c := r.out[i]
-		if r.at[i].owner != id || len(c.Args) == 0 || c.Dynamic[0] || !runsScript(path.Base(c.Args[0])) && path.Base(c.Args[0]) != "eval" {
+		if r.at[i].owner != id || len(r.out[i].Args) == 0 || r.out[i].Dynamic[0] {
 			continue
 		}
+		if name := path.Base(r.out[i].Args[0]); !runsScript(name) && name != "eval" {
+			continue
+		}
+		c := r.out[i]
 		subst := substScript(c)
-		if !subst && !substProgram(c) && (!shells[path.Base(c.Args[0])] || !readsStdin(c)) {
+		if !subst && !substProgram(c) && (!isShell(path.Base(c.Args[0])) || !readsStdin(c)) {
 			continue
 		}
 		if c.Depth >= MaxDepth {
@@ -598,7 +601,7 @@ func (r *resolver) echoed(id, first int) error {
 
 // runsScript reports a command that runs a shell script: a shell,
 // source or its alias ".".
-func runsScript(name string) bool { return shells[name] || name == "source" || name == "." }
+func runsScript(name string) bool { return isShell(name) || name == "source" || name == "." }
 
 // substScript reports a shell or source whose script file is a process
 // substitution, sh <(echo …): the substitution's output is the script.
@@ -949,13 +952,15 @@ func (r *resolver) expandFields(w *syntax.Word) (fields []string, ok bool) {
 // tilde, brace or pattern expansion, or an escape, act on: ~ { } * ? [ ] \.
 func expands(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~', '{', '}', '*', '?', '[', ']', '\\':
+		if expanding[s[i]] {
 			return true
 		}
 	}
 	return false
 }
+
+// expanding marks the bytes expands looks for.
+var expanding = [256]bool{'~': true, '{': true, '}': true, '*': true, '?': true, '[': true, ']': true, '\\': true}
 
 // literal returns the value of a word that needs no expansion: a plain
 // word without the characters that tilde, brace or pattern expansion, or
@@ -1210,7 +1215,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		return r.nested(name, cmd.Args[i], depth+1)
 	}
-	if runsScript(name) && readsStdin(cmd) && (shells[name] || len(cmd.Args) > 1) {
+	if runsScript(name) && readsStdin(cmd) && (isShell(name) || len(cmd.Args) > 1) {
 		// bash <<EOF … EOF, sh <<< "…": the heredoc is the script.
 		for _, rd := range cmd.Redirs {
 			if rd.Stdin() && !rd.Dynamic {
@@ -1264,7 +1269,12 @@ func static(c Command, from int) bool {
 }
 
 // shells are the interpreters whose stdin script Resolve reads in turn.
+// Every name of them ends in "sh" (see isShell).
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
+// isShell reports a program of shells, testing the name's end before the
+// map: most programs, read for each command, end otherwise.
+func isShell(name string) bool { return strings.HasSuffix(name, "sh") && shells[name] }
 
 // readsStdin reports whether a shell takes its script from stdin: no
 // script file operand, -s, or a file that is stdin.

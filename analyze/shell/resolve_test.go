@@ -298,3 +298,18 @@ func TestExpandPanic(t *testing.T) {
 		t.Errorf("the words expand panics on are not dynamic: %+v", cmds)
 	}
 }
+
+// TestShellNames checks the gate of isShell: every name of shells ends in
+// "sh", so that isShell answers as the map does.
+func TestShellNames(t *testing.T) {
+	for name := range shells {
+		if !isShell(name) {
+			t.Errorf("shell %q: isShell false", name)
+		}
+	}
+	for _, name := range []string{"fish", "csh", "tcsh", "rsh", "ssh", "sh.exe", "", "s"} {
+		if isShell(name) != shells[name] {
+			t.Errorf("%q: isShell %v, shells %v", name, isShell(name), shells[name])
+		}
+	}
+}

@@ -917,7 +917,7 @@ func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) err
 		return nil
 	}
 	base := path.Base(next)
-	if k.byName[commandName(base)] == nil && wrapperRows()[base] == nil && !shells[base] && !k.interp[interpreterName(base)] {
+	if k.byName[commandName(base)] == nil && wrapperRows()[base] == nil && !isShell(base) && !k.interp[interpreterName(base)] {
 		return nil
 	}
 	inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
@@ -955,7 +955,7 @@ var notRunners = map[string]bool{
 func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env Env) []risk.Finding {
 	c := cmds[i]
 	name := path.Base(c.Args[0])
-	if shells[name] || slices.ContainsFunc(c.Redirs, Redirect.Stdin) {
+	if isShell(name) || slices.ContainsFunc(c.Redirs, Redirect.Stdin) {
 		return out
 	}
 	reads := false
