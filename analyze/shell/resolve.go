@@ -682,7 +682,8 @@ type stmtSpan struct {
 // through them), and a simple command reads the command and process
 // substitutions inside its own statement.
 func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets []setSpan) {
-	var own []int // this script's commands, in source order
+	var room [16]int
+	own := room[:0] // this script's commands, in source order
 	for i := first; i < len(r.out); i++ {
 		if r.at[i].owner == id {
 			own = append(own, i)
@@ -1053,6 +1054,11 @@ func walkHasSubst(n syntax.Node) bool {
 func (r *resolver) words(ws []*syntax.Word) Command {
 	args, dyn, anyDyn := r.argBuf[:0], r.dynBuf[:0], false
 	for _, w := range ws {
+		if s, ok := literal(w); ok && r.work.Charge(wordCost, "shell words") {
+			// appendWord's first case, without the call: most words
+			args, dyn = append(args, s), append(dyn, false)
+			continue
+		}
 		n := len(args)
 		if f, ok := r.appendWord(args, w); ok {
 			args = f

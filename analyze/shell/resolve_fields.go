@@ -79,11 +79,11 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 	if split && e.Get("IFS").String() != " \t\n" {
 		return dst, false, false
 	}
-	// As expand's wordFields: the pieces of the field being built (an
-	// empty piece counts: the field is then kept), and whether a quote
-	// keeps one empty field when the word yields none.
+	// As expand's wordFields: the fields done go to dst, the pieces of the
+	// one being built to cur (an empty piece counts: the field is then
+	// kept), and a quote keeps one empty field when the word yields none.
 	var room [8]string
-	f := fieldsOut{dst: dst, cur: room[:0]}
+	cur := room[:0]
 	n := len(dst)
 	allowEmpty := false
 	for i, p := range parts {
@@ -94,36 +94,33 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 				prefix := ""
 				if len(s) > 0 && s[0] == '~' {
 					// ~ or ~/…, not followed by more parts without a slash (see above)
-					name, rest, slash := strings.Cut(s[1:], "/")
+					name, _, slash := strings.Cut(s[1:], "/")
 					if name == "" && (slash || len(parts) == 1) {
 						if v := e.Get("HOME"); e.unknown {
 							return dst[:n], false, true
 						} else if v.IsSet() {
-							prefix, s = v.String(), ""
-							if slash {
-								s = "/" + rest
-							}
+							prefix, s = v.String(), s[1:]
 						}
 					}
 				}
-				f.cur = append(f.cur, prefix)
+				cur = append(cur, prefix)
 			}
-			f.cur = append(f.cur, s)
+			cur = append(cur, s)
 		case *syntax.SglQuoted:
 			allowEmpty = true
-			f.cur = append(f.cur, x.Value)
+			cur = append(cur, x.Value)
 		case *syntax.DblQuoted:
 			allowEmpty = true
 			for _, q := range x.Parts {
 				switch y := q.(type) {
 				case *syntax.Lit:
-					f.cur = append(f.cur, y.Value)
+					cur = append(cur, y.Value)
 				case *syntax.ParamExp:
 					v := e.Get(y.Param.Value)
 					if e.unknown {
 						return dst[:n], false, true
 					}
-					f.cur = append(f.cur, v.String())
+					cur = append(cur, v.String())
 				}
 			}
 		case *syntax.ParamExp:
@@ -131,55 +128,51 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 			if e.unknown {
 				return dst[:n], false, true
 			}
-			f.split(v.String())
+			dst, cur = splitField(dst, cur, v.String())
 		}
 	}
-	f.flush()
-	if allowEmpty && len(f.dst) == n {
-		f.dst = append(f.dst, "")
+	dst, _ = endField(dst, cur)
+	if allowEmpty && len(dst) == n {
+		dst = append(dst, "")
 	}
-	return f.dst, true, true
+	return dst, true, true
 }
 
-// fieldsOut are the fields of a word being expanded (see simpleFields).
-type fieldsOut struct {
-	dst []string // the fields done
-	cur []string // the pieces of the field being built
-}
-
-// flush ends the field being built, if any piece was added to it.
-func (f *fieldsOut) flush() {
-	switch len(f.cur) {
+// endField appends to dst the field made of the pieces cur, if there is
+// any, and returns cur emptied.
+func endField(dst, cur []string) ([]string, []string) {
+	switch len(cur) {
 	case 0:
-		return
+		return dst, cur
 	case 1:
-		f.dst = append(f.dst, f.cur[0])
+		dst = append(dst, cur[0])
 	default:
-		f.dst = append(f.dst, strings.Join(f.cur, ""))
+		dst = append(dst, strings.Join(cur, ""))
 	}
-	clear(f.cur)
-	f.cur = f.cur[:0]
+	return dst, cur[:0]
 }
 
-// split adds an unquoted value split on the default IFS (space, tab and
-// newline) as expand's wordFields splits it: each blank ends the field
-// being built.
-func (f *fieldsOut) split(val string) {
+// splitField adds the unquoted value val to the field of pieces cur,
+// split on the default IFS (space, tab and newline) as expand's
+// wordFields splits it: each blank ends the field being built (see
+// endField).
+func splitField(dst, cur []string, val string) ([]string, []string) {
 	start := -1
 	for i := 0; i < len(val); i++ {
 		if c := val[i]; c == ' ' || c == '\t' || c == '\n' {
 			if start >= 0 {
-				f.cur = append(f.cur, val[start:i])
+				cur = append(cur, val[start:i])
 				start = -1
 			}
-			f.flush()
+			dst, cur = endField(dst, cur)
 		} else if start < 0 {
 			start = i
 		}
 	}
 	if start >= 0 {
-		f.cur = append(f.cur, val[start:])
+		cur = append(cur, val[start:])
 	}
+	return dst, cur
 }
 
 // simpleText reports unquoted text simpleFields expands: without a
