@@ -188,7 +188,7 @@ func newResolver(o Options) *resolver {
 	env, prior := o.Env, o.Prior
 	r, _ := resolvers.Get().(*resolver)
 	if r == nil {
-		r = &resolver{vars: map[string]string{}}
+		r = &resolver{state: state{vars: map[string]string{}}}
 	}
 	r.work = o.Work
 	if r.work == nil {
@@ -217,25 +217,33 @@ func newResolver(o Options) *resolver {
 // scripts with one that is already allocated, with its map of variables.
 var resolvers sync.Pool
 
-// release hands r back once its out and changes were taken: it is reset
-// whole (nothing the caller holds is shared with what it keeps), and kept
-// only when its map of variables stayed small, so that clearing it costs
-// no more than it saves.
+// release hands r back once its out and changes were taken: its state
+// is reset whole (nothing the caller holds is shared with what it keeps),
+// its scratch emptied, and it is kept only when its map of variables
+// stayed small, so that clearing it costs no more than it saves.
 func release(r *resolver) {
 	if r == nil || len(r.vars) > 32 || cap(r.out) > maxScratch || cap(r.at) > maxScratch || cap(r.stmts) > maxScratch || cap(r.pipes) > maxScratch || cap(r.locals) > maxScratch || cap(r.via) > maxScratch {
 		return
 	}
 	vars := r.vars
 	clear(vars)
-	*r = resolver{vars: vars, at: r.at[:0], stmts: r.stmts[:0], pipes: r.pipes[:0], locals: r.locals[:0], via: r.via[:0], walks: r.walks, assigned: r.assigned[:0],
-		trees: r.trees, argBuf: r.argBuf, dynBuf: r.dynBuf, strs: r.strs, flags: r.flags, cmds: r.cmds}
+	r.state = state{vars: vars}
+	r.scratch.empty()
 	resolvers.Put(r)
 }
 
 // maxScratch bounds the lists a resolver kept in the pool holds room for.
 const maxScratch = 1024
 
+// resolver resolves scripts: the state of one resolution, reset for each
+// (see release), and scratch kept from one resolution to the next.
 type resolver struct {
+	state
+	scratch
+}
+
+// state is what one resolution reads and builds.
+type state struct {
 	vars map[string]string
 	work *tool.Budget // what resolution may still cost (never nil)
 	src  string       // the text of the script being walked
@@ -251,36 +259,9 @@ type resolver struct {
 	dirDyn bool
 	dirs   []string
 	out    []Command
-	at     []place  // where each command of out was found
-	via    []string // wrappers around the commands being emitted
 	// viaCopy is the copy of via the last command added holds
 	viaCopy []string
 	nextID  int
-	// the pipes and simple-command statements of the scripts being
-	// walked (see walk)
-	pipes [][2]span
-	stmts []stmtSpan
-	// assigned are the assignments of the scripts being walked whose
-	// value holds a command substitution (K=$(cat key)): see linkVars
-	assigned []setSpan
-	reader   strings.Reader // the script being parsed
-	// trees are the trees of simple scripts done with, for the next
-	// scripts to reuse (at most one per level of nesting)
-	trees []*simpleTree
-	// walks are walks done with, for the next scripts to reuse (at most
-	// one per level of nesting)
-	walks []*walk
-	// expEnv and expCfg are what expandFields hands expand.Fields, reset
-	// for each word
-	expEnv env
-	expCfg expand.Config
-	// argBuf and dynBuf are words' scratch lists; strs and flags the
-	// arenas its commands' words and flags are copied into (see argsOf)
-	argBuf []string
-	dynBuf []bool
-	strs   []string
-	flags  []bool
-	cmds   []Command // the arena of commands (see take)
 
 	// The persistent shell: aliases, functions and git aliases (shared
 	// with the prior state until written: see own), the positional
@@ -293,14 +274,57 @@ type resolver struct {
 	posSet                     bool
 	expanding                  []string // aliases and functions being expanded
 	expansions                 int
-	// transient counts the enclosing nested shells and wrappers, and
-	// locals are the spans of the current script (subshells, pipelines,
-	// substitutions, function bodies) whose changes do not outlive them;
-	// changes are those that do.
+	// transient counts the enclosing nested shells and wrappers; changes
+	// are the changes of the persistent shell that outlive the script
+	// (see locals).
 	transient int
-	locals    []span
 	changes   []tool.Effect
 	persist   bool // the command being emitted changes the persistent shell
+}
+
+// scratch is what a resolver keeps from one resolution to the next, for
+// the room of its lists: lists of the resolution's state that empty is
+// left holding nothing, and lists and values reset before each use.
+type scratch struct {
+	at  []place  // where each command of out was found
+	via []string // wrappers around the commands being emitted
+	// the pipes and simple-command statements of the scripts being
+	// walked (see walk)
+	pipes [][2]span
+	stmts []stmtSpan
+	// assigned are the assignments of the scripts being walked whose
+	// value holds a command substitution (K=$(cat key)): see linkVars
+	assigned []setSpan
+	// locals are the spans of the current script (subshells, pipelines,
+	// substitutions, function bodies) whose changes do not outlive them
+	locals []span
+
+	reader strings.Reader // the script being parsed
+	// trees are the trees of simple scripts done with, for the next
+	// scripts to reuse (at most one per level of nesting)
+	trees []*simpleTree
+	// walks are walks done with, for the next scripts to reuse (at most
+	// one per level of nesting)
+	walks []*walk
+	// expEnv and expCfg are what expandFields hands expand.Fields, reset
+	// for each word (and expCfg emptied after it)
+	expEnv env
+	expCfg expand.Config
+	// argBuf and dynBuf are words' scratch lists; strs and flags the
+	// arenas its commands' words and flags are copied into (see argsOf)
+	argBuf []string
+	dynBuf []bool
+	strs   []string
+	flags  []bool
+	cmds   []Command // the arena of commands (see take)
+}
+
+// empty leaves s's lists of a resolution's state empty and its reader
+// holding no script, for the next resolution.
+func (s *scratch) empty() {
+	s.at, s.via, s.pipes, s.stmts, s.assigned, s.locals = s.at[:0], s.via[:0], s.pipes[:0], s.stmts[:0], s.assigned[:0], s.locals[:0]
+	s.reader.Reset("")
+	s.expEnv = env{}
 }
 
 type span struct{ from, to uint }
@@ -933,14 +957,15 @@ func (r *resolver) appendWord(dst []string, w *syntax.Word) ([]string, bool) {
 // variables, or reports that it cannot (an unknown variable, an error,
 // or a panic of expand's: it has some on arithmetic, $((++A++))).
 func (r *resolver) expandFields(w *syntax.Word) (fields []string, ok bool) {
+	cfg := &r.expCfg
 	defer func() {
 		if recover() != nil {
 			fields, ok = nil, false // kept as written, dynamic
 		}
+		*cfg = expand.Config{} // holding nothing of the word for the pool
 	}()
 	e := &r.expEnv
 	*e = env{r: r}
-	cfg := &r.expCfg
 	*cfg = expand.Config{Env: e} // no CmdSubst, no ReadDir: nothing runs, nothing globs
 	out, err := expand.Fields(cfg, w)
 	if err != nil || e.unknown {

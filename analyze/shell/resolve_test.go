@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -311,5 +312,45 @@ func TestShellNames(t *testing.T) {
 		if isShell(name) != shells[name] {
 			t.Errorf("%q: isShell %v, shells %v", name, isShell(name), shells[name])
 		}
+	}
+}
+
+// TestReleaseEmpties checks what a pooled resolver keeps: after a
+// resolution that used every list, release leaves its state as new
+// (variables cleared) and its scratch holding no list of the resolution
+// and no script, word or expansion, only the room of its lists, the
+// trees and walks done with and the arenas whose items were handed out.
+func TestReleaseEmpties(t *testing.T) {
+	script := `cd /tmp && pushd /x; f() { A="$1" sudo rm -rf "$A"; }; f ~/y | tee z; alias g='git push'; X=$(cat k) env Y="a b" sh -c "echo $X $Y" <(ls) > out; eval "$HOME"; echo ${X:-d} $((1+1))`
+	r, err := resolveText(script, Options{Env: testEnv, Prior: &tool.Prior{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.out) < 5 || len(r.changes) == 0 {
+		t.Fatalf("the script resolved to %d commands and %d changes", len(r.out), len(r.changes))
+	}
+	r.take()
+	release(r)
+	st := r.state
+	if len(st.vars) != 0 {
+		t.Errorf("variables kept: %v", st.vars)
+	}
+	st.vars = nil
+	if !reflect.ValueOf(st).IsZero() {
+		t.Errorf("state kept: %+v", st)
+	}
+	kept := map[string]bool{"trees": true, "walks": true, "strs": true, "flags": true, "cmds": true}
+	sc := reflect.ValueOf(r.scratch)
+	for i := range sc.NumField() {
+		f, name := sc.Field(i), sc.Type().Field(i).Name
+		switch {
+		case f.Kind() == reflect.Slice && !kept[name] && f.Len() != 0:
+			t.Errorf("scratch %s holds %d items", name, f.Len())
+		case f.Kind() == reflect.Struct && name != "reader" && !f.IsZero():
+			t.Errorf("scratch %s kept: %+v", name, f)
+		}
+	}
+	if r.reader.Len() != 0 {
+		t.Errorf("the reader holds %d bytes of the script", r.reader.Len())
 	}
 }
