@@ -1240,7 +1240,14 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		return err
 	}
 	name := path.Base(cmd.Args[0])
-	if i := tool.ShellScriptIndex(cmd.Args); i > 0 {
+	i := 0
+	if isShell(name) {
+		// tool.ShellScriptIndex reads a shell's -c script, and tool's
+		// shells are each one of ours (TestShellNames): another command
+		// skips it
+		i = tool.ShellScriptIndex(cmd.Args)
+	}
+	if i > 0 {
 		if cmd.Dynamic[i] {
 			return r.dynamicScript(name, depth, id, off) // the script is computed at run time
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -311,6 +312,16 @@ func TestShellNames(t *testing.T) {
 	for _, name := range []string{"fish", "csh", "tcsh", "rsh", "ssh", "sh.exe", "", "s"} {
 		if isShell(name) != shells[name] {
 			t.Errorf("%q: isShell %v, shells %v", name, isShell(name), shells[name])
+		}
+	}
+	// emit asks tool.ShellScriptIndex only of shells: it must find no
+	// script for another program
+	for _, name := range []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox", "pwsh",
+		"powershell", "nu", "elvish", "xonsh", "rc", "es", "yash", "osh", "oil", "ysh", "nsh", "hush", "bash5", "sh5", "cmd", "cmd.exe"} {
+		for _, argv := range [][]string{{name, "-c", "x"}, {"/bin/" + name, "-c", "x"}, {name, "-lc", "x"}} {
+			if tool.ShellScriptIndex(argv) > 0 && !isShell(path.Base(argv[0])) {
+				t.Errorf("tool.ShellScriptIndex reads %q, which isShell does not take for a shell", argv)
+			}
 		}
 	}
 }
