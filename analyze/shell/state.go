@@ -20,9 +20,13 @@ var inPlace = map[string]bool{"eval": true, "alias": true, "function": true, "co
 
 // leave keeps r.locals to the spans that hold node n.
 func (r *resolver) leave(n syntax.Node) {
-	if len(r.locals) == 0 {
-		return
+	if len(r.locals) > 0 { // most often none: the check is inlined
+		r.leaveSpans(n)
 	}
+}
+
+// leaveSpans is leave when r.locals holds spans.
+func (r *resolver) leaveSpans(n syntax.Node) {
 	off := n.Pos().Offset()
 	for len(r.locals) > 0 && r.locals[len(r.locals)-1].to <= off {
 		r.locals = r.locals[:len(r.locals)-1]
