@@ -503,7 +503,9 @@ func (w *walk) node(n syntax.Node) {
 		}
 		w.fail(r.envScripts(x.Args, depth, id, x.Pos().Offset()))
 	case *syntax.CallExpr:
-		w.fail(r.envScripts(x.Assigns, depth, id, x.Pos().Offset()))
+		if len(x.Assigns) > 0 {
+			w.fail(r.envScripts(x.Assigns, depth, id, x.Pos().Offset()))
+		}
 		if len(x.Args) == 0 {
 			for _, as := range x.Assigns {
 				r.assign(as)
