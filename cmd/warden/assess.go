@@ -197,6 +197,7 @@ func assessStream(cmd *cobra.Command, eng *warden.Engine, in io.Reader, out io.W
 		lines:  newLineReader(in, limit.MaxBytes),
 		w:      bufio.NewWriterSize(out, 64<<10),
 		ring:   make([]*batch, workers+waiting),
+		spare:  make(chan batchMem, workers+waiting),
 	}
 	s.enc = json.NewEncoder(s.w)
 	s.enc.SetEscapeHTML(false)
@@ -249,6 +250,39 @@ type stream struct {
 	// ring holds the batches answered and not yet written, batch seq at
 	// seq % len(ring): at most len(ring) batches hold tokens
 	ring []*batch
+
+	// spare holds the arrays of batches written, cleared, for the batches
+	// read next (there are never more batches than tokens)
+	spare chan batchMem
+}
+
+// batchMem is the arrays of a batch's lines and answers, batchLines long.
+type batchMem struct {
+	lines   []parsedLine
+	answers []lineAnswer
+}
+
+// mem returns arrays for a batch: a spare batch's, or new ones.
+func (s *stream) mem() batchMem {
+	select {
+	case m := <-s.spare:
+		return m
+	default:
+		return batchMem{make([]parsedLine, 0, batchLines), make([]lineAnswer, 0, batchLines)}
+	}
+}
+
+// recycle keeps the arrays of b, written, for a batch to come: cleared,
+// they keep nothing of b's alive.
+func (s *stream) recycle(b *batch) {
+	m := batchMem{b.lines[:0], b.answers[:cap(b.answers)]}
+	clear(m.answers) // the lines were cleared as they were answered
+	m.answers = m.answers[:0]
+	b.lines, b.answers = nil, nil
+	select {
+	case s.spare <- m:
+	default:
+	}
 }
 
 // work reads batches, answers them and writes what is answered, in
@@ -284,7 +318,8 @@ func (s *stream) read() *batch {
 	if s.eof {
 		return nil
 	}
-	b := &batch{seq: s.seq, done: make(chan struct{})}
+	m := s.mem()
+	b := &batch{seq: s.seq, done: make(chan struct{}), lines: m.lines}
 	size := 0
 	for len(b.lines) < batchLines && size < batchBytes {
 		if !s.lines.ready() {
@@ -316,10 +351,10 @@ func (s *stream) read() *batch {
 		size += len(line)
 	}
 	if len(b.lines) == 0 {
-		return nil
+		return nil // m is dropped: the input has ended
 	}
 	s.seq++
-	b.answers = make([]lineAnswer, len(b.lines))
+	b.answers = m.answers[:len(b.lines)]
 	return b
 }
 
@@ -368,7 +403,8 @@ func (s *stream) write(b *batch) {
 				s.werr = writeAnswer(s.w, s.enc, n.answers[j].value())
 			}
 		}
-		s.ring[i], n.lines, n.answers = nil, nil, nil
+		s.ring[i] = nil
+		s.recycle(n)
 		s.next++
 		<-s.tokens
 		wrote = true
