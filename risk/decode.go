@@ -110,6 +110,25 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 				return Action{}, false, false
 			}
 		}
+		if dst != nil && d.pos < len(d.data) && d.data[d.pos] == '"' {
+			// a field of the action, read as the string it is (not
+			// boxed in an any); the tool's name, mostly one of a few,
+			// without a copy then
+			str := d.string
+			if k == "tool" {
+				str = d.toolName
+			}
+			var ok bool
+			if *dst, ok = str(); !ok {
+				return Action{}, false, false
+			}
+			if more, ok := d.next('}'); !ok {
+				return Action{}, false, false
+			} else if !more {
+				break
+			}
+			continue
+		}
 		v, ok := d.value(1)
 		if !ok {
 			return Action{}, false, false
@@ -279,21 +298,40 @@ func (d *decoder) array(depth int) ([]any, bool) {
 		return nil, false
 	}
 	d.pos++ // [
-	a := make([]any, 0)
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
-		return a, true
+		return make([]any, 0), true
 	}
+	// the elements gather on the stack while they are few (an argv
+	// list), and the array is made once, to size; past few, they go to
+	// the heap, growing
+	var few [8]any
+	var many []any
+	n := 0
 	for {
 		v, ok := d.value(depth)
 		if !ok {
 			return nil, false
 		}
-		a = append(a, v)
+		switch {
+		case many != nil:
+			many = append(many, v)
+		case n < len(few):
+			few[n] = v
+			n++
+		default:
+			many = append(make([]any, 0, 2*len(few)), few[:]...)
+			many = append(many, v)
+		}
 		if more, ok := d.next(']'); !ok {
 			return nil, false
 		} else if !more {
+			if many != nil {
+				return many, true
+			}
+			a := make([]any, n)
+			copy(a, few[:n])
 			return a, true
 		}
 	}
@@ -402,6 +440,39 @@ func (d *decoder) key() (string, bool) {
 		return "query", true
 	case "description":
 		return "description", true
+	}
+	return string(raw), true
+}
+
+// toolName reads the string at pos as a tool's name: the names of the
+// tools agents call most come as constants, without an allocation.
+func (d *decoder) toolName() (string, bool) {
+	raw, plain, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if !plain {
+		return unquote(raw)
+	}
+	switch string(raw) {
+	case "Bash":
+		return "Bash", true
+	case "shell":
+		return "shell", true
+	case "execute_bash":
+		return "execute_bash", true
+	case "python":
+		return "python", true
+	case "Read":
+		return "Read", true
+	case "Write":
+		return "Write", true
+	case "Edit":
+		return "Edit", true
+	case "WebFetch":
+		return "WebFetch", true
+	case "str_replace_editor":
+		return "str_replace_editor", true
 	}
 	return string(raw), true
 }

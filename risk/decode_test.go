@@ -158,6 +158,13 @@ var decodeSeeds = []string{
 	`{"tool":"x","arguments":{"a":1},"arguments":"{\"b\":2}"}`, `{"tool":"x","security_risk":"LOW","arguments":{"security_risk":"HIGH"}}`,
 	`{"tool":"x","input":{"a":1}}`, `{"tool":"x","action":"code"}`, `{"action":"code","code":"1"}`, `{"tool":"x","annotations":null}`,
 	`{"tool":"0123456789abcdef\"0123456789abcdef","arguments":{"command":"01234567\u00e9 89abcdef\t"}}`,
+	// arrays about the size the decoder gathers on the stack (8), and nested
+	`{"tool":"x","arguments":{"a":[1,2,3,4,5,6,7],"b":[1,2,3,4,5,6,7,8],"c":[1,2,3,4,5,6,7,8,9],"d":["a",[1,2,3,4,5,6,7,8,9,10],{"e":[1,2,3,4,5,6,7,8]},4,5,6,7,8,9,10,11,12,13,14,15,16,17]}}`,
+	`{"tool":"shell","arguments":["bash","-lc","x","a","b","c","d","e","f"]}`, `{"tool":"x","arguments":{"a":[1,2,3,4,5,6,7,8,]}}`,
+	// the tool names the decoder knows, as they are, escaped, near them, repeated
+	`{"tool":"Bash"}`, `{"tool":"shell"}`, `{"tool":"execute_bash"}`, `{"tool":"python"}`, `{"tool":"Read"}`, `{"tool":"Write"}`,
+	`{"tool":"Edit"}`, `{"tool":"WebFetch"}`, `{"tool":"str_replace_editor"}`, `{"tool":"Bas\u0068"}`, `{"tool":"bash"}`, `{"tool":"Bash "}`,
+	`{"tool":"Bash","tool":"Edit"}`, `{"tool":"Bash","tool":null}`, `{"tool":null,"tool":"Bash"}`, `{"tool":"Bash","session_id":"s\u00e9","cwd":"/\t"}`,
 }
 
 func TestParseObjectSameAsSlow(t *testing.T) {
