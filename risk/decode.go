@@ -407,7 +407,15 @@ func (d *decoder) digits() int {
 
 // key reads the string at pos as an object's key: the keys of the forms
 // ParseObject reads come as constants, without an allocation.
-func (d *decoder) key() (string, bool) {
+func (d *decoder) key() (string, bool) { return d.known(false) }
+
+// toolName reads the string at pos as a tool's name: the names of the
+// tools agents call most come as constants, without an allocation.
+func (d *decoder) toolName() (string, bool) { return d.known(true) }
+
+// known reads the string at pos, which comes as a constant when its text
+// is a known key (knownKey), or with tool set a known tool (knownTool).
+func (d *decoder) known(tool bool) (string, bool) {
 	raw, plain, ok := d.scanString()
 	if !ok {
 		return "", false
@@ -415,66 +423,73 @@ func (d *decoder) key() (string, bool) {
 	if !plain {
 		return unquote(raw)
 	}
-	switch string(raw) {
-	case "tool":
-		return "tool", true
-	case "arguments":
-		return "arguments", true
-	case "command":
-		return "command", true
-	case "session_id":
-		return "session_id", true
-	case "cwd":
-		return "cwd", true
-	case "file_path":
-		return "file_path", true
-	case "content":
-		return "content", true
-	case "path":
-		return "path", true
-	case "url":
-		return "url", true
-	case "code":
-		return "code", true
-	case "query":
-		return "query", true
-	case "description":
-		return "description", true
+	var s string
+	if tool {
+		s = knownTool(raw)
+	} else {
+		s = knownKey(raw)
+	}
+	if s != "" {
+		return s, true
 	}
 	return string(raw), true
 }
 
-// toolName reads the string at pos as a tool's name: the names of the
-// tools agents call most come as constants, without an allocation.
-func (d *decoder) toolName() (string, bool) {
-	raw, plain, ok := d.scanString()
-	if !ok {
-		return "", false
+// knownKey returns the key that raw spells as a constant, "" for another.
+func knownKey(raw []byte) string {
+	switch string(raw) {
+	case "tool":
+		return "tool"
+	case "arguments":
+		return "arguments"
+	case "command":
+		return "command"
+	case "session_id":
+		return "session_id"
+	case "cwd":
+		return "cwd"
+	case "file_path":
+		return "file_path"
+	case "content":
+		return "content"
+	case "path":
+		return "path"
+	case "url":
+		return "url"
+	case "code":
+		return "code"
+	case "query":
+		return "query"
+	case "description":
+		return "description"
 	}
-	if !plain {
-		return unquote(raw)
-	}
+	return ""
+}
+
+// knownTool returns the tool name that raw spells as a constant, "" for
+// another.
+func knownTool(raw []byte) string {
 	switch string(raw) {
 	case "Bash":
-		return "Bash", true
+		return "Bash"
 	case "shell":
-		return "shell", true
+		return "shell"
 	case "execute_bash":
-		return "execute_bash", true
+		return "execute_bash"
 	case "python":
-		return "python", true
+		return "python"
 	case "Read":
-		return "Read", true
+		return "Read"
 	case "Write":
-		return "Write", true
+		return "Write"
 	case "Edit":
-		return "Edit", true
+		return "Edit"
 	case "WebFetch":
-		return "WebFetch", true
+		return "WebFetch"
 	case "str_replace_editor":
-		return "str_replace_editor", true
+		return "str_replace_editor"
 	}
-	return string(raw), true
+	return ""
 }
 
 // string reads the string at pos.
