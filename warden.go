@@ -414,13 +414,21 @@ func (e *Engine) check(ctx context.Context, s *Step) {
 	if compound(c) {
 		// a lone script is a conversation of one step: what it writes
 		// and then runs or sends (echo … > x.sh; bash x.sh) is a chain
-		// within it. The state is dropped with the call.
-		st = session.NewState(session.DefaultConfig())
+		// within it. The state is emptied with the call, for another.
+		st = loneStates.Get().(*session.State)
+		defer func() {
+			st.Reset(session.Config{})
+			loneStates.Put(st)
+		}()
 		st.Enter(c, true)
 	}
 	e.stages(ctx, s, st)
 	e.recordStage(ctx, s, nil)
 }
+
+// loneStates are the empty states of lone scripts' conversations of one
+// step (see check): nothing keeps such a state once its call is checked.
+var loneStates = sync.Pool{New: func() any { return session.NewState(session.Config{}) }}
 
 // stages assesses a step's call (prepare, analyze, with what the
 // conversation st knows when st is not nil), asks the judge, decides and

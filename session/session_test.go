@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -236,5 +237,39 @@ func TestChainWithinOneCall(t *testing.T) {
 	// without a later use, no view is made and nothing is judged
 	if fs := st.Analyze(context.Background(), call(c.Effects[0]), assess); len(fs) != 0 {
 		t.Errorf("a write alone: %v", fs)
+	}
+}
+
+// TestResetIsNew checks that a state that held a conversation (files,
+// shell state, reads, marks, history, approvals, a key) is, once Reset,
+// what NewState returns: nothing of the conversation carries over to the
+// one that uses it next.
+func TestResetIsNew(t *testing.T) {
+	for _, cfg := range []Config{{}, {Window: 3, MaxFiles: 2}} {
+		st := NewState(cfg)
+		c := call(
+			tool.Effect{Kind: tool.Chdir, Path: "/home/user", Known: true},
+			tool.Effect{Kind: tool.SetVar, Path: "DIR", Text: "/", Known: true},
+			tool.Effect{Kind: tool.WriteFile, Path: "/tmp/a.sh", Text: "echo a\n", Known: true},
+			tool.Effect{Kind: tool.MakeExecutable, Path: "/tmp/a.sh"},
+			tool.Effect{Kind: tool.CopyFile, Src: "/home/user/.ssh/id_rsa", Path: "/tmp/k"},
+		)
+		st.Enter(c, true)
+		st.Record(c, &risk.Assessment{Level: risk.High}, &risk.Decision{Verdict: risk.Ask})
+		st.Observe(c, "AKIAIOSFODNN7EXAMPLE", func(string) []Sensitive { return []Sensitive{{What: "a key", Value: "AKIAIOSFODNN7EXAMPLE"}} })
+		st.Approve(Approval{Exact: "k"})
+		if st.Files() == 0 || !st.Tainted() || st.Steps() == 0 || !st.HasApprovals() {
+			t.Fatalf("the conversation left nothing to reset: files %d tainted %v steps %d", st.Files(), st.Tainted(), st.Steps())
+		}
+		st.Reset(cfg)
+		// a func is DeepEqual to nothing: the clocks compare by address
+		got, want := *st, *NewState(cfg)
+		if reflect.ValueOf(got.cfg.Now).Pointer() != reflect.ValueOf(want.cfg.Now).Pointer() {
+			t.Errorf("Reset(%+v): another clock", cfg)
+		}
+		got.cfg.Now, want.cfg.Now = nil, nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Reset(%+v) = %+v, want %+v", cfg, got, want)
+		}
 	}
 }

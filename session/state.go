@@ -79,6 +79,10 @@ type File struct {
 // hashed under a random key of its own.
 func NewState(cfg Config) *State { return newState("", cfg.withDefaults()) }
 
+// Reset empties st, a state that no Store holds, to what NewState(cfg)
+// returns: nothing of what it held is kept, its random key neither.
+func (st *State) Reset(cfg Config) { *st = *newState("", cfg.withDefaults()) }
+
 // New returns the empty state of conversation id (zero Config fields take
 // the defaults), whose remembered values are hashed under key: a Store
 // hands every State it holds its own key, so that a value observed in one
