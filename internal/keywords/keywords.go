@@ -154,18 +154,52 @@ func (k *Index) Each(text []byte, fn func(id, end int) bool) {
 }
 
 func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) {
-	hit, stride, class := top[T](), k.stride, &k.class
-	s := T(0)
-	for i := 0; i < len(text); i++ {
-		s = table[int(s&^hit)*stride+int(class[text[i]])]
-		if s&hit != 0 {
-			for _, id := range k.out[s&^hit] {
-				if !fn(int(id), i+1) {
-					return
-				}
+	hit, s := top[T](), T(0)
+	for i := 0; ; i++ {
+		n, t := next(table, &k.class, k.stride, text[i:], s)
+		if i, s = i+n, t; i == len(text) {
+			return
+		}
+		s &^= hit
+		for _, id := range k.out[s] {
+			if !fn(int(id), i+1) {
+				return
 			}
 		}
 	}
+}
+
+// next runs the automaton from state s (not one where keywords end) over
+// text, and returns the position of the first byte that leads to a state
+// where keywords end and that state, its top bit set; or len(text) and
+// the state after the last byte. A loop of its own, so that its few
+// variables stay in registers: the state needs no masking in the loop,
+// which it leaves at the first state with the top bit.
+func next[T state, S string | []byte](table []T, class *[256]uint8, stride int, text S, s T) (int, T) {
+	hit, st := int(top[T]()), int(s)
+	_ = class[0] // one nil check, before the loop
+	t := text
+	for len(t) >= 4 { // four bytes a round, written out: fewer loop tests
+		if st = int(table[st*stride+int(class[t[0]])]); st&hit != 0 {
+			return len(text) - len(t), T(st)
+		}
+		if st = int(table[st*stride+int(class[t[1]])]); st&hit != 0 {
+			return len(text) - len(t) + 1, T(st)
+		}
+		if st = int(table[st*stride+int(class[t[2]])]); st&hit != 0 {
+			return len(text) - len(t) + 2, T(st)
+		}
+		if st = int(table[st*stride+int(class[t[3]])]); st&hit != 0 {
+			return len(text) - len(t) + 3, T(st)
+		}
+		t = t[4:]
+	}
+	for j := 0; j < len(t); j++ {
+		if st = int(table[st*stride+int(class[t[j]])]); st&hit != 0 {
+			return len(text) - len(t) + j, T(st)
+		}
+	}
+	return len(text), T(st)
 }
 
 // Hit is one occurrence of a keyword: its number and the offset just past
@@ -184,16 +218,16 @@ func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
 }
 
 func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit) []Hit {
-	hit, stride, class := top[T](), k.stride, &k.class
-	s := T(0)
-	for i := 0; i < len(text); i++ {
-		s = table[int(s&^hit)*stride+int(class[text[i]])]
-		if s&hit != 0 {
-			for _, id := range k.out[s&^hit] {
-				found[id>>6] |= 1 << (id & 63)
-				hits = append(hits, Hit{int(id), i + 1})
-			}
+	hit, s := top[T](), T(0)
+	for i := 0; ; i++ {
+		n, t := next(table, &k.class, k.stride, text[i:], s)
+		if i, s = i+n, t; i == len(text) {
+			return hits
+		}
+		s &^= hit
+		for _, id := range k.out[s] {
+			found[id>>6] |= 1 << (id & 63)
+			hits = append(hits, Hit{int(id), i + 1})
 		}
 	}
-	return hits
 }

@@ -3,6 +3,7 @@ package keywords
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +70,79 @@ func TestAgainstNaive(t *testing.T) {
 				want := strings.Contains(lower(text), lower(w))
 				if got := found[i>>6]&(1<<(i&63)) != 0; got != want {
 					t.Fatalf("keywords %q, text %q: keyword %q found %v, want %v", words, text, w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// walk is Find's reference: the automaton stepped one byte at a time, as
+// the scan loop (next) must step it, whatever the text's length and
+// wherever the hits fall among the bytes it reads four at a time.
+func walk[T state](k *Index, table []T, text string) []Hit {
+	hit := top[T]()
+	var out []Hit
+	s := T(0)
+	for i := 0; i < len(text); i++ {
+		s = table[int(s&^hit)*k.stride+int(k.class[text[i]])]
+		if s&hit != 0 {
+			for _, id := range k.out[s&^hit] {
+				out = append(out, Hit{int(id), i + 1})
+			}
+		}
+	}
+	return out
+}
+
+// TestScanLoop checks Find's and Each's hits against the byte-at-a-time
+// walk, and each hit against the text, on texts of every length up to 40
+// over the keywords' bytes, for 2- and 4-byte states.
+func TestScanLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	small := []string{"ab", "b", "abc", "ca", "Bca", "aaaa", "c\xc3"}
+	// enough keywords for a trie of more than 1<<15 states: 4-byte states
+	var big []string
+	for range 8000 {
+		b := make([]byte, 12)
+		for i := range b {
+			b[i] = "abc"[rng.IntN(3)]
+		}
+		big = append(big, string(b))
+	}
+	for _, words := range [][]string{small, big} {
+		k := New(words)
+		if want := len(words) > 100; (k.t32 != nil) != want {
+			t.Fatalf("%d keywords: 4-byte states %v, want %v", len(words), k.t32 != nil, want)
+		}
+		const alpha = "abcABC\xc3 "
+		for n := range 41 {
+			for range 50 {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = alpha[rng.IntN(len(alpha))]
+				}
+				text := string(b)
+				var want []Hit
+				if k.t16 != nil {
+					want = walk(k, k.t16, text)
+				} else {
+					want = walk(k, k.t32, text)
+				}
+				found := make([]uint64, k.Words())
+				got := k.Find(text, found, nil)
+				var each []Hit
+				k.Each(b, func(id, end int) bool { each = append(each, Hit{id, end}); return true })
+				if !slices.Equal(got, want) || !slices.Equal(each, want) {
+					t.Fatalf("%q: Find %v, Each %v, want %v", text, got, each, want)
+				}
+				for _, h := range got {
+					w := words[h.ID]
+					if h.End < len(w) || !strings.EqualFold(text[h.End-len(w):h.End], w) {
+						t.Fatalf("%q: hit %v is not %q", text, h, w)
+					}
+					if found[h.ID>>6]&(1<<(h.ID&63)) == 0 {
+						t.Fatalf("%q: hit %v not in found", text, h)
+					}
 				}
 			}
 		}
