@@ -165,9 +165,9 @@ func TestCandidatesDifferential(t *testing.T) {
 	}
 }
 
-// TestEditDistance checks editDistance, whose rows are on the stack for
-// short names, against the full Levenshtein distance cut off above 2.
-func TestEditDistance(t *testing.T) {
+// TestOneEdit checks oneEdit against the full Levenshtein distance, on
+// random words and on words one or two random edits apart.
+func TestOneEdit(t *testing.T) {
 	lev := func(a, b string) int {
 		d := make([][]int, len(a)+1)
 		for i := range d {
@@ -196,11 +196,36 @@ func TestEditDistance(t *testing.T) {
 		}
 		return string(b)
 	}
-	for range 20000 {
+	edit := func(s string) string {
+		i := rng.IntN(len(s) + 1)
+		switch c := "abc"[rng.IntN(3):][:1]; {
+		case rng.IntN(3) == 0 || i == len(s):
+			return s[:i] + c + s[i:]
+		case rng.IntN(2) == 0:
+			return s[:i] + s[i+1:]
+		default:
+			return s[:i] + c + s[i+1:]
+		}
+	}
+	ones := 0
+	for k := range 60000 {
 		n := rng.IntN(40)
 		a, b := word(n), word(max(0, n+rng.IntN(5)-2))
-		if got, want := min(editDistance(a, b), 3), lev(a, b); got != want {
-			t.Fatalf("editDistance(%q, %q) = %d, want %d", a, b, got, want)
+		if k%3 > 0 {
+			b = edit(a)
+			if k%3 == 2 {
+				b = edit(b)
+			}
 		}
+		want := lev(a, b) == 1
+		if got := oneEdit(a, b); got != want {
+			t.Fatalf("oneEdit(%q, %q) = %v, want %v", a, b, got, want)
+		}
+		if want {
+			ones++
+		}
+	}
+	if ones < 10000 {
+		t.Errorf("only %d pairs one edit apart", ones)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -30,6 +31,31 @@ var commandRules = map[string]*commandRule{
 	"priv_system_install": privSystemInstall,
 	"git_commit":          gitCommit,
 	"git_push":            gitPush,
+}
+
+// cmdRules are the command rules in the order of their bits (bit): a
+// call's scan state reads which of them fire on each script's commands in
+// one pass over the commands (firedOn).
+var cmdRules = [...]*commandRule{pkgInstall, privSudo, privRootShell, privSystemInstall, gitCommit, gitPush}
+
+func init() {
+	for i, r := range cmdRules {
+		r.bit = 1 << i
+	}
+}
+
+// firedOn returns the bits of the command rules that fire on one of cmds,
+// a script's commands: each rule's fires, in one pass.
+func firedOn(cmds []shell.Command) uint8 {
+	var m uint8
+	for i := range cmds {
+		for _, r := range cmdRules {
+			if m&r.bit == 0 && r.firesAt(cmds, i) {
+				m |= r.bit
+			}
+		}
+	}
+	return m
 }
 
 // popular are widely used packages whose one-letter misspellings are a
@@ -79,7 +105,7 @@ func typosquatted(args string) bool {
 			continue
 		}
 		for _, p := range popular {
-			if editDistance(name, p) == 1 || len(name) == len(p) && transposed(name, p) {
+			if oneEdit(name, p) || len(name) == len(p) && transposed(name, p) {
 				return true
 			}
 		}
@@ -87,33 +113,23 @@ func typosquatted(args string) bool {
 	return false
 }
 
-// editDistance is the Levenshtein distance, cut off above 2.
-func editDistance(a, b string) int {
-	if d := len(a) - len(b); d > 2 || d < -2 {
-		return 3
+// oneEdit reports whether the Levenshtein distance between a and b is 1:
+// one byte changed, inserted or deleted.
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
 	}
-	var rows [2][32]int // the two rows, on the stack for a name up to 31 bytes
-	prev, cur := rows[0][:0], rows[1][:0]
-	if len(b) < len(rows[0]) {
-		prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1]
-	} else {
-		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	if len(a)-len(b) > 1 {
+		return false
 	}
-	for j := range prev {
-		prev[j] = j
+	i := 0 // the first byte that differs
+	for i < len(b) && a[i] == b[i] {
+		i++
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
+	if len(a) == len(b) {
+		return i < len(a) && a[i+1:] == b[i+1:]
 	}
-	return prev[len(b)]
+	return a[i+1:] == b[i:] // a is b with a[i] inserted
 }
 
 // transposed reports whether a and b differ by one swap of adjacent letters.

@@ -333,9 +333,9 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	resource := ""
 	switch {
 	case r.cmd != nil:
-		commands := func(j int, _ string) ([]shell.Command, error) { return st.commands(c, j) }
+		fires := func(j int, _ string) (bool, error) { return st.fires(c, j, r.cmd) }
 		keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
-		if !r.cmd.matches(c, commands, keyed) {
+		if !r.cmd.matches(c, fires, keyed) {
 			return false, "", nil
 		}
 	case r.Func != nil:
@@ -428,10 +428,12 @@ type scanState struct {
 	fired    []fired                           // the rules that fired, in order (Analyze)
 }
 
-// script is what shell.Commands returns for a script.
+// script is what shell.Commands returns for a script, and the command
+// rules that fire on its commands (bits of cmdRules).
 type script struct {
-	cmds []shell.Command
-	err  error
+	cmds  []shell.Command
+	err   error
+	fired uint8
 }
 
 // fired is a rule that fired on a call, or failed to evaluate (err).
@@ -523,16 +525,22 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 	return st.text[ti]
 }
 
-// commands returns shell.Commands for script j of c.Shell, read once per
-// call for every command rule.
-func (st *scanState) commands(c *tool.Call, j int) ([]shell.Command, error) {
+// fires reports whether command rule r fires on the commands of script j
+// of c.Shell, or the error reading them gave. The scripts are read, and
+// which command rules fire on each, once per call for every command rule.
+func (st *scanState) fires(c *tool.Call, j int, r *commandRule) (bool, error) {
 	if len(st.scripts) == 0 {
 		for _, s := range c.Shell {
 			cmds, err := shell.Commands(c, s)
-			st.scripts = append(st.scripts, script{cmds, err})
+			sc := script{cmds: cmds, err: err}
+			if err == nil {
+				sc.fired = firedOn(cmds)
+			}
+			st.scripts = append(st.scripts, sc)
 		}
 	}
-	return st.scripts[j].cmds, st.scripts[j].err
+	sc := &st.scripts[j]
+	return sc.fired&r.bit != 0, sc.err
 }
 
 // keyed reports whether text j of target ti holds one of the keywords in
