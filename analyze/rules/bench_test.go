@@ -75,6 +75,28 @@ func BenchmarkAnalyzeCorpus(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// BenchmarkAnalyzeCalls is BenchmarkAnalyzeCorpus without clocks: one
+// op is the pack over every action of the corpus, for bench/instr.sh,
+// whose counts the clock reads and the sorting of their times would
+// disturb.
+func BenchmarkAnalyzeCalls(b *testing.B) {
+	calls := corpusCalls(b)
+	a, err := rules.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range calls {
+		_, _ = a.Analyze(ctx, c)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range calls {
+			_, _ = a.Analyze(ctx, c)
+		}
+	}
+}
+
 // threadCPU returns the CPU time the calling thread has used.
 func threadCPU() time.Duration {
 	var ru syscall.Rusage

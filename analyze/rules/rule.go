@@ -450,6 +450,9 @@ const maxKeptHits = 4096
 // reset readies st for another call; it keeps no string of the last one.
 func (st *scanState) reset() {
 	for ti := range allTargets {
+		if !st.done[ti] {
+			continue // not read by this call: nothing to forget (scan reads texts first)
+		}
 		clear(st.own[ti])
 		st.own[ti] = st.own[ti][:0]
 		st.cand[ti], st.text[ti], st.done[ti] = nil, nil, false
