@@ -378,11 +378,12 @@ func (a *Assessor) Assess(c *tool.Call) risk.Assessment {
 	return risk.Combine(f, Resources(c)...)
 }
 
-// The patterns Resources reads texts with, compiled on first use.
-var (
-	pathCall = lazyMatcher(`Path\(\s*["']([^"']+)["']`)
-	tableRe  = lazyMatcher(`(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`)
-)
+// The pattern Resources reads Path() calls with, compiled on first use.
+var pathCall = lazyMatcher(`Path\(\s*["']([^"']+)["']`)
+
+// tableExpr is the pattern of the SQL tables Resources names, which
+// eachTable reads without running it.
+const tableExpr = `(?i)\b(?:from|into|update|drop\s+table(?:\s+if\s+exists)?|truncate(?:\s+table)?|join|table)\s+([A-Za-z_][A-Za-z0-9_.]*)`
 
 // sqlNoise are words the table pattern picks up that are not tables.
 var sqlNoise = map[string]bool{"select": true, "set": true, "where": true, "if": true, "table": true, "only": true, "the": true, "a": true}
@@ -426,10 +427,11 @@ func Resources(c *tool.Call) []string {
 			})
 		}
 		if sql || containsLower(s, "table") || containsLower(s, "from") {
-			eachMatch(tableRe(), s, full, func(m []int) {
+			eachTable(s, func(m [4]int) bool {
 				if t := s[m[2]:m[3]]; !sqlNoise[strings.ToLower(t)] {
 					add("table:" + t)
 				}
+				return !full()
 			})
 		}
 	}
@@ -481,6 +483,141 @@ func eachQuotedPath(s string, fn func(loc [4]int) bool) {
 		}
 		p = j + 1
 	}
+}
+
+// eachTable calls fn with the successive matches in s of tableExpr, each
+// as FindAllStringSubmatchIndex gives it, until fn returns false. It
+// reads the text as regexp would, without running it: a match starts at a
+// word's start (\b before a keyword's first letter), where at most one
+// keyword can begin (their first letters differ, but truncate's and
+// table's), and regexp prefers an optional part that matched, unless the
+// rest does not match after it (drop table if exists;, truncate tables
+// x); the table's name runs as far as its bytes go. Case folding is
+// Unicode's: the long s (ſ) is an s and the Kelvin sign (K) a k, in the
+// keywords and in the name.
+func eachTable(s string, fn func(loc [4]int) bool) {
+	for p := 0; p < len(s); p++ {
+		if p > 0 && isWordByte(s[p-1]) {
+			continue // no \b before a word byte
+		}
+		if start, end, ok := tableAt(s, p); ok {
+			if !fn([4]int{p, end, start, end}) {
+				return
+			}
+			p = end - 1 // the next search starts at the match's end (> p)
+		}
+	}
+}
+
+// tableAt returns the name a match of tableExpr that starts at p (after
+// the \b) gives, from start to end, and whether there is one.
+func tableAt(s string, p int) (start, end int, ok bool) {
+	var k int // the end of the keyword, or -1
+	switch ascii.Lower(s[p]) {
+	case 'f':
+		k = foldWord(s, p, "from")
+	case 'i':
+		k = foldWord(s, p, "into")
+	case 'u':
+		k = foldWord(s, p, "update")
+	case 'j':
+		k = foldWord(s, p, "join")
+	case 'd':
+		if k = foldWord(s, p, "drop"); k >= 0 {
+			k = foldWord(s, k+spaces(s, k, 1), "table")
+		}
+		if k >= 0 { // (?:\s+if\s+exists)?, taken when the rest follows
+			if x := foldWord(s, k+spaces(s, k, 1), "if"); x >= 0 {
+				if x = foldWord(s, x+spaces(s, x, 1), "exists"); x >= 0 {
+					if start, end, ok := nameAfter(s, x); ok {
+						return start, end, true
+					}
+				}
+			}
+		}
+	case 't':
+		if k = foldWord(s, p, "truncate"); k >= 0 { // (?:\s+table)?, as above
+			if x := foldWord(s, k+spaces(s, k, 1), "table"); x >= 0 {
+				if start, end, ok := nameAfter(s, x); ok {
+					return start, end, true
+				}
+			}
+		} else {
+			k = foldWord(s, p, "table")
+		}
+	default:
+		return 0, 0, false
+	}
+	if k < 0 {
+		return 0, 0, false
+	}
+	return nameAfter(s, k)
+}
+
+// spaces returns how many bytes \s+ matches at i, at least min, or
+// len(s)+1 (past any word) when fewer.
+func spaces(s string, i, min int) int {
+	n := 0
+	for i+n < len(s) && isSpace(s[i+n]) {
+		n++
+	}
+	if n < min {
+		return len(s) + 1
+	}
+	return n
+}
+
+// isSpace reports what \s matches: \t \n \f \r and the blank.
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
+// foldWord returns where word (lower-case ASCII) ends when s holds it at
+// i, in any case (ſ for s and K for k as well), or -1.
+func foldWord(s string, i int, word string) int {
+	if i > len(s) {
+		return -1
+	}
+	for j := 0; j < len(word); j++ {
+		switch {
+		case i < len(s) && ascii.Lower(s[i]) == word[j]:
+			i++
+		case word[j] == 's' && strings.HasPrefix(s[i:], "\u017f"), word[j] == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len(string(foldsTo(word[j])))
+		default:
+			return -1
+		}
+	}
+	return i
+}
+
+// foldsTo is the non-ASCII character (?i) folds onto the letter s or k.
+func foldsTo(b byte) rune {
+	if b == 's' {
+		return '\u017f'
+	}
+	return '\u212a'
+}
+
+// nameAfter reads, at i, \s+ and a table's name ([A-Za-z_][A-Za-z0-9_.]*
+// matched case-insensitively: ſ and K are letters too) and returns the
+// name's start and end, and whether there is one.
+func nameAfter(s string, i int) (start, end int, ok bool) {
+	start = i + spaces(s, i, 1)
+	end = start
+	for end < len(s) {
+		switch b := s[end]; {
+		case 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b == '_' || end > start && ('0' <= b && b <= '9' || b == '.'):
+			end++
+		case strings.HasPrefix(s[end:], "\u017f"):
+			end += len("\u017f")
+		case strings.HasPrefix(s[end:], "\u212a"):
+			end += len("\u212a")
+		default:
+			return start, end, end > start
+		}
+	}
+	return start, end, end > start
 }
 
 // isQuoteOrSpace reports a quote or what \s matches.

@@ -29,11 +29,11 @@ func matcherExprs(t testing.TB) []string {
 			out = append(out, "(?i)"+r.Pattern)
 		}
 	}
-	for _, m := range []func() *matcher{pathCall, tableRe, installCmd,
+	for _, m := range []func() *matcher{pathCall, installCmd,
 		pkgInstallPattern, privSudoPattern, gitCommitPattern, gitPushPattern} {
 		out = append(out, m().expr)
 	}
-	out = append(out, quotedPathExpr, urlExpr)
+	out = append(out, quotedPathExpr, urlExpr, tableExpr)
 	for _, p := range []string{`\bks\b`, `\Bsk`, `^a|b$`, `(?m)^x\w+$`, `\Aab|cd\z`, `é+x`, `[^a-z]\d`, `(?s)k.*s`, `a\b`, `\bx|y`,
 		`(?m)^$x|z`, `;\s*rm\b`, `[ſK]x`, `(?-i:Ab)c`, `\bé`, `x{2,}y`, `(?:)a`, `a*b`, `(a)|b(c)?`, `\b(\w+)\s+(\w+)`,
 		`\bab|ac`, `(?:\b|x)a`, `\b;x`, `(?m)^a|\Ab`, `(?m)^a|\Aa`, `\bs|\Bk`, `x?\bk`, `\b\Aa`, `\ba|ab`} {
@@ -59,7 +59,8 @@ func matcherTexts(t *testing.T) (texts, pieces []string) {
 	}
 	texts = append(texts, corpus.Strings(t, "../../testdata")...)
 	pieces = append(pieces, texts...)
-	pieces = append(pieces, "\n", " ", "\t", "x", "ſ", "\u212a", ";", "'", "\"", "|", "&&", ">", "É", "é", "\xff", "\xc3", "_", "0")
+	pieces = append(pieces, "\n", " ", "\t", "x", "ſ", "\u212a", ";", "'", "\"", "|", "&&", ">", "É", "é", "\xff", "\xc3", "_", "0",
+		"from", "table", "drop", "if", "exists", "truncate", ".")
 	return texts, pieces
 }
 
@@ -311,9 +312,10 @@ const (
 var (
 	quotedPathRe = regexp.MustCompile(quotedPathExpr)
 	urlRe        = regexp.MustCompile(urlExpr)
+	tableRe      = regexp.MustCompile(tableExpr)
 )
 
-// checkScanners fails t when eachQuotedPath or eachURL find other matches
+// checkScanners fails t when eachQuotedPath, eachTable or eachURL find other matches
 // in s than regexp finds of their patterns, or go on after fn returns
 // false.
 func checkScanners(t *testing.T, s string) {
@@ -331,6 +333,21 @@ func checkScanners(t *testing.T, s string) {
 		eachQuotedPath(s, func([4]int) bool { n++; return false })
 		if n != 1 {
 			t.Fatalf("eachQuotedPath(%q) went on after fn returned false", s)
+		}
+	}
+	got = got[:0]
+	eachTable(s, func(loc [4]int) bool {
+		got = append(got, loc[:])
+		return true
+	})
+	if want := tableRe.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("eachTable(%q): %v, want %v", s, got, want)
+	}
+	if len(got) > 1 {
+		n := 0
+		eachTable(s, func([4]int) bool { n++; return false })
+		if n != 1 {
+			t.Fatalf("eachTable(%q) went on after fn returned false", s)
 		}
 	}
 	got = got[:0]
@@ -358,7 +375,14 @@ func TestScanners(t *testing.T) {
 		`"/a" "/b"`, `""/a"`, `x"/é\xff"`, "\"/a\n\"", `"../../x"`, `"~/../x"`,
 		"http://a", "https://a b ftp://c", "xhttp://a", "_http://a", "-http://a", "éhttp://a", "http://", "http:// a", "HTTP://a",
 		"wss://a", "wsss://a", "gopher://a)b", "file:///x", "http://a://b", "http://http://b", "ahttp://b http://c", "http://a\fb",
-		"ws://é\xff'x", "a://b https://c", "https://x.y/z?q=1#f]"} {
+		"ws://é\xff'x", "a://b https://c", "https://x.y/z?q=1#f]",
+		"from x", "FROM x", "xfrom y", "_from y", "éfrom y", "from\ty", "from\vy", "from  y.z_1 w", "from 1x", "from _", "from", "from ",
+		"select * from a join b on a.x = b.y", "insert into t values", "update t set", "drop table t", "drop  table if exists t",
+		"drop table if exists", "drop table if exists;", "drop table ifx", "drop table if existsx y", "DROP TABLE IF EXISTS t",
+		"drop table if exiſtſ t", "drop table if exi\u017fts ſ", "truncate t", "truncate table t", "truncate tables x",
+		"truncate table", "truncate table;", "truncate\ttable\nt", "table \u212aey", "table \u212a", "from \u017fx.y", "from x\u212a.\u212ay",
+		"from fromx from y", "from.x from y", "table table table", "tablefrom x", "from x\xc5", "from \xe2\x84x", "drop\ntable\fif\rexists\tt",
+		"into into x", "update\x00x", "joint x", "join x,join y", "from from from x"} {
 		checkScanners(t, s)
 	}
 }
