@@ -25,55 +25,33 @@ type commandRule struct {
 	pattern  func() *matcher
 	keywords []string
 	atCmd    bool
-	bit      uint8 // its bit in a scan state's per-script masks (cmdRules)
 }
 
 // match reports whether the rule fires on c (its Funcs entry): each
 // text's keywords are looked for in it.
 func (r *commandRule) match(c *tool.Call) bool {
-	fires := func(_ int, s string) (bool, error) {
-		cmds, err := shell.Commands(c, s)
-		return err == nil && r.fires(cmds), err
-	}
-	return r.matches(c, fires, func(ti, j int, s string) bool {
+	commands := func(_ int, s string) ([]shell.Command, error) { return shell.Commands(c, s) }
+	return r.matches(c, commands, func(ti, j int, s string) bool {
 		return slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) })
 	})
 }
 
-// fires reports whether the rule fires on one of cmds, a script's
-// commands.
-func (r *commandRule) fires(cmds []shell.Command) bool {
-	for i := range cmds {
-		if r.firesAt(cmds, i) {
-			return true
-		}
-	}
-	return false
-}
-
-// firesAt reports whether the rule fires on command i of cmds.
-func (r *commandRule) firesAt(cmds []shell.Command, i int) bool {
-	if r.at != nil {
-		return r.at(cmds, i)
-	}
-	return r.cmd(cmds[i].Args)
-}
-
-// matches is match, with whether the rule fires on the commands of script
-// j of c.Shell, s, or the error that script's commands gave, from fires,
-// and whether text j of target ti, s, holds one of the rule's keywords
-// from keyed.
-func (r *commandRule) matches(c *tool.Call, fires func(j int, s string) (bool, error), keyed func(ti, j int, s string) bool) bool {
+// matches is match, with the commands of script j of c.Shell, s, from
+// commands, and whether text j of target ti, s, holds one of the rule's
+// keywords from keyed.
+func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]shell.Command, error), keyed func(ti, j int, s string) bool) bool {
 	for j, s := range c.Shell {
-		ok, err := fires(j, s)
+		cmds, err := commands(j, s)
 		if err != nil {
 			if keyed(tiCommand, j, s) && r.text(c, s) {
 				return true
 			}
 			continue
 		}
-		if ok {
-			return true
+		for i := range cmds {
+			if r.at != nil && r.at(cmds, i) || r.at == nil && r.cmd(cmds[i].Args) {
+				return true
+			}
 		}
 	}
 	// the texts of the other default targets (see texts), without

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/tool"
 )
 
@@ -31,31 +30,6 @@ var commandRules = map[string]*commandRule{
 	"priv_system_install": privSystemInstall,
 	"git_commit":          gitCommit,
 	"git_push":            gitPush,
-}
-
-// cmdRules are the command rules in the order of their bits (bit): a
-// call's scan state reads which of them fire on each script's commands in
-// one pass over the commands (firedOn).
-var cmdRules = [...]*commandRule{pkgInstall, privSudo, privRootShell, privSystemInstall, gitCommit, gitPush}
-
-func init() {
-	for i, r := range cmdRules {
-		r.bit = 1 << i
-	}
-}
-
-// firedOn returns the bits of the command rules that fire on one of cmds,
-// a script's commands: each rule's fires, in one pass.
-func firedOn(cmds []shell.Command) uint8 {
-	var m uint8
-	for i := range cmds {
-		for _, r := range cmdRules {
-			if m&r.bit == 0 && r.firesAt(cmds, i) {
-				m |= r.bit
-			}
-		}
-	}
-	return m
 }
 
 // popular are widely used packages whose one-letter misspellings are a

@@ -333,9 +333,9 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	resource := ""
 	switch {
 	case r.cmd != nil:
-		fires := func(j int, _ string) (bool, error) { return st.fires(c, j, r.cmd) }
+		commands := func(j int, _ string) ([]shell.Command, error) { return st.commands(c, j) }
 		keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
-		if !r.cmd.matches(c, fires, keyed) {
+		if !r.cmd.matches(c, commands, keyed) {
 			return false, "", nil
 		}
 	case r.Func != nil:
@@ -428,12 +428,10 @@ type scanState struct {
 	fired    []fired                           // the rules that fired, in order (Analyze)
 }
 
-// script is what shell.Commands returns for a script, and the command
-// rules that fire on its commands (bits of cmdRules).
+// script is what shell.Commands returns for a script.
 type script struct {
-	cmds  []shell.Command
-	err   error
-	fired uint8
+	cmds []shell.Command
+	err  error
 }
 
 // fired is a rule that fired on a call, or failed to evaluate (err).
@@ -528,22 +526,16 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 	return st.text[ti]
 }
 
-// fires reports whether command rule r fires on the commands of script j
-// of c.Shell, or the error reading them gave. The scripts are read, and
-// which command rules fire on each, once per call for every command rule.
-func (st *scanState) fires(c *tool.Call, j int, r *commandRule) (bool, error) {
+// commands returns shell.Commands for script j of c.Shell, read once per
+// call for every command rule.
+func (st *scanState) commands(c *tool.Call, j int) ([]shell.Command, error) {
 	if len(st.scripts) == 0 {
 		for _, s := range c.Shell {
 			cmds, err := shell.Commands(c, s)
-			sc := script{cmds: cmds, err: err}
-			if err == nil {
-				sc.fired = firedOn(cmds)
-			}
-			st.scripts = append(st.scripts, sc)
+			st.scripts = append(st.scripts, script{cmds, err})
 		}
 	}
-	sc := &st.scripts[j]
-	return sc.fired&r.bit != 0, sc.err
+	return st.scripts[j].cmds, st.scripts[j].err
 }
 
 // keyed reports whether text j of target ti holds one of the keywords in
