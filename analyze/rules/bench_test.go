@@ -40,6 +40,21 @@ func corpusCalls(b *testing.B) []*tool.Call {
 	return calls
 }
 
+// warmAssessor returns an assessor with the default pack and the corpus
+// calls (corpusCalls), after one pass of the pack over them that
+// compiles what the corpus uses (the first use of a pattern compiles it).
+func warmAssessor(b *testing.B) (*rules.Assessor, []*tool.Call) {
+	calls := corpusCalls(b)
+	a, err := rules.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range calls {
+		_, _ = a.Analyze(context.Background(), c)
+	}
+	return a, calls
+}
+
 // BenchmarkAnalyzeCorpus measures the rule pack over every action of
 // testdata/actions.jsonl, prepared as the engine prepares them, after one
 // pass that compiles what the corpus uses (the first use of a pattern
@@ -47,15 +62,8 @@ func corpusCalls(b *testing.B) []*tool.Call {
 // the mean CPU time of the benchmark's thread per action (cpu-µs/action),
 // which other processes on a loaded machine disturb less.
 func BenchmarkAnalyzeCorpus(b *testing.B) {
-	calls := corpusCalls(b)
-	a, err := rules.New()
-	if err != nil {
-		b.Fatal(err)
-	}
+	a, calls := warmAssessor(b)
 	ctx := context.Background()
-	for _, c := range calls {
-		_, _ = a.Analyze(ctx, c)
-	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var per []time.Duration
@@ -80,15 +88,8 @@ func BenchmarkAnalyzeCorpus(b *testing.B) {
 // whose counts the clock reads and the sorting of their times would
 // disturb.
 func BenchmarkAnalyzeCalls(b *testing.B) {
-	calls := corpusCalls(b)
-	a, err := rules.New()
-	if err != nil {
-		b.Fatal(err)
-	}
+	a, calls := warmAssessor(b)
 	ctx := context.Background()
-	for _, c := range calls {
-		_, _ = a.Analyze(ctx, c)
-	}
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range calls {

@@ -315,59 +315,43 @@ var (
 	tableRe      = regexp.MustCompile(tableExpr)
 )
 
-// checkScanners fails t when eachQuotedPath, eachTable or eachURL find other matches
-// in s than regexp finds of their patterns, or go on after fn returns
-// false.
+// checkScanners fails t when eachQuotedPath, eachTable or eachURL find
+// other matches in s than regexp finds of their patterns, or go on after
+// fn returns false.
 func checkScanners(t *testing.T, s string) {
 	t.Helper()
+	quad := func(each func(string, func([4]int) bool)) func(string, func([]int) bool) {
+		return func(s string, fn func([]int) bool) { each(s, func(loc [4]int) bool { return fn(loc[:]) }) }
+	}
+	checkScanner(t, "eachQuotedPath", s, quad(eachQuotedPath), quotedPathRe.FindAllStringSubmatchIndex(s, -1))
+	checkScanner(t, "eachTable", s, quad(eachTable), tableRe.FindAllStringSubmatchIndex(s, -1))
+	checkScanner(t, "eachURL", s, func(s string, fn func([]int) bool) {
+		eachURL(s, func(start, end int) bool { return fn([]int{start, end}) })
+	}, urlRe.FindAllStringIndex(s, -1))
+}
+
+// checkScanner fails t when each, the scanner name, finds other matches
+// in s than want, or goes on after fn returns false.
+func checkScanner(t *testing.T, name, s string, each func(string, func([]int) bool), want [][]int) {
+	t.Helper()
 	var got [][]int
-	eachQuotedPath(s, func(loc [4]int) bool {
-		got = append(got, loc[:])
+	each(s, func(loc []int) bool {
+		got = append(got, slices.Clone(loc))
 		return true
 	})
-	if want := quotedPathRe.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("eachQuotedPath(%q): %v, want %v", s, got, want)
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("%s(%q): %v, want %v", name, s, got, want)
 	}
 	if len(got) > 1 {
 		n := 0
-		eachQuotedPath(s, func([4]int) bool { n++; return false })
+		each(s, func([]int) bool { n++; return false })
 		if n != 1 {
-			t.Fatalf("eachQuotedPath(%q) went on after fn returned false", s)
-		}
-	}
-	got = got[:0]
-	eachTable(s, func(loc [4]int) bool {
-		got = append(got, loc[:])
-		return true
-	})
-	if want := tableRe.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("eachTable(%q): %v, want %v", s, got, want)
-	}
-	if len(got) > 1 {
-		n := 0
-		eachTable(s, func([4]int) bool { n++; return false })
-		if n != 1 {
-			t.Fatalf("eachTable(%q) went on after fn returned false", s)
-		}
-	}
-	got = got[:0]
-	eachURL(s, func(start, end int) bool {
-		got = append(got, []int{start, end})
-		return true
-	})
-	if want := urlRe.FindAllStringIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
-		t.Fatalf("eachURL(%q): %v, want %v", s, got, want)
-	}
-	if len(got) > 1 {
-		n := 0
-		eachURL(s, func(int, int) bool { n++; return false })
-		if n != 1 {
-			t.Fatalf("eachURL(%q) went on after fn returned false", s)
+			t.Fatalf("%s(%q) went on after fn returned false", name, s)
 		}
 	}
 }
 
-// TestScanners checks eachQuotedPath and eachURL against regexp on the
+// TestScanners checks eachQuotedPath, eachTable and eachURL against regexp on the
 // edges of their patterns (the corpora are checked by TestMatcherExact,
 // any text by FuzzMatcher).
 func TestScanners(t *testing.T) {
