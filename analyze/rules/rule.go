@@ -350,14 +350,27 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 				continue
 			}
 			for j, s := range st.texts(c, ti) {
-				folds := len(r.kw) > 0 && p.window == "" && foldsOntoASCII(s)
-				if len(p.gate) > 0 && !folds && !anyHit(st.hits[ti][j], r.gwSet) {
-					continue // no match without a gate string
+				// folds: s holds a character that case folding reads as an
+				// ASCII letter, which the keyword scan does not see (so
+				// neither gates nor windows hold); read only where it
+				// decides, and not for a rule that declares its window
+				known, folds := len(r.kw) == 0 || p.window != "", false
+				if len(p.gate) > 0 && !anyHit(st.hits[ti][j], r.gwSet) {
+					if !known {
+						known, folds = true, foldsOntoASCII(s)
+					}
+					if !folds {
+						continue // no match without a gate string
+					}
 				}
 				if _, err := p.get(); err != nil {
 					return false, "", fmt.Errorf("%s: %w", r.Name, err)
 				}
-				if p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "") && !folds {
+				windowed := p.mode != wholeText && len(r.kw) > 0 && (len(s) > minWindowed || p.window != "")
+				if windowed && !known {
+					known, folds = true, foldsOntoASCII(s)
+				}
+				if windowed && !folds {
 					st.wins = windows(s, st.hits[ti][j], st.kw.lens, r.gwSet, p.mode, st.wins[:0])
 					for _, w := range st.wins {
 						if !c.Work.Charge(ruleCost*(w[1]-w[0]), "rules") {

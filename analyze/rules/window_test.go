@@ -159,3 +159,48 @@ func TestRequiredRemembered(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldedMatches: a match spelled with ſ or K, which (?i) reads as s
+// and k but the keyword scan (ASCII case only) does not see, fires a
+// gated or windowed rule as the whole text does, when a keyword far from
+// it makes the rule run: each built-in rule's samples, their s and k so
+// spelled, after a keyword and a few hundred bytes.
+func TestFoldedMatches(t *testing.T) {
+	rules := packWithSamples(t)
+	fold := strings.NewReplacer("s", "\u017f", "S", "\u017f", "k", "\u212a", "K", "\u212a")
+	checked := 0
+	for i := range rules {
+		r := &rules[i]
+		if r.Pattern == "" || len(r.Keywords) == 0 || r.AtCommand || r.Where != "" || r.Condition != "" || r.Window != "" {
+			continue
+		}
+		p, err := r.prog.get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.mode == wholeText && len(p.gate) == 0 {
+			continue
+		}
+		for _, m := range r.Match {
+			folded := fold.Replace(m.Text)
+			if m.Action != nil || folded == m.Text || !p.m.unanchored().MatchString(folded) {
+				continue
+			}
+			s := r.Keywords[0] + "\n" + strings.Repeat("x ", 200) + "\n" + folded
+			c := Sample{Text: s}.Call(r)
+			c.Work = nil
+			st := index([]*Rule{r}).newScanState()
+			if texts := st.texts(c, r.tix[0]); len(texts) != 1 || texts[0] != s {
+				continue // the sample's tool reads the text otherwise
+			}
+			got, _, err := r.match(c, st, 0)
+			if err != nil || !got {
+				t.Errorf("%s (mode %d, gate %q) on %q: %v %v, want a match", r.Name, p.mode, p.gate, s, got, err)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d folded samples checked", checked)
+	}
+}
