@@ -236,7 +236,11 @@ func resolveScript(script string, isPlain bool, o Options) ([]Command, []tool.Ef
 		if !o.Work.Charge(len(script), "shell words") {
 			return nil, nil, false, nil
 		}
-		r, err = resolvePlain(script, o)
+		words := script
+		if i := strings.IndexByte(words, '#'); i >= 0 {
+			words = words[:i] // its comment: a plain script holds no other # (see plain)
+		}
+		r, err = resolvePlain(words, o)
 		if err == nil && !r.sets {
 			r.sets = plainSets(script)
 		}
@@ -308,29 +312,49 @@ func novel(text *text, cmd Command, work *tool.Budget) bool {
 const maxDynamicFindings = 8
 
 // plain reports a script made only of characters that bash takes
-// literally: letters, digits, blanks and - _ . / : = , @ % +. Such a script
-// splits on blanks into the words it shows, expands nothing and computes
-// no command name, so resolving it could add nothing; and if it does not
-// parse (a stray "fi"), bash refuses to run it too.
+// literally: letters, digits, blanks and - _ . / : = , @ % +, and
+// perhaps a comment at its end (a # that starts a word, and no newline
+// after it). Such a script splits on blanks into the words it shows
+// before the comment, expands nothing and computes no command name, so
+// resolving it could add nothing; and if it does not parse (a stray
+// "fi"), bash refuses to run it too.
 func plain(s string) bool {
+	_, ok := plainWords(s)
+	return ok
+}
+
+// plainWords is plain, and returns the part of s that holds the words:
+// s without its comment.
+func plainWords(s string) (string, bool) {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
 	}
 	for ; i < len(s) && s[i] != ' '; i++ { // the first word
 		if s[i] == '=' {
-			return false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
+			return "", false // an assignment (P=x, FOO=1 rm …): the parser says what it sets and runs
 		}
 		if !literalByte[s[i]] {
-			return false
+			return commentAt(s, i)
 		}
 	}
 	for ; i < len(s); i++ {
 		if !literalByte[s[i]] {
-			return false
+			return commentAt(s, i)
 		}
 	}
-	return true
+	return s, true
+}
+
+// commentAt reports whether s[i:] is a comment to the end of s after
+// some words: a # that starts a word (after a blank), with no newline
+// after it; and returns s before it.
+func commentAt(s string, i int) (string, bool) {
+	if s[i] != '#' || i > 0 && s[i-1] != ' ' && s[i-1] != '\t' || strings.IndexByte(s[i:], '\n') >= 0 ||
+		strings.TrimLeft(s[:i], " \t") == "" {
+		return "", false // a comment alone: no command, which the parser says
+	}
+	return s[:i], true
 }
 
 // literalByte marks the bytes plain takes literally.

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os/exec"
 	"path"
 	"reflect"
@@ -222,7 +223,8 @@ func BenchmarkResolve(b *testing.B) {
 // TestPlainNeedsNoResolution checks the preparer's shortcut: for a plain
 // script, resolution yields exactly the blank-separated words of its text.
 func TestPlainNeedsNoResolution(t *testing.T) {
-	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "docker ps -a", "df -h", "make CC=gcc", "\t ls a=b"} {
+	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "docker ps -a", "df -h", "make CC=gcc", "\t ls a=b",
+		"git status # 12", "ls -la\t#'unclosed \"quote $(x)", "make # a=b; rm -rf ~"} {
 		if !plain(s) {
 			t.Fatalf("%q not plain", s)
 		}
@@ -237,11 +239,12 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 				t.Errorf("%q: resolution produced new text %q", s, c.Args)
 			}
 		}
-		if got := strings.Join(words, " "); !strings.HasSuffix(s, got) {
+		text, _ := plainWords(s)
+		if got := strings.Join(words, " "); got != strings.Join(strings.Fields(text), " ") {
 			t.Errorf("%q resolved to %q", s, got)
 		}
 	}
-	for _, s := range []string{"rm -rf ~", "r''m x", "a;b", "$x", "echo *", "a{b,c}", `\rm`, "x # y",
+	for _, s := range []string{"rm -rf ~", "r''m x", "a;b", "$x", "echo *", "a{b,c}", `\rm`, "x #\ny", "a#b", "x # y\nrm -rf ~", "#only a comment", " # x",
 		"X=1 make -j4 all", "P=.warden/policy.yaml", " FOO=1 rm -rf /", "\t X=1 ls", "a\tb=c d"} { // assignments: the fields would read X=1 as the command
 		if plain(s) {
 			t.Errorf("%q taken as plain", s)
@@ -363,5 +366,58 @@ func TestReleaseEmpties(t *testing.T) {
 	}
 	if r.reader.Len() != 0 {
 		t.Errorf("the reader holds %d bytes of the script", r.reader.Len())
+	}
+}
+
+// TestPlainCommentAgrees holds the plain shortcut to the parser on
+// scripts that end in a comment: the same commands, word for word, and
+// the same answer to whether they set a variable.
+func TestPlainCommentAgrees(t *testing.T) {
+	scripts := []string{"git status # 12", "ls -la\t#'unclosed \"quote $(x) `y`", "make # a=b; rm -rf ~", "go test ./... #", "a b  c\t# d # e", "a=b # c", "for x # y"}
+	rng := rand.New(rand.NewPCG(7, 7))
+	const words, alphabet = "ab-_./:=,@%+ \t", "ab-_./:=,@%+ \t#'\"$;&|()x\n"
+	for range 20000 {
+		var b strings.Builder
+		for n := rng.IntN(10); n > 0; n-- {
+			b.WriteByte(words[rng.IntN(len(words))])
+		}
+		if rng.IntN(4) > 0 {
+			b.WriteString(" #")
+		}
+		for n := rng.IntN(10); n > 0; n-- {
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		scripts = append(scripts, b.String())
+	}
+	n := 0
+	for _, s := range scripts {
+		if !plain(s) || !strings.Contains(s, "#") {
+			continue
+		}
+		n++
+		fast, _, fastSets, errF := resolveScript(s, true, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
+		slow, _, slowSets, errS := resolveScript(s, false, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
+		if (errF == nil) != (errS == nil) && errS == nil {
+			t.Errorf("%q: shortcut error %v, parser none", s, errF)
+			continue
+		}
+		if errS != nil {
+			continue // bash refuses it too (a stray clause word)
+		}
+		if fastSets != slowSets {
+			t.Errorf("%q: sets %v, parser %v", s, fastSets, slowSets)
+		}
+		if len(fast) != len(slow) {
+			t.Errorf("%q: %d commands, parser %d", s, len(fast), len(slow))
+			continue
+		}
+		for i := range fast {
+			if !slices.Equal(fast[i].Args, slow[i].Args) || !slices.Equal(fast[i].Dynamic, slow[i].Dynamic) {
+				t.Errorf("%q: command %d %q %v, parser %q %v", s, i, fast[i].Args, fast[i].Dynamic, slow[i].Args, slow[i].Dynamic)
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d plain scripts with a comment were tried", n)
 	}
 }
