@@ -1,12 +1,14 @@
 package rules
 
 import (
+	"context"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // unprovedGates are the built-in rules whose keywords covers cannot show
@@ -116,5 +118,43 @@ func TestCommandRulesState(t *testing.T) {
 	}
 	if checked != len(commandRules) {
 		t.Errorf("%d rules of the pack are command rules, want %d", checked, len(commandRules))
+	}
+}
+
+// A func rule with keywords runs its func only when a text it reads holds
+// one: never on other calls, always on those.
+func TestFuncGate(t *testing.T) {
+	calls := 0
+	r := Rule{Name: "t.gated", Level: risk.High, Reason: "r", Keywords: []string{"zebra"}, On: []Target{OnCommand},
+		Func: func(*tool.Call) bool { calls++; return true }}
+	a, err := New(WithRules([]Rule{r}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(cmd string) *tool.Call {
+		return tool.Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": cmd}}, SampleCwd, SampleHome)
+	}
+	if fs, _ := a.Analyze(context.Background(), call("ls -la")); len(fs) != 0 || calls != 0 {
+		t.Errorf("without its keyword: %d findings, func ran %d times", len(fs), calls)
+	}
+	if fs, _ := a.Analyze(context.Background(), call("echo ZEBRA")); len(fs) != 1 || calls != 1 {
+		t.Errorf("with its keyword: %d findings, func ran %d times", len(fs), calls)
+	}
+}
+
+// res.growth_loop's keywords are held by every loop head growthLoop reads.
+func TestGrowthLoopGate(t *testing.T) {
+	rs, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(rs, func(r Rule) bool { return r.Name == "res.growth_loop" })
+	if i < 0 {
+		t.Fatal("no res.growth_loop")
+	}
+	for _, h := range slices.Concat(endlessHeads, pyHeads, jsHeads) {
+		if !slices.ContainsFunc(rs[i].Keywords, func(k string) bool { return strings.Contains(strings.ToLower(h), k) }) {
+			t.Errorf("loop head %q holds none of res.growth_loop's keywords %q: the gate drops it", h, rs[i].Keywords)
+		}
 	}
 }

@@ -294,7 +294,7 @@ func mayLoopForever(s string) bool {
 // growthLoop) in s.
 func pyGrowthLoop(s string) bool {
 	heads := 0
-	for _, h := range []string{"while True:", "while 1:", "while(True):"} {
+	for _, h := range pyHeads {
 		for i := 0; ; {
 			k := strings.Index(s[i:], h)
 			if k < 0 {
@@ -317,7 +317,7 @@ func pyGrowthLoop(s string) bool {
 // growthLoop) in s.
 func jsGrowthLoop(s string) bool {
 	heads := 0
-	for _, h := range []string{"while(true)", "while (true)", "for(;;)", "for (;;)", "while(1)", "while (1)"} {
+	for _, h := range jsHeads {
 		for i := 0; ; {
 			k := strings.Index(s[i:], h)
 			if k < 0 {
@@ -335,6 +335,14 @@ func jsGrowthLoop(s string) bool {
 	}
 	return false
 }
+
+// The heads of Python's and JavaScript's loops without an end. Each
+// holds one of res.growth_loop's keywords (while, until, ;;), which gate
+// growthLoop: TestGrowthLoopGate.
+var (
+	pyHeads = []string{"while True:", "while 1:", "while(True):"}
+	jsHeads = []string{"while(true)", "while (true)", "for(;;)", "for (;;)", "while(1)", "while (1)"}
+)
 
 // What ends or slows a loop, and what grows, in each language (plain
 // substrings of the body).

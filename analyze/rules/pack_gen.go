@@ -581,6 +581,7 @@ var defaultPack = []Rule{
 		Level:      risk.High,
 		Reason:     "A loop without an end, a pause or a break grows memory or disk on every turn, until the machine runs out",
 		Reversible: true,
+		Keywords:   []string{"while", "until", ";;", "; ;"},
 		On:         []Target{OnCommand, OnCode},
 	},
 	{

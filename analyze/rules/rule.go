@@ -57,7 +57,8 @@ type Rule struct {
 	// action (risk.Finding.Locked).
 	Locked bool `yaml:"locked"`
 	// Keywords prefilter Pattern: it only runs on text containing one of
-	// them (lower-case). Empty means always run.
+	// them (lower-case). A Func with keywords runs only when a text of its
+	// targets holds one. Empty means always run.
 	Keywords []string `yaml:"keywords"`
 	// On lists what the pattern reads; empty means DefaultTargets.
 	On []Target `yaml:"on"`
@@ -324,6 +325,18 @@ func (r *Rule) match(c *tool.Call, st *scanState, pos int) (bool, string, error)
 	return r.run(c, st, pos)
 }
 
+// keywordIn reports whether a text of one of the rule's targets holds
+// one of its keywords: a func's gate, found by the scan the patterns'
+// gates share.
+func (r *Rule) keywordIn(c *tool.Call, st *scanState, pos int) bool {
+	for _, ti := range r.tix {
+		if st.has(c, ti, pos) {
+			return true
+		}
+	}
+	return false
+}
+
 // keyed reports whether the rule is a pattern gated by keywords: it runs
 // only on the targets whose texts hold one.
 func (r *Rule) keyed() bool { return r.Func == nil && r.Pattern != "" && len(r.kw) > 0 }
@@ -339,6 +352,9 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 			return false, "", nil
 		}
 	case r.Func != nil:
+		if len(r.kw) > 0 && !r.keywordIn(c, st, pos) {
+			return false, "", nil // none of the texts it reads holds a keyword
+		}
 		if !r.Func(c) {
 			return false, "", nil
 		}
