@@ -32,6 +32,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	// the commands that may send data over the network (see mayExfil)
 	var sinkRoom [4]int
 	sinks := sinkRoom[:0]
+	pushes := false // a command is git's: it may push (see gitRemotes)
 	for i, c := range cmds {
 		out = append(out, c.Findings...)
 		if len(c.Redirs) > 0 {
@@ -45,6 +46,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		start := len(out)
 		name := commandName(c.Args[0])
+		pushes = pushes || name == "git"
 		if name == "env" || Elevator(name) {
 			out = wrapperLoaders(out, c, name, env)
 		}
@@ -107,11 +109,14 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = append(out, unknownCommand(c, name))
 		}
 	}
-	var prior *tool.Prior
-	if call != nil {
-		prior = call.Prior
+	if pushes {
+		var prior *tool.Prior
+		if call != nil {
+			prior = call.Prior
+		}
+		out = gitRemotes(out, cmds, prior)
 	}
-	return k.exfilFlow(gitRemotes(out, cmds, prior), cmds, sinks, env)
+	return k.exfilFlow(out, cmds, sinks, env)
 }
 
 // RuleUnknownCommand is the finding on a program no knowledge of warden
