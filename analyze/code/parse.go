@@ -112,8 +112,12 @@ type param struct {
 }
 
 // maxDepth bounds the nesting of expressions the parser follows; deeper
-// input is read as an unknown expression.
-const maxDepth = 100
+// input is read as an unknown expression. maxChain bounds the operators
+// of one chain (a + b + …) likewise.
+const (
+	maxDepth = 100
+	maxChain = 1000
+)
 
 type parser struct {
 	toks  []token
@@ -1051,7 +1055,7 @@ func (p *parser) binary(min int) *node {
 		return p.unknown()
 	}
 	left := p.unary()
-	for {
+	for chain := 0; ; chain++ {
 		t := p.peek()
 		if t.kind != tOp {
 			break
@@ -1059,6 +1063,14 @@ func (p *parser) binary(min int) *node {
 		prec := binPrec(t.text)
 		if prec == 0 || prec < min {
 			break
+		}
+		if chain == maxChain {
+			// a chain of operators builds a tree as deep as it is long,
+			// which the analysis walks down: past maxChain, the rest of
+			// the line is an unknown expression, as deeper nesting is
+			p.i = len(p.toks)
+			p.leave()
+			return p.unknown()
 		}
 		p.i++
 		right := p.binary(prec + 1)

@@ -384,15 +384,22 @@ func hasGlob(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 func (ck *check) targets(cmd shell.Command, env paths.Env) {
 	args := cmd.Args[1:]
 	changes := false
-	for j, a := range args {
-		switch a {
+	end := len(args) // where the -exec command at hand ends (its ; or +)
+	for j := len(args) - 1; j >= 0 && !changes; j-- {
+		// read backwards, so that each -exec's command is read up to its
+		// own end, once: reading each to the end of the line was
+		// quadratic in -exec find … -exec find …
+		switch a := args[j]; a {
+		case ";", "+":
+			end = j
 		case "-delete":
 			changes = true
 		case "-exec", "-execdir", "-ok", "-okdir":
 			if j+1 < len(args) {
 				ro, ok := readOnly[path.Base(args[j+1])]
-				changes = changes || !ok || ro != nil && !ro(args[j+2:])
+				changes = !ok || ro != nil && !ro(args[min(j+2, end):end])
 			}
+			end = j
 		}
 	}
 	if !changes {

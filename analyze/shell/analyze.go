@@ -495,10 +495,16 @@ func decoder(n string, c Command) bool {
 // databases.
 func (k *Knowledge) sqlClient(out []risk.Finding, cmds []Command, i int, e *entry, call *tool.Call) []risk.Finding {
 	texts, conn := sqlOf(cmds, i, e)
+	prod, looked := "", false // the production system conn names, looked up once
 	for _, t := range texts {
 		n := len(out)
-		out = append(out, sqlFact(call, t).Findings...) // copied: Escalate changes them in place
-		sql.Escalate(out[n:], conn...)
+		out = append(out, sqlFact(call, t).Findings...) // copied: EscalateOn changes them in place
+		if len(out) > n {
+			if !looked {
+				prod, looked = tool.FirstProduction(conn...), true
+			}
+			sql.EscalateOn(out[n:], prod)
+		}
 	}
 	return out
 }

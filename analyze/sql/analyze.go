@@ -267,7 +267,13 @@ func IsProduction(name string) bool { return tool.IsProduction(name) }
 // analyzers call it with the host and database of psql -h … -d …; the
 // Analyzer calls it with the call's database arguments and MCP server.
 func Escalate(findings []risk.Finding, names ...string) []risk.Finding {
-	prod := tool.FirstProduction(names...)
+	return EscalateOn(findings, tool.FirstProduction(names...))
+}
+
+// EscalateOn is Escalate for the production system prod already found
+// among the names ("" when none is): a caller with many texts for one
+// set of names looks the names up once.
+func EscalateOn(findings []risk.Finding, prod string) []risk.Finding {
 	if prod == "" {
 		return findings
 	}

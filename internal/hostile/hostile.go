@@ -61,6 +61,14 @@ func Inputs() []Input {
 	// the loop rules (45 s for 15,000 before they were bounded)
 	add("while-true15000", "x & y >> z; "+r("while true; do ", 15000)+"x"+tail)
 	add("for-forever15000", "x & y >> z; "+r("for ((;;)) do ", 15000)+"x"+tail)
+	// database clients nested in their own quoted SQL: each text was
+	// checked against every host and database name (8 s for 200 KB)
+	add("psql-nested20000", r("psql -c '", 20000)+"x"+tail)
+	add("mysql-nested20000", r("mysql -e '", 20000)+"x"+tail)
+	// find running find: each -exec's command read to the end of the line
+	add("find-exec15000", r("find . -exec ", 15000)+"x"+tail)
+	// a Python expression of 100,000 operators: a tree as deep as it is long
+	add("python-chain100000", "python3 -c 'x = "+r("a@", 100000)+"a'"+tail)
 	add("func5000", r("f() { ", 5000)+"x"+r("; }", 5000)+tail)
 	add("procsubst5000", "cat "+r("<(", 5000)+"x"+r(")", 5000)+tail)
 	add("param-deep", "echo "+r("${a:-", 5000)+"x"+r("}", 5000)+tail)
