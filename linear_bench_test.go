@@ -40,6 +40,16 @@ var linearInputs = []struct {
 			"UPDATE accounts SET balance = balance + 1 WHERE id = %d;\n"+
 			"WITH t AS (SELECT * FROM orders WHERE total > %d) SELECT count(*) FROM t;\n", i, i, i, i, i, i)
 	}},
+	// a select list that never ends: each SELECT's was read to the end
+	{"sql-selects", "query", "sql", func(i int) string { return fmt.Sprintf("SELECT email%d, ", i) }},
+	// a patch adding a file of many lines: each line was appended to a string
+	{"patch", "apply_patch", "input", func(i int) string {
+		line := fmt.Sprintf("+line %d of the new file\n", i)
+		if i == 0 {
+			return "*** Begin Patch\n*** Add File: notes.txt\n" + line
+		}
+		return line
+	}},
 }
 
 func bashUnit(i int) string {

@@ -1162,19 +1162,26 @@ func refinePatch(c *Call, args map[string]any) {
 			break
 		}
 	}
-	cur := -1
-	for _, line := range strings.Split(patch, "\n") {
+	// the added lines of each file, gathered in a buffer of its own
+	// (appending to a string copied all of it again for every line)
+	base, cur := len(c.Content), -1
+	var texts [][]byte
+	for line := range strings.SplitSeq(patch, "\n") {
 		for _, p := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
 			if f, ok := strings.CutPrefix(line, p); ok {
 				f = strings.TrimSpace(f)
 				c.Paths = append(c.Paths, f)
 				c.Content = append(c.Content, Content{Path: f})
-				cur = len(c.Content) - 1
+				texts = append(texts, nil)
+				cur = len(texts) - 1
 			}
 		}
 		if cur >= 0 && strings.HasPrefix(line, "+") {
-			c.Content[cur].Text += line[1:] + "\n"
+			texts[cur] = append(append(texts[cur], line[1:]...), '\n')
 		}
+	}
+	for k := range texts {
+		c.Content[base+k].Text = string(texts[k])
 	}
 	out := c.Content[:0]
 	for _, ct := range c.Content {
