@@ -10,6 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkg=$1 bench=$2 n=${3:-4}
+# go test runs a benchmark once before it runs it N times, except when
+# N is 1: (I(4N) - I(N)) / 3N counts one iteration only for N >= 2
+[ "$n" -ge 2 ] || { echo "instr.sh: N must be 2 or more (with 1, go test runs the first count once and the second 1+4 times)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instr.sh needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
