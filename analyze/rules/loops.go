@@ -292,32 +292,20 @@ func mayLoopForever(s string) bool {
 
 // pyGrowthLoop reports a Python loop without end that grows (see
 // growthLoop) in s.
-func pyGrowthLoop(s string) bool {
-	heads := 0
-	for _, h := range pyHeads {
-		for i := 0; ; {
-			k := strings.Index(s[i:], h)
-			if k < 0 {
-				break
-			}
-			k += i
-			i = k + len(h)
-			if heads++; heads > maxHeads {
-				return false
-			}
-			if body := pyBody(s, k, i); !stops(body, pyStops) && grows(body, pyGrowth) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func pyGrowthLoop(s string) bool { return loopsGrow(s, pyHeads, pyBody, pyStops, pyGrowth) }
 
 // jsGrowthLoop reports a JavaScript loop without end that grows (see
 // growthLoop) in s.
 func jsGrowthLoop(s string) bool {
-	heads := 0
-	for _, h := range jsHeads {
+	return loopsGrow(s, jsHeads, func(s string, _, j int) string { return jsBody(s, j) }, jsStops, jsGrowth)
+}
+
+// loopsGrow reports whether one of the first maxHeads loops of s that
+// start with one of heads has a body (body(s, start, end of head)) that
+// holds one of growth and none of stopWords.
+func loopsGrow(s string, heads []string, body func(s string, k, j int) string, stopWords, growth []string) bool {
+	n := 0
+	for _, h := range heads {
 		for i := 0; ; {
 			k := strings.Index(s[i:], h)
 			if k < 0 {
@@ -325,10 +313,10 @@ func jsGrowthLoop(s string) bool {
 			}
 			k += i
 			i = k + len(h)
-			if heads++; heads > maxHeads {
+			if n++; n > maxHeads {
 				return false
 			}
-			if body := jsBody(s, i); !stops(body, jsStops) && grows(body, jsGrowth) {
+			if b := body(s, k, i); !stops(b, stopWords) && grows(b, growth) {
 				return true
 			}
 		}
