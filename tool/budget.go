@@ -1,6 +1,9 @@
 package tool
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Budget counts the work spent assessing one call, in units of work
 // rather than wall time (bytes expanded, words resolved, nodes walked,
@@ -41,6 +44,18 @@ func (b *Budget) Charge(n int, what string) bool {
 		return false
 	}
 	return true
+}
+
+// Left returns the units the budget has left (none once it ran out); a
+// nil Budget has all of them.
+func (b *Budget) Left() int64 {
+	switch {
+	case b == nil:
+		return math.MaxInt64
+	case b.left < 0:
+		return 0
+	}
+	return b.left
 }
 
 // Spent reports whether the budget ran out.

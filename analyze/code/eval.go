@@ -2,6 +2,7 @@ package code
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,11 +123,25 @@ func newAnalysis(c *tool.Call, budget int) *analysis {
 	}
 }
 
+// tokenCost is the work charged per token read: what reading, parsing
+// and keeping one costs, in the budget's units (about a nanosecond).
+const tokenCost = 64
+
 // run analyzes a code text: tokenizes, parses, walks the statements, then
 // the functions no call reached.
 func (a *analysis) run(src string) {
 	a.call.Work.Charge(len(src), "code parsing") // spend() stops the walk once it is out
-	lines, cell, lexErr := tokenize(src)
+	// each token costs what tokenCost says, read before any is charged:
+	// no more are read than the budget pays for (1 MB of ";" was 4
+	// million tokens, 1.2 GB and 2 s)
+	lines, cell, lexErr, over := tokenizeAtMost(src, int(min(a.call.Work.Left()/tokenCost, math.MaxInt32)))
+	tokens := 0
+	for _, ln := range lines {
+		tokens += len(ln.toks)
+	}
+	if !a.call.Work.Charge(tokens*tokenCost, "code tokens") || over {
+		a.overrun = true
+	}
 	if lexErr != nil {
 		a.forget = true // what it binds is not read
 		if refused(src, lexErr) {

@@ -694,3 +694,28 @@ func TestMoveAway(t *testing.T) {
 		{"workspace", "import shutil\nshutil.move('a.txt', 'b.txt')", []check{atMost(risk.Medium)}},
 	})
 }
+
+// No more tokens are read than the work budget pays for: a megabyte of
+// empty statements (a million tokens, 1.2 GB and 2 s before) stops with
+// an unknown finding, the tokens read charged; the same code with a budget
+// that pays for it is read whole.
+func TestTokensBounded(t *testing.T) {
+	src := strings.Repeat(";", 1<<20)
+	c := py(src)
+	c.Work = tool.NewBudget(tool.DefaultWork)
+	fs := prepare(t, c)
+	if !slices.ContainsFunc(fs, func(f risk.Finding) bool { return f.Rule == RuleTooComplex && f.Level == risk.Unknown }) {
+		t.Errorf("a million tokens within the default budget: no %s;\n%s", RuleTooComplex, dump(fs))
+	}
+	if !c.Work.Spent() {
+		t.Errorf("the tokens read were not charged: %d units used", c.Work.Used())
+	}
+	if lines, _, _, over := tokenizeAtMost(src, 1000); !over || len(lines) != 1 || len(lines[0].toks) != 1000 {
+		t.Errorf("tokenizeAtMost(…, 1000): over %v, %d lines", over, len(lines))
+	}
+	big := py("x = 1\n" + strings.Repeat("y = x\n", 2000))
+	big.Work = tool.NewBudget(tool.DefaultWork)
+	if fs := prepare(t, big); slices.ContainsFunc(fs, func(f risk.Finding) bool { return f.Rule == RuleTooComplex }) {
+		t.Errorf("2,000 lines within the default budget stopped:\n%s", dump(fs))
+	}
+}

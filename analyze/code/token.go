@@ -2,6 +2,7 @@ package code
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,14 +82,26 @@ type lexer struct {
 	stack []byte // open brackets
 	err   *lexError
 	cell  *cellMagic
+	max   int  // tokens read at most
+	over  bool // stopped at max
 }
 
 // tokenize splits Python source into logical lines. It never fails: an
 // error is recorded and the text around it is read as best it can be.
 func tokenize(src string) ([]line, *cellMagic, *lexError) {
-	lx := &lexer{src: src, toks: make([]token, 0, len(src)/3+1), spans: make([]span, 0, strings.Count(src, "\n")+1)}
+	lines, cell, err, _ := tokenizeAtMost(src, math.MaxInt)
+	return lines, cell, err
+}
+
+// tokenizeAtMost is tokenize stopping after max tokens; over reports
+// that it stopped there, the lines holding the tokens read so far.
+func tokenizeAtMost(src string, max int) (lines []line, cell *cellMagic, err *lexError, over bool) {
+	lx := &lexer{src: src, max: max, toks: make([]token, 0, min(len(src)/3+1, max)), spans: make([]span, 0, min(strings.Count(src, "\n")+1, max))}
 	lx.run()
-	return lx.lines(), lx.cell, lx.err
+	if lx.over {
+		lx.endLine()
+	}
+	return lx.lines(), lx.cell, lx.err, lx.over
 }
 
 func (lx *lexer) fail(pos int, format string, args ...any) {
@@ -135,6 +148,10 @@ func (lx *lexer) run() {
 	src := lx.src
 	lineStart := true
 	for lx.i < len(src) {
+		if len(lx.toks) >= lx.max {
+			lx.over = true // the rest is not read (see tokenizeAtMost)
+			return
+		}
 		if lineStart && len(lx.stack) == 0 {
 			lineStart = false
 			if lx.indentation() {

@@ -69,6 +69,9 @@ func Inputs() []Input {
 	add("find-exec15000", r("find . -exec ", 15000)+"x"+tail)
 	// a Python expression of 100,000 operators: a tree as deep as it is long
 	add("python-chain100000", "python3 -c 'x = "+r("a@", 100000)+"a'"+tail)
+	// a megabyte of empty Python statements: a token each, every one kept
+	// (4 MB of them took 1.2 GB and 2 s before tokens were charged)
+	add("python-semicolons1MiB", "python3 -c '"+r(";", 1<<20)+"'"+tail)
 	add("func5000", r("f() { ", 5000)+"x"+r("; }", 5000)+tail)
 	add("procsubst5000", "cat "+r("<(", 5000)+"x"+r(")", 5000)+tail)
 	add("param-deep", "echo "+r("${a:-", 5000)+"x"+r("}", 5000)+tail)
