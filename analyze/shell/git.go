@@ -87,6 +87,10 @@ func gitValue(sub, f string) bool {
 		return f == "-m" || f == "-s" || f == "-X" || f == "-F"
 	case "stash":
 		return f == "-m"
+	case "remote":
+		return f == "-t" || f == "-m" || f == "--track" || f == "--master"
+	case "config":
+		return f == "-f" || f == "--file" || f == "--type" || f == "--blob"
 	}
 	return false
 }

@@ -47,10 +47,17 @@ func gitRemotes(out []risk.Finding, cmds []Command, prior *tool.Prior) []risk.Fi
 		}
 		switch g.sub {
 		case "remote", "config":
-			if added == nil {
-				added = map[string]string{}
+			edits, n := remoteEdits(g, func(name string) (string, bool) { u, ok := added[name]; return u, ok })
+			for _, e := range edits[:n] {
+				if added == nil {
+					added = map[string]string{}
+				}
+				if e.url == "" {
+					delete(added, e.name)
+				} else {
+					added[e.name] = e.url
+				}
 			}
-			remoteChange(g, added)
 		case "push":
 			to, named, dyn := pushTarget(g)
 			if dyn {
@@ -81,40 +88,43 @@ func gitRemotes(out []risk.Finding, cmds []Command, prior *tool.Prior) []risk.Fi
 	return out
 }
 
-// remoteChange applies to remotes (name → URL) what git remote add,
-// set-url, rename and remove, or git config remote.NAME.url, do.
-func remoteChange(g gitLine, remotes map[string]string) {
-	if g.sub == "config" {
-		if len(g.ops) >= 2 && !g.has("--unset", "--unset-all") {
-			if name, ok := remoteURLKey(g.ops[0]); ok {
-				remotes[name] = g.ops[1]
-			}
-		}
-		return
+// remoteEdit is what a git command does to one remote: its URL set to
+// url, or the remote gone (url "").
+type remoteEdit struct{ name, url string }
+
+// remoteEdits reads what git remote add, set-url, rename and remove (rm),
+// and git config remote.NAME.url, do to the remotes; urlOf returns a
+// remote's URL as it stands (for rename). A command with an operand
+// computed at run time does nothing known.
+func remoteEdits(g gitLine, urlOf func(name string) (string, bool)) (edits [2]remoteEdit, n int) {
+	if g.dynOps || len(g.ops) < 2 && g.sub == "remote" || len(g.ops) == 0 {
+		return edits, 0
 	}
-	if len(g.ops) < 2 {
-		return
+	if g.sub == "config" {
+		// git config remote.NAME.url URL re-points a remote
+		name, ok := remoteURLKey(g.ops[0])
+		switch {
+		case !ok:
+		case g.has("--unset", "--unset-all"):
+			edits[0], n = remoteEdit{name: name}, 1
+		case len(g.ops) >= 2 && g.ops[1] != "":
+			edits[0], n = remoteEdit{name, g.ops[1]}, 1
+		}
+		return edits, n
 	}
 	switch g.ops[0] {
-	case "add":
-		// git remote add [-t branch] [-m master] NAME URL: -t and -m
-		// take values, which readGit leaves among the operands
-		if len(g.ops) >= 3 {
-			ops := g.ops[len(g.ops)-2:]
-			remotes[ops[0]] = ops[1]
-		}
-	case "set-url":
-		if len(g.ops) >= 3 && !g.has("--delete") {
-			remotes[g.ops[1]] = g.ops[2]
+	case "add", "set-url":
+		if len(g.ops) >= 3 && g.ops[2] != "" && !g.has("--delete") {
+			edits[0], n = remoteEdit{g.ops[1], g.ops[2]}, 1
 		}
 	case "rename":
-		if url, ok := remotes[g.ops[1]]; ok && len(g.ops) >= 3 {
-			delete(remotes, g.ops[1])
-			remotes[g.ops[2]] = url
+		if url, ok := urlOf(g.ops[1]); ok && len(g.ops) >= 3 {
+			edits[0], edits[1], n = remoteEdit{name: g.ops[1]}, remoteEdit{g.ops[2], url}, 2
 		}
 	case "remove", "rm":
-		delete(remotes, g.ops[1])
+		edits[0], n = remoteEdit{name: g.ops[1]}, 1
 	}
+	return edits, n
 }
 
 // pushTarget returns where git push g sends: its first operand or

@@ -252,11 +252,16 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 	}
 	sub := cmd.Args[i]
 	switch sub {
-	case "config":
-		r.gitConfig(cmd, i+1)
-		return false, nil
-	case "remote":
-		r.gitRemote(cmd, i+1)
+	case "config", "remote":
+		if g, ok := readGit(cmd); ok {
+			edits, n := remoteEdits(g, func(name string) (string, bool) { u, ok := r.gitAliases[RemoteKey(name)]; return u, ok })
+			for _, e := range edits[:n] {
+				r.setRemote(e.name, e.url)
+			}
+		}
+		if sub == "config" {
+			r.gitConfig(cmd, i+1)
+		}
 		return false, nil
 	}
 	if gitCommand(sub) || slices.Contains(r.expanding, "git "+sub) {
@@ -295,17 +300,6 @@ func (r *resolver) gitConfig(cmd Command, from int) {
 				return
 			}
 			ops = append(ops, a)
-		}
-	}
-	if len(ops) > 0 {
-		// git config remote.NAME.url URL re-points a remote
-		if name, ok := remoteURLKey(ops[0]); ok {
-			if unset {
-				r.setRemote(name, "", false)
-			} else if len(ops) >= 2 {
-				r.setRemote(name, ops[1], true)
-			}
-			return
 		}
 	}
 	if len(ops) == 0 || !strings.HasPrefix(strings.ToLower(ops[0]), "alias.") {
@@ -349,57 +343,14 @@ func remoteURLKey(key string) (string, bool) {
 // of a remote the conversation set.
 func RemoteKey(name string) string { return "remote." + name + ".url" }
 
-// gitRemote records the remotes git remote add, set-url, rename and
-// remove change; args[from:] follow the word remote.
-func (r *resolver) gitRemote(cmd Command, from int) {
-	var ops []string
-	del := false
-	for i := from; i < len(cmd.Args); i++ {
-		a := cmd.Args[i]
-		if cmd.Dynamic[i] {
-			return
-		}
-		switch {
-		case a == "-t" || a == "-m" || a == "--track" || a == "--master":
-			i++
-		case a == "--delete":
-			del = true
-		case strings.HasPrefix(a, "-"):
-		default:
-			ops = append(ops, a)
-		}
-	}
-	if len(ops) < 2 {
-		return
-	}
-	switch ops[0] {
-	case "add":
-		if len(ops) >= 3 && !del {
-			r.setRemote(ops[1], ops[2], true)
-		}
-	case "set-url":
-		if len(ops) >= 3 && !del {
-			r.setRemote(ops[1], ops[2], true)
-		}
-	case "remove", "rm":
-		r.setRemote(ops[1], "", false)
-	case "rename":
-		if len(ops) >= 3 {
-			if url, ok := r.gitAliases[RemoteKey(ops[1])]; ok {
-				r.setRemote(ops[1], "", false)
-				r.setRemote(ops[2], url, true)
-			}
-		}
-	}
-}
-
-// setRemote records that remote name now points at url (set) or is gone.
-func (r *resolver) setRemote(name, url string, set bool) {
+// setRemote records that remote name now points at url, or is gone
+// (url ""; see remoteEdits).
+func (r *resolver) setRemote(name, url string) {
 	if name == "" || len(url) > maxBody {
 		return
 	}
 	key := RemoteKey(name)
-	if !set {
+	if url == "" {
 		r.del(&r.gitAliases, ownGit, key)
 		r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetGitAlias, Path: key})
 		return
