@@ -192,7 +192,7 @@ func historyStore(p string) bool {
 	case ".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul":
 		return true
 	case "objects", "refs", "logs":
-		return i >= 5 && p[:i] != "" && strings.HasSuffix(p[:i], "/.git")
+		return i >= 0 && strings.HasSuffix(p[:i], "/.git")
 	}
 	return false
 }
@@ -202,7 +202,12 @@ func historyStore(p string) bool {
 // otherwise not judged for (a .env or a private key in the workspace),
 // else File(env, p).
 func Reading(env paths.Env, p string) Target {
-	t := File(env, p)
+	return ReadingOf(File(env, p), p)
+}
+
+// ReadingOf is Reading for the absolute path p whose file target t is
+// known already.
+func ReadingOf(t Target, p string) Target {
 	// a credential path's read is judged (high): below Safe, p is none,
 	// and its name alone says whether it holds secrets
 	if v, _ := Judge(Read, t); v.Level <= risk.Safe {

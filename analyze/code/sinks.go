@@ -496,8 +496,8 @@ func (a *analysis) read(v value) value {
 		return f
 	}
 	c := a.classify(t)
-	// a credential by its class, or a shell's history by its name
-	cred := c == paths.Credential || strings.HasPrefix(t.p, "/") && effect.HistoryFile(t.p[strings.LastIndexByte(t.p, '/')+1:])
+	// read as a credential: by its class, or a shell's history by its name
+	cred := c == paths.Credential || strings.HasPrefix(t.p, "/") && effect.ReadingOf(effect.FileOf(c), t.p) == effect.Credential
 	if a.session && strings.HasPrefix(t.p, "/") {
 		f.obj = &object{file: t.p}
 		if cred || secretFile(t.p) {
