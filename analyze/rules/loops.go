@@ -34,7 +34,7 @@ const maxLoopScan = 256 << 10
 // of thousands of nested loops costs what its first ones cost (reading
 // every loop to its end was quadratic: 45 s for 225 KB).
 func endlessLoopSpawns(s string) bool {
-	heads := 0
+	heads, fors := 0, 0
 	for i := 0; i < len(s) && heads < maxHeads; {
 		k := strings.IndexAny(s[i:], "wuf")
 		if k < 0 {
@@ -43,10 +43,13 @@ func endlessLoopSpawns(s string) bool {
 		k += i
 		i = k + 1
 		j := endlessHeadAt(s, k)
-		if j < 0 && isWordAt(s, k, "for") {
+		if j < 0 && fors < maxHeads && isWordAt(s, k, "for") {
 			// for … do: a loop of many rounds, its head read up to do
+			// (at most maxForHead bytes of it, for at most maxHeads
+			// words for: each read to the end was quadratic again)
+			fors++
 			d := k + 3
-			for lim := min(len(s), k+maxSpawnBody); d < lim && !isWordAt(s, d, "do"); d++ {
+			for lim := min(len(s), k+maxForHead); d < lim && !isWordAt(s, d, "do"); d++ {
 			}
 			if d < len(s) && isWordAt(s, d, "do") && manyRounds(s[k+3:d]) {
 				j = d
@@ -63,16 +66,20 @@ func endlessLoopSpawns(s string) bool {
 	return false
 }
 
-// maxSpawnBody bounds the bytes of a loop's body endlessLoopSpawns reads.
-const maxSpawnBody = 64 << 10
+// maxSpawnBody bounds the bytes of a loop's body endlessLoopSpawns reads,
+// maxForHead those of a for loop's head.
+const (
+	maxSpawnBody = 64 << 10
+	maxForHead   = 512
+)
 
-// manyRounds is the number of rounds from which a loop that starts a
+// manyRoundsN is the number of rounds from which a loop that starts a
 // background job on each is judged as one without end: the jobs pile up
 // faster than any of them ends.
 const manyRoundsN = 1000
 
 // manyRounds reports whether the head of a for loop (the text between
-// for and do) counts to manyRounds or more: in $(seq [A [S]] N), in
+// for and do) counts to manyRoundsN or more: in $(seq [A [S]] N), in
 // {A..N[..S]}, or ((i = A; i < N; …)).
 func manyRounds(head string) bool {
 	count := func(from, to string) bool {
@@ -112,7 +119,7 @@ func manyRounds(head string) bool {
 			from = "0"
 		}
 		cond := f[1]
-		if j := strings.IndexAny(cond, "<"); j >= 0 {
+		if j := strings.IndexByte(cond, '<'); j >= 0 {
 			to := strings.TrimPrefix(cond[j+1:], "=")
 			return count(from, to)
 		}

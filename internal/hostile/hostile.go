@@ -61,6 +61,9 @@ func Inputs() []Input {
 	// the loop rules (45 s for 15,000 before they were bounded)
 	add("while-true15000", "x & y >> z; "+r("while true; do ", 15000)+"x"+tail)
 	add("for-forever15000", "x & y >> z; "+r("for ((;;)) do ", 15000)+"x"+tail)
+	// the word for without a do after it: each read up to a do was
+	// quadratic again (7 s for 240 KB)
+	add("for-words40000", "x & do; "+r("for x ", 40000)+tail)
 	// database clients nested in their own quoted SQL: each text was
 	// checked against every host and database name (8 s for 200 KB)
 	add("psql-nested20000", r("psql -c '", 20000)+"x"+tail)
