@@ -29,11 +29,20 @@ const maxLoopScan = 256 << 10
 // endlessLoopSpawns scans s for "while true|:|[ 1 ]|((1))", "until
 // false" or "for ((;;))" followed by do … done, and for loops of many
 // rounds (see manyRounds), and reports whether the body (nested loops
-// included) holds a lone & that ends a command. It reads at most
-// maxHeads loops of s, and at most maxSpawnBody bytes of each: a script
-// of thousands of nested loops costs what its first ones cost (reading
-// every loop to its end was quadratic: 45 s for 225 KB).
+// included) holds a lone & that ends a command, within eachLoop's bounds
+// (maxSpawnBody bytes of a body).
 func endlessLoopSpawns(s string) bool {
+	return eachLoop(s, true, maxSpawnBody, backgrounds)
+}
+
+// eachLoop calls f with the bodies of the loops without an end of the
+// script s (endlessHeads; and the for loops of many rounds too when
+// manyFors is set) until f reports true, and reports whether it did. It
+// reads at most maxHeads loops, at most limit bytes of each body, and at
+// most maxHeads words for, each up to maxForHead bytes: a script of
+// thousands of loops costs what its first ones cost (reading every loop,
+// or every for, to its end was quadratic: 45 s, then 7 s, for 240 KB).
+func eachLoop(s string, manyFors bool, limit int, f func(body string) bool) bool {
 	heads, fors := 0, 0
 	for i := 0; i < len(s) && heads < maxHeads; {
 		k := strings.IndexAny(s[i:], "wuf")
@@ -43,10 +52,8 @@ func endlessLoopSpawns(s string) bool {
 		k += i
 		i = k + 1
 		j := endlessHeadAt(s, k)
-		if j < 0 && fors < maxHeads && isWordAt(s, k, "for") {
+		if j < 0 && manyFors && fors < maxHeads && isWordAt(s, k, "for") {
 			// for … do: a loop of many rounds, its head read up to do
-			// (at most maxForHead bytes of it, for at most maxHeads
-			// words for: each read to the end was quadratic again)
 			fors++
 			d := k + 3
 			for lim := min(len(s), k+maxForHead); d < lim && !isWordAt(s, d, "do"); d++ {
@@ -59,7 +66,7 @@ func endlessLoopSpawns(s string) bool {
 			continue
 		}
 		heads++
-		if body, ok := loopBody(s[:min(len(s), j+maxSpawnBody)], j); ok && backgrounds(body) {
+		if body, ok := loopBody(s[:min(len(s), j+limit)], j); ok && f(body) {
 			return true
 		}
 	}
@@ -233,29 +240,21 @@ func backgrounds(body string) bool {
 // list, concatenates, or writes. It runs until the memory or the disk is
 // full.
 func growthLoop(c *tool.Call) bool {
+	shellGrows := func(body string) bool { return !stops(body, shellStops) && grows(body, shellGrowth) }
 	for _, s := range c.Shell {
 		if len(s) > maxLoopScan {
 			s = s[:maxLoopScan]
 		}
-		if !mayLoopForever(s) || !strings.Contains(s, "do") || !grows(s, shellGrowth) {
+		if !mayLoopForever(s) {
 			continue
 		}
-		heads := 0
-		for i := 0; i < len(s) && heads < maxHeads; {
-			k := strings.IndexAny(s[i:], "wuf")
-			if k < 0 {
-				break
-			}
-			k += i
-			i = k + 1
-			j := endlessHeadAt(s, k)
-			if j < 0 {
-				continue
-			}
-			heads++
-			if body, ok := loopBody(s[:min(len(s), j+maxBody)], j); ok && !stops(body, shellStops) && grows(body, shellGrowth) {
-				return true
-			}
+		if strings.Contains(s, "do") && grows(s, shellGrowth) && eachLoop(s, false, maxBody, shellGrows) {
+			return true
+		}
+		// programs inline in the script (python3 -c, node -e) are read
+		// where they stand: their loop heads are no shell's
+		if grows(s, pyGrowth) && pyGrowthLoop(s) || grows(s, jsGrowth) && jsGrowthLoop(s) {
+			return true
 		}
 	}
 	for _, code := range c.Code {
@@ -275,16 +274,6 @@ func growthLoop(c *tool.Call) bool {
 			if jsGrowthLoop(s) {
 				return true
 			}
-		}
-	}
-	// programs inline in a script (python3 -c, node -e) are read where
-	// they stand: their loop heads are no shell's
-	for _, s := range c.Shell {
-		if len(s) > maxLoopScan {
-			s = s[:maxLoopScan]
-		}
-		if mayLoopForever(s) && (grows(s, pyGrowth) && pyGrowthLoop(s) || grows(s, jsGrowth) && jsGrowthLoop(s)) {
-			return true
 		}
 	}
 	return false
