@@ -135,10 +135,7 @@ func (a *analysis) run(src string) {
 	// no more are read than the budget pays for (1 MB of ";" was 4
 	// million tokens, 1.2 GB and 2 s)
 	lines, cell, lexErr, over := tokenizeAtMost(src, int(min(a.call.Work.Left()/tokenCost, math.MaxInt32)))
-	tokens := 0
-	for _, ln := range lines {
-		tokens += len(ln.toks)
-	}
+	tokens := tokenCount(lines)
 	if !a.call.Work.Charge(tokens*tokenCost, "code tokens") || over {
 		a.overrun = true
 	}
@@ -152,7 +149,7 @@ func (a *analysis) run(src string) {
 				Reason: "The Python code could not be read (" + lexErr.Error() + "), so what it does is unknown"})
 		}
 	}
-	sts := parse(lines)
+	sts := parseTokens(lines, tokens)
 	a.block(sts)
 	if cell != nil {
 		a.cellMagic(cell)

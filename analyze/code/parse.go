@@ -172,7 +172,19 @@ func (p *parser) refs(ns ...*node) []*node {
 }
 
 // parse builds statements from logical lines, nesting bodies by indent.
-func parse(lines []line) []*stmt {
+func parse(lines []line) []*stmt { return parseTokens(lines, tokenCount(lines)) }
+
+// tokenCount is the number of tokens lines hold.
+func tokenCount(lines []line) int {
+	n := 0
+	for _, ln := range lines {
+		n += len(ln.toks)
+	}
+	return n
+}
+
+// parseTokens is parse, told how many tokens lines hold (ntoks).
+func parseTokens(lines []line, ntoks int) []*stmt {
 	type frame struct {
 		indent int
 		st     *stmt
@@ -188,10 +200,6 @@ func parse(lines []line) []*stmt {
 	// mostly one statement, and there are about half as many nodes as
 	// tokens, so that the small programs most calls hold take one chunk
 	// of each and little more room than they use
-	ntoks := 0
-	for _, ln := range lines {
-		ntoks += len(ln.toks)
-	}
 	p.stmts = make([]stmt, 0, min(max(len(lines), 1), maxChunk))
 	p.nodes = make([]node, 0, min(ntoks/2+4, maxChunk))
 	for _, ln := range lines {
