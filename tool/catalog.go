@@ -227,7 +227,7 @@ type lazyKinds struct {
 
 // argKinds returns the kinds of sp's arguments: made once for a catalog
 // tool, every time for another spec.
-func (sp spec) argKinds() map[string]argKind {
+func (sp *spec) argKinds() map[string]argKind {
 	if sp.kind == nil {
 		return sp.kinds()
 	}
@@ -412,8 +412,8 @@ var serverAliases = map[string]string{
 
 // catalogs are the tools warden knows.
 type catalogs struct {
-	agents  map[string]spec            // the agents' own tools, by lower-case name
-	servers map[string]map[string]spec // the MCP servers' tools, by server
+	agents  map[string]*spec            // the agents' own tools, by lower-case name
+	servers map[string]map[string]*spec // the MCP servers' tools, by server
 }
 
 // known returns the catalog, built and completed on first use: a process
@@ -436,20 +436,29 @@ var known = sync.OnceValue(func() catalogs {
 			}
 		}
 	}
+	// each spec once, by pointer: a call's lookup then copies no spec
+	// (a few hundred bytes) out of the map, nor back
 	all := append([]map[string]spec{catalog}, slices.Collect(maps.Values(servers))...)
 	n := 0
 	for _, tools := range all {
 		n += len(tools)
 	}
-	lazy := make([]lazyKinds, 0, n)
-	for _, tools := range all {
+	specs := make([]spec, 0, n)
+	lazy := make([]lazyKinds, n)
+	byPointer := func(tools map[string]spec) map[string]*spec {
+		m := make(map[string]*spec, len(tools))
 		for name, sp := range tools {
-			lazy = append(lazy, lazyKinds{})
-			sp.kind = &lazy[len(lazy)-1]
-			tools[name] = sp
+			sp.kind = &lazy[len(specs)]
+			specs = append(specs, sp)
+			m[name] = &specs[len(specs)-1]
 		}
+		return m
 	}
-	return catalogs{agents: catalog, servers: servers}
+	cat := catalogs{agents: byPointer(catalog), servers: make(map[string]map[string]*spec, len(servers))}
+	for srv, tools := range servers {
+		cat.servers[srv] = byPointer(tools)
+	}
+	return cat
 })
 
 // bare loosens a server tool's spec for its bare name, which any client
@@ -535,7 +544,7 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 		}
 	}
 	c.Name = name
-	var sp spec
+	var sp *spec
 	var ok bool
 	if mcp {
 		sp, ok = lookup(known().servers[serverName(c.Server)], name)
@@ -569,7 +578,7 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 // lookup returns the spec of the tool name in tools, whose names are
 // lower-case, as tools[strings.ToLower(name)] does, without lowering a
 // short ASCII name into a new string.
-func lookup(tools map[string]spec, name string) (spec, bool) {
+func lookup(tools map[string]*spec, name string) (*spec, bool) {
 	var buf [32]byte
 	if len(name) > len(buf) {
 		sp, ok := tools[strings.ToLower(name)]
@@ -592,7 +601,7 @@ func lookup(tools map[string]spec, name string) (spec, bool) {
 
 // lookalike returns the spec of a known tool named name (any server's, or
 // an agent's own), for reading an unknown server's tool of that name.
-func lookalike(name string) (spec, bool) {
+func lookalike(name string) (*spec, bool) {
 	n := strings.ToLower(name)
 	cat := known()
 	if sp, ok := cat.agents[n]; ok {
@@ -603,11 +612,11 @@ func lookalike(name string) (spec, bool) {
 			return sp, true
 		}
 	}
-	return spec{}, false
+	return nil, false
 }
 
 // read takes from args what spec sp says they hold.
-func (c *Call) read(sp spec, args map[string]any) {
+func (c *Call) read(sp *spec, args map[string]any) {
 	for _, k := range sp.cwd {
 		if s, ok := args[k].(string); ok && s != "" {
 			c.Cwd = c.Abs(s)
@@ -725,7 +734,7 @@ func (sp spec) kinds() map[string]argKind {
 // does not take that carries text. The text of arguments it cannot take
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
-func (c *Call) check(sp spec, args map[string]any) {
+func (c *Call) check(sp *spec, args map[string]any) {
 	kinds := sp.argKinds()
 	for _, n := range sp.need {
 		given := false

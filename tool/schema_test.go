@@ -29,11 +29,11 @@ func sampleValue(k argKind) any {
 func each(fn func(name string, sp spec)) {
 	catalog, servers := known().agents, known().servers
 	for _, n := range slices.Sorted(maps.Keys(catalog)) {
-		fn(n, catalog[n])
+		fn(n, *catalog[n])
 	}
 	for _, srv := range slices.Sorted(maps.Keys(servers)) {
 		for _, n := range slices.Sorted(maps.Keys(servers[srv])) {
-			fn("mcp__"+srv+"__"+n, servers[srv][n])
+			fn("mcp__"+srv+"__"+n, *servers[srv][n])
 		}
 	}
 }
