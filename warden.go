@@ -679,6 +679,17 @@ func secretsScanner(text string) []session.Sensitive {
 // re-encoded, where the raw value no longer appears): an assessment never
 // shows a raw secret.
 func maskAssessment(as *risk.Assessment, raw []string) {
+	if len(raw) == 0 && !holdsAt(as) {
+		// nothing to mask: no secret is known, and a URL's password is
+		// only ever before an @ (what MaskURLPasswords looks for first);
+		// most assessments, at the cost of a look at each text
+		return
+	}
+	maskAll(as, raw)
+}
+
+// maskAll is maskAssessment without its shortcut.
+func maskAll(as *risk.Assessment, raw []string) {
 	mask := func(s string) string { return secrets.MaskURLPasswords(secrets.MaskKnown(s, raw)) }
 	for i := range as.Findings {
 		as.Findings[i].Reason = mask(as.Findings[i].Reason)
@@ -690,6 +701,25 @@ func maskAssessment(as *risk.Assessment, raw []string) {
 		}
 	}
 	as.EstimatedImpact = mask(as.EstimatedImpact)
+}
+
+// holdsAt reports whether a text of as that maskAssessment masks holds an
+// @.
+func holdsAt(as *risk.Assessment) bool {
+	at := func(s string) bool { return strings.IndexByte(s, '@') >= 0 }
+	for i := range as.Findings {
+		if at(as.Findings[i].Reason) || at(as.Findings[i].Resource) {
+			return true
+		}
+	}
+	for _, list := range [][]string{as.Reasons, as.AffectedResources, as.Recommendations} {
+		for _, s := range list {
+			if at(s) {
+				return true
+			}
+		}
+	}
+	return at(as.EstimatedImpact)
 }
 
 // normalize sets s.Call to s's action normalized, with the work budget
