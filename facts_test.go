@@ -71,7 +71,7 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 		sqlFacts += len(c.SQLTexts)
 		before := callSnapshot(c)
 		for _, an := range e.analyzers {
-			runAnalyzer(ctx, an, c)
+			runStep(an.Name(), c, func() ([]risk.Finding, error) { return an.Analyze(ctx, c) })
 			if after := callSnapshot(c); after != before {
 				t.Fatalf("analyzer %s changed the call of %s %v:\nbefore %s\nafter  %s", an.Name(), a.Tool, a.Arguments, before, after)
 			}

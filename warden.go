@@ -603,9 +603,8 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 	// the end (most steps find nothing)
 	var buf [16][]risk.Finding
 	parts := e.prepare(ctx, c, buf[:0]) // sets c.Work
-	for _, an := range e.analyzers {
-		parts = append(parts, runAnalyzer(ctx, an, c))
-	}
+	parts = runSteps(parts, len(e.analyzers), func(i int) string { return e.analyzers[i].Name() },
+		func(i int) ([]risk.Finding, error) { return e.analyzers[i].Analyze(ctx, c) })
 	if !nested {
 		if ws := configWrites(c); len(ws) > 0 {
 			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
@@ -744,17 +743,10 @@ func (e *Engine) prepare(ctx context.Context, c *tool.Call, parts [][]risk.Findi
 		c.Work = e.budget()
 	}
 	parts = append(parts, malformed(c))
-	for _, p := range e.preparers {
-		parts = append(parts, runStep(p.Name(), c, func() ([]risk.Finding, error) { return p.Prepare(ctx, c) }))
-	}
+	parts = runSteps(parts, len(e.preparers), func(i int) string { return e.preparers[i].Name() },
+		func(i int) ([]risk.Finding, error) { return e.preparers[i].Prepare(ctx, c) })
 	shell.Facts(c) // what each script runs, for the policy, whatever preparers ran
 	return parts
-}
-
-// runAnalyzer runs one analyzer, turning its error or panic into an Unknown
-// finding.
-func runAnalyzer(ctx context.Context, an Analyzer, c *tool.Call) []risk.Finding {
-	return runStep(an.Name(), c, func() ([]risk.Finding, error) { return an.Analyze(ctx, c) })
 }
 
 // runStep runs one preparer or analyzer named name, turning its error or
@@ -762,17 +754,57 @@ func runAnalyzer(ctx context.Context, an Analyzer, c *tool.Call) []risk.Finding 
 func runStep(name string, c *tool.Call, fn func() ([]risk.Finding, error)) (out []risk.Finding) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = []risk.Finding{{Analyzer: name, Rule: name + ".panic", Level: risk.Unknown,
-				Reason: fmt.Sprintf("analyzer %s failed: %v", name, r)}}
-			if os.Getenv("WARDEN_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
-			}
+			out = panicked(name, r)
 		}
 	}()
 	f, err := fn()
 	if err != nil {
-		return append(f, risk.Finding{Analyzer: name, Rule: name + ".error", Level: risk.Unknown,
-			Reason: fmt.Sprintf("analyzer %s could not assess the action: %v", name, err)})
+		return failed(name, f, err)
 	}
 	return f
+}
+
+// runSteps runs steps 0 to n-1 in turn, as runStep would each, named
+// name(i), and appends their findings to parts: one deferred recover for
+// them all instead of one each (a check runs a dozen steps), and after a
+// panic, the steps after it as before.
+func runSteps(parts [][]risk.Finding, n int, name func(int) string, step func(int) ([]risk.Finding, error)) [][]risk.Finding {
+	for i := 0; i < n; {
+		parts, i = runStepsFrom(parts, i, n, name, step)
+	}
+	return parts
+}
+
+// runStepsFrom runs steps from i on until one panics; next is the step
+// after the last one run.
+func runStepsFrom(parts [][]risk.Finding, i, n int, name func(int) string, step func(int) ([]risk.Finding, error)) (out [][]risk.Finding, next int) {
+	out = parts
+	defer func() {
+		if r := recover(); r != nil {
+			out, next = append(out, panicked(name(i), r)), i+1
+		}
+	}()
+	for ; i < n; i++ {
+		f, err := step(i)
+		if err != nil {
+			f = failed(name(i), f, err)
+		}
+		out = append(out, f)
+	}
+	return out, n
+}
+
+// panicked is the finding of step name that panicked with r.
+func panicked(name string, r any) []risk.Finding {
+	if os.Getenv("WARDEN_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "%s\n", debug.Stack())
+	}
+	return []risk.Finding{{Analyzer: name, Rule: name + ".panic", Level: risk.Unknown,
+		Reason: fmt.Sprintf("analyzer %s failed: %v", name, r)}}
+}
+
+// failed is the findings f of step name with its error err.
+func failed(name string, f []risk.Finding, err error) []risk.Finding {
+	return append(f, risk.Finding{Analyzer: name, Rule: name + ".error", Level: risk.Unknown,
+		Reason: fmt.Sprintf("analyzer %s could not assess the action: %v", name, err)})
 }
