@@ -38,9 +38,11 @@ func (fileTools) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error
 	var out []risk.Finding
 	for _, o := range ops {
 		p := c.Abs(o.Path)
-		t := effect.Of(env, o.Path)
+		var t effect.Target
 		if o.Op == effect.Read {
 			t = effect.Reading(env, p)
+		} else {
+			t = effect.Of(env, o.Path)
 		}
 		v, ok := effect.JudgeFile(o.Op, t, effect.Glob(o.Path))
 		if !ok || !v.Finds() {

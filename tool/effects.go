@@ -160,6 +160,9 @@ func (c *Call) FileOps() []FileOp {
 	if class == Other && c.Like != "" {
 		class = c.Like
 	}
+	if class != Edit && class != Read {
+		return nil // before the name is lowered: most calls run commands
+	}
 	name := strings.ToLower(c.Name)
 	var out []FileOp
 	switch class {
