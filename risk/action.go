@@ -401,6 +401,9 @@ func (a *Action) Validate(lim Limits) error {
 		return inputErrorf("missing \"tool\"")
 	}
 	for _, s := range []string{a.Tool, a.SessionID, a.Cwd, a.Agent} {
+		if s == "" {
+			continue // most actions name no session, directory or agent
+		}
 		if err := checkString(s); err != nil {
 			return err
 		}
@@ -436,6 +439,15 @@ func (w *validator) walk(v any, depth int) error {
 			w.total += len(k)
 			if err := checkString(k); err != nil {
 				return err
+			}
+			if s, ok := e.(string); ok && (w.maxDepth <= 0 || depth < w.maxDepth) {
+				// a string member, the most common, checked here rather
+				// than a level down (where the depth is depth+1)
+				w.total += len(s)
+				if err := checkString(s); err != nil {
+					return err
+				}
+				continue
 			}
 			if err := w.walk(e, depth+1); err != nil {
 				return err
@@ -478,6 +490,17 @@ func asciiWithoutNUL(s string) bool {
 		if (x|(x-ones)&^x)&highs != 0 { // a byte ≥ 0x80, or (maybe) a 0
 			return false
 		}
+	}
+	if i == len(s) {
+		return true
+	}
+	if i >= 8 {
+		// the last eight bytes, overlapping those read: one load for
+		// the tail instead of a byte at a time
+		t := s[len(s)-8:]
+		x := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		return (x|(x-ones)&^x)&highs == 0
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
