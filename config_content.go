@@ -208,11 +208,7 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 			}
 			sub := tool.Normalize(a, c.Cwd, c.Home)
 			sub.Workspace, sub.Work = c.Workspace, c.Work
-			where := "In " + shown(w.path, c) + " (" + w.kind.String()
-			if p.Where != "" {
-				where += ", " + p.Where
-			}
-			where += "): "
+			where := "" // made for the first finding kept: most programs have none
 			for _, f := range e.analyzeAt(ctx, sub, nil, true) {
 				if f.Analyzer == "secrets" || w.kind.Contained(p.Where) && hostLocal(f.Rule) {
 					continue // the content's secrets are the call's own findings
@@ -222,6 +218,13 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 					// one, and what is low to run adds nothing to writing
 					// it: the write itself is judged by its path
 					continue
+				}
+				if where == "" {
+					where = "In " + shown(w.path, c) + " (" + w.kind.String()
+					if p.Where != "" {
+						where += ", " + p.Where
+					}
+					where += "): "
 				}
 				f.Analyzer = "configcode"
 				f.Reason = where + f.Reason

@@ -85,6 +85,10 @@ type Engine struct {
 	rulesMu sync.Mutex
 	rules   map[string]*policy.Rule
 
+	// assessAlone is e.alone, made once: the session reads what a chain
+	// runs with it (a method value passed on is an allocation each time)
+	assessAlone session.AssessFunc
+
 	// defaultAnalyzers and defaultPreparers prepend the defaults to
 	// analyzers and preparers (until WithAnalyzers or WithPreparers
 	// replaces them).
@@ -240,6 +244,7 @@ func New(opts ...Option) (*Engine, error) {
 		recorder: nop{},
 		now:      time.Now,
 	}
+	e.assessAlone = e.alone
 	e.policy.Store(policy.Default())
 	e.defaultAnalyzers, e.defaultPreparers = true, true
 	for _, o := range opts {
@@ -440,7 +445,7 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 		// what a conversation's session checks (st.Analyze), for the
 		// production context a lone command names for itself
 		findings = append(findings, runStep("session", c, func() ([]risk.Finding, error) {
-			return session.Production(ctx, c, e.alone), nil
+			return session.Production(ctx, c, e.assessAlone), nil
 		})...)
 	}
 	s.Assessment = e.combine(c, findings)
@@ -615,7 +620,7 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		// the chain reads its level and findings, not the resources the
 		// rule pack would look for in the text again (rules.Resources)
 		parts = append(parts, runStep("session", c, func() ([]risk.Finding, error) {
-			return st.Analyze(ctx, c, e.alone), nil
+			return st.Analyze(ctx, c, e.assessAlone), nil
 		}))
 	}
 	if c.Work.Spent() {

@@ -988,7 +988,11 @@ func editOld(key string, args map[string]any) (string, bool) {
 func (c *Call) addShell(v any) {
 	switch x := v.(type) {
 	case string:
-		if x != "" {
+		switch {
+		case x == "":
+		case c.Shell == nil:
+			c.Shell = []string{x} // the common first script, without growing a slice
+		default:
 			c.Shell = append(c.Shell, x)
 		}
 	case []any:
