@@ -532,7 +532,10 @@ func Normalize(a *risk.Action, cwd, home string) *Call {
 // that keeps the Call inside a value of its own (the engine's step)
 // allocates the two at once.
 func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
-	*c = Call{Action: a, Name: a.Tool, Cwd: cwd, Home: home}
+	// cleared in place, then set: a composite literal is built whole on
+	// the stack and copied over (a Call is half a kilobyte)
+	*c = Call{}
+	c.Action, c.Name, c.Cwd, c.Home = a, a.Tool, cwd, home
 	if a.Cwd != "" {
 		c.Cwd = a.Cwd
 	}
