@@ -483,11 +483,22 @@ func checkString(s string) error {
 func asciiWithoutNUL(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
-	for ; len(s)-i >= 8; i += 8 {
-		t := s[i : i+8] // one load, no bounds checks
+	for ; len(s)-i >= 16; i += 16 {
+		// two words a turn, tested together: a command is a few of them
+		t := s[i : i+16] // one load each, no bounds checks
 		x := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
 			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		if (x|(x-ones)&^x)&highs != 0 { // a byte ≥ 0x80, or (maybe) a 0
+		y := uint64(t[8]) | uint64(t[9])<<8 | uint64(t[10])<<16 | uint64(t[11])<<24 |
+			uint64(t[12])<<32 | uint64(t[13])<<40 | uint64(t[14])<<48 | uint64(t[15])<<56
+		if (x|(x-ones)&^x|y|(y-ones)&^y)&highs != 0 { // a byte ≥ 0x80, or (maybe) a 0
+			return false
+		}
+	}
+	for ; len(s)-i >= 8; i += 8 {
+		t := s[i : i+8]
+		x := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		if (x|(x-ones)&^x)&highs != 0 {
 			return false
 		}
 	}
