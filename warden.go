@@ -710,20 +710,23 @@ func maskAll(as *risk.Assessment, raw []string) {
 // holdsAt reports whether a text of as that maskAssessment masks holds an
 // @.
 func holdsAt(as *risk.Assessment) bool {
-	at := func(s string) bool { return strings.IndexByte(s, '@') >= 0 }
 	for i := range as.Findings {
-		if at(as.Findings[i].Reason) || at(as.Findings[i].Resource) {
+		if strings.IndexByte(as.Findings[i].Reason, '@') >= 0 || strings.IndexByte(as.Findings[i].Resource, '@') >= 0 {
 			return true
 		}
 	}
-	for _, list := range [][]string{as.Reasons, as.AffectedResources, as.Recommendations} {
-		for _, s := range list {
-			if at(s) {
-				return true
-			}
+	return anyHoldsAt(as.Reasons) || anyHoldsAt(as.AffectedResources) || anyHoldsAt(as.Recommendations) ||
+		strings.IndexByte(as.EstimatedImpact, '@') >= 0
+}
+
+// anyHoldsAt reports whether a text of list holds an @.
+func anyHoldsAt(list []string) bool {
+	for _, s := range list {
+		if strings.IndexByte(s, '@') >= 0 {
+			return true
 		}
 	}
-	return at(as.EstimatedImpact)
+	return false
 }
 
 // normalize sets s.Call to s's action normalized, with the work budget
