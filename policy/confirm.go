@@ -106,7 +106,7 @@ func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 // the confirmation policy name: "confirm_risky asks about high actions".
 // Those of the built-in policies are made once (builtinReasons).
 func levelReason(name string, asks bool, l risk.Level) string {
-	if rs, ok := builtinReasons[name]; ok && l.Valid() {
+	if rs := builtinReasons(name); rs != nil && l.Valid() {
 		if asks {
 			return rs.asks[l]
 		}
@@ -118,21 +118,36 @@ func levelReason(name string, asks bool, l risk.Level) string {
 	return name + " does not ask about " + l.String() + " actions"
 }
 
-// builtinReasons are the reasons levelReason gives for the built-in
-// confirmation policies, by policy name.
-var builtinReasons = func() map[string]*levelReasons {
-	m := map[string]*levelReasons{}
+// builtinReasons returns the reasons levelReason gives for the built-in
+// confirmation policy name, nil for another: a few comparisons of a
+// short name, where a map would hash it on every decision.
+func builtinReasons(name string) *levelReasons {
+	for _, rs := range builtinLevelReasons {
+		if rs.name == name {
+			return rs
+		}
+	}
+	return nil
+}
+
+// builtinLevelReasons are the reasons of the built-in confirmation
+// policies.
+var builtinLevelReasons = func() []*levelReasons {
+	var out []*levelReasons
 	for _, p := range []ConfirmationPolicy{ConfirmRisky{}, AlwaysConfirm{}, NeverConfirm{}} {
-		rs := new(levelReasons)
+		rs := &levelReasons{name: p.Name()}
 		for l := risk.Unknown; l <= risk.Critical; l++ {
 			rs.asks[l] = p.Name() + " asks about " + l.String() + " actions"
 			rs.not[l] = p.Name() + " does not ask about " + l.String() + " actions"
 		}
-		m[p.Name()] = rs
+		out = append(out, rs)
 	}
-	return m
+	return out
 }()
 
-// levelReasons are a confirmation policy's reasons for asking, and for
+// levelReasons are a confirmation policy's (name) reasons for asking, and for
 // not asking, about each level.
-type levelReasons struct{ asks, not [risk.Critical + 1]string }
+type levelReasons struct {
+	name      string
+	asks, not [risk.Critical + 1]string
+}
