@@ -224,37 +224,45 @@ func resource(dest string) string {
 // dashes, maybe a port, and a path of unreserved characters and slashes;
 // no user information, query, fragment or escape.
 func plainURL(dest string) bool {
+	_, _, _, ok := plainParts(dest)
+	return ok
+}
+
+// plainParts returns the scheme, host and port (maybe "") of dest when
+// it is a plain URL (see plainURL): what url.Parse reads as its Scheme,
+// Hostname and Port.
+func plainParts(dest string) (scheme, host, port string, ok bool) {
 	i := strings.Index(dest, "://")
 	if i <= 0 || dest[0] < 'a' || dest[0] > 'z' {
-		return false
+		return "", "", "", false
 	}
 	for j := 1; j < i; j++ {
 		if c := dest[j]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') {
-			return false
+			return "", "", "", false
 		}
 	}
 	rest := dest[i+3:]
 	host, path, _ := strings.Cut(rest, "/")
 	host, port, hasPort := strings.Cut(host, ":")
 	if host == "" || hasPort && port == "" {
-		return false
+		return "", "", "", false
 	}
 	for j := 0; j < len(host); j++ {
 		if c := host[j]; !(unreserved(c) && c != '_' && c != '~') {
-			return false
+			return "", "", "", false
 		}
 	}
 	for j := 0; j < len(port); j++ {
 		if c := port[j]; c < '0' || c > '9' {
-			return false
+			return "", "", "", false
 		}
 	}
 	for j := 0; j < len(path); j++ {
 		if c := path[j]; !unreserved(c) && c != '/' {
-			return false
+			return "", "", "", false
 		}
 	}
-	return true
+	return dest[:i], host, port, true
 }
 
 // unreserved reports a byte that URLs never escape: ASCII letters and

@@ -34,6 +34,7 @@ func FuzzURL(f *testing.F) {
 	}
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, raw string) {
+		samePlain(t, raw)
 		v := Default().Check(ctx, raw)
 		if v.Reason == "" {
 			t.Fatalf("%q: no reason", raw)

@@ -48,6 +48,17 @@ func parseURL(raw string) (target, error) {
 		return target{}, fmt.Errorf("the URL is longer than %d bytes", maxURL)
 	}
 	raw = strings.TrimSpace(raw)
+	if scheme, host, port, ok := plainParts(raw); ok {
+		// what url.Parse reads of a plain URL, without its allocations:
+		// the URL of almost every fetch (TestParseURLPlain)
+		return hostTarget(scheme, host, port, false)
+	}
+	return parseURLGeneral(raw)
+}
+
+// parseURLGeneral is parseURL of a URL trimmed of spaces, through
+// url.Parse.
+func parseURLGeneral(raw string) (target, error) {
 	if i := strings.IndexByte(raw, '\\'); i >= 0 {
 		return target{}, errors.New("a backslash, which browsers read as a slash and other clients do not")
 	}
@@ -66,19 +77,9 @@ func parseURL(raw string) (target, error) {
 	if u.Opaque != "" || u.Host == "" {
 		return target{scheme: scheme}, errors.New("no host")
 	}
-	t, err := parseHost(u.Hostname())
+	t, err := hostTarget(scheme, u.Hostname(), u.Port(), strings.HasSuffix(u.Host, ":"))
 	if err != nil {
-		return target{scheme: scheme}, err
-	}
-	t.scheme = scheme
-	if p := u.Port(); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n > 65535 {
-			return target{}, fmt.Errorf("port %s out of range", p)
-		}
-		t.port = strconv.Itoa(n)
-	} else if strings.HasSuffix(u.Host, ":") {
-		return target{}, errors.New("an empty port")
+		return t, err
 	}
 	if u.User != nil {
 		name := u.User.Username()
@@ -88,6 +89,30 @@ func parseURL(raw string) (target, error) {
 		if looksLikeAddress(name) {
 			t.lure, t.lureAddr = name, true
 		}
+	}
+	return t, nil
+}
+
+// hostTarget is the target of a URL with scheme (lower case), host and
+// port as url.URL's Hostname and Port give them; emptyPort says the
+// authority ends in a colon without a port.
+func hostTarget(scheme, host, port string, emptyPort bool) (target, error) {
+	t, err := parseHost(host)
+	if err != nil {
+		return target{scheme: scheme}, err
+	}
+	t.scheme = scheme
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n > 65535 {
+			return target{}, fmt.Errorf("port %s out of range", port)
+		}
+		t.port = port
+		if port[0] == '0' {
+			t.port = strconv.Itoa(n) // canonical: no leading zeros
+		}
+	} else if emptyPort {
+		return target{}, errors.New("an empty port")
 	}
 	return t, nil
 }

@@ -1259,11 +1259,41 @@ func hostOf(s string) (host string, local, known bool) {
 	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
 		authority = authority[at+1:]
 	}
-	h := authority
-	if u, err := url.Parse("http://" + authority); err == nil && u.Hostname() != "" {
-		h = u.Hostname()
+	h, ok := plainHostname(authority)
+	if !ok {
+		h = parsedHostname(authority)
 	}
 	return h, isLocal(h), true
+}
+
+// parsedHostname returns the host of an authority as url.Parse reads it,
+// the authority itself when url.Parse reads none.
+func parsedHostname(authority string) string {
+	if u, err := url.Parse("http://" + authority); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return authority
+}
+
+// plainHostname is parsedHostname of an authority of ASCII letters,
+// digits, dots and dashes, maybe with a port, without url.Parse and its
+// allocations; false for any other (TestPlainHostname).
+func plainHostname(authority string) (string, bool) {
+	host, port, hasPort := strings.Cut(authority, ":")
+	if host == "" || hasPort && port == "" {
+		return "", false
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return "", false
+		}
+	}
+	for i := 0; i < len(port); i++ {
+		if c := port[i]; c < '0' || c > '9' {
+			return "", false
+		}
+	}
+	return host, true
 }
 
 // isLocal reports a host that is this machine, in any form.
