@@ -118,6 +118,19 @@ var (
 	compatible    = netip.MustParsePrefix("::/96")
 )
 
+// v4Masks are the prefixes of v4Table as masks and network numbers,
+// row for row: an address is in a row's range when ip&mask == net, a
+// test of two instructions where Prefix.Contains takes tens.
+var v4Masks = func() []struct{ mask, net uint32 } {
+	out := make([]struct{ mask, net uint32 }, len(v4Table))
+	for i, r := range v4Table {
+		b := r.prefix.Masked().Addr().As4()
+		out[i].mask = ^uint32(0) << (32 - r.prefix.Bits()) // Bits is 1 or more in the table
+		out[i].net = uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+	}
+	return out
+}()
+
 // addrClass is what the tables say of one address.
 type addrClass struct {
 	cat  Category
@@ -132,9 +145,11 @@ type addrClass struct {
 func classify(a netip.Addr) addrClass {
 	a = a.WithZone("")
 	if a.Is4() {
-		for _, r := range v4Table {
-			if r.prefix.Contains(a) {
-				return addrClass{cat: r.cat, what: r.what}
+		b := a.As4()
+		ip := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+		for i, m := range v4Masks {
+			if ip&m.mask == m.net {
+				return addrClass{cat: v4Table[i].cat, what: v4Table[i].what}
 			}
 		}
 		return addrClass{}

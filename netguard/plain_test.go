@@ -2,6 +2,7 @@ package netguard
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,5 +55,40 @@ func TestParseURLPlain(t *testing.T) {
 	}
 	if n < 10000 {
 		t.Fatalf("only %d URLs", n)
+	}
+}
+
+// TestV4Masks holds classify's masks to the table's prefixes
+// (Prefix.Contains) on the ends of every range and addresses around them.
+func TestV4Masks(t *testing.T) {
+	var addrs []netip.Addr
+	for _, r := range v4Table {
+		if r.prefix.Bits() == 0 {
+			t.Fatalf("%v: a /0 row, which the masks cannot hold", r.prefix)
+		}
+		first := r.prefix.Masked().Addr()
+		b := first.As4()
+		host := uint32(1)<<(32-r.prefix.Bits()) - 1
+		end := (uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])) | host
+		last := netip.AddrFrom4([4]byte{byte(end >> 24), byte(end >> 16), byte(end >> 8), byte(end)})
+		addrs = append(addrs, first, first.Prev(), first.Next(), last, last.Next(), last.Prev())
+	}
+	for i := range 1 << 16 {
+		addrs = append(addrs, netip.AddrFrom4([4]byte{byte(i >> 8), byte(i), byte(i * 7), byte(i * 13)}))
+	}
+	for _, a := range addrs {
+		if !a.IsValid() || !a.Is4() {
+			continue
+		}
+		want := addrClass{}
+		for _, r := range v4Table {
+			if r.prefix.Contains(a) {
+				want = addrClass{cat: r.cat, what: r.what}
+				break
+			}
+		}
+		if got := classify(a); got != want {
+			t.Fatalf("classify(%v) = %+v, the table says %+v", a, got, want)
+		}
 	}
 }
