@@ -65,6 +65,13 @@ type token struct {
 // is reports whether t is the keyword kw (case-insensitive) or, for
 // punctuation and operators, exactly kw.
 func (t token) is(kw string) bool {
+	// the lengths first, inlined: most tokens are tested against many
+	// words they are not
+	return len(t.text) == len(kw) && t.isWord(kw)
+}
+
+// isWord is is of a token as long as kw.
+func (t token) isWord(kw string) bool {
 	switch t.kind {
 	case tkIdent:
 		return equalFoldASCII(t.text, kw)
