@@ -157,6 +157,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		sameNoEntry(t, text)
 		for k := None; k <= PythonStartup; k++ {
 			progs, _ := Read(k, text)
 			if len(progs) > MaxPrograms {
@@ -169,4 +170,48 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sameNoEntry fails when a pre-commit text that noEntry lets yamlText
+// skip gives a program or a finding through the parser (or the lines).
+func sameNoEntry(t *testing.T, text string) {
+	t.Helper()
+	if !noEntry(text) || len(text) > maxParsed {
+		return
+	}
+	r := &reader{}
+	r.yamlParsed(PreCommit, text)
+	if len(r.progs) > 0 || len(r.findings) > 0 {
+		t.Fatalf("%q: noEntry, yet the parser reads %d programs and %d findings", text, len(r.progs), len(r.findings))
+	}
+}
+
+// TestNoEntry holds yamlText's shortcut for pre-commit configurations
+// without an entry: to the parser, on configurations of many shapes, and
+// checks that those with one are parsed.
+func TestNoEntry(t *testing.T) {
+	hooks := []string{"      - id: trailing-whitespace\n", "      - id: x\n        entry: make lint\n        language: system\n",
+		"      - {id: a, entry: rm -rf /}\n", "      - id: a\n        \"entry\": x\n", "      - id: a\n        'entry': x\n",
+		"      - id: a\n        \"\\x65ntry\": make\n", "      - id: a\n        ? entry\n        : make\n", "      - id: a\n        args: [--fix]\n"}
+	heads := []string{"repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.6.0\n    hooks:\n",
+		"repos:\n- repo: local\n  hooks:\n", "x: &a\n  entry: ls\nrepos:\n  - repo: local\n    hooks:\n", "  repos:\n   - repo: local\n     hooks:\n"}
+	n := 0
+	for _, h := range heads {
+		for _, a := range hooks {
+			for _, b := range hooks {
+				text := h + a + b
+				sameNoEntry(t, text)
+				progs, _ := Read(PreCommit, text)
+				if len(progs) > 0 {
+					n++
+				}
+				if strings.Contains(text, "entry: make") && len(progs) == 0 {
+					t.Errorf("%q: no program", text)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no configuration gave a program")
+	}
 }
