@@ -317,6 +317,9 @@ func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding 
 	case !containsFold(window, p.need):
 		return fs // no match: every match holds need
 	case p.anchored != nil:
+		if p.gate != nil && !p.gate.pass(window) {
+			return fs // no match at the window's start (see gate)
+		}
 		if m := p.anchored.FindSubmatchIndex(window); m != nil {
 			ms = [][]int{m}
 		}

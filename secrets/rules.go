@@ -88,6 +88,9 @@ type prog struct {
 	// holds (compared without regard to ASCII case), "" when none is
 	// known (see needOf): a window without it holds no match.
 	need string
+	// gate, when set, is a test an anchored window must pass for the
+	// anchored pattern to match at its start (see gateOf)
+	gate *gate
 }
 
 // rules.yaml is the source people edit; the binary holds it as Go data
@@ -201,6 +204,9 @@ func compileProg(pattern, anchor string) (*prog, error) {
 		keyBlocks: pattern == privateKeyPattern && anchor == ""}
 	if sr, err := syntax.Parse(pattern, syntax.Perl); err == nil {
 		p.need = needOf(sr)
+		if anchor != "token" { // the anchored pattern starts with the pattern
+			p.gate = gateOf(sr)
+		}
 	}
 	prefix := `\A(?:`
 	if anchor == "token" {
@@ -296,6 +302,81 @@ func needOf(re *syntax.Regexp) string {
 		return best
 	}
 	return ""
+}
+
+// gate is the start a pattern's match must have: lit, then bytes of a
+// class (any number of them), then the byte end. A window that does not
+// start so holds no match at its start: the pattern is not run on it.
+// The URL rules (://[^\s:/@…]*:…@) start so, and most URLs with user
+// information have no password (git+ssh://git@github.com/…).
+type gate struct {
+	lit  string
+	in   [256]bool // the bytes of the class; bytes from 0x80 are all in it
+	stop byte
+}
+
+// gateOf returns the gate of a pattern that starts with a literal, the
+// star of a character class that holds every non-ASCII rune, and a
+// literal (://[^\s:/@"'`]*:), nil for any other. The class's star is
+// greedy and cannot take the byte that follows it (the class must not
+// hold it): the byte after the longest run of the class's bytes is the
+// only one where the match can go on.
+func gateOf(re *syntax.Regexp) *gate {
+	if re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat || len(re.Sub) < 3 {
+		return nil
+	}
+	lit, star, next := re.Sub[0], re.Sub[1], re.Sub[2]
+	if lit.Op != syntax.OpLiteral || star.Op != syntax.OpStar || star.Sub[0].Op != syntax.OpCharClass || next.Op != syntax.OpLiteral ||
+		(lit.Flags|next.Flags)&syntax.FoldCase != 0 || len(next.Rune) == 0 || next.Rune[0] >= utf8.RuneSelf {
+		return nil
+	}
+	g := &gate{stop: byte(next.Rune[0])}
+	for _, r := range lit.Rune {
+		if r >= utf8.RuneSelf {
+			return nil
+		}
+		g.lit += string(r)
+	}
+	class := star.Sub[0].Rune
+	contains := func(r rune) bool {
+		for i := 0; i+1 < len(class); i += 2 {
+			if class[i] <= r && r <= class[i+1] {
+				return true
+			}
+		}
+		return false
+	}
+	// every rune from 0x80 up must be in the class: a non-ASCII byte is
+	// then always part of the run (a rune of it, or an invalid byte read
+	// as U+FFFD)
+	high := false
+	for i := 0; i+1 < len(class); i += 2 {
+		if class[i] <= utf8.RuneSelf && class[i+1] >= unicode.MaxRune {
+			high = true
+		}
+	}
+	if !high || contains(rune(g.stop)) {
+		return nil
+	}
+	for b := range 256 {
+		g.in[b] = b >= utf8.RuneSelf || contains(rune(b))
+	}
+	return g
+}
+
+// pass reports whether window starts as the gate says.
+func (g *gate) pass(window []byte) bool {
+	if len(window) < len(g.lit) || string(window[:len(g.lit)]) != g.lit {
+		return false
+	}
+	i := len(g.lit)
+	for i < len(window) && g.in[window[i]] {
+		i++
+	}
+	return i < len(window) && window[i] == g.stop
 }
 
 // foldsASCII reports whether r is ASCII and so, when fold is set, is
