@@ -37,6 +37,10 @@ type cliCommand struct {
 
 	spellings []spelling
 	needles   [][]byte // text one of which the command's line must hold
+	// the needles start with '-' (flags): dash says one is "-" alone,
+	// second marks the bytes that follow the '-' of the others
+	dash   bool
+	second [256]bool
 }
 
 // spelling is one name of a flag, compiled.
@@ -132,6 +136,11 @@ func (g *cliGrammar) index() error {
 					needle = "-" // in a cluster of flags (-cb)
 				}
 				c.needles = append(c.needles, []byte(needle))
+				if needle == "-" {
+					c.dash = true
+				} else {
+					c.second[needle[1]] = true
+				}
 			}
 		}
 	}
@@ -476,10 +485,31 @@ func (c *cliCommand) mayHold(rest []byte) bool {
 			return true // the command goes on
 		}
 	}
-	for _, nd := range c.needles {
-		if bytes.Contains(rest, nd) {
+	return c.holdsNeedle(rest)
+}
+
+// holdsNeedle reports whether rest holds one of c's needles. Each starts
+// with '-' (index refuses a flag that does not): only the places of a
+// '-' are compared, and at those only a needle whose second byte
+// follows, where searching rest for each needle read the whole of rest
+// as many times as the command has flags (TestHoldsNeedle).
+func (c *cliCommand) holdsNeedle(rest []byte) bool {
+	for i := bytes.IndexByte(rest, '-'); i >= 0; {
+		if c.dash {
 			return true
 		}
+		if i+1 < len(rest) && c.second[rest[i+1]] {
+			for _, nd := range c.needles {
+				if bytes.HasPrefix(rest[i:], nd) {
+					return true
+				}
+			}
+		}
+		j := bytes.IndexByte(rest[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return false
 }
