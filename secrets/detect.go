@@ -181,7 +181,7 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		for _, r := range d.byWord[id] {
 			if r.scan != nil {
 				if cli == nil {
-					cli = &cliState{}
+					cli = cliStates.Get().(*cliState)
 				}
 				fs = r.scanned(cli, text, end-kw, end, d.allow, fs)
 				continue
@@ -213,7 +213,7 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 			if r.Multiline {
 				le = min(len(text), ls+maxWindow)
 			}
-			if r.Near != "" && bytes.Index(text[end:min(le, end+maxValue)], []byte(r.Near)) < 0 {
+			if p.near != nil && bytes.Index(text[end:min(le, end+maxValue)], p.near) < 0 {
 				continue
 			}
 			switch {
@@ -242,11 +242,19 @@ func (d *Detector) find(text []byte, decode bool) []Finding {
 		}
 		return true
 	})
+	if cli != nil {
+		*cli = cliState{} // nothing of text is kept
+		cliStates.Put(cli)
+	}
 	if decode {
 		fs = d.decoded(text, fs)
 	}
 	return dedupe(fs)
 }
+
+// cliStates keeps the scanners' states between texts: most texts a
+// scanner reads are a command line each, and a state is ~100 bytes.
+var cliStates = sync.Pool{New: func() any { return new(cliState) }}
 
 // An assignment's name is read from at most maxName bytes before the
 // end of its keyword, its value within maxValue bytes after.

@@ -73,3 +73,29 @@ func FuzzGate(f *testing.F) {
 		}
 	})
 }
+
+// TestNear checks that every rule's compiled pattern carries its Near,
+// compiled on first use or eagerly.
+func TestNear(t *testing.T) {
+	n := 0
+	for _, r := range Default().Rules() {
+		if r.scan != nil {
+			continue
+		}
+		p, err := r.compileProg()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []*prog{r.compiled(), p} {
+			if string(q.near) != r.Near || (q.near == nil) != (r.Near == "") {
+				t.Fatalf("%s: near %q, Near %q", r.ID, q.near, r.Near)
+			}
+		}
+		if r.Near != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no rule has a Near")
+	}
+}

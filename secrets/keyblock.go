@@ -120,7 +120,10 @@ func bodyFrom(text []byte, p, b int) (m []int, e int) {
 				read(w)
 				sepEnd += w
 			}
-			end = markerEnd(text, sepEnd, endMarker)
+			end = -1
+			if sepEnd < len(text) && text[sepEnd] == '-' { // most boundaries: not a marker's start
+				end = markerEnd(text, sepEnd, endMarker)
+			}
 		}
 		if end >= 0 {
 			return []int{p, end, b, e}, e
@@ -180,15 +183,22 @@ func bodyLen(text []byte, i int) int {
 	if i >= len(text) {
 		return 0
 	}
-	if isAlnum(text[i]) {
-		return 1
-	}
-	switch text[i] {
-	case '+', '/', '=', ':', ',', '-', '\r', '\n', ' ', '\t':
+	if bodyByte[text[i]] {
 		return 1
 	}
 	return escLen(text, i)
 }
+
+// bodyByte marks the one-byte body tokens: [A-Za-z0-9+/=:,\-\r\n \t].
+var bodyByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isAlnum(byte(c))
+	}
+	for _, c := range []byte("+/=:,-\r\n \t") {
+		t[c] = true
+	}
+	return
+}()
 
 // escLen returns 2 at a `\r` or `\n` written as two bytes, else 0.
 func escLen(text []byte, i int) int {

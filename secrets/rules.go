@@ -88,6 +88,8 @@ type prog struct {
 	// holds (compared without regard to ASCII case), "" when none is
 	// known (see needOf): a window without it holds no match.
 	need string
+	// near is the rule's Near as bytes, nil when it has none
+	near []byte
 	// gate, when set, is a test an anchored window must pass for the
 	// anchored pattern to match at its start (see gateOf)
 	gate *gate
@@ -171,7 +173,7 @@ func (r *Rule) prepare(eager bool) error {
 		r.check = c
 	}
 	if eager && r.scan == nil {
-		p, err := compileProg(r.Pattern, r.Anchor)
+		p, err := r.compileProg()
 		if err != nil {
 			return err
 		}
@@ -183,7 +185,7 @@ func (r *Rule) prepare(eager bool) error {
 // compiled returns the rule's pattern, compiled on first use.
 func (r *Rule) compiled() *prog {
 	r.once.Do(func() {
-		p, err := compileProg(r.Pattern, r.Anchor)
+		p, err := r.compileProg()
 		if err != nil {
 			// the built-in patterns are tested; a user's compile as they load
 			panic(fmt.Sprintf("secrets: rule %s: %v", r.ID, err))
@@ -191,6 +193,15 @@ func (r *Rule) compiled() *prog {
 		r.prog = p
 	})
 	return r.prog
+}
+
+// compileProg is compileProg of r's pattern, with its Near.
+func (r *Rule) compileProg() (*prog, error) {
+	p, err := compileProg(r.Pattern, r.Anchor)
+	if err == nil && r.Near != "" {
+		p.near = []byte(r.Near)
+	}
+	return p, err
 }
 
 // compileProg compiles a rule's pattern and, for a rule with a name or
