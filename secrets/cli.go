@@ -452,7 +452,7 @@ func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int) {
 	for fe < len(text) && fe-ks < 64 && (isLowerAlnum(text[fe]) || text[fe] == '-') {
 		fe++
 	}
-	if fe >= len(text) || !g.generic[string(text[fs:fe])] || fs == 0 || text[fs-1] != ' ' && text[fs-1] != '\t' {
+	if fe >= len(text) || fs == 0 || text[fs-1] != ' ' && text[fs-1] != '\t' || !g.generic[string(text[fs:fe])] { // the map last: most keywords are not a flag's
 		return
 	}
 	switch text[fe] {

@@ -357,7 +357,7 @@ func (Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, erro
 const sqlCost = 128
 
 // targetKeys are the arguments that name the database a call runs against.
-var targetKeys = []string{
+var targetKeys = [...]string{
 	"database", "db", "dbname", "db_name", "database_name", "schema",
 	"host", "hostname", "server", "instance", "cluster",
 	"dsn", "url", "uri", "database_url", "connection", "connection_string", "conn",
@@ -371,10 +371,33 @@ func targets(c *tool.Call) []string {
 	if c.Action == nil {
 		return out
 	}
-	for _, k := range targetKeys {
-		if s, ok := c.Action.Arguments[k].(string); ok && s != "" {
-			out = append(out, s)
+	// the arguments, read once each (a call has a few), and kept in the
+	// order of targetKeys: not one lookup per key
+	var vals [len(targetKeys)]string
+	found := false
+	for k, v := range c.Action.Arguments {
+		if i := targetIndex(k); i >= 0 {
+			if s, ok := v.(string); ok && s != "" {
+				vals[i], found = s, true
+			}
+		}
+	}
+	if found {
+		for _, s := range vals {
+			if s != "" {
+				out = append(out, s)
+			}
 		}
 	}
 	return out
+}
+
+// targetIndex returns the index of k in targetKeys, -1 if it is not one.
+func targetIndex(k string) int {
+	for i, t := range targetKeys {
+		if t == k {
+			return i
+		}
+	}
+	return -1
 }
