@@ -237,7 +237,7 @@ func plainParts(dest string) (scheme, host, port string, ok bool) {
 		return "", "", "", false
 	}
 	for j := 1; j < i; j++ {
-		if c := dest[j]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-') {
+		if plainClass[dest[j]]&plainScheme == 0 {
 			return "", "", "", false
 		}
 	}
@@ -248,7 +248,7 @@ func plainParts(dest string) (scheme, host, port string, ok bool) {
 		return "", "", "", false
 	}
 	for j := 0; j < len(host); j++ {
-		if c := host[j]; !(unreserved(c) && c != '_' && c != '~') {
+		if plainClass[host[j]]&plainHost == 0 {
 			return "", "", "", false
 		}
 	}
@@ -258,12 +258,38 @@ func plainParts(dest string) (scheme, host, port string, ok bool) {
 		}
 	}
 	for j := 0; j < len(path); j++ {
-		if c := path[j]; !unreserved(c) && c != '/' {
+		if plainClass[path[j]]&plainPath == 0 {
 			return "", "", "", false
 		}
 	}
 	return dest[:i], host, port, true
 }
+
+// plainClass says, of each byte, where a plain URL may hold it: in the
+// scheme after its first letter (a-z 0-9 + . -), the host (ASCII
+// letters, digits, dots and dashes) and the path (unreserved bytes and
+// slashes).
+var plainClass = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '+' || b == '.' || b == '-' {
+			t[c] |= plainScheme
+		}
+		if unreserved(b) && b != '_' && b != '~' {
+			t[c] |= plainHost
+		}
+		if unreserved(b) || b == '/' {
+			t[c] |= plainPath
+		}
+	}
+	return
+}()
+
+const (
+	plainScheme = 1 << iota
+	plainHost
+	plainPath
+)
 
 // unreserved reports a byte that URLs never escape: ASCII letters and
 // digits, - . _ ~.

@@ -92,3 +92,17 @@ func TestV4Masks(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainClass holds plainClass to the comparisons it stands for, on
+// every byte.
+func TestPlainClass(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		scheme := 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '+' || b == '.' || b == '-'
+		host := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '-' || b == '.'
+		path := host || b == '_' || b == '~' || b == '/'
+		if got := [3]bool{plainClass[b]&plainScheme != 0, plainClass[b]&plainHost != 0, plainClass[b]&plainPath != 0}; got != [3]bool{scheme, host, path} {
+			t.Fatalf("plainClass[%q] = %v, want %v", b, got, [3]bool{scheme, host, path})
+		}
+	}
+}

@@ -37,3 +37,14 @@ func FuzzPlainHostname(f *testing.F) {
 		}
 	})
 }
+
+// TestNameByte holds the table of name bytes to the comparisons it stands
+// for, on every byte.
+func TestNameByte(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		if want := b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'; isNameByte(b) != want {
+			t.Fatalf("isNameByte(%q) = %v", b, !want)
+		}
+	}
+}

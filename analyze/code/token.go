@@ -389,7 +389,16 @@ func opener(c byte) byte {
 
 func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
 func isNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isNameByte(c byte) bool  { return isNameStart(c) || isDigit(c) }
+func isNameByte(c byte) bool  { return nameByte[c] }
+
+// nameByte marks the ASCII bytes of a name: a table, read once a byte
+// where isNameStart || isDigit compared up to five times.
+var nameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isNameStart(byte(c)) || isDigit(byte(c))
+	}
+	return
+}()
 
 func (lx *lexer) scanName() {
 	src := lx.src
