@@ -513,6 +513,15 @@ func eachBlob(text []byte, fn func(s, e int, kind byte) bool) {
 		for s > i && blobByte[text[s-1]] {
 			s--
 		}
+		if s > i {
+			// text[s-1] is not a blob byte: a run holding text[p] starts
+			// at s, and if it is long enough holds text[s+minBlob-1],
+			// read next (TestEachBlob)
+			i = s
+			continue
+		}
+		// text[i:p+1] are blob bytes, and text[i-1] is not one (i is
+		// always past a byte that is not): a run starts at i
 		e := p + 1
 		for e < n && blobByte[text[e]] {
 			e++
