@@ -254,11 +254,8 @@ var placeholders = []string{"example", "sample", "dummy", "placeholder", "change
 // one: template syntax, variable references, words like "example", one
 // character repeated, or a run of the alphabet.
 func placeholder(v string) bool {
-	low := strings.ToLower(v)
-	for _, p := range placeholders {
-		if strings.Contains(low, p) {
-			return true
-		}
+	if placeholderWord(strings.ToLower(v)) {
+		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "{") {
 		return true
@@ -268,6 +265,38 @@ func placeholder(v string) bool {
 	}
 	return repeated(v) || sequential(v)
 }
+
+// placeholderWord reports whether low holds one of placeholders. It
+// searches low only for the words whose first two bytes it holds as a
+// pair (a filter of 1024 bits, set in one pass over low): most values
+// hold a few of the 41 words' first pairs (TestPlaceholderWord).
+func placeholderWord(low string) bool {
+	var pairs [16]uint64
+	var single [4]uint64
+	for i := 0; i < len(low); i++ {
+		c := low[i]
+		single[c>>6] |= 1 << (c & 63)
+		if i+1 < len(low) {
+			h := pairHash(c, low[i+1])
+			pairs[h>>6] |= 1 << (h & 63)
+		}
+	}
+	for _, p := range placeholders {
+		if len(p) == 1 {
+			if single[p[0]>>6]&(1<<(p[0]&63)) != 0 {
+				return true // a one-byte word is held when its byte is
+			}
+			continue
+		}
+		if h := pairHash(p[0], p[1]); pairs[h>>6]&(1<<(h&63)) != 0 && strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairHash numbers a pair of bytes in [0, 1024).
+func pairHash(a, b byte) uint { return (uint(a)<<5 ^ uint(b)) & 1023 }
 
 // documented are example secrets from vendors' documentation, published
 // as examples.
