@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/paths"
 )
 
@@ -222,23 +223,26 @@ func (pr *probe) plainName(c string) bool {
 	if c == "" || c == "." || c == ".." || len(c) > 255 {
 		return false
 	}
-	var buf [255]byte
+	upper := false
 	for i := 0; i < len(c); i++ {
 		b := c[i]
 		if !plainByte[b] {
 			return false
 		}
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		buf[i] = b
+		upper = upper || 'A' <= b && b <= 'Z'
 	}
-	lower := buf[:len(c)]
-	if pr.specialLens[lower[0]]&lenBit(len(c)) != 0 && pr.special[string(lower)] {
+	if pr.specialLens[ascii.Lower(c[0])]&lenBit(len(c)) == 0 && len(guardGlobs) == 0 {
+		return true // most names: no special name is as long and starts so
+	}
+	lower := c
+	if upper { // rare: names are looked up in lower case
+		lower = strings.ToLower(c)
+	}
+	if pr.special[lower] {
 		return false
 	}
 	for _, n := range guardGlobs {
-		if m, _ := path.Match(n, string(lower)); m {
+		if m, _ := path.Match(n, lower); m {
 			return false
 		}
 	}

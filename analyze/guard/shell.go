@@ -33,9 +33,19 @@ func (ck *check) shell(c *tool.Call) {
 		if err != nil {
 			continue // the shell preparer reports it
 		}
-		ck.environment(script, cmds)
+		// each command's name and table entry, looked up once for the
+		// environment and the command checks (on the stack for most)
+		var room [16]named
+		names := room[:0]
+		if len(cmds) > len(room) {
+			names = make([]named, 0, len(cmds))
+		}
 		for i := range cmds {
-			ck.command(cmds, i)
+			names = append(names, nameOf(&cmds[i]))
+		}
+		ck.environment(script, cmds, names)
+		for i := range cmds {
+			ck.command(cmds, i, names[i])
 		}
 		if len(c.Shell) > 1 {
 			if walked == nil {
@@ -50,7 +60,24 @@ func (ck *check) shell(c *tool.Call) {
 	}
 }
 
-func (ck *check) command(cmds []shell.Command, i int) {
+// named is a command's program name (path.Base of its first word; "" when
+// it has none) and what the tables of commands say of it.
+type named struct {
+	name string
+	info command
+}
+
+// nameOf returns cmd's name and table entry.
+func nameOf(cmd *shell.Command) named {
+	if len(cmd.Args) == 0 {
+		return named{}
+	}
+	n := path.Base(cmd.Args[0])
+	return named{n, commands[n]}
+}
+
+// command judges command i of cmds, whose name and table entry are nm.
+func (ck *check) command(cmds []shell.Command, i int, nm named) {
 	cmd := cmds[i]
 	env := ck.env
 	if cmd.Dir != "" {
@@ -64,7 +91,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if len(cmd.Args) == 0 {
 		return
 	}
-	name := path.Base(cmd.Args[0]) // once: every check below reads it
+	name := nm.name
 	if !cmd.Dynamic[0] && name == "find" {
 		ck.targets(cmd, env) // before its -exec is judged on its own
 	}
@@ -90,7 +117,7 @@ func (ck *check) command(cmds []shell.Command, i int) {
 	if ck.warden(cmd, name, env) {
 		return
 	}
-	info := commands[name] // one look-up for the tables below
+	info := nm.info
 	ck.agent(cmd, name, info.agent)
 	args := cmd.Args[1:]
 	if lang := interpreterLang(name); lang != "" {
@@ -181,7 +208,7 @@ func wraps(cmds []shell.Command, i int) bool {
 	if i+1 >= len(cmds) {
 		return false
 	}
-	c, n := cmds[i], cmds[i+1]
+	c, n := &cmds[i], &cmds[i+1]
 	// a program only guessed to run its arguments (the resolver's "may
 	// run") is judged itself as well
 	return len(n.Via) == len(c.Via)+1 && n.Depth > c.Depth && !strings.HasSuffix(n.Via[len(n.Via)-1], "(may run)")
@@ -719,15 +746,17 @@ var assignment = lazyre.New(`(?:^|[;&|(){}\n]|\bthen|\bdo|\belse)\s*(?:(?:export
 
 // environment judges the setting of warden's environment variables: they
 // steer the guard if the agent's environment reaches a hook process.
-func (ck *check) environment(script string, cmds []shell.Command) {
+// look are the commands' names and table entries (nameOf).
+func (ck *check) environment(script string, cmds []shell.Command, look []named) {
 	var names []string
 	if strings.Contains(script, "WARDEN_") {
 		for _, m := range assignment.FindAllStringSubmatch(script, 8) {
 			names = append(names, m[1])
 		}
 	}
-	for _, cmd := range cmds {
-		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !commands[path.Base(cmd.Args[0])].setsEnv {
+	for i := range cmds {
+		cmd := &cmds[i]
+		if len(cmd.Args) == 0 || cmd.Dynamic[0] || !look[i].info.setsEnv {
 			continue
 		}
 		for j, a := range cmd.Args[1:] {
