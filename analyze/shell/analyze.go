@@ -151,7 +151,7 @@ func expanded(cmds []Command, i int) bool {
 // readsCredential reports a command whose stdin is a credential file.
 func readsCredential(c Command, env paths.Env) bool {
 	for _, rd := range c.Redirs {
-		if rd.Op == "<" && !rd.Dynamic && env.Classify(rd.Target) == paths.Credential {
+		if rd.Op == "<" && !rd.Dynamic && env.IsCredential(env.Abs(paths.Contents(rd.Target))) { // Classify(rd.Target) == Credential, classified only in a place of credentials
 			return true
 		}
 	}

@@ -34,12 +34,23 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
 	for i, c := range cmds {
 		here := runsIn(c, env)
+		// the paths of the command's first words, resolved when first
+		// asked: the case for the command and credentialReads ask for
+		// the same operands
+		var known [8]string
+		var resolved uint8 // bit j: known[j] is set
 		abs := func(j int) (string, bool) {
 			p := c.Args[j]
 			if c.Dynamic[j] || p == "" || (c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")) {
 				return "", false
 			}
-			return here.Abs(p), true
+			if j >= len(known) {
+				return here.Abs(p), true
+			}
+			if resolved&(1<<j) == 0 {
+				known[j], resolved = here.Abs(p), resolved|1<<j
+			}
+			return known[j], true
 		}
 		if len(out) >= 256 && cap(out)-len(out) < 8 {
 			out = slices.Grow(out, len(out)) // doubles (see room)

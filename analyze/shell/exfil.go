@@ -262,8 +262,8 @@ var lists = map[string]bool{"ls": true, "stat": true, "file": true, "test": true
 
 // pathSource names the sensitive data the file p holds, or "".
 func pathSource(p string, env Env) string {
-	switch cl := env.ClassifyAbs(p); {
-	case cl == paths.Credential:
+	switch {
+	case env.IsCredential(p): // ClassifyAbs only for a path in a place of credentials
 		return srcCredentials
 	case paths.SecretName(p):
 		return srcSecrets
