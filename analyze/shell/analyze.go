@@ -33,13 +33,14 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	var sinkRoom [4]int
 	sinks := sinkRoom[:0]
 	pushes := false // a command is git's: it may push (see gitRemotes)
-	for i, c := range cmds {
+	for i := range cmds {
+		c := &cmds[i] // not copied: most commands are read, and only read
 		out = append(out, c.Findings...)
 		if len(c.Redirs) > 0 {
-			out = k.redirects(out, c, env)
+			out = k.redirects(out, *c, env)
 		}
 		if len(c.Args) == 0 || c.Dynamic[0] {
-			if mayExfil(&c, noSink) {
+			if mayExfil(c, noSink) {
 				sinks = append(sinks, i)
 			}
 			continue
@@ -48,23 +49,25 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		name := commandName(c.Args[0])
 		pushes = pushes || name == "git"
 		if name == "env" || Elevator(name) {
-			out = wrapperLoaders(out, c, name, env)
+			out = wrapperLoaders(out, *c, name, env)
 		}
 		e := k.entry(name)
-		if mayExfil(&c, e.sink) {
+		if mayExfil(c, e.sink) {
 			sinks = append(sinks, i)
 		}
 		fired := false
 		if len(e.rows) > 0 {
 			w = splitInto(w, e.vflags, c)
 			for _, r := range e.rows {
-				if t, ok := k.match(r, name, &c, w); ok {
+				if t, ok := k.match(r, name, c, w); ok {
 					if len(t) == 0 && (r.Target == "operands" || r.Target == "names") {
-						c, t = fedOperands(cmds, i, c)
+						fc, ft := fedOperands(cmds, i, *c)
+						c, t = &fc, ft
 					}
 					jc := c
 					if r.Target == "names" && narrowedInputs(cmds, i) {
-						jc = named(c, t)
+						n := named(*c, t)
+						jc = &n
 					}
 					if f, ok := r.judge(jc, t, env); ok {
 						out = append(out, mayRun(f, c))
@@ -75,7 +78,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.judge != nil {
 			n := len(out)
-			out = e.judge(out, c, env)
+			out = e.judge(out, *c, env)
 			for j := n; j < len(out); j++ {
 				out[j] = mayRun(out[j], c)
 			}
@@ -83,12 +86,12 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		n := len(out)
 		if e.http != noHTTP { // Requests finds none for other commands
-			out = httpFindings(out, c, name, call)
+			out = httpFindings(out, *c, name, call)
 		}
 		if !fired && len(out) == n && e.mayVerb() {
 			// rows, models and an HTTP client's requests win; the verb
 			// grammar speaks for the rest
-			if f, ok := cliVerb(c, name, &e); ok {
+			if f, ok := cliVerb(c, name, e); ok {
 				out = append(out, mayRun(f, c))
 			}
 		}
@@ -99,12 +102,12 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = k.fedProgram(out, cmds, i, env)
 		}
 		if e.sql != nil {
-			out = k.sqlClient(out, cmds, i, &e, call)
+			out = k.sqlClient(out, cmds, i, e, call)
 		}
 		if e.store != nil {
 			out = k.storeFindings(out, cmds, i, e.store)
 		}
-		out = exhaustion(out, &c, name)
+		out = exhaustion(out, c, name)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
 			out = append(out, unknownCommand(c, name))
 		}
@@ -126,7 +129,7 @@ const RuleUnknownCommand = "shell.unknown_command"
 
 // unknownCommand is the finding that warden does not know what the
 // program name, run by c, does.
-func unknownCommand(c Command, name string) risk.Finding {
+func unknownCommand(c *Command, name string) risk.Finding {
 	return mayRun(risk.Finding{Analyzer: "shell", Rule: RuleUnknownCommand, Level: risk.Low, Reversible: true,
 		Reason: "warden does not know what " + cut(name, 60) + " does; judged by its arguments only"}, c)
 }
@@ -291,7 +294,7 @@ func named(c Command, t []int) Command {
 
 // mayRun says, in the reason of a finding on a command that a program
 // warden does not know may run (see resolver.mayRun), that it is a guess.
-func mayRun(f risk.Finding, c Command) risk.Finding {
+func mayRun(f risk.Finding, c *Command) risk.Finding {
 	for _, v := range c.Via {
 		if name, ok := strings.CutSuffix(v, mayRunVia); ok {
 			f.Reason = name + " may run `" + cut(c.Line(), 80) + "`: " + f.Reason
@@ -323,7 +326,7 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 			continue
 		}
 		c := Command{Args: []string{">", rd.Target}, Dynamic: []bool{false, rd.Dynamic}}
-		if f, ok := k.Redirect.judge(c, []int{1}, env); ok {
+		if f, ok := k.Redirect.judge(&c, []int{1}, env); ok {
 			out = append(out, f)
 		}
 	}
@@ -536,7 +539,7 @@ func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
 		return nil, nil
 	}
 	c := cmds[i]
-	w := splitInto(words{}, e.vflags, c)
+	w := splitInto(words{}, e.vflags, &c)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		for _, f := range cl.Flags {

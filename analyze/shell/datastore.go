@@ -97,7 +97,7 @@ type redisRule struct {
 // given on its command line and stdin.
 func (k *Knowledge) storeFindings(out []risk.Finding, cmds []Command, i int, cl *storeClient) []risk.Finding {
 	c := cmds[i]
-	w := splitInto(words{}, cl.vflags, c)
+	w := splitInto(words{}, cl.vflags, &c)
 	conn := appendFlagValues(nil, c.Args, cl.conn)
 	n := len(out)
 	switch cl.kind {

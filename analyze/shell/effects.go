@@ -61,7 +61,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		}
 		name := commandName(c.Args[0])
 		e := k.entry(name)
-		w = splitInto(w, e.vflags, c)
+		w = splitInto(w, e.vflags, &c)
 		ops := func() []string {
 			var ps []string
 			for _, j := range w.operands {
@@ -205,15 +205,15 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 			}
 		}
 		if e.sql != nil {
-			out = sqlFileRuns(out, cmds, i, &e, here)
+			out = sqlFileRuns(out, cmds, i, e, here)
 		}
 		out = contextSwitch(out, c, name, w)
-		out = k.runEffect(out, c, name, &e, here)
+		out = k.runEffect(out, c, name, e, here)
 		if e.interp && shells[name] && readsStdin(c) { // every shell is an interpreter
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, abs)
-		out = k.contextReads(out, cmds, i, name, &e, w, env, &rd, call)
+		out = k.contextReads(out, cmds, i, name, e, w, env, &rd, call)
 	}
 	return out
 }

@@ -333,7 +333,7 @@ func (k *Knowledge) secretRead(name string, c Command) bool {
 			continue
 		}
 		if !split {
-			w, split = splitInto(words{}, e.vflags, c), true
+			w, split = splitInto(words{}, e.vflags, &c), true
 		}
 		if _, ok := k.match(r, name, &c, w); ok {
 			return true

@@ -324,7 +324,7 @@ func TestVerbGate(t *testing.T) {
 		name := commandName(c.Args[0])
 		if e := k.entry(name); !e.mayVerb() {
 			gated++
-			if f, ok := cliVerb(c, name, &e); ok {
+			if f, ok := cliVerb(&c, name, e); ok {
 				t.Errorf("%s: the verb grammar finds %s, but the entry is kept from it", c.Line(), f.Rule)
 			}
 		}

@@ -18,7 +18,7 @@ func httpFindings(out []risk.Finding, c Command, name string, call *tool.Call) [
 	for _, r := range Requests(c, name) {
 		if f, ok := webapi.Judge(r); ok {
 			f.Analyzer = "shell"
-			out = append(out, mayRun(f, c))
+			out = append(out, mayRun(f, &c))
 		}
 		if carriesText(r) {
 			for _, t := range webapi.SQL(r) {

@@ -84,19 +84,19 @@ type entry struct {
 }
 
 // entry returns what k knows about the command name (see entry): the
-// tables' answers for name, each as the lookup it replaces gives it.
+// tables' answers for name, each as the lookup it replaces gives it. The
+// entry is shared: it must not be modified.
 // A name the tables hold is looked up in each once, then read from the
 // cache: a process does not index every name the knowledge holds to read
 // the one or two its script runs.
-func (k *Knowledge) entry(name string) entry {
+func (k *Knowledge) entry(name string) *entry {
 	k.mu.RLock()
 	e, ok := k.entries[name]
 	k.mu.RUnlock()
 	if ok {
-		return *e
+		return e
 	}
-	e = k.lookup(name)
-	return *e
+	return k.lookup(name)
 }
 
 // lookup answers entry for a name not in the cache, and caches it.
@@ -397,12 +397,12 @@ type words struct {
 }
 
 func (k *Knowledge) split(name string, c Command) words {
-	return splitInto(words{}, k.vflags[name], c)
+	return splitInto(words{}, k.vflags[name], &c)
 }
 
 // splitInto is split, with the command's value flags vf (see entry),
 // reusing the room of w's lists.
-func splitInto(w words, vf map[string]bool, c Command) words {
+func splitInto(w words, vf map[string]bool, c *Command) words {
 	w.flags, w.operands = w.flags[:0], w.operands[:0]
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
@@ -722,7 +722,7 @@ func mayMatch(w string, n *wordNeeds) bool {
 }
 
 // target returns the path a target index names, and whether it is dynamic.
-func (r *Row) target(c Command, i int) (string, bool) {
+func (r *Row) target(c *Command, i int) (string, bool) {
 	if i < 0 {
 		a := c.Args[-i]
 		v := a[strings.IndexByte(a, '=')+1:]
@@ -739,7 +739,7 @@ func (r *Row) target(c Command, i int) (string, bool) {
 }
 
 // judge applies row r to its targets and returns the finding, if any.
-func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
+func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, bool) {
 	if r.eff != 0 {
 		return r.judgeEffect(c, targets, env)
 	}
@@ -761,7 +761,7 @@ func (r *Row) judge(c Command, targets []int, env paths.Env) (risk.Finding, bool
 		case r.remote && isRemote(p):
 			class, file = remoteClass, false
 		case !(relative && c.DirDynamic):
-			here := runsIn(c, env) // relative to where an earlier cd went
+			here := runsIn(*c, env) // relative to where an earlier cd went
 			abs = here.Abs(p)
 			of := abs // the directory whose contents p names, when it does
 			if cp := paths.Contents(p); cp != p {
@@ -805,7 +805,7 @@ func tempRoot(p string) bool {
 
 // findNarrowed reports whether find command c picks the files it acts on
 // by name, path, age or size: not everything below its start points.
-func findNarrowed(c Command) bool {
+func findNarrowed(c *Command) bool {
 	for i := 1; i < len(c.Args); i++ {
 		if c.Dynamic[i] {
 			continue
@@ -850,7 +850,7 @@ func isRemote(p string) bool {
 // judgeEffect is judge for a row whose targets undergo an effect: each
 // target's class (dynamic when bash computes it) is judged by the effect
 // table, and the finding is the worst target's.
-func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding, bool) {
+func (r *Row) judgeEffect(c *Command, targets []int, env paths.Env) (risk.Finding, bool) {
 	var best effect.Verdict
 	bestPath, found := "", false
 	for _, i := range targets {
@@ -861,7 +861,7 @@ func (r *Row) judgeEffect(c Command, targets []int, env paths.Env) (risk.Finding
 		t, abs := effect.Dynamic, p
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
 		if !dyn && !(relative && c.DirDynamic) {
-			here := runsIn(c, env) // relative to where an earlier cd went
+			here := runsIn(*c, env) // relative to where an earlier cd went
 			abs = here.Abs(p)
 			of := abs // the directory whose contents p names, when it does
 			if cp := paths.Contents(p); cp != p {

@@ -76,7 +76,7 @@ func ansibleFindings(out []risk.Finding, c Command, _ paths.Env) []risk.Finding 
 			f.Reason = "ansible's file module with state=absent deletes the path on every host it targets (recursively for a directory)"
 		}
 	}
-	return append(out, mayRun(f, c))
+	return append(out, mayRun(f, &c))
 }
 
 // killFindings judges kill: its first word may be a signal (-9, -KILL,

@@ -299,7 +299,7 @@ func (e *entry) mayVerb() bool {
 
 // cliVerb judges command c, named name (whose entry is e), by the verb
 // grammar above: a finding, or none.
-func cliVerb(c Command, name string, e *entry) (risk.Finding, bool) {
+func cliVerb(c *Command, name string, e *entry) (risk.Finding, bool) {
 	args, dyn := c.Args, c.Dynamic
 	kind, vf := e.cli, e.vflags
 	start := 1
@@ -481,7 +481,7 @@ func destroyNext(rest string, args []string, dyn []bool, i int) bool {
 
 // pkgRemoval is the finding of a package manager removing packages or
 // emptying its store.
-func pkgRemoval(c Command, name string, kind cliKind, verb string) (risk.Finding, bool) {
+func pkgRemoval(c *Command, name string, kind cliKind, verb string) (risk.Finding, bool) {
 	for i, a := range c.Args {
 		if !c.Dynamic[i] && (a == "--help" || isDryRun(a) || a == "-n" && (name == "brew" || kind == cliSysPkg)) {
 			return risk.Finding{}, false
@@ -827,7 +827,7 @@ func anyToken(w string, set map[string]bool) bool {
 // is pip. It returns the CLI's name and the index of its first argument.
 //
 // runtime is the runtime command c's name names (cliRuntime; "": none).
-func scriptCLI(runtime string, c Command) (string, int, bool) {
+func scriptCLI(runtime string, c *Command) (string, int, bool) {
 	if runtime == "" {
 		return "", 0, false
 	}

@@ -281,7 +281,7 @@ func FuzzCLIVerb(f *testing.F) {
 			}
 			name := commandName(c.Args[0])
 			e := DefaultKnowledge().entry(name)
-			cliVerb(c, name, &e)
+			cliVerb(&c, name, e)
 		}
 	})
 }
@@ -304,7 +304,7 @@ func BenchmarkCLIVerb(b *testing.B) {
 		for _, c := range cmds {
 			name := commandName(c.Args[0])
 			e := k.entry(name)
-			cliVerb(c, name, &e)
+			cliVerb(&c, name, e)
 		}
 	}
 }
