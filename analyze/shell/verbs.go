@@ -259,7 +259,18 @@ type lazySet struct {
 
 // has reports whether w is in the set.
 func (l *lazySet) has(w string) bool {
-	l.once.Do(func() { l.m = set(strings.Fields(l.text)) })
+	l.once.Do(func() {
+		// the words are read where they stand (strings.Fields would
+		// list them first), the table made at its size
+		n := 0
+		for range strings.FieldsSeq(l.text) {
+			n++
+		}
+		l.m = make(map[string]bool, n)
+		for w := range strings.FieldsSeq(l.text) {
+			l.m[w] = true
+		}
+	})
 	return l.m[w]
 }
 

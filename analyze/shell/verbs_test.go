@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/risk"
@@ -367,4 +368,50 @@ func TestVerbInName(t *testing.T) {
 			t.Errorf("%q: the grammar gives %v (%s), want %s", cmd, got, rule, want)
 		}
 	}
+}
+
+// wordSets are the sets of words the grammar and analyze read.
+var wordSets = []*lazySet{informational, plainCommands, ownCommands, pkgCommands, localEnvCommands, configCommands,
+	sysPkgCommands, pkgRemovals, registryNouns, booleanLong, destroyNouns, nameNouns}
+
+// TestWordSetAgrees checks lazySet.has, which reads its text's words in
+// place, against the set of the text's fields: for every word of every set,
+// the parts of them, and their neighbours in the text.
+func TestWordSetAgrees(t *testing.T) {
+	asks := []string{"", " ", "r", "rm", "-", "x y", "git\n", "\tgit", "ls ", "a"}
+	for _, s := range wordSets {
+		for _, w := range strings.Fields(s.text) {
+			asks = append(asks, w, w[1:], w[:len(w)-1], strings.ToUpper(w), w+"s", "x"+w)
+		}
+		for i := 0; i+3 <= len(s.text); i += 3 {
+			asks = append(asks, s.text[i:i+3], s.text[i:min(i+7, len(s.text))])
+		}
+	}
+	for _, s := range wordSets {
+		want := map[string]bool{}
+		for _, w := range strings.Fields(s.text) {
+			want[w] = true
+		}
+		for _, w := range asks {
+			if got := s.has(w); got != want[w] {
+				t.Errorf("has(%q) = %v in %.30q…, the fields say %v", w, got, s.text, want[w])
+			}
+		}
+	}
+}
+
+// FuzzWordSet checks lazySet.has against the fields of any text.
+func FuzzWordSet(f *testing.F) {
+	f.Add("rm rmdir\tx\ny", "rm")
+	f.Add("a  b", "")
+	f.Add("xrm rm", "rm")
+	f.Fuzz(func(t *testing.T, text, w string) {
+		want := false
+		for _, x := range strings.Fields(text) {
+			want = want || x == w
+		}
+		if got := (&lazySet{text: text}).has(w); got != want {
+			t.Errorf("has(%q) in %q = %v, want %v", w, text, got, want)
+		}
+	})
 }
