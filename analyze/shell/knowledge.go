@@ -684,7 +684,10 @@ type wordNeeds struct {
 // needsOf returns what every match of the RE2 pattern src holds, or nil
 // when requiredOf knows nothing.
 func needsOf(src string) *wordNeeds {
-	list := requiredOf(src)
+	list, ok := argNeeds(src) // commands.yaml's, found when generated
+	if !ok {
+		list = requiredOf(src)
+	}
 	if list == nil {
 		return nil
 	}

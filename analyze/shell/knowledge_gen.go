@@ -1988,3 +1988,125 @@ func commandsData() *Knowledge {
 		},
 	}
 }
+
+// argNeeds returns requiredOf(pattern) for the arg_match patterns of
+// commands.yaml (ok is false for any other pattern).
+func argNeeds(pattern string) (needs []string, ok bool) {
+	switch pattern {
+	case `"Action"\s*:\s*"DELETE"`:
+		return []string{`"action"`}, true
+	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
+		return []string{"_history", "zhistory", "histfile"}, true
+	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
+		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
+	case `(?:^|[;&|]\s*)mirror(?:\s[^;]*)?\s(?:--delete\b|-[a-zA-Z]*e[a-zA-Z]*\b)`:
+		return []string{"mirror"}, true
+	case "(?i)(?:^|[^a-z])(?:chrome|chromium|brave|edge|opera|vivaldi|firefox|safari|arc)(?:[^a-z]|$)":
+		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
+	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
+		return []string{"exec", "system", "exec", "system"}, true
+	case "(?i)^cap_":
+		return []string{"cap_"}, true
+	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
+		return []string{"cap_", "all", "=ep"}, true
+	case `(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|credential|secret|passw|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore|\.jks\b|\.ovpn\b|token`:
+		return []string{"id_", "pem", "key", "12", "fx", "kdbx", "env", "credential", "secret", "passw", "netrc", "pgpass", "git-credentials", "wallet.dat", "keystore", "jks", "ovpn", "token"}, true
+	case "(?i)pass(?:w|wd|word)|secret|token|api.{0,8}key|private.{0,8}key|BEGIN .*PRIVATE|AKIA|aws_(?:secret|access)|credential|bearer|auth[_-]?token":
+		return []string{"pass", "secret", "token", "api", "private", "private", "kia", "secret", "access", "credential", "bearer", "token"}, true
+	case "(?i)secret|session_token|access_key":
+		return []string{"cret", "ssion_token", "access_key"}, true
+	case "(?i)secret|token|key":
+		return []string{"secret", "token", "key"}, true
+	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
+		return []string{"administratoraccess", "iamfullaccess", "poweruseraccess", `action"`, `principal"`, "admin"}, true
+	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*)$`:
+		return []string{"users", "roles/"}, true
+	case `^(?:(?:https?|ftp)://|git\+|git@)`:
+		return []string{"http", "ftp", "git"}, true
+	case `^(?:--acl=)?(?:public-read|public-read-write|authenticated-read)$|global/AllUsers|global/AuthenticatedUsers|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|Block\w*=false|"Block\w*"\s*:\s*false`:
+		return []string{"public-read", "authenticated-read", "global/a", `"principal"`, "=false", `"block`}, true
+	case "^(?:--all|--all-namespaces|-A|namespace|namespaces|ns|pv|persistentvolume|persistentvolumes|pvc|crd|node|nodes)$":
+		return []string{"-", "n", "p", "crd", "node"}, true
+	case "^(?:--bind|--rbind|-B|-R|--move|-M|--make-r?shared)$|(?:^|,)(?:remount|r?bind)(?:,|$)":
+		return []string{"-", "remount", "bind"}, true
+	case "^(?:--clusterrole=|--role=)?(?:cluster-admin|admin)$|system:(?:anonymous|unauthenticated|authenticated|serviceaccounts)$":
+		return []string{"cluster-admin", "admin", "anonymous", "unauthenticated", "authenticated", "serviceaccounts"}, true
+	case `^(?:--count=|--instance-count=)?(?:\d+:)?(?:[1-9]\d{2,}|[2-9]\d)(?::\d+)?$`:
+		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
+	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
+		return []string{"0"}, true
+	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
+		return []string{"0"}, true
+	case "^(?:--privileged|--pid=host|--net=host|--network=host|--ipc=host|--userns=host|--cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--security-opt=(?:apparmor|seccomp)[:=]unconfined|host|ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|(?:apparmor|seccomp)[:=]unconfined)$":
+		return []string{"rivileged", "id=host", "=host", "work=host", "ipc=host", "userns=host", "cap-add=", "security-opt=", "host", "all", "admin", "ptrace", "module", "unconfined"}, true
+	case "^(?:--public-access=)?blob$|^--public-access=container$|^(?:--allow-blob-public-access=)?true$":
+		return []string{"blob", "--public-access=container", "true"}, true
+	case "^(?:--replicas=)?0$":
+		return []string{"0"}, true
+	case "^(?:--require-approval=)?never$":
+		return []string{"never"}, true
+	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator)$":
+		return []string{"owner", "contributor", "user access administrator"}, true
+	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
+		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
+	case "^(?:--visibility=)?public$|^--public$":
+		return []string{"public", "--public"}, true
+	case "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)":
+		return []string{"yaml", "json", "go-template", "--output="}, true
+	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
+		return []string{"rm", "unlink", "hred", "rm", "wipe"}, true
+	case `^(?:/|/etc|/root|/var/run/docker\.sock|/run/docker\.sock|/home|/boot|/dev)(?::|$)|(?:^|,)(?:source|src)=/(?:,|$)|^--volume=/:|^-v/:`:
+		return []string{"/", "ource", "rc", "--volume=/:", "-v/:"}, true
+	case `^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|[ugoa]*[goa][ugoa]*\+[rwxXst]*r[rwxXst]*|\+r|[go]=[rwx]*r[rwx]*|(?:[ugo]:[^:,]*|o|other):[rwx-]*r[rwx-]*)$`:
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a", "g", "o", "+r", "g", "o", "g", "o", "u", "o"}, true
+	case "^(?:0|[Pp]ermissive)$":
+		return []string{"0", "ermissive"}, true
+	case `^(?:AllUsers|AllAuthenticatedUsers)(?::\w+)?$|^public-read(?:-write)?$|^authenticated-read$`:
+		return []string{"users", "authenticatedusers", "public-read", "authenticated-read"}, true
+	case `^(?:[ugoa]*\+[rwxXt]*s[rwxXt]*|[2467][0-7]{3}|0?[0-7]?[0-7][0-7][2367]|a\+w|o\+w|[ugoa]*=rwxs?)$`:
+		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
+	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
+		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
+	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
+		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
+	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
+		return nil, true
+	case "^(?:secrets|auth|audit)$":
+		return []string{"secrets", "au"}, true
+	case "^(?:secret|key|certificate)$":
+		return []string{"secret", "key", "certificate"}, true
+	case "^(?:set|update|create)$":
+		return []string{"set", "update", "create"}, true
+	case "^(?:stack|service|secret|config|node)$":
+		return []string{"tack", "rvice", "cret", "config", "node"}, true
+	case "^(?:stop|graceful-stop|kill)$":
+		return []string{"stop", "graceful-stop", "kill"}, true
+	case "^(?:stop|quit)$":
+		return []string{"stop", "quit"}, true
+	case "^(?:system(?:/|$)|/Library/LaunchDaemons/|/System/Library/)":
+		return []string{"system", "library/launchdaemons/", "system/library/"}, true
+	case "^--delete-destination(?:=(?:[Tt]rue|[Pp]rompt))?$":
+		return []string{"--delete-destination"}, true
+	case "^--execute$":
+		return []string{"--execute"}, true
+	case "^-[a-z]*i[a-z]*$":
+		return []string{"-"}, true
+	case "^/":
+		return []string{"/"}, true
+	case "^0$":
+		return []string{"0"}, true
+	case "^ACCEPT$":
+		return []string{"accept"}, true
+	case "^[06]$":
+		return []string{"0", "6"}, true
+	case "^[A-Za-z0-9_.-]+=0(?::[A-Za-z0-9-]+)?$":
+		return []string{"=0"}, true
+	case "^[a-z-]+:(?:destroy|delete|remove|rm|reset)$":
+		return []string{":"}, true
+	case `^\*$|^--principal=\*$|^--aws-account-id=\*$`:
+		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
+	case "^create$":
+		return []string{"create"}, true
+	}
+	return nil, false
+}

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/internal/golit"
@@ -37,7 +39,7 @@ func generateKnowledge(t *testing.T) []byte {
 	p := golit.Printer{Pkg: "shell", Skip: map[string]bool{"Match": true, "NoMatch": true}}
 	src, err := golit.Source("commands.yaml", "shell",
 		"// commandsData returns the knowledge of commands.yaml, as written, without its samples.\n"+
-			"func commandsData() *Knowledge {\n\treturn "+p.Literal(k)+"\n}\n")
+			"func commandsData() *Knowledge {\n\treturn "+p.Literal(k)+"\n}\n\n"+argNeedsSource(p, k))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,4 +50,25 @@ func generateKnowledge(t *testing.T) []byte {
 // commands.yaml generates; -update rewrites it (go generate ./analyze/shell).
 func TestKnowledgeGenerated(t *testing.T) {
 	golit.Check(t, "knowledge_gen.go", generateKnowledge(t), *update)
+}
+
+// argNeedsSource renders argNeeds: requiredOf of every arg_match pattern of
+// k, so that no process parses a built-in row's pattern to find it.
+func argNeedsSource(p golit.Printer, k *Knowledge) string {
+	var pats []string
+	for _, r := range append([]Row{k.Redirect}, k.Rows...) {
+		if r.ArgMatch != "" && !slices.Contains(pats, r.ArgMatch) {
+			pats = append(pats, r.ArgMatch)
+		}
+	}
+	slices.Sort(pats)
+	var b strings.Builder
+	b.WriteString("// argNeeds returns requiredOf(pattern) for the arg_match patterns of\n" +
+		"// commands.yaml (ok is false for any other pattern).\n" +
+		"func argNeeds(pattern string) (needs []string, ok bool) {\n\tswitch pattern {\n")
+	for _, pat := range pats {
+		b.WriteString("\tcase " + p.Literal(pat) + ":\n\t\treturn " + p.Literal(requiredOf(pat)) + ", true\n")
+	}
+	b.WriteString("\t}\n\treturn nil, false\n}\n")
+	return b.String()
 }
