@@ -28,7 +28,8 @@ import (
 // paths.Within): a name that is none of theirs, of a home or of the home
 // directory's path matches nothing, so that p is judged as the probe is,
 // by the directory alone. A relative p may start with ./ and end in a
-// slash, which name what it names without them (./dist/ is dist). dir is
+// slash, which name what it names without them (./dist/ is dist), and
+// hold empty components, as a URL does (s3://b is s3:/b). dir is
 // the directory a relative p resolves in, with a trailing slash ("" for an
 // absolute p), and rel p without those: the path is dir+rel.
 func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir, rel string, ok bool) {
@@ -47,8 +48,18 @@ func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir, rel string
 			return "", "", false // .//x
 		}
 		pr := ck.probe(env.Cwd)
-		if pr == nil || pr.guarded || whole && pr.holds || !pr.plainPath(q) {
+		if pr == nil || pr.guarded || whole && pr.holds {
 			return "", "", false
+		}
+		if !pr.plainPath(q) {
+			// a word with empty components (a URL: s3://b/k, https://h/p)
+			// names the path without them, as Abs cleans it (s3:/b/k)
+			if !strings.Contains(q, "//") {
+				return "", "", false
+			}
+			if q = dropEmpty(q); q == "" || !pr.plainPath(q) {
+				return "", "", false
+			}
 		}
 		return pr.dir, q, true
 	}
@@ -68,6 +79,15 @@ func (ck *check) unguarded(env paths.Env, p string, whole bool) (dir, rel string
 		return "", "", false
 	}
 	return "", p, true
+}
+
+// dropEmpty returns the relative path q without its empty components
+// (a//b is a/b, a// is a).
+func dropEmpty(q string) string {
+	for strings.Contains(q, "//") {
+		q = strings.ReplaceAll(q, "//", "/") // a URL's one round
+	}
+	return strings.TrimSuffix(q, "/")
 }
 
 // probe is what the guard finds of a plain name in a directory: it

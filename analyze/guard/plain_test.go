@@ -64,7 +64,8 @@ func TestUnguardedAgrees(t *testing.T) {
 	var words []string
 	words = append(words, names...)
 	for _, n := range names {
-		words = append(words, "a/"+n, n+"/a", "/"+n, "./"+n, n+"/", "./"+n+"/", "././"+n, ".//"+n, n+"//", "./a/"+n+"/")
+		words = append(words, "a/"+n, n+"/a", "/"+n, "./"+n, n+"/", "./"+n+"/", "././"+n, ".//"+n, n+"//", "./a/"+n+"/",
+			"a//"+n, n+"//a", "https://"+n, "s3://"+n+"/a", "./a//"+n+"//", "a//./"+n, "a//../"+n)
 	}
 	// the samples of package paths, split at every component
 	type split struct{ dir, word string }
@@ -204,6 +205,8 @@ func FuzzUnguarded(f *testing.F) {
 	f.Add("/home/user", "/home/user", "/home/user/.config")
 	f.Add("/home/user/project", "/home/user", "/home/user/Documents")
 	f.Add("/home/user/project", "/home/user", "/home/user/.claude.json")
+	f.Add("/home/user/project", "/home/user", "https://get.docker.com")
+	f.Add("/home/user", "/home/user", "s3://.claude//settings.json")
 	a := Analyzer{Files: []string{"/opt/warden/warden", "/home/user/project/org.yaml"}, Hooks: []string{"/data/codex"}}
 	f.Fuzz(func(t *testing.T, cwd, home, p string) {
 		for _, whole := range []bool{false, true} {

@@ -326,7 +326,8 @@ func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []ri
 			continue
 		}
 		c := Command{Args: []string{">", rd.Target}, Dynamic: []bool{false, rd.Dynamic}}
-		if f, ok := k.Redirect.judge(&c, []int{1}, env); ok {
+		target := [1]int{1} // on the stack
+		if f, ok := k.Redirect.judge(&c, target[:], env); ok {
 			out = append(out, f)
 		}
 	}
