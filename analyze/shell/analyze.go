@@ -539,8 +539,10 @@ func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
 	if cl == nil {
 		return nil, nil
 	}
-	c := cmds[i]
-	w := splitInto(words{}, e.vflags, &c)
+	c := &cmds[i]
+	var flagRoom [8]string // on the stack for most commands
+	var operandRoom [8]int
+	w := splitInto(words{flags: flagRoom[:0], operands: operandRoom[:0]}, e.vflags, c)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		for _, f := range cl.Flags {
