@@ -130,6 +130,13 @@ func readGit(c Command) (g gitLine, ok bool) {
 		return g, false
 	}
 	g.sub = c.Args[i]
+	if n := len(c.Args) - i - 1; n > 0 {
+		// each word left is a flag, an operand or a path, or a flag's
+		// value: room for each list at once, not grown word by word
+		room := make([]string, 3*n)
+		g.flags, g.ops, g.paths = room[:0:n], room[n:n:2*n], room[2*n:2*n]
+		g.opsDyn = make([]bool, 0, n)
+	}
 	for i++; i < len(c.Args); i++ {
 		a := c.Args[i]
 		if a == "--" && !c.Dynamic[i] && !g.dashdash {
