@@ -279,3 +279,29 @@ func TestCommandsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestNameOf checks that nameOf finds the entry of every command of the
+// tables, past its filter by length and first byte, and none for others.
+func TestNameOf(t *testing.T) {
+	same := func(a, b command) bool {
+		return a.reads == b.reads && (a.readOnly == nil) == (b.readOnly == nil) && a.role == b.role && a.setsEnv == b.setsEnv && a.agent == b.agent
+	}
+	words := []string{"x", "rmx", "npm", "python3", "", "/", "c", "catt", strings.Repeat("r", 70)}
+	for n := range commands {
+		words = append(words, n, "/usr/bin/"+n, n+"x", strings.ToUpper(n))
+	}
+	found := 0
+	for _, w := range words {
+		got := nameOf(&shell.Command{Args: []string{w}, Dynamic: []bool{false}})
+		want, ok := commands[got.name]
+		if !same(got.info, want) {
+			t.Errorf("nameOf(%q) = %q %+v, want %+v", w, got.name, got.info, want)
+		}
+		if ok {
+			found++
+		}
+	}
+	if found < 2*len(commands) {
+		t.Errorf("only %d of the words name a command of the tables", found)
+	}
+}

@@ -73,8 +73,21 @@ func nameOf(cmd *shell.Command) named {
 		return named{}
 	}
 	n := path.Base(cmd.Args[0])
+	if n == "" || commandLens[n[0]]&lenBit(len(n)) == 0 {
+		return named{name: n} // most names: none of the tables' is as long and starts so
+	}
 	return named{n, commands[n]}
 }
+
+// commandLens[b] has bit lenBit(n) set when a name of commands is n bytes
+// long and starts with the byte b, so that most names are not looked up.
+var commandLens = func() *[256]uint64 {
+	var t [256]uint64
+	for n := range commands {
+		t[n[0]] |= lenBit(len(n))
+	}
+	return &t
+}()
 
 // command judges command i of cmds, whose name and table entry are nm.
 func (ck *check) command(cmds []shell.Command, i int, nm named) {
