@@ -74,8 +74,30 @@ func calls(text string) (first string, whole bool) {
 }
 
 func identByte(c byte, digit bool) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || digit && c >= '0' && c <= '9'
+	if digit {
+		return identBytes[c]&identRest != 0
+	}
+	return identBytes[c]&identStart != 0
 }
+
+// identBytes marks the bytes an identifier starts with (letters and _)
+// and holds (digits too): read for every byte of a program.
+var identBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			t[c] = identStart | identRest
+		case c >= '0' && c <= '9':
+			t[c] = identRest
+		}
+	}
+	return t
+}()
+
+const (
+	identStart = 1 << iota
+	identRest
+)
 
 // codeCalls are the functions, in Python, JavaScript, Ruby, Perl and PHP
 // spelling, that change files or run commands; true for those that reach

@@ -305,3 +305,14 @@ func TestNameOf(t *testing.T) {
 		t.Errorf("only %d of the words name a command of the tables", found)
 	}
 }
+
+// TestIdentByte checks identByte's table against the bytes it stands for.
+func TestIdentByte(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		letter := b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+		if identByte(b, false) != letter || identByte(b, true) != (letter || b >= '0' && b <= '9') {
+			t.Errorf("identByte(%q) = %v, %v", b, identByte(b, false), identByte(b, true))
+		}
+	}
+}
