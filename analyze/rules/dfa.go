@@ -31,12 +31,7 @@ import (
 // a pattern whose automaton grows past maxDFAStates; the caller then runs
 // regexp, which answers the same.
 type dfa struct {
-	prog    *syntax.Prog
-	class   [256]uint8  // byte → its class; 0 for the bytes ≥ 0x80, which give up
-	rep     []byte      // class → a byte of it
-	stride  int         // a row of table: a column per class, then endCol
-	masks   [][2]uint64 // pc → the ASCII bytes a rune instruction matches
-	asserts bool        // the program has empty-width assertions: states note the byte before
+	*dfaShape
 	// skip are the ASCII bytes no match starts with (nil: not known); in
 	// an idle state (no instruction waits: idle, by the kind of the byte
 	// before, rows up to lastIdle) the automaton passes them with no
@@ -63,6 +58,42 @@ type dfa struct {
 	stack  []uint32
 	set    []uint32
 }
+
+// A dfaShape is what an automaton reads from a pattern's program before
+// any text: the program as it walks it and the classes of bytes. It is
+// never written once made (a built-in pattern's is generated data, see
+// shape_gen.go), so automata share it.
+type dfaShape struct {
+	prog   []dinst     // the program's instructions
+	start  uint32      // the program's start
+	masks  [][2]uint64 // the ASCII bytes rune instructions match (dinst.arg), each once
+	class  [256]uint8  // byte → its class; 0 for the bytes ≥ 0x80, which give up
+	rep    []byte      // class → a byte of it
+	stride int         // a row of table: a column per class, then endCol
+	// asserts: the program has empty-width assertions, so states note
+	// the byte before
+	asserts bool
+}
+
+// A dinst is an instruction of a pattern's program as the automaton reads
+// it: the kinds it tells apart, and a rune instruction's bytes.
+type dinst struct {
+	op  uint8  // dAlt, dNop…
+	out uint32 // the next instruction
+	// dAlt: the other next instruction; dEmpty: the assertions
+	// (syntax.EmptyOp); dRune: the index of its bytes in dfaShape.masks
+	arg uint32
+}
+
+// The kinds of dinst.
+const (
+	dFail  = iota // no match this way
+	dAlt          // InstAlt, InstAltMatch: out and arg
+	dNop          // InstCapture, InstNop: out
+	dEmpty        // InstEmptyWidth: out where the assertions arg hold
+	dMatch        // InstMatch
+	dRune         // InstRune, InstRune1, InstRuneAny, InstRuneAnyNotNL: out after a byte of masks[arg]
+)
 
 // The numbers that are no state of a dfa, and the first one that is.
 const (
@@ -108,46 +139,11 @@ func kindOf(b byte) uint8 {
 // character.
 var kindRune = [...]rune{kindStart: -1, kindNewline: '\n', kindWord: 'a', kindOther: ' '}
 
-// newDFA returns the automaton of prog, a pattern's program, where st
-// (nil: not known) says which bytes may start a match.
-func newDFA(prog *syntax.Prog, st *starts) *dfa {
-	d := &dfa{prog: prog, masks: make([][2]uint64, len(prog.Inst)), ids: map[string]int32{},
-		states: make([]dstate, startState), seen: make([]uint32, len(prog.Inst))}
-	// the classes: the ASCII bytes split by kind, then by every rune
-	// instruction's bytes
-	classes := [][2]uint64{maskOf(func(b byte) bool { return kindOf(b) == kindNewline }),
-		maskOf(func(b byte) bool { return kindOf(b) == kindWord }),
-		maskOf(func(b byte) bool { return kindOf(b) == kindOther })}
-	for pc := range prog.Inst {
-		in := &prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-			m := asciiMask(in)
-			d.masks[pc] = m
-			for i, c := range classes {
-				in, out := [2]uint64{c[0] & m[0], c[1] & m[1]}, [2]uint64{c[0] &^ m[0], c[1] &^ m[1]}
-				if in != [2]uint64{} && out != [2]uint64{} {
-					classes[i] = in
-					classes = append(classes, out)
-				}
-			}
-		case syntax.InstEmptyWidth:
-			d.asserts = true
-		}
-	}
-	d.rep = make([]byte, len(classes)+1)
-	for i, c := range classes {
-		first := true
-		for b := range 128 {
-			if c[b>>6]&(1<<(b&63)) != 0 {
-				d.class[b] = uint8(i + 1)
-				if first {
-					d.rep[i+1], first = byte(b), false
-				}
-			}
-		}
-	}
-	d.stride = len(d.rep) + 1
+// newDFA returns an automaton of shape sh, where st (nil: not known)
+// says which bytes may start a match.
+func newDFA(sh *dfaShape, st *starts) *dfa {
+	d := &dfa{dfaShape: sh, ids: map[string]int32{},
+		states: make([]dstate, startState), seen: make([]uint32, len(sh.prog))}
 	table := make([]int32, 8*d.stride)
 	d.table.Store(&table)
 	for k := range d.idle { // the start state first: startState
@@ -161,6 +157,63 @@ func newDFA(prog *syntax.Prog, st *starts) *dfa {
 		}
 	}
 	return d
+}
+
+// shapeDFA reads the shape of the automata of prog, a pattern's program.
+func shapeDFA(prog *syntax.Prog) *dfaShape {
+	sh := &dfaShape{prog: make([]dinst, len(prog.Inst)), start: uint32(prog.Start)}
+	// the classes: the ASCII bytes split by kind, then by every rune
+	// instruction's bytes
+	classes := [][2]uint64{maskOf(func(b byte) bool { return kindOf(b) == kindNewline }),
+		maskOf(func(b byte) bool { return kindOf(b) == kindWord }),
+		maskOf(func(b byte) bool { return kindOf(b) == kindOther })}
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		d := &sh.prog[pc]
+		d.out = in.Out
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			d.op, d.arg = dAlt, in.Arg
+		case syntax.InstCapture, syntax.InstNop:
+			d.op = dNop
+		case syntax.InstEmptyWidth:
+			d.op, d.arg = dEmpty, in.Arg
+			sh.asserts = true
+		case syntax.InstMatch:
+			d.op = dMatch
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			m := asciiMask(in)
+			k := slices.Index(sh.masks, m)
+			if k < 0 {
+				k = len(sh.masks)
+				sh.masks = append(sh.masks, m)
+				for i, c := range classes {
+					in, out := [2]uint64{c[0] & m[0], c[1] & m[1]}, [2]uint64{c[0] &^ m[0], c[1] &^ m[1]}
+					if in != [2]uint64{} && out != [2]uint64{} {
+						classes[i] = in
+						classes = append(classes, out)
+					}
+				}
+			}
+			d.op, d.arg = dRune, uint32(k)
+		default:
+			d.op = dFail
+		}
+	}
+	sh.rep = make([]byte, len(classes)+1)
+	for i, c := range classes {
+		first := true
+		for b := range 128 {
+			if c[b>>6]&(1<<(b&63)) != 0 {
+				sh.class[b] = uint8(i + 1)
+				if first {
+					sh.rep[i+1], first = byte(b), false
+				}
+			}
+		}
+	}
+	sh.stride = len(sh.rep) + 1
+	return sh
 }
 
 // maskOf returns the ASCII bytes for which in holds.
@@ -182,7 +235,7 @@ func (d *dfa) match(s string) (match, sure bool) {
 	}
 	table, matched := *d.table.Load(), int32(matchedState*d.stride)
 	row := int32(startState * d.stride) // the row of the state
-	skip, lastIdle := d.skip, d.lastIdle
+	skip, lastIdle, class := d.skip, d.lastIdle, &d.class
 	if skip == nil {
 		lastIdle = -1
 	}
@@ -197,7 +250,7 @@ func (d *dfa) match(s string) (match, sure bool) {
 				break
 			}
 		}
-		c := d.class[s[i]]
+		c := class[s[i]]
 		nx := int32(noState)
 		if k := uint(row) + uint(c); k < uint(len(table)) {
 			nx = atomic.LoadInt32(&table[k])
@@ -252,8 +305,9 @@ func (d *dfa) step(row int32, c uint8) (int32, []int32) {
 	if !d.closure(from, syntax.EmptyOpContext(kindRune[from.prev], rune(b))) {
 		next := d.stack[:0]
 		for _, pc := range d.set {
-			if d.masks[pc][b>>6]&(1<<(b&63)) != 0 {
-				next = append(next, d.prog.Inst[pc].Out)
+			in := &d.prog[pc]
+			if d.masks[in.arg][b>>6]&(1<<(b&63)) != 0 {
+				next = append(next, in.out)
 			}
 		}
 		slices.Sort(next)
@@ -282,7 +336,7 @@ func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
 	}
 	d.set = d.set[:0]
 	stack := append(d.stack[:0], st.pcs...)
-	stack = append(stack, uint32(d.prog.Start))
+	stack = append(stack, d.start)
 	matched := false
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
@@ -291,19 +345,19 @@ func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
 			continue
 		}
 		d.seen[pc] = d.gen
-		in := &d.prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstAlt, syntax.InstAltMatch:
-			stack = append(stack, in.Arg, in.Out)
-		case syntax.InstCapture, syntax.InstNop:
-			stack = append(stack, in.Out)
-		case syntax.InstEmptyWidth:
-			if syntax.EmptyOp(in.Arg)&^flags == 0 {
-				stack = append(stack, in.Out)
+		in := &d.prog[pc]
+		switch in.op {
+		case dAlt:
+			stack = append(stack, in.arg, in.out)
+		case dNop:
+			stack = append(stack, in.out)
+		case dEmpty:
+			if syntax.EmptyOp(in.arg)&^flags == 0 {
+				stack = append(stack, in.out)
 			}
-		case syntax.InstMatch:
+		case dMatch:
 			matched = true
-		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		case dRune:
 			d.set = append(d.set, pc)
 		}
 	}

@@ -47,8 +47,13 @@ import (
 type matcher struct {
 	expr string // the pattern's source
 
-	tree     *syntax.Regexp // the pattern parsed and simplified
-	capNames []string       // its groups' names, as regexp's SubexpNames
+	capNames []string // its groups' names, as regexp's SubexpNames
+	// pre is the pattern's shape when it is a built-in pattern's, made by
+	// go generate (shape_gen.go): nothing is parsed or analysed
+	pre *shape
+
+	treeOnce sync.Once
+	tree     *syntax.Regexp // the pattern parsed and simplified (parsed)
 
 	// The pattern unanchored (unanchored), compiled on first use: only
 	// where the anchored runs do not serve (non-ASCII starts, budget
@@ -80,6 +85,62 @@ type matcher struct {
 	at0, after anchored
 }
 
+// A shape is what a pattern says before any text: its groups' names and
+// what analyse reads from its program. It is never written once made: a
+// built-in pattern's is generated data (shape_gen.go), which
+// TestShapesGenerated holds to what shapeOf reads.
+type shape struct {
+	capNames []string
+	needs    [][]string
+	starts   *starts
+	line     bool
+	free     bool
+	dfa      *dfaShape // nil: the program did not compile
+}
+
+// shapeOf reads expr's shape; an error is syntax.Parse's.
+func shapeOf(expr string) (*shape, error) {
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	sh := analyseTree(tree.Simplify())
+	sh.capNames = tree.CapNames()
+	return sh, nil
+}
+
+// analyseTree reads what analyse needs from a pattern's tree, parsed and
+// simplified: all of a shape but the groups' names.
+func analyseTree(tree *syntax.Regexp) *shape {
+	sh := &shape{needs: needsOf(tree)}
+	prog, err := syntax.Compile(tree)
+	if err != nil {
+		return sh
+	}
+	if st, free, ok := startsOf(prog); ok {
+		sh.starts, sh.line, sh.free = st, !matchesNewline(tree), free
+	}
+	sh.dfa = shapeDFA(prog)
+	return sh
+}
+
+// A namedShape is a built-in pattern's shape.
+type namedShape struct {
+	expr  string
+	shape *shape
+}
+
+// builtinShape returns the generated shape of expr, or nil when expr is
+// not a built-in pattern.
+func builtinShape(expr string) *shape {
+	for i := range builtinShapes {
+		if builtinShapes[i].expr == expr {
+			return builtinShapes[i].shape
+		}
+	}
+	return nil
+}
+
 // anchored is a pattern anchored at a text's start, compiled on first use.
 type anchored struct {
 	once sync.Once
@@ -95,16 +156,25 @@ func (a *anchored) get() *regexp.Regexp {
 // newMatcher parses expr, a pattern with its flags (as regexp.Compile
 // takes it), to a matcher; an error is regexp.Compile's (which is
 // syntax.Parse's: syntax.Compile never fails). The rest is prepared, and
-// the regexps compiled, on first use.
+// the regexps compiled, on first use. A built-in pattern is not parsed:
+// its shape is generated.
 func newMatcher(expr string) (*matcher, error) {
+	m := &matcher{expr: expr,
+		at0:   anchored{expr: `\A(?:` + expr + `)`},
+		after: anchored{expr: `\A(?s:.)(?:` + expr + `)`},
+	}
+	if m.pre = builtinShape(expr); m.pre != nil {
+		m.capNames = m.pre.capNames
+		return m, nil
+	}
 	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	return &matcher{expr: expr, tree: tree.Simplify(), capNames: tree.CapNames(),
-		at0:   anchored{expr: `\A(?:` + expr + `)`},
-		after: anchored{expr: `\A(?s:.)(?:` + expr + `)`},
-	}, nil
+	m.capNames = tree.CapNames()
+	tree = tree.Simplify()
+	m.treeOnce.Do(func() { m.tree = tree })
+	return m, nil
 }
 
 // unanchored returns the pattern compiled as regexp.Compile compiles it,
@@ -130,26 +200,31 @@ func (m *matcher) subexpIndex(name string) int {
 // parsed returns the pattern's syntax tree, simplified. Callers only
 // read it.
 func (m *matcher) parsed() *syntax.Regexp {
+	m.treeOnce.Do(func() { // a built-in pattern's: newMatcher parsed any other
+		if tree, err := syntax.Parse(m.expr, syntax.Perl); err == nil {
+			m.tree = tree.Simplify()
+		}
+	})
 	return m.tree
 }
 
-// analyse reads m's starts, line and needs from the pattern and makes its
-// automaton, on its first call; m is safe for concurrent use.
+// analyse sets m's starts, line and needs, from its shape or read from
+// the pattern, and makes its automaton, on its first call; m is safe for
+// concurrent use.
 func (m *matcher) analyse() {
 	m.once.Do(func() {
-		tree := m.parsed()
-		if tree == nil {
-			return
+		sh := m.pre
+		if sh == nil {
+			tree := m.parsed()
+			if tree == nil {
+				return
+			}
+			sh = analyseTree(tree)
 		}
-		m.needs = needsOf(tree)
-		prog, err := syntax.Compile(tree)
-		if err != nil {
-			return
+		m.needs, m.starts, m.line, m.free = sh.needs, sh.starts, sh.line, sh.free
+		if sh.dfa != nil {
+			m.dfa = newDFA(sh.dfa, sh.starts)
 		}
-		if st, free, ok := startsOf(prog); ok {
-			m.starts, m.line, m.free = st, !matchesNewline(tree), free
-		}
-		m.dfa = newDFA(prog, m.starts)
 	})
 }
 

@@ -208,6 +208,7 @@ func knownKeys(n *yaml.Node) error {
 
 //go:generate go test -run TestPackGenerated . -args -update
 //go:generate go test -run ^TestKeywordsGenerated$ . -args -update
+//go:generate go test -run ^TestShapesGenerated$ . -args -update
 
 // defaultRules are the built-in rules with their programs, made once: the
 // copies Default hands out share the programs, so each pattern and
@@ -223,6 +224,7 @@ var defaultRules = sync.OnceValues(func() ([]Rule, error) {
 		r := &rules[i]
 		r.prog = newProgram(r)
 		r.prog.gate = defaultGates[i]
+		r.prog.mode, r.prog.known = defaultModes[i], true
 		r.derive()
 	}
 	return rules, nil

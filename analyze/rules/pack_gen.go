@@ -699,3 +699,7 @@ var defaultGates = [][]string{
 	{"stress-ng\t", "stress-ng\n", "stress-ng\f", "stress-ng\r", "stress-ng ", "stress\t", "stress\n", "stress\f", "stress\r", "stress "},                                                          // res.stress
 	{"akia", "asia", "abia", "acca", "gho_", "ghp_", "ghr_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "rk_live_", "sk_live_", "aiza", "sk-", "npm_", "pypi-", "-----begin rsa private key-----", "-----begin ec private key-----", "-----begin dsa private key-----", "-----begin openssh private key-----", "-----begin encrypted private key-----", "-----begin pgp private key-----", "-----begin private key-----"}, // secret.hardcoded_key
 }
+
+// defaultModes are, rule by rule, how its pattern may be windowed (wholeText,
+// lineMode or a span: program.mode), as program.get reads it.
+var defaultModes = []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, -1, 0, 0, 0, 24, 0, -1, 0, 0, 0, 0, 0, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 17, -1, -1}

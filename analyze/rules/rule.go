@@ -105,6 +105,9 @@ type program struct {
 	// the pattern and place its windows instead of the keywords. Made by
 	// go generate for the built-in pack, when added for other rules.
 	gate []string
+	// known: mode is set already, generated for a built-in rule (whose
+	// window the package's tests check)
+	known bool
 
 	once      sync.Once
 	m         *matcher // the pattern
@@ -143,6 +146,7 @@ func (p *program) get() (*program, error) {
 		}
 		p.m, p.pathGroup = m, m.subexpIndex("path")
 		switch {
+		case p.known:
 		case p.window == "line":
 			if !lineWindowed(m.parsed(), p.keywords) {
 				p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
