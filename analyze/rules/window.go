@@ -173,8 +173,15 @@ func matchesNewline(re *syntax.Regexp) bool {
 	return slices.ContainsFunc(re.Sub, matchesNewline)
 }
 
-// maxLiterals bounds the strings literals() spells out.
-const maxLiterals = 64
+// maxLiterals bounds the strings literals() spells out, and
+// maxLiteralLen the length of those it spells out by concatenation: the
+// work of literals, and of required's runs, stays linear in a pattern's
+// length (a run of (a)(b)(c)… spelt out from each of its subexpressions
+// to every later one was cubic).
+const (
+	maxLiterals   = 64
+	maxLiteralLen = 64
+)
 
 // literals returns every string re matches, lower-cased, when they are
 // few and re matches nothing else; otherwise nil.
@@ -247,7 +254,8 @@ func literalsOf(re *syntax.Regexp, sub func(*syntax.Regexp) []string) []string {
 	return nil
 }
 
-// product returns every a+b, or nil when either is nil or they are too many.
+// product returns every a+b, or nil when either is nil or they are too
+// many or too long.
 func product(a, b []string) []string {
 	if a == nil || b == nil || len(a)*len(b) > maxLiterals {
 		return nil
@@ -255,6 +263,9 @@ func product(a, b []string) []string {
 	out := make([]string, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
+			if len(x)+len(y) > maxLiteralLen {
+				return nil
+			}
 			out = append(out, x+y)
 		}
 	}
@@ -285,7 +296,7 @@ func requiredIn(re *syntax.Regexp, kws []string, lit func(*syntax.Regexp) []stri
 	}
 	var best []string
 	consider := func(list []string) {
-		if holdAll(list) && (best == nil || shortest(list) > shortest(best)) {
+		if (best == nil || shortest(list) > shortest(best)) && holdAll(list) {
 			best = slices.Clone(list)
 		}
 	}
@@ -299,14 +310,24 @@ func requiredIn(re *syntax.Regexp, kws []string, lit func(*syntax.Regexp) []stri
 		}
 	case syntax.OpAlternate:
 		var all []string
+		var seen map[string]bool // all's strings, once they are many
 		for _, s := range re.Sub {
 			r := requiredIn(s, kws, lit)
 			if r == nil {
 				return best
 			}
 			for _, x := range r {
-				if !slices.Contains(all, x) {
+				if seen == nil && len(all) >= 32 {
+					seen = make(map[string]bool, 2*len(all))
+					for _, y := range all {
+						seen[y] = true
+					}
+				}
+				if seen != nil && !seen[x] || seen == nil && !slices.Contains(all, x) {
 					all = append(all, x)
+					if seen != nil {
+						seen[x] = true
+					}
 				}
 			}
 		}
@@ -316,7 +337,7 @@ func requiredIn(re *syntax.Regexp, kws []string, lit func(*syntax.Regexp) []stri
 		// holding a keyword, or what one subexpression requires
 		for i := range re.Sub {
 			run := []string{""}
-			for j := i; j < len(re.Sub); j++ {
+			for j := i; j < len(re.Sub) && j-i < maxLiterals; j++ {
 				if run = product(run, lit(re.Sub[j])); run == nil {
 					break
 				}

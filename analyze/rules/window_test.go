@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -202,5 +204,48 @@ func TestFoldedMatches(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Errorf("only %d folded samples checked", checked)
+	}
+}
+
+// TestRequiredLinear checks that reading a pattern's required strings,
+// needs, gate and window mode allocates in proportion to its length, on
+// patterns built to make it spell out many long strings: runs of groups
+// that each spell one or two strings (every run of them, from each group
+// on, used to be spelt out in full: cubic), empty groups, a long
+// alternation.
+func TestRequiredLinear(t *testing.T) {
+	kws := []string{"aaaa", "a1", "xxxx"}
+	allocated := func(p string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		re := parseFolded(p)
+		if re == nil {
+			t.Fatalf("%.40s…: does not parse", p)
+		}
+		needsOf(re)
+		required(re, kws)
+		gateOf(p, kws)
+		windowMode(p, kws)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	alternation := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "|a%d", i)
+		}
+		return b.String()[1:]
+	}
+	for _, unit := range []func(n int) string{
+		func(n int) string { return strings.Repeat("(a)", n) },
+		func(n int) string { return strings.Repeat("()", n) + "a" },
+		func(n int) string { return strings.Repeat("([ab])(xxxxxxxxxxxxxxxx)", n/4) },
+		func(n int) string { return strings.Repeat("(?:x|y)(aaaa)", n/4) },
+		alternation,
+	} {
+		small, large := allocated(unit(250)), allocated(unit(1000))
+		if r := float64(large) / float64(small); r > 6 {
+			t.Errorf("%.40s…: 4× the pattern allocates %.1f× (%d / %d bytes), bound 6×", unit(250), r, large, small)
+		}
 	}
 }
