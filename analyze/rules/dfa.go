@@ -50,13 +50,25 @@ type dfa struct {
 	// gives it. Read and written atomically.
 	table atomic.Pointer[[]int32]
 
-	mu     sync.Mutex       // guards states, ids, table's growth and the scratch below
-	states []dstate         // by number
-	ids    map[string]int32 // state numbers by key (see state)
-	seen   []uint32         // pc → the closure it was last reached in
+	mu     sync.Mutex // guards states, slots, pcs, table's growth and the scratch below
+	states []dstate   // by number
+	// slots are the states' numbers by hash (see state), 0 for none: open
+	// addressing, at most half full, a power of two long
+	slots  []int32
+	pcs    []uint32 // where the states' pcs are kept, one after another
+	seen   []uint32 // pc → the walk it was last reached in
 	gen    uint32
 	stack  []uint32
 	set    []uint32
+	starts []reached // the closures of the program's start, by flags (startClosure)
+}
+
+// reached is the closure of the program's start where the assertions
+// flags hold: its rune instructions, and whether it reaches the match.
+type reached struct {
+	flags   syntax.EmptyOp
+	set     []uint32
+	matched bool
 }
 
 // A dfaShape is what an automaton reads from a pattern's program before
@@ -114,6 +126,7 @@ const maxDFAStates = 1024
 type dstate struct {
 	pcs  []uint32 // the instructions that wait for the next byte, sorted
 	prev uint8    // the kind of the byte before (kindOf), when the program asserts
+	hash uint64   // of pcs and prev (hashState)
 }
 
 // The kinds of the byte before a position, as the assertions read them.
@@ -142,7 +155,7 @@ var kindRune = [...]rune{kindStart: -1, kindNewline: '\n', kindWord: 'a', kindOt
 // newDFA returns an automaton of shape sh, where st (nil: not known)
 // says which bytes may start a match.
 func newDFA(sh *dfaShape, st *starts) *dfa {
-	d := &dfa{dfaShape: sh, ids: map[string]int32{},
+	d := &dfa{dfaShape: sh, slots: make([]int32, 16),
 		states: make([]dstate, startState), seen: make([]uint32, len(sh.prog))}
 	table := make([]int32, 8*d.stride)
 	d.table.Store(&table)
@@ -327,16 +340,47 @@ func (d *dfa) step(row int32, c uint8) (int32, []int32) {
 // closure sets d.set to the rune instructions reached from st's and the
 // program's start without reading a byte, where the assertions flags hold,
 // and reports whether the match instruction is reached. The caller holds
-// d.mu.
+// d.mu. The start's part is walked once for each flags (startClosure);
+// an instruction both reach is in d.set once.
 func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
+	sc := d.startClosure(flags)
+	d.next()
+	d.set = append(d.set[:0], sc.set...)
+	for _, pc := range sc.set {
+		d.seen[pc] = d.gen
+	}
+	return d.walk(st.pcs, flags) || sc.matched
+}
+
+// startClosure returns the closure of the program's start where the
+// assertions flags hold, walked on the first call for flags.
+func (d *dfa) startClosure(flags syntax.EmptyOp) *reached {
+	for i := range d.starts {
+		if d.starts[i].flags == flags {
+			return &d.starts[i]
+		}
+	}
+	d.next()
+	d.set = d.set[:0]
+	matched := d.walk([]uint32{d.start}, flags)
+	d.starts = append(d.starts, reached{flags: flags, set: slices.Clone(d.set), matched: matched})
+	return &d.starts[len(d.starts)-1]
+}
+
+// next starts a walk: marks of the walks before it are forgotten.
+func (d *dfa) next() {
 	d.gen++
 	if d.gen == 0 { // wrapped: forget every mark
 		clear(d.seen)
 		d.gen = 1
 	}
-	d.set = d.set[:0]
-	stack := append(d.stack[:0], st.pcs...)
-	stack = append(stack, d.start)
+}
+
+// walk appends to d.set the rune instructions reached from pcs, where the
+// assertions flags hold, passing the instructions marked in this walk
+// (next) once, and reports whether the match instruction is reached.
+func (d *dfa) walk(pcs []uint32, flags syntax.EmptyOp) bool {
+	stack := append(d.stack[:0], pcs...)
 	matched := false
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
@@ -365,6 +409,17 @@ func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
 	return matched
 }
 
+// hashState returns the hash of a state's pcs and prev, FNV-1a's over
+// their words.
+func hashState(pcs []uint32, prev uint8) uint64 {
+	const prime = 1099511628211
+	h := (14695981039346656037 ^ uint64(prev)) * prime
+	for _, pc := range pcs {
+		h = (h ^ uint64(pc)) * prime
+	}
+	return h ^ h>>29
+}
+
 // state returns the number of the state of pcs (sorted, unique) after a
 // byte of kind prev, made when new (its row of the table too), or noState
 // when the automaton has too many. The caller holds d.mu, or is newDFA.
@@ -372,25 +427,36 @@ func (d *dfa) state(pcs []uint32, prev uint8) int32 {
 	if !d.asserts {
 		prev = kindStart // no assertion reads it
 	}
-	key := make([]byte, 0, 1+4*len(pcs))
-	key = append(key, prev)
-	for _, pc := range pcs {
-		key = append(key, byte(pc), byte(pc>>8), byte(pc>>16), byte(pc>>24))
+	h := hashState(pcs, prev)
+	mask := uint64(len(d.slots) - 1)
+	i := h & mask
+	for ; d.slots[i] != 0; i = (i + 1) & mask {
+		if st := &d.states[d.slots[i]]; st.hash == h && st.prev == prev && slices.Equal(st.pcs, pcs) {
+			return d.slots[i]
+		}
 	}
-	if id, ok := d.ids[string(key)]; ok {
-		return id
-	}
-	if len(d.ids) >= maxDFAStates {
+	if len(d.states)-startState >= maxDFAStates {
 		return noState
 	}
 	id := int32(len(d.states))
-	d.states = append(d.states, dstate{pcs: slices.Clone(pcs), prev: prev})
-	d.ids[string(key)] = id
+	from := len(d.pcs)
+	d.pcs = append(d.pcs, pcs...)
+	d.states = append(d.states, dstate{pcs: d.pcs[from:len(d.pcs):len(d.pcs)], prev: prev, hash: h})
+	d.slots[i] = id
+	if 2*(len(d.states)-startState) > len(d.slots) {
+		d.slots = make([]int32, 2*len(d.slots))
+		mask = uint64(len(d.slots) - 1)
+		for id := startState; id < len(d.states); id++ {
+			i := d.states[id].hash & mask
+			for d.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			d.slots[i] = int32(id)
+		}
+	}
 	if table := *d.table.Load(); len(table) < len(d.states)*d.stride {
 		grown := make([]int32, 2*len(table))
-		for i := range table {
-			grown[i] = atomic.LoadInt32(&table[i])
-		}
+		copy(grown, table) // only a goroutine that holds d.mu writes table
 		d.table.Store(&grown)
 	}
 	return id

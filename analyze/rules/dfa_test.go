@@ -84,8 +84,8 @@ func TestDFAGivesUp(t *testing.T) {
 	if _, sure := m.dfa.match(s); sure {
 		t.Fatalf("the automaton answered past %d states", maxDFAStates)
 	}
-	if len(m.dfa.ids) != maxDFAStates {
-		t.Errorf("%d states, want %d", len(m.dfa.ids), maxDFAStates)
+	if n := len(m.dfa.states) - startState; n != maxDFAStates {
+		t.Errorf("%d states, want %d", n, maxDFAStates)
 	}
 	checkMatcher(t, m, s)
 	checkMatcher(t, m, s+"b")

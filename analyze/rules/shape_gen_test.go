@@ -188,3 +188,29 @@ func TestShapesDifferential(t *testing.T) {
 		t.Fatalf("a pattern that is not built in took a generated shape (%v)", err)
 	}
 }
+
+// TestModesDifferential holds the built-in rules' generated window modes
+// to what program.get reads from each rule's pattern and keywords when
+// nothing is generated: every rule of default.yaml, compiled now.
+func TestModesDifferential(t *testing.T) {
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy := loadYAML(t)
+	if len(def) != len(lazy) || len(defaultModes) != len(def) {
+		t.Fatalf("%d built-in rules, %d in default.yaml, %d modes: run go generate", len(def), len(lazy), len(defaultModes))
+	}
+	for i := range def {
+		d, l := def[i].prog, lazy[i].prog
+		if !d.known || l.known {
+			t.Fatalf("%s: the built-in program should have its mode generated, the loaded one not", def[i].Name)
+		}
+		if _, err := d.get(); err != nil {
+			t.Fatal(err)
+		}
+		if d.mode != l.mode || d.pathGroup != l.pathGroup || (d.m == nil) != (l.m == nil) {
+			t.Fatalf("%s: generated mode %d (path group %d), read from the pattern %d (%d)", def[i].Name, d.mode, d.pathGroup, l.mode, l.pathGroup)
+		}
+	}
+}
