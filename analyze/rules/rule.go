@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math/bits"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -108,6 +109,10 @@ type program struct {
 	// known: mode is set already, generated for a built-in rule (whose
 	// window the package's tests check)
 	known bool
+	// req is required(the pattern's tree, keywords) once reqDone: read
+	// once for the window mode and the gate, when compile makes them
+	req     []string
+	reqDone bool
 
 	once      sync.Once
 	m         *matcher // the pattern
@@ -148,16 +153,26 @@ func (p *program) get() (*program, error) {
 		switch {
 		case p.known:
 		case p.window == "line":
-			if !lineWindowed(m.parsed(), p.keywords) {
+			if !lineWindowed(m.parsed(), p.keywords, p.required) {
 				p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
 				return
 			}
 			p.mode = lineMode
 		case !p.whole && p.pathGroup < 0:
-			p.mode = windowModeOf(m.parsed, p.keywords)
+			p.mode = windowModeOf(m.parsed, p.keywords, p.required)
 		}
 	})
 	return p, p.err
+}
+
+// required returns required(re, kws) for p's tree and keywords, read on
+// the first call: get's once and compile (after it, on a program no
+// other goroutine has yet) share it.
+func (p *program) required(re *syntax.Regexp, kws []string) []string {
+	if !p.reqDone {
+		p.req, p.reqDone = required(re, kws), true
+	}
+	return p.req
 }
 
 // getCond compiles p's condition on its first call and returns it; an
@@ -243,7 +258,9 @@ func (r *Rule) compile() error {
 	if _, err := r.prog.getCond(); err != nil {
 		return fmt.Errorf("%s: %w", r.Name, err)
 	}
-	r.prog.gate = gateOf(r.Pattern, r.Keywords)
+	if p := r.prog; p.m != nil && len(p.keywords) > 0 { // the tree gateOf would parse
+		p.gate = gateIn(p.required(p.m.parsed(), p.keywords), p.keywords)
+	}
 	return nil
 }
 

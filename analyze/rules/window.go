@@ -41,12 +41,13 @@ const (
 
 // windowMode says how a pattern with the given keywords may be windowed.
 func windowMode(pattern string, kws []string) int {
-	return windowModeOf(func() *syntax.Regexp { return parseFolded(pattern) }, kws)
+	return windowModeOf(func() *syntax.Regexp { return parseFolded(pattern) }, kws, required)
 }
 
 // windowModeOf is windowMode for a pattern's tree (as parseFolded
-// returns it), asked of tree only when kws are not empty.
-func windowModeOf(tree func() *syntax.Regexp, kws []string) int {
+// returns it), asked of tree only when kws are not empty, with req
+// answering required.
+func windowModeOf(tree func() *syntax.Regexp, kws []string, req func(*syntax.Regexp, []string) []string) int {
 	if len(kws) == 0 {
 		return wholeText
 	}
@@ -54,7 +55,7 @@ func windowModeOf(tree func() *syntax.Regexp, kws []string) int {
 	if re == nil {
 		return wholeText
 	}
-	if hasTextAnchor(re) || !covers(re, kws) {
+	if hasTextAnchor(re) || req(re, kws) == nil {
 		return wholeText
 	}
 	if n := maxLen(re); n >= 0 {
@@ -68,9 +69,9 @@ func windowModeOf(tree func() *syntax.Regexp, kws []string) int {
 
 // lineWindowed reports whether a pattern may be declared to describe one
 // line (window: line): every match holds one of kws, and it has no ^ or $
-// of the whole text.
-func lineWindowed(re *syntax.Regexp, kws []string) bool {
-	return re != nil && len(kws) > 0 && !hasTextAnchor(re) && covers(re, kws)
+// of the whole text; req answers required.
+func lineWindowed(re *syntax.Regexp, kws []string, req func(*syntax.Regexp, []string) []string) bool {
+	return re != nil && len(kws) > 0 && !hasTextAnchor(re) && req(re, kws) != nil
 }
 
 // parseFolded returns pattern, matched case-insensitively, parsed and
@@ -389,7 +390,16 @@ func gateOf(pattern string, kws []string) []string {
 	if re == nil {
 		return nil
 	}
-	g := required(re, kws)
+	return gateIn(required(re, kws), kws)
+}
+
+// gateIn is gateOf for the strings the pattern requires (required),
+// which it does not modify.
+func gateIn(req []string, kws []string) []string {
+	if len(kws) == 0 {
+		return nil
+	}
+	g := slices.Clone(req)
 	// a string that holds another of the set adds nothing to the gate
 	g = slices.DeleteFunc(g, func(s string) bool {
 		return slices.ContainsFunc(g, func(t string) bool { return t != s && strings.Contains(s, t) })

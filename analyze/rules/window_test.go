@@ -249,3 +249,29 @@ func TestRequiredLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileSharesRequired checks that what compile reads once from a
+// user rule's pattern tree (its required strings, for the window mode and
+// the gate) gives what gateOf and windowMode read from the pattern: every
+// rule of default.yaml, loaded as a user's rules are, and each with the
+// keywords of others.
+func TestCompileSharesRequired(t *testing.T) {
+	rules := loadYAML(t)
+	for i, r := range rules {
+		for _, kws := range [][]string{r.Keywords, rules[(i+1)%len(rules)].Keywords, {"a"}} {
+			if r.Pattern == "" || r.Window != "" {
+				continue
+			}
+			u := Rule{Name: r.Name, Pattern: r.Pattern, Level: r.Level, Keywords: kws, On: r.On, AtCommand: r.AtCommand, Where: r.Where}
+			if err := u.compile(); err != nil {
+				t.Fatal(err)
+			}
+			if want := gateOf(u.Pattern, kws); !slices.Equal(u.prog.gate, want) {
+				t.Fatalf("%s %q: gate %q, gateOf %q", r.Name, kws, u.prog.gate, want)
+			}
+			if want := windowMode(u.Pattern, kws); !u.prog.whole && u.prog.pathGroup < 0 && u.prog.mode != want {
+				t.Fatalf("%s %q: mode %d, windowMode %d", r.Name, kws, u.prog.mode, want)
+			}
+		}
+	}
+}
