@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -11,12 +12,13 @@ import (
 // false) is left to expandFields, which gives what it would. It knows words
 // made of:
 //
-//   - unquoted text without what brace expansion or an escape act on
-//     (see simpleText) — a leading ~ or ~/ is the home directory; * ? [
-//     stay as written, since nothing globs (see expandFields);
+//   - unquoted text without what brace expansion acts on (see
+//     simpleText) — a leading ~ or ~/ is the home directory; a backslash
+//     escapes the character after it (\rm, \;); * ? [ stay as written,
+//     since nothing globs (see expandFields);
 //   - '…' (not $'…');
-//   - "…" (not $"…") holding text without a backslash and $NAME or
-//     ${NAME} (see simpleParam);
+//   - "…" (not $"…") holding text, where a backslash escapes only \ $ `
+//     and ", and $NAME or ${NAME} (see simpleParam);
 //   - $NAME or ${NAME} unquoted, split on the default IFS.
 //
 // Each is expanded as expand.Fields expands it with r's variables (see
@@ -54,7 +56,7 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 			for _, q := range x.Parts {
 				switch y := q.(type) {
 				case *syntax.Lit:
-					if strings.IndexByte(y.Value, '\\') >= 0 || strings.IndexByte(y.Value, 0) >= 0 {
+					if strings.IndexByte(y.Value, 0) >= 0 {
 						return dst, false, false
 					}
 				case *syntax.ParamExp:
@@ -105,7 +107,7 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 				}
 				cur = append(cur, prefix)
 			}
-			cur = append(cur, s)
+			cur = appendUnescaped(cur, s)
 		case *syntax.SglQuoted:
 			allowEmpty = true
 			cur = append(cur, x.Value)
@@ -114,7 +116,7 @@ func (r *resolver) simpleFields(dst []string, w *syntax.Word) (out []string, ok,
 			for _, q := range x.Parts {
 				switch y := q.(type) {
 				case *syntax.Lit:
-					cur = append(cur, y.Value)
+					cur = appendDblUnescaped(cur, y.Value)
 				case *syntax.ParamExp:
 					v := e.Get(y.Param.Value)
 					if e.unknown {
@@ -175,12 +177,48 @@ func splitField(dst, cur []string, val string) ([]string, []string) {
 	return dst, cur
 }
 
+// appendUnescaped appends to cur the pieces of unquoted text s without
+// the backslashes that escape a character, as expand's wordFields reads
+// them: a backslash escapes the character (the UTF-8 sequence, or the
+// byte that is none) after it, and one at the end of s stays.
+func appendUnescaped(cur []string, s string) []string {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 || i == len(s)-1 {
+			return append(cur, s)
+		}
+		_, size := utf8.DecodeRuneInString(s[i+1:])
+		cur = append(cur, s[:i], s[i+1:i+1+size])
+		s = s[i+1+size:]
+	}
+}
+
+// appendDblUnescaped appends to cur the pieces of text s inside "…"
+// without the backslashes that escape a character there, as expand's
+// wordField reads them: only before \ $ ` and " (a backslash elsewhere,
+// and one at the end of s, stays).
+func appendDblUnescaped(cur []string, s string) []string {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 || i == len(s)-1 {
+			return append(cur, s)
+		}
+		switch s[i+1] {
+		case '\\', '$', '`', '"':
+			cur = append(cur, s[:i], s[i+1:i+2])
+		default:
+			cur = append(cur, s[:i+2])
+		}
+		s = s[i+2:]
+	}
+}
+
 // simpleText reports unquoted text simpleFields expands: without a
-// backslash, a brace or a NUL.
+// brace or a NUL.
 func simpleText(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case '\\', '{', '}', 0:
+		case '{', '}', 0:
 			return false
 		}
 	}

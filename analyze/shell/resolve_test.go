@@ -276,7 +276,7 @@ func FuzzSimpleFields(f *testing.F) {
 	for _, s := range []string{`git commit -m "fix the build"`, `echo 'a b'"c d"e`, `echo "a\"b" "a\\b" "a\$b" 'x\y'`,
 		`echo "" '' a""b`, `echo $'a\nb' $"x" "~" ~ "*" '{a,b}' "a{b}"`, "echo \"a\x00b\" 'c\x00d' e\x00f", `echo "a$" "$" "$(x)"`,
 		`echo "ü" 'ß' "a` + "\n" + `b"`, `x="a b" y='c'd`, `echo $X "$X" ${S}x"$E"y $E "$E" ~/"$X" ~"x" ~root ~/a:~/b $TMPDIR/$U $IFS`,
-		`echo $N$M "${M}" $PWD/*.go $LINENO $1 "$@" ${X:-y} ${#X} $D "$D"`} {
+		`echo $N$M "${M}" $PWD/*.go $LINENO $1 "$@" ${X:-y} ${#X} $D "$D"`, `\rm -rf ~/a\ b \; \\ x\ü "\x\\\$X\"$X"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
