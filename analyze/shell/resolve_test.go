@@ -252,6 +252,32 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 	}
 }
 
+// TestWithin checks within against strings.Contains on the slices of a
+// script (which it finds without a search) and on copies of them and
+// other strings (which it leaves to the search): it never reports a
+// string the script does not hold.
+func TestWithin(t *testing.T) {
+	script := "echo a b; rm -rf ~/x && echo b"
+	other := script + "zz" // a copy
+	for i := 0; i <= len(script); i++ {
+		for j := i; j <= len(script); j++ {
+			s := script[i:j]
+			if got := within(s, script); got != (j > i) {
+				t.Errorf("within(script[%d:%d]) = %v", i, j, got)
+			}
+			if within(strings.Clone(s), script) || within(other[i:j], script) {
+				t.Errorf("within(%q), not of the script's bytes, = true", s)
+			}
+			if got, want := textOf(script).contains(s, nil), strings.Contains(script, s); got != want {
+				t.Errorf("contains(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+	if within(script+"x", script) || within(script, script[1:]) || within("", script) {
+		t.Error("within holds a string longer than the script, or empty")
+	}
+}
+
 // TestTextContains checks that the index of a long script answers as
 // strings.Contains does.
 func TestTextContains(t *testing.T) {

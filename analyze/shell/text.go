@@ -3,6 +3,7 @@ package shell
 import (
 	"index/suffixarray"
 	"strings"
+	"unsafe"
 
 	"github.com/agentwarden/warden/tool"
 )
@@ -33,7 +34,7 @@ func textOf(script string) *text { return &text{script: script} }
 // the caller's next charge stops it).
 func (t *text) contains(s string, work *tool.Budget) bool {
 	if len(t.script) <= shortText {
-		return work.Charge(len(t.script)/16, "shell lines") && strings.Contains(t.script, s)
+		return work.Charge(len(t.script)/16, "shell lines") && (within(s, t.script) || strings.Contains(t.script, s))
 	}
 	if t.words == nil {
 		t.words = map[string]bool{}
@@ -62,4 +63,16 @@ func (t *text) contains(s string, work *tool.Budget) bool {
 		return false
 	}
 	return len(t.sa.Lookup([]byte(s), 1)) > 0
+}
+
+// within reports whether the bytes of s lie in those of in: s is then a
+// substring of in without a search. Most words the resolver returns are
+// slices of the script it read (a literal word is its text), which the
+// preparer asks about (see novel).
+func within(s, in string) bool {
+	if len(s) == 0 || len(s) > len(in) {
+		return false
+	}
+	p, from := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(in)))
+	return p >= from && p-from <= uintptr(len(in)-len(s))
 }
