@@ -64,7 +64,26 @@ type Env struct {
 	// that goes through a link (link/x, or link/ itself) is resolved to the
 	// target; the link alone names the link.
 	Links map[string]string
+	// Memo, when not nil, remembers the paths Abs resolved (see AbsMemo).
+	Memo *AbsMemo
 }
+
+// AbsMemo remembers the last paths Env.Abs resolved and what they resolved
+// to, for an Env without Links: the analyzers of one call ask for the
+// same paths again and again, each resolved (and, relative, built) anew.
+// A memo remembers the Cwd and Home it was filled for, and starts afresh
+// when asked with others. It is not safe for concurrent use: it belongs
+// to one call (see tool.Call.Env).
+type AbsMemo struct {
+	cwd, home string
+	n, next   int // the entries filled, and the one written next (round robin)
+	keys      [absMemoSize]string
+	vals      [absMemoSize]string
+}
+
+// absMemoSize is how many paths an AbsMemo remembers: more than most
+// calls name.
+const absMemoSize = 8
 
 // Root returns the workspace: Workspace, or Cwd when that is empty.
 func (e Env) Root() string {
@@ -78,10 +97,13 @@ func (e Env) Root() string {
 // against Cwd; the result is cleaned. A path that cannot be resolved (no
 // Cwd for a relative path) is cleaned as it is.
 func (e Env) Abs(p string) string {
-	a := e.abs(p)
 	if len(e.Links) == 0 {
-		return a
+		if m := e.Memo; m != nil {
+			return m.abs(e, p)
+		}
+		return e.abs(p)
 	}
+	a := e.abs(p)
 	if strings.HasSuffix(p, "/") && a != "/" {
 		a += "/" // through the link: link/ is what it points to
 	}
@@ -98,6 +120,26 @@ func (e Env) Abs(p string) string {
 		}
 	}
 	return path.Clean(a)
+}
+
+// abs is e.abs(p), remembered in m (e has no Links).
+func (m *AbsMemo) abs(e Env, p string) string {
+	if m.cwd != e.Cwd || m.home != e.Home {
+		*m = AbsMemo{cwd: e.Cwd, home: e.Home}
+	}
+	for i, k := range m.keys[:m.n] {
+		if k == p {
+			return m.vals[i]
+		}
+	}
+	a := e.abs(p)
+	m.keys[m.next], m.vals[m.next] = p, a
+	m.next = (m.next + 1) % absMemoSize
+	m.n = max(m.n, m.next)
+	if m.next == 0 {
+		m.n = absMemoSize
+	}
+	return a
 }
 
 func (e Env) abs(p string) string {
@@ -140,16 +182,25 @@ func join(dir, p string) string {
 	if strings.Contains(p, "..") {
 		return path.Join(dir, p)
 	}
-	for c := range strings.SplitSeq(p, "/") {
-		if c == "" || c == "." {
-			continue
+	// p's components, one slash at a time (as strings.SplitSeq splits
+	// them, without its calls for each)
+	for rest := p; ; {
+		c, i := rest, strings.IndexByte(rest, '/')
+		if i >= 0 {
+			c = rest[:i]
 		}
-		if b.Len() == 0 {
-			b.Grow(len(base) + 1 + len(p))
-			b.WriteString(base)
+		if c != "" && c != "." {
+			if b.Len() == 0 {
+				b.Grow(len(base) + 1 + len(p))
+				b.WriteString(base)
+			}
+			b.WriteByte('/')
+			b.WriteString(c)
 		}
-		b.WriteByte('/')
-		b.WriteString(c)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+1:]
 	}
 	if b.Len() == 0 {
 		return dir

@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"math/rand/v2"
 	"path"
 	"strings"
 	"testing"
@@ -290,6 +291,32 @@ func TestIsCredentialAgrees(t *testing.T) {
 			if got, want := e.IsCredential(p), e.ClassifyAbs(p) == Credential; got != want {
 				t.Errorf("%+v IsCredential(%q) = %v, ClassifyAbs says %v", e, p, got, want)
 			}
+		}
+	}
+}
+
+// TestAbsMemo holds Abs with a memo to Abs without one over random
+// sequences of paths, some asked again, in environments that change
+// under the same memo (Cwd, Home, Links), so that what a memo remembers
+// is only ever what Abs would answer there.
+func TestAbsMemo(t *testing.T) {
+	envs := []Env{{Cwd: "/home/user/project", Home: "/home/user"}, {Cwd: "/home/user/project/sub", Home: "/home/user"},
+		{Cwd: "/home/user/project", Home: "/root"}, {Cwd: "", Home: ""}, {Cwd: "rel", Home: "/h/"},
+		{Cwd: "/home/user/project", Home: "/home/user", Links: map[string]string{"/home/user/project/l": "/etc"}}}
+	ps := []string{"", ".", "..", "~", "~/", "~/.ssh/id_rsa", "src/x.go", "./build/", "../../", "/etc//hosts", "/tmp/f", "l/passwd",
+		"a/./b", "~x", "/", "src/x.go/", "x", "y", "z", "w", "v", "u", "t", "s"}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var memo AbsMemo
+	for range 20000 {
+		e := envs[rnd.IntN(len(envs))]
+		for range 1 + rnd.IntN(12) {
+			p := ps[rnd.IntN(len(ps))]
+			want := e.Abs(p)
+			e.Memo = &memo
+			if got := e.Abs(p); got != want {
+				t.Fatalf("Abs(%q) in %+v with a memo = %q, want %q", p, e, got, want)
+			}
+			e.Memo = nil
 		}
 	}
 }
