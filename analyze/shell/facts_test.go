@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/tool"
@@ -97,6 +98,20 @@ func TestFactsSetsVariables(t *testing.T) {
 		Facts(c)
 		if s, _ := c.Script(script); s == nil || s.SetsVariables != want {
 			t.Errorf("%q: fact %+v, want SetsVariables %v", script, s, want)
+		}
+	}
+}
+
+// TestFirstWord holds firstWord, which plainSets reads, to the first
+// field of strings.FieldsFunc on blanks.
+func TestFirstWord(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", "ls", " ls -l", "\t\texport X", "a\tb c", "for  x", "  \t", "x ", "if\tthen"} {
+		want := ""
+		if f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' }); len(f) > 0 {
+			want = f[0]
+		}
+		if got := firstWord(s); got != want {
+			t.Errorf("firstWord(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -34,9 +34,8 @@ func assigns(n syntax.Node) bool {
 // builtin), and then as the parser reads it; one that does not parse may
 // set anything.
 func plainSets(script string) bool {
-	first, _, _ := strings.Cut(strings.TrimLeft(script, " \t"), " ")
-	first, _, _ = strings.Cut(first, "\t")
-	if !clauseWords[first] {
+	// most first words are no clause word by their first byte and length
+	if first := firstWord(script); !mayClause(first) || !clauseWords[first] {
 		return false
 	}
 	p := parsers.Get().(*syntax.Parser)
@@ -60,4 +59,18 @@ var clauseWords = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true, "case": true, "esac": true,
 	"while": true, "until": true, "for": true, "in": true, "function": true, "select": true, "time": true, "coproc": true,
 	"declare": true, "local": true, "export": true, "readonly": true, "typeset": true, "nameref": true, "let": true,
+}
+
+// firstWord returns the first word of s: after its leading blanks (spaces
+// and tabs), up to the next.
+func firstWord(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+		j++
+	}
+	return s[i:j]
 }
