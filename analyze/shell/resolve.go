@@ -729,6 +729,11 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 			i := own[k]
 			for _, j := range from {
 				if j != i && !slices.Contains(r.out[i].Inputs, j) {
+					if r.out[i].Inputs == nil {
+						// room for all at once: appended one by one, they
+						// grew the list up to four times
+						r.out[i].Inputs = make([]int, 0, len(from))
+					}
 					r.out[i].Inputs = append(r.out[i].Inputs, j)
 				}
 			}
