@@ -83,9 +83,11 @@ func TestAnalyzersOnlyRead(t *testing.T) {
 }
 
 // callSnapshot renders what a call holds, but its work budget (which
-// analyzers charge) and what its pointers point to.
+// analyzers charge), the paths its Env remembered resolving (a cache
+// of what Abs answers, filled by reading) and what its pointers point to.
 func callSnapshot(c *tool.Call) string {
 	cp := *c
 	cp.Work = nil
+	cp.ClearAbsMemo()
 	return fmt.Sprintf("%#v", cp)
 }

@@ -135,6 +135,11 @@ type Call struct {
 	// Work is the budget the preparers and analyzers charge for the work
 	// they do on this call (nil: unbounded; the engine always sets one).
 	Work *Budget
+
+	// absMemo remembers the paths Env().Abs resolved for this call (an
+	// Env is made anew at each use; the memo lasts as long as the call,
+	// which one goroutine handles at a time).
+	absMemo paths.AbsMemo
 }
 
 // Secret is a secret found in the text of a call.
@@ -164,10 +169,14 @@ type Dest struct {
 	Via string
 }
 
+// ClearAbsMemo forgets the paths c's Env resolved, for those who compare
+// calls: the memo changes as analyzers read the call.
+func (c *Call) ClearAbsMemo() { c.absMemo = paths.AbsMemo{} }
+
 // Env returns the paths environment of the call: its working directory,
-// home and workspace.
+// home and workspace, with the memo of the paths it resolved.
 func (c *Call) Env() paths.Env {
-	e := paths.Env{Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace}
+	e := paths.Env{Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Memo: &c.absMemo}
 	if c.Prior != nil {
 		e.Links = c.Prior.Links
 	}
