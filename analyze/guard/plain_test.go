@@ -63,9 +63,14 @@ func TestUnguardedAgrees(t *testing.T) {
 	}
 	var words []string
 	words = append(words, names...)
-	for _, n := range names {
-		words = append(words, "a/"+n, n+"/a", "/"+n, "./"+n, n+"/", "./"+n+"/", "././"+n, ".//"+n, n+"//", "./a/"+n+"/",
-			"a//"+n, n+"//a", "https://"+n, "s3://"+n+"/a", "./a//"+n+"//", "a//./"+n, "a//../"+n)
+	for i, n := range names {
+		words = append(words, "a/"+n, n+"/a", "/"+n, "./"+n, n+"/", "./"+n+"/", "././"+n, ".//"+n, n+"//", "./a/"+n+"/")
+		if i%4 == 0 {
+			// words with empty components (URLs), on a quarter of the
+			// names: every name on every directory and home took the
+			// test from 50 s to over 10 minutes under -race
+			words = append(words, "a//"+n, n+"//a", "https://"+n, "s3://"+n+"/a", "./a//"+n+"//", "a//./"+n, "a//../"+n)
+		}
 	}
 	// the samples of package paths, split at every component
 	type split struct{ dir, word string }
