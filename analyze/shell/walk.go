@@ -210,6 +210,7 @@ type simpleTree struct {
 	sgls      []syntax.SglQuoted
 	dbls      []syntax.DblQuoted
 	params    []syntax.ParamExp
+	substs    []syntax.CmdSubst
 	words     []syntax.Word
 	parts     []syntax.WordPart
 	calls     []syntax.CallExpr
@@ -230,6 +231,7 @@ func (t *simpleTree) reset() {
 	t.sgls = resetNodes(t.sgls)
 	t.dbls = resetNodes(t.dbls)
 	t.params = resetNodes(t.params)
+	t.substs = resetNodes(t.substs)
 	t.words = resetNodes(t.words)
 	t.parts = resetNodes(t.parts)
 	t.calls = resetNodes(t.calls)
@@ -286,11 +288,15 @@ const maxSimple = 4 << 10
 
 // simpleTok is a token of a simple script (see lexSimple).
 type simpleTok struct {
-	kind     uint8
-	op       uint16 // an operator's syntax.BinCmdOperator or syntax.RedirOperator
-	from, to int32  // its text in the script (a part's with its quotes)
-	// n is a word's number of parts, and for a redirection the offset of
-	// its fd number (-1: none)
+	kind uint8
+	// op is an operator's syntax.BinCmdOperator or syntax.RedirOperator,
+	// a word's number of tokens (its own and its parts'), and a command
+	// substitution's number of statements
+	op       uint16
+	from, to int32 // its text in the script (a part's with its quotes)
+	// n is a word's number of parts (and a "…"'s), for a redirection the
+	// offset of its fd number (-1: none), and for a command substitution
+	// the number of tokens of its list
 	n int32
 }
 
@@ -301,6 +307,7 @@ const (
 	tLit     // unquoted literal text
 	tSgl     // '…'
 	tDbl     // "…", followed by its parts
+	tSubst   // $(…), followed by the tokens of its list
 	tParam   // $name
 	tBraced  // ${name}
 	tRedir   // a redirection operator
@@ -312,7 +319,9 @@ const (
 // simpleCounts are the nodes of a simple script's tree, for build to
 // allocate at once.
 type simpleCounts struct {
-	lits, sgls, dbls, params, words, parts, cmds, args, bins, redirs, ends, lines int
+	lits, sgls, dbls, params, substs, words, parts, cmds, args, bins, redirs, lines int
+	// stmts: the statements of all lists; top: of the script's
+	stmts, top int
 }
 
 // simpleByte marks the bytes parseSimple reads as unquoted literal text:
@@ -335,18 +344,43 @@ func quotable(c byte) bool { return c >= ' ' && c < 0x7f || c == '\t' }
 // not parse. The grammar is checked here: build only assembles.
 func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 	var n simpleCounts
+	ts, _, stmts, ok := lexList(src, ts, 0, &n, 0)
+	n.top = stmts
+	return ts, n, ok
+}
+
+// maxSubst bounds how deep parseSimple reads command substitutions in
+// one another: deeper ones are left to the parser (and lexList's
+// recursion stays shallow on hostile input).
+const maxSubst = 8
+
+// lexList appends the tokens of the list of statements at src[i]: the
+// script (depth 0) or, at depth > 0, the list inside a command
+// substitution, which ends at its ")". It returns where the list ends
+// (at the ")", or the end of src) and its number of statements.
+func lexList(src string, ts []simpleTok, i int, n *simpleCounts, depth int) ([]simpleTok, int, int, bool) {
 	// cmd: a command is open (it has a word); name: the next word is its
 	// name; need: an operator was read that a command must follow; redir:
-	// a redirection was read since the last operator
+	// a redirection was read since the last operator; ends: the
+	// statements ended (by ; & or a newline)
 	cmd, name, need, redir := false, true, false, false
-	i := 0
+	ends := 0
 	for {
 		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 			i++
 		}
-		if i == len(src) {
-			// a command without words (a; >f) is left to the parser
-			return ts, n, !need && (cmd || !redir && n.ends > 0)
+		if i == len(src) || depth > 0 && src[i] == ')' {
+			if depth > 0 && i == len(src) {
+				return ts, i, 0, false // unbalanced
+			}
+			// a command without words (a; >f) is left to the parser, as
+			// is an empty command substitution
+			stmts := ends
+			if cmd {
+				stmts++
+			}
+			n.stmts += stmts
+			return ts, i, stmts, !need && (cmd || !redir && ends > 0)
 		}
 		c := src[i]
 		switch {
@@ -355,7 +389,7 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 			// in printable ASCII
 			for i < len(src) && src[i] != '\n' {
 				if !quotable(src[i]) {
-					return ts, n, false
+					return ts, i, 0, false
 				}
 				i++
 			}
@@ -365,20 +399,20 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 			// after an operator
 			if cmd {
 				ts = append(ts, simpleTok{kind: tNewline, from: int32(i), to: int32(i + 1)})
-				n.ends++
+				ends++
 				cmd, name = false, true
 			} else if redir {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			n.lines++
 			i++
 			continue
 		case c == ';' || c == '&' && (i+1 == len(src) || src[i+1] != '&' && src[i+1] != '>'):
 			if !cmd || need || i+1 < len(src) && (src[i+1] == ';' || src[i+1] == '&' || src[i+1] == '|') {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			ts = append(ts, simpleTok{kind: tEnd, from: int32(i), to: int32(i + 1)})
-			n.ends++
+			ends++
 			cmd, name, redir = false, true, false
 			i++
 			continue
@@ -393,7 +427,7 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 				op, w = syntax.PipeAll, 2
 			}
 			if !cmd || need {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			ts = append(ts, simpleTok{kind: tBinary, op: uint16(op), from: int32(i), to: int32(i + w)})
 			n.bins++
@@ -403,12 +437,12 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 		case c == '>' || c == '<' || c == '&':
 			var ok bool
 			if ts, i, ok = lexRedirect(src, ts, i, -1); !ok {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			n.redirs++
 			redir = true
-			if ts, i, ok = lexWord(src, ts, i, &n, false); !ok {
-				return ts, n, false
+			if ts, i, ok = lexWord(src, ts, i, n, false, depth); !ok {
+				return ts, i, 0, false
 			}
 			continue
 		}
@@ -421,20 +455,20 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 		if j > i && j < len(src) && (src[j] == '>' || src[j] == '<') {
 			var ok bool
 			if ts, i, ok = lexRedirect(src, ts, j, i); !ok {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			n.redirs++
 			n.lits++ // the fd number
 			redir = true
-			if ts, i, ok = lexWord(src, ts, i, &n, false); !ok {
-				return ts, n, false
+			if ts, i, ok = lexWord(src, ts, i, n, false, depth); !ok {
+				return ts, i, 0, false
 			}
 			continue
 		}
 		w := len(ts)
 		var ok bool
-		if ts, i, ok = lexWord(src, ts, i, &n, true); !ok {
-			return ts, n, false
+		if ts, i, ok = lexWord(src, ts, i, n, true, depth); !ok {
+			return ts, i, 0, false
 		}
 		if name {
 			// the command's name: not what makes it more than a simple
@@ -443,7 +477,7 @@ func lexSimple(src string, ts []simpleTok) ([]simpleTok, simpleCounts, bool) {
 			first := ts[w+1]
 			text := src[first.from:first.to]
 			if first.kind == tLit && (nameBreaks(text) || mayClause(text) && clauseWords[text] || text == "@test") {
-				return ts, n, false
+				return ts, i, 0, false
 			}
 			n.cmds++
 		}
@@ -530,8 +564,8 @@ func lexRedirect(src string, ts []simpleTok, i, fd int) ([]simpleTok, int, bool)
 // simple script. A word that is not a command's (a redirection's target)
 // may not run into a redirection (>&2>f), nor may literal text after
 // other parts or holding a brace ({fd}>f): the parser reads those
-// differently.
-func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]simpleTok, int, bool) {
+// differently. At depth > 0 (in a command substitution) a ")" ends it too.
+func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool, depth int) ([]simpleTok, int, bool) {
 	w := len(ts)
 	ts = append(ts, simpleTok{kind: tWord, from: int32(i)})
 	parts := 0
@@ -552,7 +586,7 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 			}
 		case c == '$':
 			var ok bool
-			if ts, i, ok = lexParam(src, ts, i, n); !ok {
+			if ts, i, ok = lexDollar(src, ts, i, n, depth); !ok {
 				return ts, i, false
 			}
 		case c == '\'':
@@ -567,14 +601,17 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 			ts = append(ts, simpleTok{kind: tSgl, from: int32(from), to: int32(i)})
 			n.sgls++
 		case c == '"':
-			// a tDbl followed by its parts: literal text and parameters
+			// a tDbl followed by its parts: literal text, parameters and
+			// command substitutions
 			d := len(ts)
 			ts = append(ts, simpleTok{kind: tDbl, from: int32(from)})
 			i++
+			np := 0
 			for i < len(src) && src[i] != '"' {
+				np++
 				var ok bool
 				if src[i] == '$' {
-					if ts, i, ok = lexParam(src, ts, i, n); !ok {
+					if ts, i, ok = lexDollar(src, ts, i, n, depth); !ok {
 						return ts, i, false
 					}
 					continue
@@ -590,9 +627,9 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 				return ts, i, false
 			}
 			i++
-			ts[d].to, ts[d].n = int32(i), int32(len(ts)-d-1)
+			ts[d].to, ts[d].n = int32(i), int32(np)
 			n.dbls++
-			n.parts += len(ts) - d - 1
+			n.parts += np
 		default:
 			if parts == 0 {
 				return ts, i, false // no word, or a byte no simple script holds
@@ -600,17 +637,21 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool) ([]si
 			// the word ends at a blank, a newline or an operator
 			switch c {
 			case ' ', '\t', '\n', ';', '&', '|', '<', '>':
+			case ')':
+				if depth == 0 {
+					return ts, i, false
+				}
 			default:
 				return ts, i, false
 			}
-			ts[w].to, ts[w].n = int32(i), int32(parts)
+			ts[w].to, ts[w].n, ts[w].op = int32(i), int32(parts), uint16(len(ts)-w)
 			n.words++
 			n.parts += parts
 			return ts, i, true
 		}
 		parts++
 	}
-	ts[w].to, ts[w].n = int32(i), int32(parts)
+	ts[w].to, ts[w].n, ts[w].op = int32(i), int32(parts), uint16(len(ts)-w)
 	n.words++
 	n.parts += parts
 	return ts, i, parts > 0
@@ -661,6 +702,29 @@ var quotedByte = func() (t [256]bool) {
 	return t
 }()
 
+// lexDollar appends the expansion at src[i], a $: a parameter (see
+// lexParam) or a command substitution $(…) of a simple list, a tSubst
+// followed by the list's tokens. Any other ($((…)), deeper than
+// maxSubst) is left to the parser.
+func lexDollar(src string, ts []simpleTok, i int, n *simpleCounts, depth int) ([]simpleTok, int, bool) {
+	if i+1 == len(src) || src[i+1] != '(' {
+		return lexParam(src, ts, i, n)
+	}
+	if i+2 == len(src) || src[i+2] == '(' || depth == maxSubst {
+		return ts, i, false
+	}
+	s := len(ts)
+	ts = append(ts, simpleTok{kind: tSubst, from: int32(i)})
+	ts, end, stmts, ok := lexList(src, ts, i+2, n, depth+1)
+	if !ok {
+		return ts, end, false
+	}
+	// the list ended at its ")"
+	ts[s].to, ts[s].n, ts[s].op = int32(end+1), int32(len(ts)-s-1), uint16(stmts)
+	n.substs++
+	return ts, end + 1, true
+}
+
 // lexParam appends the parameter expansion $name or ${name} at src[i]; any
 // other use of $ is left to the parser.
 func lexParam(src string, ts []simpleTok, i int, n *simpleCounts) ([]simpleTok, int, bool) {
@@ -698,15 +762,12 @@ func lexParam(src string, ts []simpleTok, i int, n *simpleCounts) ([]simpleTok, 
 // left.
 func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.File {
 	t.lits, t.sgls, t.dbls, t.params = nodes(t.lits, n.lits), nodes(t.sgls, n.sgls), nodes(t.dbls, n.dbls), nodes(t.params, n.params)
-	t.words, t.parts = nodes(t.words, n.words), nodes(t.parts, n.parts)
+	t.substs, t.words, t.parts = nodes(t.substs, n.substs), nodes(t.words, n.words), nodes(t.parts, n.parts)
 	t.calls, t.args, t.stmts = nodes(t.calls, n.cmds), nodes(t.args, n.args), nodes(t.stmts, n.cmds+n.bins)
-	t.list, t.bins = nodes(t.list, n.ends+1)[:0], nodes(t.bins, n.bins)
+	t.list, t.bins = nodes(t.list, n.stmts), nodes(t.bins, n.bins)
 	t.redirs, t.redirList = nodes(t.redirs, n.redirs), nodes(t.redirList, n.redirs)
-	lits, sgls, dbls, params, words, parts := t.lits, t.sgls, t.dbls, t.params, t.words, t.parts
-	calls, args, stmts, bins, redirs, redirList := t.calls, t.args, t.stmts, t.bins, t.redirs, t.redirList
-	nargs, nredirs := 0, 0
-	f := &t.file
-	f.Stmts = t.list
+	lits, sgls, dbls, params, substs, words, parts := t.lits, t.sgls, t.dbls, t.params, t.substs, t.words, t.parts
+	calls, args, stmts, bins, redirs, redirList, lists := t.calls, t.args, t.stmts, t.bins, t.redirs, t.redirList, t.list
 	var lines lineStarts
 	if n.lines > 0 {
 		lines = nodes(t.lines, n.lines+1)[:1]
@@ -723,8 +784,11 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		*l = syntax.Lit{ValuePos: lines.pos(from), ValueEnd: lines.pos(to), Value: src[from:to]}
 		return l
 	}
-	// part assembles the word part at ts[k] (with, for "…", its own
-	// parts after it), returning it and the index past it.
+	// list assembles the list of nstmts statements of the tokens
+	// ts[k:end]; part and word the word part and the word at ts[k],
+	// returning it and the index past it (they call each other for the
+	// lists of command substitutions).
+	var list func(k, end, nstmts int) []*syntax.Stmt
 	var part func(k int) (syntax.WordPart, int)
 	part = func(k int) (syntax.WordPart, int) {
 		tok := ts[k]
@@ -738,14 +802,15 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 			q := &dbls[0]
 			dbls = dbls[1:]
 			*q = syntax.DblQuoted{Left: lines.pos(tok.from), Right: lines.pos(tok.to - 1)}
+			k++
 			if np := int(tok.n); np > 0 {
 				q.Parts = parts[:np:np]
 				parts = parts[np:]
 				for p := range np {
-					q.Parts[p], _ = part(k + 1 + p)
+					q.Parts[p], k = part(k)
 				}
 			}
-			return q, k + 1 + int(tok.n)
+			return q, k
 		case tParam, tBraced:
 			pe := &params[0]
 			params = params[1:]
@@ -755,10 +820,16 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				*pe = syntax.ParamExp{Dollar: lines.pos(tok.from), Rbrace: lines.pos(tok.to - 1), Param: lit(tok.from+2, tok.to-1)}
 			}
 			return pe, k + 1
+		case tSubst:
+			cs := &substs[0]
+			substs = substs[1:]
+			*cs = syntax.CmdSubst{Left: lines.pos(tok.from), Right: lines.pos(tok.to - 1)}
+			end := k + 1 + int(tok.n)
+			cs.Stmts = list(k+1, end, int(tok.op))
+			return cs, end
 		}
 		return lit(tok.from, tok.to), k + 1
 	}
-	// word assembles the word at ts[k], returning it and the index past it.
 	word := func(k int) (*syntax.Word, int) {
 		w := &words[0]
 		words = words[1:]
@@ -780,91 +851,113 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		*s = syntax.Stmt{Position: x.Position, Cmd: b}
 		return s, b
 	}
-	// cmd is the command being read (nil between commands); pipe the
-	// pipeline it ends, whose last | waits for it in pipeBin; list the
-	// statement of && and || it ends, whose last operator waits for the
-	// pipeline in listBin
-	var cmd, pipe, list *syntax.Stmt
-	var pipeBin, listBin *syntax.BinaryCmd
-	var call *syntax.CallExpr
-	var firstArg, firstRedir int
-	endCmd := func() {
-		if pipeBin != nil {
-			pipeBin.Y, pipeBin = cmd, nil
-		} else {
-			pipe = cmd
-		}
-		cmd = nil
-	}
-	endPipe := func() {
-		endCmd()
-		if listBin != nil {
-			listBin.Y, listBin = pipe, nil
-		} else {
-			list = pipe
-		}
-		pipe = nil
-	}
-	for k := 0; k < len(ts); {
-		t := ts[k]
-		switch t.kind {
-		case tBinary:
-			if op := syntax.BinCmdOperator(t.op); op == syntax.Pipe || op == syntax.PipeAll {
-				endCmd()
-				pipe, pipeBin = binary(t, pipe)
+	list = func(k, end, nstmts int) []*syntax.Stmt {
+		out := lists[:0:nstmts]
+		lists = lists[nstmts:]
+		// cmd is the command being read (nil between commands); pipe the
+		// pipeline it ends, whose last | waits for it in pipeBin; list the
+		// statement of && and || it ends, whose last operator waits for the
+		// pipeline in listBin
+		var cmd, pipe, list *syntax.Stmt
+		var pipeBin, listBin *syntax.BinaryCmd
+		var cmdArgs []*syntax.Word
+		var cmdRedirs []*syntax.Redirect
+		endCmd := func() {
+			if pipeBin != nil {
+				pipeBin.Y, pipeBin = cmd, nil
 			} else {
+				pipe = cmd
+			}
+			cmd = nil
+		}
+		endPipe := func() {
+			endCmd()
+			if listBin != nil {
+				listBin.Y, listBin = pipe, nil
+			} else {
+				list = pipe
+			}
+			pipe = nil
+		}
+		for k < end {
+			t := ts[k]
+			switch t.kind {
+			case tBinary:
+				if op := syntax.BinCmdOperator(t.op); op == syntax.Pipe || op == syntax.PipeAll {
+					endCmd()
+					pipe, pipeBin = binary(t, pipe)
+				} else {
+					endPipe()
+					list, listBin = binary(t, list)
+				}
+				k++
+				continue
+			case tEnd, tNewline:
 				endPipe()
-				list, listBin = binary(t, list)
+				if t.kind == tEnd {
+					list.Semicolon = lines.pos(t.from)
+					list.Background = src[t.from] == '&'
+				}
+				out = append(out, list)
+				list = nil
+				k++
+				continue
 			}
-			k++
-			continue
-		case tEnd, tNewline:
+			if cmd == nil {
+				cmd = &stmts[0]
+				stmts = stmts[1:]
+				cmd.Position = lines.pos(t.from)
+				if t.kind == tRedir && t.n >= 0 {
+					cmd.Position = lines.pos(t.n)
+				}
+				call := &calls[0]
+				calls = calls[1:]
+				cmd.Cmd = call
+				// the command's words and redirections, laid out
+				// together up to the next operator: each takes its
+				// slots before the commands of its substitutions do
+				na, nr := 0, 0
+				for j := k; j < end; {
+					if ts[j].kind == tWord {
+						na++
+						j += int(ts[j].op)
+					} else if ts[j].kind == tRedir {
+						nr++
+						j += 1 + int(ts[j+1].op)
+					} else {
+						break
+					}
+				}
+				cmdArgs, args = args[:0:na], args[na:]
+				if nr > 0 {
+					cmdRedirs, redirList = redirList[:0:nr], redirList[nr:]
+				}
+			}
+			if t.kind == tWord {
+				var w *syntax.Word
+				w, k = word(k)
+				cmdArgs = append(cmdArgs, w)
+				cmd.Cmd.(*syntax.CallExpr).Args = cmdArgs
+				continue
+			}
+			// a redirection and its word
+			r := &redirs[0]
+			redirs = redirs[1:]
+			*r = syntax.Redirect{OpPos: lines.pos(t.from), Op: syntax.RedirOperator(t.op)}
+			if t.n >= 0 {
+				r.N = lit(t.n, t.from)
+			}
+			r.Word, k = word(k + 1)
+			cmdRedirs = append(cmdRedirs, r)
+			cmd.Redirs = cmdRedirs
+		}
+		if cmd != nil || list != nil || pipe != nil {
 			endPipe()
-			if t.kind == tEnd {
-				list.Semicolon = lines.pos(t.from)
-				list.Background = src[t.from] == '&'
-			}
-			f.Stmts = append(f.Stmts, list)
-			list = nil
-			k++
-			continue
+			out = append(out, list)
 		}
-		if cmd == nil {
-			cmd = &stmts[0]
-			stmts = stmts[1:]
-			cmd.Position = lines.pos(t.from)
-			if t.kind == tRedir && t.n >= 0 {
-				cmd.Position = lines.pos(t.n)
-			}
-			call = &calls[0]
-			calls = calls[1:]
-			cmd.Cmd = call
-			firstArg, firstRedir = nargs, nredirs
-		}
-		if t.kind == tWord {
-			// a command's words, and its redirections, are laid out
-			// together
-			args[nargs], k = word(k)
-			nargs++
-			call.Args = args[firstArg:nargs:nargs]
-			continue
-		}
-		// a redirection and its word
-		r := &redirs[0]
-		redirs = redirs[1:]
-		*r = syntax.Redirect{OpPos: lines.pos(t.from), Op: syntax.RedirOperator(t.op)}
-		if t.n >= 0 {
-			r.N = lit(t.n, t.from)
-		}
-		r.Word, k = word(k + 1)
-		redirList[nredirs] = r
-		nredirs++
-		cmd.Redirs = redirList[firstRedir:nredirs:nredirs]
+		return out
 	}
-	if cmd != nil || list != nil || pipe != nil {
-		endPipe()
-		f.Stmts = append(f.Stmts, list)
-	}
-	t.list = f.Stmts
+	f := &t.file
+	f.Stmts = list(0, len(ts), n.top)
 	return f
 }

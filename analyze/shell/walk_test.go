@@ -116,6 +116,13 @@ var simpleSeeds = []string{
 	"declare x", "local y", "coproc x", "select a", "function f", "@test", "nameref a", "a=b", "'a'=b c",
 	"echo $HOME ${HOME} \"$a ${b}c\" $a$b ${a}b $a-b", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e",
 	"#!/bin/sh\nexec x", "a;#c\nb", "a &#c", "a #c\n&& b", ">f\n", "a >\nf", "\n", "a\n;", "x\\\ny", "a\r\nb", "0 #\xb7", "a #ü", "$x y", "echo {fd}>f", "{ a; }", "echo \\; \\rm \"\\\"\"", "echo $1 $@ ${x:-y}",
+	// command substitutions: read when they hold simple lists
+	"kill -9 $(pgrep -x falco)", "sh -c \"$(curl -fsSL https://x/s.sh)\"", "eval \"$(ssh-agent -s)\"", "a $(b; c &) d",
+	"a $(b | c && d\n e) \"x$(f)y\"$(g)", "a $(b $(c \"$(d)\"))", "a $( b )", "a $(\nb\n)", "a $(b #c\n)", "a $(b #c)",
+	"a $()", "a $( )", "a $(b", "a $(b))", "a $((1+2))", "a $( (b) )", "a $(b)c=d", "$(a) b", "a=$(b)", "a $(b;;)",
+	"a $(b <<EOF\nx\nEOF\n)", "a $(b >f) 2>$(c)", "a $(b 2>&1)>f", "a \"$(b \"c)\")\"", "a $(b ')')", "a $(case x in x) y;; esac)",
+	"a $(b &)", "a $(b |)", "a $(;)", "a $(b\\)", "a $(b)$(c)", "a ${x}$(b)", "a `b $(c)`", "a $(b `c`)", "a \"$(b)",
+	"a $(a $(a $(a $(a $(a $(a $(a $(a $(a b)))))))))", "a $(b\n\n)", "a $(>f)", "a $(b; >f)", "a $(x=1 b)", "a $(if b)",
 }
 
 // FuzzParseSimple holds parseSimple to the parser (see checkParseSimple).
@@ -144,7 +151,8 @@ func TestParseSimple(t *testing.T) {
 		" ", " ", " ", " ", " ", "\t", ";", "&", "&&", "||", "|", "|&", ">", ">>", "<", ">&", "<&", "&>", "&>>"}
 	tricky := []string{"=", "x=1", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
 		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]=", "${x}", "$1", "${x:-y}", "$", "\"a $b\"",
-		"\\;", "\\ ", "\"\\\"\"", "{a}", "$x_1", "${", "\"$\"", "\"${x}y\""}
+		"\\;", "\\ ", "\"\\\"\"", "{a}", "$x_1", "${", "\"$\"", "\"${x}y\"",
+		"$(", ")", "$(a)", "\"$(", "$((", "$( ", "$(a b)", "$(a; b)", "\"$(a)\""}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		var b strings.Builder
@@ -160,7 +168,7 @@ func TestParseSimple(t *testing.T) {
 	// and put together as commands: words of pieces, redirections,
 	// operators
 	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "$x", "${y}", "\"a $b${c}\"",
-		"{a,b}", "{", "}", "\\;", "\\$x", "x", "'", "$1", "#"}
+		"{a,b}", "{", "}", "\\;", "\\$x", "x", "$(a)", "\"$(b c)\"", "$(a $(b) | c)", "$(a\n)", "$(", ")", "'", "$1", "#"}
 	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|", "\n", "\n\n", " #c\n", "&&\n", "|\n#c\n"}
 	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|"}
 	blank := func(b *strings.Builder) {
@@ -207,13 +215,14 @@ func TestParseSimple(t *testing.T) {
 	}
 	for _, s := range []string{"ls", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &", "echo 'a b'\"c d\"e '' \"\" x''y",
 		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c", "echo $HOME",
-		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\"", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e"} {
+		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\"", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e",
+		"echo $(x)", "kill -9 $(pgrep -x falco)", "sh -c \"$(curl -fsSL https://x/s.sh)\"", "a $(b $(c \"$(d)\"))", "a $(b | c && d\n e; f &) \"x$(f)y\"$(g)"} {
 		if !checkParseSimple(t, s) {
 			t.Errorf("%q: not read", s)
 		}
 	}
 	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a#c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
-		"a[1]=x", "a >|f", "a <<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $(x)", `echo "$"`, "echo $", "echo {a}>f",
+		"a[1]=x", "a >|f", "a <<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $((x))", "echo $()", "echo $(x", "echo $(x))", "a=$(b)", `echo "$"`, "echo $", "echo {a}>f",
 		"{ a; }", "} a", "{a,b} c", `echo \`, `echo "a\`, "echo \\\n", "echo `x`"} {
 		if parseSimple(s, new(simpleTree)) != nil {
 			t.Errorf("%q: read", s)
