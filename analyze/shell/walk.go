@@ -178,7 +178,8 @@ func walkOther(v visitor, n syntax.Node) {
 // parseSimple parses src as the parser of parsers does (bash), to the
 // identical tree, when src is a list of simple commands of the simplest
 // form: words made of unquoted literal text (see simpleByte), '…', "…",
-// escapes of printable characters and the parameters $name and ${name};
+// escapes of printable characters, the parameters $name and ${name} and
+// command substitutions $(…) of such lists (in words and in "…");
 // redirections n> >> < >& <& &> &>>
 // to such words; joined by | |& && || and ended by ; & or a newline, in
 // ASCII, with comments. Its first word (the command's name) is neither an assignment
