@@ -140,6 +140,16 @@ type Call struct {
 	// Env is made anew at each use; the memo lasts as long as the call,
 	// which one goroutine handles at a time).
 	absMemo paths.AbsMemo
+
+	// shell1 and scripts2 are room for the first script of Shell and the
+	// first two facts of Scripts, the common case, inside the call (which
+	// the engine's step holds) rather than in an allocation of their
+	// own. Shell takes shell1 at capacity one, as a slice literal of one
+	// would: an append (or a copy of the call appending) moves it out.
+	// Nothing that outlives the call keeps Shell or Scripts themselves
+	// (their elements are copied out).
+	shell1   [1]string
+	scripts2 [2]Script
 }
 
 // Secret is a secret found in the text of a call.
@@ -1000,15 +1010,13 @@ func editOld(key string, args map[string]any) (string, bool) {
 func (c *Call) addShell(v any) {
 	switch x := v.(type) {
 	case string:
-		switch {
-		case x == "":
-		case c.Shell == nil:
-			c.Shell = []string{x} // the common first script, without growing a slice
-		default:
-			c.Shell = append(c.Shell, x)
+		if x != "" {
+			c.appendShell(x)
 		}
 	case []any:
-		argv := make([]string, 0, len(x))
+		// an argv is a few words (bash -lc script): read in place
+		var buf [8]string
+		argv := buf[:0]
 		for _, e := range x {
 			if s, ok := e.(string); ok {
 				argv = append(argv, s)
@@ -1018,11 +1026,22 @@ func (c *Call) addShell(v any) {
 			return
 		}
 		if script, ok := ShellScript(argv); ok {
-			c.Shell = append(c.Shell, script)
+			c.appendShell(script)
 			return
 		}
-		c.Shell = append(c.Shell, JoinArgv(argv))
+		c.appendShell(JoinArgv(argv))
 	}
+}
+
+// appendShell appends script to c.Shell, the common first one into the
+// room the call has for it (shell1), without growing a slice.
+func (c *Call) appendShell(script string) {
+	if c.Shell == nil {
+		c.shell1[0] = script
+		c.Shell = c.shell1[:]
+		return
+	}
+	c.Shell = append(c.Shell, script)
 }
 
 var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true}
@@ -1244,7 +1263,7 @@ func (c *Call) generic(args map[string]any) {
 			}
 			switch k {
 			case "command", "cmd", "script", "shell":
-				c.Shell = append(c.Shell, x)
+				c.appendShell(x)
 			case "code", "python":
 				c.Code = append(c.Code, Code{Lang: "python", Text: x})
 			case "sql":

@@ -140,6 +140,9 @@ var ErrWorkSpent = errors.New("the work budget ran out before the script was rea
 // AddScript records the fact s about one of c's scripts (see Scripts),
 // for Script to find. A preparer calls it; readers only call Script.
 func (c *Call) AddScript(s Script) {
+	if c.Scripts == nil {
+		c.Scripts = c.scripts2[:0]
+	}
 	c.Scripts = append(c.Scripts, s)
 	index(&c.scriptIndex, c.Scripts, scriptText)
 }

@@ -146,9 +146,6 @@ func record(c *tool.Call, script string, cmds []Command, sets bool, err error, w
 	if err == nil && work.Spent() {
 		err = tool.ErrWorkSpent
 	}
-	if c.Scripts == nil {
-		c.Scripts = make([]tool.Script, 0, len(c.Shell))
-	}
 	c.AddScript(tool.Script{Text: script, Commands: cmds, SetsVariables: sets || err != nil, Err: err})
 }
 
