@@ -241,17 +241,45 @@ type spec struct {
 // not the catalog's hundred and more.
 type lazyKinds struct {
 	once sync.Once
-	m    map[string]argKind
+	m    map[string]argInfo
 }
 
-// argKinds returns the kinds of sp's arguments: made once for a catalog
-// tool, every time for another spec.
-func (sp *spec) argKinds() map[string]argKind {
+// argInfo is what check knows of an argument of a known tool: its kind,
+// and the required arguments (sp.need, bit i for need[i]) it gives.
+type argInfo struct {
+	kind argKind
+	need uint64
+}
+
+// argKinds returns what check knows of sp's arguments: made once for a
+// catalog tool, every time for another spec.
+func (sp *spec) argKinds() map[string]argInfo {
 	if sp.kind == nil {
-		return sp.kinds()
+		return sp.infos()
 	}
-	sp.kind.once.Do(func() { sp.kind.m = sp.kinds() })
+	sp.kind.once.Do(func() { sp.kind.m = sp.infos() })
 	return sp.kind.m
+}
+
+// infos returns the kinds of sp's arguments (see kinds) with the
+// required arguments each gives.
+func (sp spec) infos() map[string]argInfo {
+	kinds := sp.kinds()
+	m := make(map[string]argInfo, len(kinds))
+	for k, kind := range kinds {
+		m[k] = argInfo{kind: kind}
+	}
+	for i, n := range sp.need {
+		if i >= 64 {
+			break // past what a mask holds: check reads them the long way
+		}
+		for _, k := range strings.Split(n, "|") {
+			in := m[k] // kinds names every argument sp.need does
+			in.need |= 1 << i
+			m[k] = in
+		}
+	}
+	return m
 }
 
 var (
@@ -757,7 +785,30 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp *spec, args map[string]any) {
-	kinds := sp.argKinds()
+	// the common case first: every argument known, of its kind, and
+	// every required one given, read in one pass over args (without
+	// looking the required ones up again nor sorting the keys)
+	infos := sp.argKinds()
+	var given uint64
+	for k, v := range args {
+		if v == nil {
+			continue
+		}
+		in, ok := infos[k]
+		if !ok && carriesText(v, 0) || ok && misfit(in.kind, v) != "" {
+			c.checkAll(sp, args, infos)
+			return
+		}
+		given |= in.need
+	}
+	if len(sp.need) > 64 || given != 1<<len(sp.need)-1 {
+		c.checkAll(sp, args, infos)
+	}
+}
+
+// checkAll is check's general case: it says why the arguments do not fit
+// sp, in a stable order.
+func (c *Call) checkAll(sp *spec, args map[string]any, infos map[string]argInfo) {
 	for _, n := range sp.need {
 		given := false
 		for rest := n; rest != "" && !given; {
@@ -773,7 +824,7 @@ func (c *Call) check(sp *spec, args map[string]any) {
 	}
 	clean := true // the common case, checked without sorting the keys
 	for k, v := range args {
-		if kind, ok := kinds[k]; v != nil && (!ok && carriesText(v, 0) || ok && misfit(kind, v) != "") {
+		if in, ok := infos[k]; v != nil && (!ok && carriesText(v, 0) || ok && misfit(in.kind, v) != "") {
 			clean = false
 			break
 		}
@@ -789,7 +840,7 @@ func (c *Call) check(sp *spec, args map[string]any) {
 		if v == nil {
 			continue
 		}
-		kind, ok := kinds[k]
+		in, ok := infos[k]
 		if !ok {
 			if carriesText(v, 0) {
 				c.Text = appendText(c.Text, v, 0)
@@ -799,7 +850,7 @@ func (c *Call) check(sp *spec, args map[string]any) {
 			}
 			continue
 		}
-		if why := misfit(kind, v); why != "" {
+		if why := misfit(in.kind, v); why != "" {
 			c.Malformed = append(c.Malformed, fmt.Sprintf("%q %s", k, why))
 			c.Text = appendText(c.Text, v, 0)
 		}

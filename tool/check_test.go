@@ -1,0 +1,74 @@
+package tool
+
+import (
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestCheckFastPath checks check's one-pass common case against its
+// general case (checkAll) on arguments of every catalog tool, well and
+// badly formed: the two must leave the same call.
+func TestCheckFastPath(t *testing.T) {
+	values := []any{nil, "x", "", "  ", "ls -la", 3.0, true, []any{}, []any{"bash", "-c", "ls"},
+		[]any{1.0}, []any{map[string]any{"old_string": "a", "new_string": "b"}}, []any{"a", 2.0}, map[string]any{"k": "v"}}
+	specs := []*spec{}
+	cat := known()
+	for _, name := range slices.Sorted(maps.Keys(cat.agents)) {
+		specs = append(specs, cat.agents[name])
+	}
+	for _, srv := range slices.Sorted(maps.Keys(cat.servers)) {
+		for _, name := range slices.Sorted(maps.Keys(cat.servers[srv])) {
+			specs = append(specs, cat.servers[srv][name])
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	fast, slow := 0, 0
+	for _, sp := range specs {
+		keys := slices.Sorted(maps.Keys(sp.argKinds()))
+		keys = append(keys, "unknown_text", "unknown")
+		for range 60 {
+			args := map[string]any{}
+			for _, k := range keys {
+				switch r.IntN(3) {
+				case 0: // left out
+				case 1: // of a fitting kind, most often
+					args[k] = values[1+r.IntN(3)*3%4]
+				default:
+					args[k] = values[r.IntN(len(values))]
+				}
+			}
+			var got, want Call
+			got.read(sp, args)
+			want.read(sp, args)
+			got.check(sp, args)
+			want.checkAll(sp, args, sp.argKinds())
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%v: check left\n%+v\ncheckAll\n%+v", args, got, want)
+			}
+			if len(want.Malformed) == 0 {
+				fast++
+			} else {
+				slow++
+			}
+		}
+		// the arguments it needs, each of a fitting kind: the fast path
+		args := map[string]any{}
+		for _, k := range keys[:len(keys)-2] {
+			if in := sp.argKinds()[k]; in.need != 0 {
+				args[k] = sampleValue(in.kind)
+			}
+		}
+		var got, want Call
+		got.check(sp, args)
+		want.checkAll(sp, args, sp.argKinds())
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%v: check left\n%+v\ncheckAll\n%+v", args, got, want)
+		}
+	}
+	if fast == 0 || slow == 0 {
+		t.Fatalf("the inputs took one path only: %d well formed, %d malformed", fast, slow)
+	}
+}
