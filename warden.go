@@ -630,7 +630,29 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		// opens it: it may hide what none would
 		parts = append(parts, []risk.Finding{{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()}})
 	}
-	return slices.Concat(parts...)
+	return concatFindings(parts)
+}
+
+// concatFindings is slices.Concat(parts...), which appends every part,
+// where most of a call's parts (a dozen preparers' and analyzers') are
+// empty: only those up to the last that is not are appended.
+func concatFindings(parts [][]risk.Finding) []risk.Finding {
+	n, last := 0, -1
+	for i, p := range parts {
+		if len(p) > 0 {
+			n, last = n+len(p), i
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := slices.Grow([]risk.Finding(nil), n)
+	for _, p := range parts[:last+1] {
+		if len(p) > 0 {
+			out = append(out, p...)
+		}
+	}
+	return out
 }
 
 // alone assesses c without a conversation: the text a chain runs. The
