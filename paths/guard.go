@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"math/bits"
 	"path"
 	"slices"
 	"strings"
@@ -308,39 +309,60 @@ var guardLiteral = func() []bool {
 	return lit
 }()
 
-// guardKeySet maps each key of guardKeys to the rows it is the key of (bit
-// i for guardRows[i]); guardKeyLens[b] has bit n set when a key is n bytes
-// long and starts with the byte b (so that almost no component of a path
-// is looked up in the set); guardAlways holds the rows without a literal
-// component (no key rules a path out of them).
-var guardKeySet, guardKeyLens, guardAlways = func() (map[string]uint64, *[256]uint64, uint64) {
+// A path falls under a guard row only if each literal component of the
+// row's pattern (in lower case) is matched by a component of the path: an
+// equal one, or a glob that matches it as matchAt matches them. The
+// literal components of all the patterns are numbered (a bit each):
+// guardComps maps each to its bit and guardCompList lists them;
+// guardCompLens[b] has bit n set when one is n bytes long and starts with
+// the byte b (so that almost no component of a path is looked up);
+// guardNeed[i] holds the bits of guardRows[i]'s literal components, and
+// guardAlways the rows that have none (nothing rules a path out of them).
+var guardComps, guardCompList, guardCompLens, guardNeed, guardAlways = func() (map[string]uint64, []guardComp, *[256]uint64, []uint64, uint64) {
 	if len(guardRows) > 64 {
 		panic("paths: more guard rows than a row mask holds")
 	}
-	set, lens, always := map[string]uint64{}, new([256]uint64), uint64(0)
-	for i, k := range guardKeys {
-		if k == "" || len(k) >= 64 {
-			always |= 1 << i
-			continue
+	comps, lens, need, always := map[string]uint64{}, new([256]uint64), make([]uint64, len(guardRows)), uint64(0)
+	var list []guardComp
+	for i, parts := range guardParts {
+		for _, c := range parts {
+			if hasMeta(c, true) || c == "" {
+				continue // a glob of the pattern: matchAt's to judge
+			}
+			if comps[c] == 0 {
+				if len(list) == 64 || len(c) >= 64 {
+					panic("paths: more guard components than a mask holds, or one too long: " + c)
+				}
+				comps[c] = 1 << len(list)
+				list = append(list, guardComp{c, 1 << len(list)})
+				lens[c[0]] |= 1 << len(c)
+			}
+			need[i] |= comps[c]
 		}
-		set[k] |= 1 << i
-		lens[k[0]] |= 1 << len(k)
+		if need[i] == 0 {
+			always |= 1 << i
+		}
 	}
-	return set, lens, always
+	return comps, list, lens, need, always
 }()
+
+// guardComp is a literal component of the guard rows' patterns and its bit.
+type guardComp struct {
+	name string
+	bit  uint64
+}
 
 // allRows is the mask of every guard row.
 const allRows = ^uint64(0)
 
 // mayGuardRows returns the guard rows p may fall under, as a mask of
-// guardRows: those whose key (a literal component of the pattern, which
-// only an equal component matches) is, in lower case, a component of p,
-// and those without a key; every row when p holds what this test does
-// not judge (a glob, a non-ASCII letter). It is 0 for almost every path,
-// without allocating.
+// guardRows: those each of whose literal components is matched by a
+// component of p, in lower case (see guardComps), and those without one;
+// every row when p holds a non-ASCII byte, which strings.ToLower may fold
+// into a component's. It is 0 for almost every path, without allocating.
 func mayGuardRows(p string) uint64 {
-	rows := guardAlways
-	start, upper := 0, false
+	var seen uint64 // the bits of the components matched
+	start, upper, glob := 0, false, false
 	for i := 0; i < len(p); i++ {
 		switch byteKinds[p[i]] {
 		case otherByte:
@@ -348,34 +370,93 @@ func mayGuardRows(p string) uint64 {
 		case upperByte:
 			upper = true
 			continue
+		case globByte:
+			glob = true
+			continue
 		case undecidedByte:
 			return allRows
 		}
 		// a slash ends the component; most are ruled out by their length
 		// and first byte here, without a call
-		if n := i - start; n > 0 && n < 64 && guardKeyLens[ascii.Lower(p[start])]&(1<<n) != 0 {
-			rows |= guardKey(p[start:i], upper)
+		if glob {
+			seen |= globComps(p[start:i])
+		} else if n := i - start; n > 0 && n < 64 && guardCompLens[ascii.Lower(p[start])]&(1<<n) != 0 {
+			seen |= compBit(p[start:i], upper)
 		}
-		start, upper = i+1, false
+		start, upper, glob = i+1, false, false
 	}
-	return rows | guardKey(p[start:], upper)
+	if glob {
+		seen |= globComps(p[start:])
+	} else {
+		seen |= compBit(p[start:], upper)
+	}
+	// the rows of the components matched, each kept when it has all of
+	// its components matched
+	var some uint64
+	for s := seen; s != 0; s &= s - 1 {
+		some |= guardCompRows[bits.TrailingZeros64(s)]
+	}
+	rows := guardAlways
+	for r := some; r != 0; r &= r - 1 {
+		if i := bits.TrailingZeros64(r); guardNeed[i]&^seen == 0 {
+			rows |= 1 << i
+		}
+	}
+	return rows
 }
 
-// guardKey returns the rows whose key the path component c is, in lower
-// case; upper says whether c holds an upper-case letter.
-func guardKey(c string, upper bool) uint64 {
+// guardCompRows[j] is the mask of the rows with the component of bit j.
+var guardCompRows = func() (t [64]uint64) {
+	for i, need := range guardNeed {
+		for s := need; s != 0; s &= s - 1 {
+			t[bits.TrailingZeros64(s)] |= 1 << i
+		}
+	}
+	return t
+}()
+
+// compBit returns the bit of the literal component c is, in lower case
+// (see guardComps), or 0; upper says whether c holds an upper-case letter.
+func compBit(c string, upper bool) uint64 {
 	n := len(c)
-	if n == 0 || n >= 64 || guardKeyLens[ascii.Lower(c[0])]&(1<<n) == 0 {
+	if n == 0 || n >= 64 || guardCompLens[ascii.Lower(c[0])]&(1<<n) == 0 {
 		return 0
 	}
 	if !upper {
-		return guardKeySet[c]
+		return guardComps[c]
 	}
 	var buf [64]byte
 	for j := range n {
 		buf[j] = ascii.Lower(c[j])
 	}
-	return guardKeySet[string(buf[:n])]
+	return guardComps[string(buf[:n])]
+}
+
+// globComps returns the bits of the literal components that the glob c
+// (a component of a path, ASCII) matches in lower case, as matchAt
+// matches them: by path.Match, and a leading dot only by a leading dot.
+// The literal head and tail of c rule out most components without a
+// path.Match.
+func globComps(c string) uint64 {
+	c = strings.ToLower(c)
+	head := c
+	if i := strings.IndexAny(c, "*?[\\"); i >= 0 {
+		head = c[:i]
+	}
+	tail := ""
+	if i := strings.LastIndexAny(c, "*?[]\\"); i >= 0 && (c[i] == '*' || c[i] == '?') {
+		tail = c[i+1:] // bytes after the last * or ?, no class or escape: literal
+	}
+	var bits uint64
+	for _, k := range guardCompList {
+		if k.name[0] == '.' && c[0] != '.' || !strings.HasPrefix(k.name, head) || !strings.HasSuffix(k.name, tail) {
+			continue
+		}
+		if ok, err := path.Match(c, k.name); err == nil && ok {
+			bits |= k.bit
+		}
+	}
+	return bits
 }
 
 // The kinds of bytes mayGuardRows tells apart.
@@ -383,7 +464,8 @@ const (
 	otherByte     = iota
 	slashByte     // '/'
 	upperByte     // 'A' to 'Z'
-	undecidedByte // a glob character (*, ?, [) or a byte of a non-ASCII letter
+	globByte      // a glob character: *, ?, [
+	undecidedByte // a byte of a non-ASCII letter
 )
 
 // byteKinds gives each byte its kind.
@@ -392,7 +474,7 @@ var byteKinds = func() (t [256]uint8) {
 	for b := 'A'; b <= 'Z'; b++ {
 		t[b] = upperByte
 	}
-	t['*'], t['?'], t['['] = undecidedByte, undecidedByte, undecidedByte
+	t['*'], t['?'], t['['] = globByte, globByte, globByte
 	for b := 0x80; b < 0x100; b++ {
 		t[b] = undecidedByte
 	}

@@ -2,6 +2,7 @@ package paths
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,10 +110,18 @@ func FuzzMayGuard(f *testing.F) {
 
 func checkMayGuard(t *testing.T, p string) {
 	t.Helper()
-	if got, want := mayGuardRows(p), refMayGuardRows(p); got != want {
-		t.Errorf("mayGuardRows(%q) = %b, want %b", p, got, want)
+	rows := mayGuardRows(p)
+	if want := refMayGuardRows(p); rows != want {
+		t.Errorf("mayGuardRows(%q) = %b, want %b", p, rows, want)
 	}
 	for _, home := range []string{"/home/user", "/Users/Alice", "", "/", "/home/user/", "//home/user", "/home//user"} {
+		// the filter never rules out a row that the walk of the rows
+		// finds p under, row by row
+		for i := range guardRows {
+			if rows&(1<<i) == 0 && guardedRows(p, home, 1<<i) != nil {
+				t.Errorf("mayGuardRows(%q) rules out row %q, which holds it in home %q", p, guardRows[i].pattern, home)
+			}
+		}
 		want := refGuardedRow(p, home)
 		if got := guardedRow(p, home); got != want {
 			t.Errorf("guardedRow(%q, %q) = %v, want %v", p, home, got, want)
@@ -266,34 +275,42 @@ func guardSamples() []string {
 		"/home/user/.Claude", "/ETC", "/Users/Alice/.config", "/users/alice/.Local/State", "/root/.CODEX", "//home/user/.config/warden",
 		"/home//user/.config/warden", "/home/user/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/.warden/x",
 		"/home/user/project/src/main.go*", "/home/user/project/src/main.go?", "/home/user/project/[ab]", "/home/user/projeçt/.warden",
-		"/a*", "/ab?", "/abcdefgh[", "/abcdefg\x80", "/ABCDEFGH/.WARDEN/X", "/home/user/project/.GitHub/Hooks/x.json"} {
+		"/a*", "/ab?", "/abcdefgh[", "/abcdefg\x80", "/ABCDEFGH/.WARDEN/X", "/home/user/project/.GitHub/Hooks/x.json",
+		// globs as commands name them: a head, a tail, a class, an escape
+		"/home/user/project/scripts/*.sh", "/home/user/project/src/**/*.ts", "/home/user/project/.[].title", "/home/user/project/GONOSUMDB=*",
+		"/home/user/.c?aude/settings.json", "/home/user/.claude/*.json", "/home/user/.claude/s*", "/home/user/.claude/[st]ettings.json",
+		"/home/user/.claude/settings.js[!x]n", "/home/user/.claude/\\settings.json", "/home/user/.claude/settings\\*", "/x/*/hooks.json",
+		"/x/.github/*/settings.json", "/x/.github/copilot/*", "/etc/*/hooks.json", "/*/warden", "/usr/*bin/warden", "/x/.CURSOR/H*",
+		"/home/user/.claude/settings.json]", "/home/user/.claude/[", "/home/user/.c*/hooks/x", "/home/user/*", "/home/user/.*",
+		"/home/user/.docker/config.json", "/home/user/.config/pip/pip.conf", "/home/user/.config/gcloud/x.json", "/usr/local/bin/terraform",
+		"/etc/hosts", "/var/lib/docker", "/home/user/project/.github/workflows/deploy.yml", "/Library/Application Support/x"} {
 		out = append(out, p, env.Abs(p))
 	}
 	return out
 }
 
-// refMayGuardRows is mayGuardRows as first written, a byte at a time.
+// refMayGuardRows is mayGuardRows written plainly: p split apart and
+// lowered, each row's literal components looked for among p's components
+// with matchAt's rule for one component.
 func refMayGuardRows(p string) uint64 {
-	rows := guardAlways
-	start, upper := 0, false
-	key := func(c string, upper bool) uint64 {
-		if upper {
-			c = strings.ToLower(c)
-		}
-		return guardKeySet[c]
-	}
 	for i := 0; i < len(p); i++ {
-		switch byteKinds[p[i]] {
-		case otherByte:
-			continue
-		case upperByte:
-			upper = true
-			continue
-		case undecidedByte:
+		if p[i] >= 0x80 {
 			return allRows
 		}
-		rows |= key(p[start:i], upper) // a slash ends the component
-		start, upper = i+1, false
 	}
-	return rows | key(p[start:], upper)
+	pc := strings.Split(strings.ToLower(p), "/")
+	var rows uint64
+	for i, parts := range guardParts {
+		ok := true
+		for _, k := range parts {
+			if hasMeta(k, true) {
+				continue
+			}
+			ok = ok && slices.ContainsFunc(pc, func(c string) bool { return c != "" && matchAt([]string{k}, []string{c}, 0) })
+		}
+		if ok {
+			rows |= 1 << i
+		}
+	}
+	return rows
 }

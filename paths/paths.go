@@ -375,10 +375,22 @@ func under(p, dir string) bool {
 // defaults of $TMPDIR on macOS (/var/folders/…/T, under /private as well).
 var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders"}
 
+// tempLead marks the bytes a path of tempDirs has after its leading
+// slash.
+var tempLead = func() (t [256]bool) {
+	for _, d := range tempDirs {
+		t[d[1]] = true
+	}
+	return t
+}()
+
 // InTemp reports whether the absolute path p lies below a temporary
 // directory (/tmp, /var/tmp, /dev/shm, $TMPDIR's defaults), not being the
 // directory itself.
 func InTemp(p string) bool {
+	if len(p) < 2 || !tempLead[p[1]] {
+		return false // most paths: no temporary directory starts so
+	}
 	for _, t := range tempDirs {
 		if under(p, t) {
 			return true
