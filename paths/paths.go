@@ -285,6 +285,95 @@ func (e Env) IsCredential(p string) bool {
 	return credentialIn(p, rest, inHome) && e.ClassifyAbs(p) == Credential
 }
 
+// AbsCredential resolves the path word p as Abs does and reports whether
+// the result is a credential (IsCredential), which it returns only then.
+// A relative path, or one below ~, is judged in the directory it is
+// relative to without being joined to it when no path there can be a
+// credential (the workspace, mostly), or by its rest below the home
+// directory: most words a command names are told apart without
+// allocating.
+func (e Env) AbsCredential(p string) (string, bool) {
+	if len(e.Links) == 0 && p != "" && p[0] != '/' {
+		home := strings.TrimSuffix(e.Home, "/")
+		switch {
+		case p == "~" && e.Home != "":
+			// Home itself: Abs returns it as it is
+		case strings.HasPrefix(p, "~/") && e.Home != "":
+			if rel := p[2:]; clean(rel) && rel[0] != '/' && !credentialMay(home, rel, home) {
+				return "", false
+			}
+		case e.Cwd != "":
+			if clean(p) && !credentialMay(e.Cwd, p, home) {
+				return "", false
+			}
+		}
+	}
+	a := e.Abs(p)
+	if e.IsCredential(a) {
+		return a, true
+	}
+	return "", false
+}
+
+// credentialMay reports whether dir+"/"+rel may be a credential path in
+// the home home (see inAnyHome): false only when it is none (credentialIn
+// says no), judged without joining them. dir is absolute and clean and
+// rel a clean relative path (see clean), so that the path is dir, a
+// slash and rel.
+func credentialMay(dir, rel, home string) bool {
+	if dir == "" || dir[0] != '/' || !clean(dir) {
+		return true
+	}
+	// a credential place of the system at or above dir, or below it
+	if credentialSystemSet.holds(dir) || credentialSystemUp[dir] {
+		return true
+	}
+	// r is dir below the home the path lies in, "" when dir is that home:
+	// the path's rest there is r+"/"+rel, or rel
+	var r string
+	switch rest, ok := inAnyHome(dir, home); {
+	case home != "" && dir == home:
+	case home != "" && under(home, dir):
+		return true // dir above the home: the path may be in it or not
+	case ok:
+		r = rest
+	case strings.HasPrefix(dir, "/home/") || strings.HasPrefix(dir, "/Users/") || dir == "/root":
+		// another user's home itself (/home/x: no slash in x, as dir is
+		// clean and inAnyHome found no rest), or /root
+	case dir == "/" || dir == "/home" || dir == "/Users":
+		return true // above homes
+	default:
+		return false // in no home, and no credential place of the system there
+	}
+	if r == "" {
+		return credentialHomeSet.holds(rel)
+	}
+	return credentialHomeSet.holds(r) || credentialHomeUp[r]
+}
+
+// credentialSystemUp and credentialHomeUp are the directories strictly
+// above a path of credentialSystem and credentialHome ("/" included for
+// the former): a path below one of them may be a credential path.
+var credentialSystemUp, credentialHomeUp = upOf(credentialSystem), upOf(credentialHome)
+
+// upOf returns the directories strictly above the paths ps, "/" for an
+// absolute one.
+func upOf(ps []string) map[string]bool {
+	up := map[string]bool{}
+	for _, p := range ps {
+		for i := len(p) - 1; i >= 0; i-- {
+			if p[i] == '/' {
+				if i == 0 {
+					up["/"] = true
+				} else {
+					up[p[:i]] = true
+				}
+			}
+		}
+	}
+	return up
+}
+
 // ClassifyAbs returns the class of an absolute, cleaned path.
 func (e Env) ClassifyAbs(p string) Class {
 	home := strings.TrimSuffix(e.Home, "/")

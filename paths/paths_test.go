@@ -320,3 +320,69 @@ func TestAbsMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsCredential holds AbsCredential to Abs and IsCredential, on the
+// credential places, the directories above them, their neighbours and
+// the words that name them relative to many working and home directories.
+func TestAbsCredential(t *testing.T) {
+	for _, e := range credentialEnvs() {
+		for _, p := range credentialWords() {
+			checkAbsCredential(t, e, p)
+		}
+	}
+}
+
+func FuzzAbsCredential(f *testing.F) {
+	for _, p := range credentialWords()[:40] {
+		f.Add("/home/user/project", "/home/user", p)
+	}
+	f.Add("/home/user", "/home/user/", ".ssh/id_rsa")
+	f.Add("/", "/root", "root/.ssh")
+	f.Fuzz(func(t *testing.T, cwd, home, p string) {
+		// IsCredential, the reference, takes absolute paths in a home
+		// without an empty component (inAnyHome panics for "/" in "//")
+		if cwd != "" && cwd[0] != '/' || home != "" && home[0] != '/' || strings.Contains(home, "//") {
+			t.Skip()
+		}
+		checkAbsCredential(t, Env{Cwd: cwd, Home: home}, p)
+	})
+}
+
+func checkAbsCredential(t *testing.T, e Env, p string) {
+	t.Helper()
+	a := e.Abs(p)
+	want := e.IsCredential(a)
+	got, ok := e.AbsCredential(p)
+	if ok != want || ok && got != a {
+		t.Errorf("Env{Cwd: %q, Home: %q}.AbsCredential(%q) = %q, %v; want %q, %v", e.Cwd, e.Home, p, got, ok, a, want)
+	}
+}
+
+func credentialEnvs() []Env {
+	var es []Env
+	cwds := []string{"/home/user/project", "/home/user", "/home/user/", "/", "/home", "/Users", "/home/other", "/home/other/src", "/root", "/root/x",
+		"/etc", "/etc/ssl", "/etc/ssl/private", "/var", "/var/lib", "/run", "/home/user/.config", "/home/user/.docker", "/home/user/.ssh",
+		"/home/user/Library", "/home/user/Library/Application Support", "/home/user/snap/firefox", "/tmp", "/home/user/./x", "/home/user/../y",
+		"relative", "", "/Users/Alice/work", "/Users/Alice", "/home/user/.cargo"}
+	for _, home := range []string{"/home/user", "/home/user/", "/root", "/", "", "/Users/Alice", "/home/user/project", "/home"} {
+		for _, cwd := range cwds {
+			es = append(es, Env{Cwd: cwd, Home: home})
+		}
+	}
+	return es
+}
+
+func credentialWords() []string {
+	var ws []string
+	for _, c := range credentialHome {
+		ws = append(ws, c, c+"/x", "~/"+c, "~/"+c+"/key", "user/"+c, "other/"+c, "./"+c, c+".pub", c+"/known_hosts", "x"+c)
+		if i := strings.LastIndexByte(c, '/'); i > 0 {
+			ws = append(ws, c[:i], "~/"+c[:i], c[i+1:])
+		}
+	}
+	for _, c := range credentialSystem {
+		ws = append(ws, c, c+"/x", c[1:], c[1:]+"/x", "ssl/private", "ssh/key", "shadow", "secrets", "lib/docker", ".ssh", "root/.ssh")
+	}
+	return append(ws, "~", "~/", ".", "..", "../.ssh", "./.ssh/", ".ssh//id", "~user/.ssh", "src/main.go", "~/src", "~/.sshx", "/home/user/.ssh",
+		"x/../.aws", "~/x/../.aws", "~//.aws", "project/.ssh", ".config", "Library/Application Support/Google", "snap/firefox/common")
+}
