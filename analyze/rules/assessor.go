@@ -410,8 +410,10 @@ func Resources(c *tool.Call) []string {
 			return // add takes no more
 		}
 		// Each pattern needs a literal; checking for it first skips the
-		// regular expression on most texts.
-		if !sql && strings.Contains(s, "/") && strings.ContainsAny(s, `"'`) {
+		// scanner on most texts: searches for bytes and strings (in SIMD;
+		// strings.ContainsAny would read byte by byte), and for the table
+		// words hasTableWord.
+		if !sql && strings.IndexByte(s, '/') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
 			eachQuotedPath(s, func(m [4]int) bool {
 				add("file:" + c.Abs(s[m[2]:m[3]]))
 				return !full()
@@ -426,7 +428,7 @@ func Resources(c *tool.Call) []string {
 				return !full()
 			})
 		}
-		if sql || containsLower(s, "table") || containsLower(s, "from") {
+		if sql || hasTableWord(s) {
 			eachTable(s, func(m [4]int) bool {
 				if t := s[m[2]:m[3]]; !sqlNoise[strings.ToLower(t)] {
 					add("table:" + t)
@@ -454,11 +456,13 @@ func Resources(c *tool.Call) []string {
 // starts at a quote, its path at the byte after.
 func eachQuotedPath(s string, fn func(loc [4]int) bool) {
 	for p := 0; p < len(s); {
-		k := strings.IndexAny(s[p:], `"'`)
-		if k < 0 {
+		q := p // the next quote: a loop, as strings.IndexAny builds its set of bytes at every call
+		for q < len(s) && s[q] != '"' && s[q] != '\'' {
+			q++
+		}
+		if q == len(s) {
 			return
 		}
-		q := p + k
 		p = q + 1 // the next search, unless a match ends later
 		rest := s[q+1:]
 		n := 0 // the bytes before the slash
@@ -730,6 +734,65 @@ func containsLower(s, word string) bool {
 			up = nextByte(s, i+1, end, upper)
 		}
 	}
+}
+
+// hasTableWord reports containsLower(s, "table") || containsLower(s,
+// "from"), the gate of the table scanner outside SQL, in one pass: eight
+// bytes at a time, it looks for the rarer letters b and f (in either
+// case: b|0x20 and B|0x20 are b, and no other byte) and reads the word
+// around each. The two calls of containsLower cost four byte searches and
+// one per t, common in scripts, on texts of some fifty bytes.
+func hasTableWord(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8] // of known length: one load, no bounds checks
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w |= 0x20 * ones
+		// x - ones &^ x has the high bit of every zero byte of x set
+		// (and maybe of bytes after one, whose candidates tableWordAt
+		// turns down), and none when x has no zero byte; the zero bytes
+		// of these are the bytes b and f (in either case) of w
+		xb, xf := w^('b'*ones), w^('f'*ones)
+		for m := ((xb-ones)&^xb | (xf-ones)&^xf) & highs; m != 0; m &= m - 1 {
+			if tableWordAt(s, i+bits.TrailingZeros64(m)>>3) {
+				return true
+			}
+		}
+	}
+	for ; i < len(s); i++ {
+		if tableWordAt(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// tableWordAt reports whether the byte at j is the b of table or the f
+// of from, in any case of their ASCII letters.
+func tableWordAt(s string, j int) bool {
+	switch s[j] | 0x20 {
+	case 'b':
+		return j >= 2 && lowerIs(s[j-2:], "table")
+	case 'f':
+		return lowerIs(s[j:], "from")
+	}
+	return false
+}
+
+// lowerIs reports whether s starts with word (lower-case ASCII letters)
+// once its ASCII letters are lower-cased.
+func lowerIs(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if s[i]|0x20 != word[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // nextByte returns the first position of b in s[from:end], or -1.

@@ -158,6 +158,9 @@ func checkContainsLower(t *testing.T, s string) {
 			t.Fatalf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
 		}
 	}
+	if got, want := hasTableWord(s), containsLower(s, "table") || containsLower(s, "from"); got != want {
+		t.Fatalf("hasTableWord(%q) = %v, want %v", s, got, want)
+	}
 	for _, w := range []string{"", "x", "&&", "/tmp/", "curl", "npm i", "ab", "a", "k", "_", "--output="} {
 		if got, want := containsLower(s, w), strings.Contains(lowerASCII(s), w); got != want {
 			t.Fatalf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
