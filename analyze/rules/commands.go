@@ -33,13 +33,14 @@ func (r *commandRule) match(c *tool.Call) bool {
 	commands := func(_ int, s string) ([]shell.Command, error) { return shell.Commands(c, s) }
 	return r.matches(c, commands, func(ti, j int, s string) bool {
 		return slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) })
-	})
+	}, appendTexts(nil, c, tiSQL))
 }
 
 // matches is match, with the commands of script j of c.Shell, s, from
-// commands, and whether text j of target ti, s, holds one of the rule's
-// keywords from keyed.
-func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]shell.Command, error), keyed func(ti, j int, s string) bool) bool {
+// commands, whether text j of target ti, s, holds one of the rule's
+// keywords from keyed, and c.SQL without comments, sql (appendTexts:
+// stripped once per call, not once per rule).
+func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]shell.Command, error), keyed func(ti, j int, s string) bool, sql []string) bool {
 	for j, s := range c.Shell {
 		cmds, err := commands(j, s)
 		if err != nil {
@@ -61,8 +62,8 @@ func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]sh
 			return true
 		}
 	}
-	for j, x := range c.SQL {
-		if x = stripSQLComments(x); keyed(tiSQL, j, x) && r.text(c, x) {
+	for j, x := range sql {
+		if keyed(tiSQL, j, x) && r.text(c, x) {
 			return true
 		}
 	}

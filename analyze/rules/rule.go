@@ -369,7 +369,11 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	case r.cmd != nil:
 		commands := func(j int, _ string) ([]shell.Command, error) { return st.commands(c, j) }
 		keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
-		if !r.cmd.matches(c, commands, keyed) {
+		var sql []string // stripped of comments once for every rule
+		if len(c.SQL) > 0 {
+			sql = st.texts(c, tiSQL)
+		}
+		if !r.cmd.matches(c, commands, keyed, sql) {
 			return false, "", nil
 		}
 	case r.Func != nil:
