@@ -42,6 +42,9 @@ var popular = []string{
 	"jquery", "underscore", "request", "dotenv", "mongoose", "electron", "cross-env", "event-stream", "coffee-script",
 }
 
+// installCmd is the pattern of the package installs typosquat reads,
+// which eachInstall reads without running it (its tests hold it to the
+// pattern).
 var installCmd = lazyMatcher(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
 
 // typosquat reports a package install whose name is one edit away from a
@@ -52,7 +55,7 @@ func typosquat(c *tool.Call) bool {
 			continue
 		}
 		found := false
-		installCmd().each(s, func(loc []int) bool {
+		eachInstall(s, func(loc [4]int) bool {
 			found = typosquatted(s[loc[2]:loc[3]])
 			return !found
 		})
@@ -62,6 +65,83 @@ func typosquat(c *tool.Call) bool {
 	}
 	return false
 }
+
+// eachInstall calls fn with the successive matches in s of installCmd's
+// pattern, each as FindAllStringSubmatchIndex gives it, until fn returns
+// false. It reads the text as regexp would, without running it, some
+// twenty times cheaper: a match starts at a word's start (\b before a
+// manager's first letter), where at most one manager can begin (pip3 is
+// pip[0-9.]*, which takes every digit and dot, as only white space may
+// follow); case folding is Unicode's, which for these letters adds the
+// long s (ſ) of install only.
+func eachInstall(s string, fn func(loc [4]int) bool) {
+	for p := 0; p < len(s); p++ {
+		if p > 0 && isWordByte(s[p-1]) {
+			continue // no \b before a word byte
+		}
+		if start, end, ok := installAt(s, p); ok {
+			if !fn([4]int{p, end, start, end}) {
+				return
+			}
+			p = end - 1 // the next search starts at the match's end (> p)
+		}
+	}
+}
+
+// installAt returns the arguments a match of installCmd that starts at p
+// (after the \b) gives, from start to end, and whether there is one.
+func installAt(s string, p int) (start, end int, ok bool) {
+	// m is the manager's end; s[p]|0x20 is p for P and p (and no other
+	// byte), and so on
+	m := -1
+	switch s[p] | 0x20 {
+	case 'p':
+		if m = foldWord(s, p, "pip"); m >= 0 {
+			for m < len(s) && ('0' <= s[m] && s[m] <= '9' || s[m] == '.') {
+				m++
+			}
+		} else if m = foldWord(s, p, "poetry"); m < 0 {
+			m = foldWord(s, p, "pnpm")
+		}
+	case 'u':
+		if m = foldWord(s, p, "uv"); m >= 0 {
+			m = foldWord(s, m+spaces(s, m, 1), "pip")
+		}
+	case 'n':
+		m = foldWord(s, p, "npm")
+	case 'y':
+		m = foldWord(s, p, "yarn")
+	}
+	if m < 0 {
+		return 0, 0, false
+	}
+	v := m + spaces(s, m, 1) // the verb: install, add or i (the i of install is followed by n, not white space)
+	e := foldWord(s, v, "install")
+	if e < 0 {
+		if e = foldWord(s, v, "add"); e < 0 {
+			e = foldWord(s, v, "i")
+		}
+	}
+	if e < 0 {
+		return 0, 0, false
+	}
+	// \s+([^;&|\n]+): the white space gives back its bytes from the
+	// last, down to one, until the arguments can start (a blank, not a
+	// newline, may start them)
+	for k := spaces(s, e, 1); k >= 1 && k <= len(s); k-- {
+		if start = e + k; start < len(s) && !isInstallEnd(s[start]) {
+			end = start + 1
+			for end < len(s) && !isInstallEnd(s[end]) {
+				end++
+			}
+			return start, end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// isInstallEnd reports a byte installCmd's arguments stop at.
+func isInstallEnd(b byte) bool { return b == ';' || b == '&' || b == '|' || b == '\n' }
 
 // typosquatted reports whether the words of a package install's
 // arguments name a package one edit away from a popular one without
