@@ -645,7 +645,9 @@ func startupIn(p, rest string, ok bool) bool {
 // user's own, another user's under /home or /Users, or /root.
 func inAnyHome(p, home string) (string, bool) {
 	if home != "" && under(p, home) {
-		return p[len(home)+1:], true
+		// under reads home without its trailing slash: the root as home
+		// ("/", or "//" trimmed once) is the empty prefix
+		return p[len(strings.TrimSuffix(home, "/"))+1:], true
 	}
 	for _, h := range []string{"/home/", "/Users/"} {
 		if strings.HasPrefix(p, h) {
