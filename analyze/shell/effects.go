@@ -39,9 +39,16 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		// the same operands
 		var known [8]string
 		var resolved uint8 // bit j: known[j] is set
+		// hasPath reports whether operand j names a path that is known
+		// (not computed at run time, not relative to an unknown
+		// directory); abs returns it resolved, once
+		hasPath := func(j int) bool {
+			p := c.Args[j]
+			return !c.Dynamic[j] && p != "" && (!c.DirDynamic || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~"))
+		}
 		abs := func(j int) (string, bool) {
 			p := c.Args[j]
-			if c.Dynamic[j] || p == "" || (c.DirDynamic && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")) {
+			if !hasPath(j) {
 				return "", false
 			}
 			if j >= len(known) {
@@ -212,7 +219,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		if e.interp && shells[name] && readsStdin(c) { // every shell is an interpreter
 			out = decodedRuns(out, cmds, i, here)
 		}
-		out = credentialReads(out, c, w, here, abs)
+		out = credentialReads(out, c, w, here, hasPath)
 		out = k.contextReads(out, cmds, i, name, e, w, env, &rd, call)
 	}
 	return out
@@ -857,9 +864,14 @@ func (k *Knowledge) isSQLClient(name string) bool {
 }
 
 // credentialReads records the credential files a command reads.
-func credentialReads(out []tool.Effect, c Command, w words, env Env, abs func(int) (string, bool)) []tool.Effect {
+func credentialReads(out []tool.Effect, c Command, w words, env Env, hasPath func(int) bool) []tool.Effect {
 	for _, j := range w.operands {
-		if p, ok := abs(j); ok && env.IsCredential(p) {
+		// AbsCredential resolves a word only where a credential may lie
+		// below its directory: most operands are workspace files
+		if !hasPath(j) {
+			continue
+		}
+		if p, ok := env.AbsCredential(c.Args[j]); ok {
 			out = append(out, tool.Effect{Kind: tool.ReadFile, Path: p, Sensitive: "credentials"})
 		}
 	}
