@@ -774,25 +774,11 @@ func hasTableWord(s string) bool {
 func tableWordAt(s string, j int) bool {
 	switch s[j] | 0x20 {
 	case 'b':
-		return j >= 2 && lowerIs(s[j-2:], "table")
+		return j >= 2 && ascii.HasPrefixFold(s[j-2:], "table")
 	case 'f':
-		return lowerIs(s[j:], "from")
+		return ascii.HasPrefixFold(s[j:], "from")
 	}
 	return false
-}
-
-// lowerIs reports whether s starts with word (lower-case ASCII letters)
-// once its ASCII letters are lower-cased.
-func lowerIs(s, word string) bool {
-	if len(s) < len(word) {
-		return false
-	}
-	for i := 0; i < len(word); i++ {
-		if s[i]|0x20 != word[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // nextByte returns the first position of b in s[from:end], or -1.

@@ -273,9 +273,6 @@ func product(a, b []string) []string {
 	return out
 }
 
-// covers reports whether every match of re holds one of kws (lower-case).
-func covers(re *syntax.Regexp, kws []string) bool { return required(re, kws) != nil }
-
 // required returns strings every match of re holds one of (lower-case),
 // each holding one of kws (any, when kws is nil), or nil when re shows
 // none. Among candidates it
