@@ -34,30 +34,19 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
 	for i, c := range cmds {
 		here := runsIn(c, env)
-		// the paths of the command's first words, resolved when first
-		// asked: the case for the command and credentialReads ask for
-		// the same operands
-		var known [8]string
-		var resolved uint8 // bit j: known[j] is set
 		// hasPath reports whether operand j names a path that is known
 		// (not computed at run time, not relative to an unknown
-		// directory); abs returns it resolved, once
+		// directory); abs returns it resolved (here's Env remembers the
+		// paths it resolved for the call)
 		hasPath := func(j int) bool {
 			p := c.Args[j]
 			return !c.Dynamic[j] && p != "" && (!c.DirDynamic || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~"))
 		}
 		abs := func(j int) (string, bool) {
-			p := c.Args[j]
 			if !hasPath(j) {
 				return "", false
 			}
-			if j >= len(known) {
-				return here.Abs(p), true
-			}
-			if resolved&(1<<j) == 0 {
-				known[j], resolved = here.Abs(p), resolved|1<<j
-			}
-			return known[j], true
+			return here.Abs(c.Args[j]), true
 		}
 		if len(out) >= 256 && cap(out)-len(out) < 8 {
 			out = slices.Grow(out, len(out)) // doubles (see room)
