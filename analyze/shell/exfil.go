@@ -293,23 +293,16 @@ func personal(p, home string) bool {
 		return true
 	}
 	home = strings.TrimSuffix(home, "/")
-	if home == "" || !inDir(p, home) {
+	if home == "" || p == home || !paths.Within(p, home) {
 		return false
 	}
 	rest := p[len(home)+1:]
 	for _, d := range personalDirs {
-		if rest == d || inDir(rest, d) {
+		if paths.Within(rest, d) {
 			return true
 		}
 	}
 	return false
-}
-
-// inDir reports whether the path p lies below the directory dir (written
-// without a trailing slash): strings.HasPrefix(p, dir+"/"), without
-// building dir+"/".
-func inDir(p, dir string) bool {
-	return len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir
 }
 
 // historyDump reports the history builtin listing the commands typed

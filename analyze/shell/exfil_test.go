@@ -170,16 +170,3 @@ func FuzzEachVarRef(f *testing.F) {
 		})
 	})
 }
-
-// FuzzInDir checks inDir against the prefix it stands for.
-func FuzzInDir(f *testing.F) {
-	for _, s := range [][2]string{{"/home/user/Documents/x", "/home/user"}, {"/home/user", "/home/user"}, {"/home/userx", "/home/user"},
-		{"Mail/x", "Mail"}, {"Maildir", "Mail"}, {"", ""}, {"/x", ""}, {"a", "a/"}} {
-		f.Add(s[0], s[1])
-	}
-	f.Fuzz(func(t *testing.T, p, dir string) {
-		if got, want := inDir(p, dir), strings.HasPrefix(p, dir+"/"); got != want {
-			t.Errorf("inDir(%q, %q) = %v, want %v", p, dir, got, want)
-		}
-	})
-}
