@@ -526,24 +526,23 @@ func eachBlob(text []byte, fn func(s, e int, kind byte) bool) {
 		for e < n && blobByte[text[e]] {
 			e++
 		}
-		if e-s >= minBlob {
-			kind, pct, hexOnly := byte('b'), 0, true
-			for _, c := range text[s:e] {
-				if c == '%' {
-					pct++
-				} else if hexOnly && !isHex(c) {
-					hexOnly = false
-				}
+		// the run is at least minBlob long: text[i:p+1] is
+		kind, pct, hexOnly := byte('b'), 0, true
+		for _, c := range text[s:e] {
+			if c == '%' {
+				pct++
+			} else if hexOnly && !isHex(c) {
+				hexOnly = false
 			}
-			switch {
-			case pct >= 3:
-				kind = '%'
-			case hexOnly:
-				kind = 'h'
-			}
-			if !fn(s, e, kind) {
-				return
-			}
+		}
+		switch {
+		case pct >= 3:
+			kind = '%'
+		case hexOnly:
+			kind = 'h'
+		}
+		if !fn(s, e, kind) {
+			return
 		}
 		i = e + 1
 	}
