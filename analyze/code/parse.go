@@ -171,9 +171,6 @@ func (p *parser) refs(ns ...*node) []*node {
 	return p.ptrs[i:len(p.ptrs):len(p.ptrs)]
 }
 
-// parse builds statements from logical lines, nesting bodies by indent.
-func parse(lines []line) []*stmt { return parseTokens(lines, tokenCount(lines)) }
-
 // tokenCount is the number of tokens lines hold.
 func tokenCount(lines []line) int {
 	n := 0
@@ -183,7 +180,8 @@ func tokenCount(lines []line) int {
 	return n
 }
 
-// parseTokens is parse, told how many tokens lines hold (ntoks).
+// parseTokens builds statements from logical lines, nesting bodies by
+// indent; lines hold ntoks tokens (tokenCount), which size its chunks.
 func parseTokens(lines []line, ntoks int) []*stmt {
 	type frame struct {
 		indent int

@@ -49,7 +49,7 @@ func diffTexts(tb testing.TB) []string {
 func sameParse(t *testing.T, src string) {
 	t.Helper()
 	lines, _, _ := tokenize(src)
-	got, want := parse(lines), refParse(lines)
+	got, want := parseTokens(lines, tokenCount(lines)), refParse(lines)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parse differs from the reference on %q", src)
 	}
