@@ -42,10 +42,10 @@ var popular = []string{
 	"jquery", "underscore", "request", "dotenv", "mongoose", "electron", "cross-env", "event-stream", "coffee-script",
 }
 
-// installCmd is the pattern of the package installs typosquat reads,
+// installExpr is the pattern of the package installs typosquat reads,
 // which eachInstall reads without running it (its tests hold it to the
 // pattern).
-var installCmd = lazyMatcher(`(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`)
+const installExpr = `(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(?:install|add|i)\s+([^;&|\n]+)`
 
 // typosquat reports a package install whose name is one edit away from a
 // popular package without being it.
@@ -66,7 +66,7 @@ func typosquat(c *tool.Call) bool {
 	return false
 }
 
-// eachInstall calls fn with the successive matches in s of installCmd's
+// eachInstall calls fn with the successive matches in s of installExpr's
 // pattern, each as FindAllStringSubmatchIndex gives it, until fn returns
 // false. It reads the text as regexp would, without running it, some
 // twenty times cheaper: a match starts at a word's start (\b before a
@@ -88,7 +88,7 @@ func eachInstall(s string, fn func(loc [4]int) bool) {
 	}
 }
 
-// installAt returns the arguments a match of installCmd that starts at p
+// installAt returns the arguments a match of installExpr that starts at p
 // (after the \b) gives, from start to end, and whether there is one.
 func installAt(s string, p int) (start, end int, ok bool) {
 	// m is the manager's end; s[p]|0x20 is p for P and p (and no other
@@ -140,7 +140,7 @@ func installAt(s string, p int) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// isInstallEnd reports a byte installCmd's arguments stop at.
+// isInstallEnd reports a byte installExpr's arguments stop at.
 func isInstallEnd(b byte) bool { return b == ';' || b == '&' || b == '|' || b == '\n' }
 
 // typosquatted reports whether the words of a package install's

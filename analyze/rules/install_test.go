@@ -14,6 +14,10 @@ func checkInstall(t *testing.T, s string) {
 	}, installCmd().unanchored().FindAllStringSubmatchIndex(s, -1))
 }
 
+// installCmd is installExpr as a matcher, the reference eachInstall
+// is held to.
+var installCmd = lazyMatcher(installExpr)
+
 // installTexts are edges of installCmd's pattern.
 var installTexts = []string{"", "pip install x", "PIP INSTALL X", "pip3 install x", "pip3.12 install x", "pip. install x", "pip3x install x",
 	"xpip install x", "_pip install x", "-pip install x", "épip install x", "pip  install  x", "pip\tinstall\nx", "pip install\n", "pip install \n",

@@ -25,7 +25,7 @@ func builtinExprs(t testing.TB) []string {
 			out = append(out, e)
 		}
 	}
-	for _, m := range []func() *matcher{pathCall, installCmd, pkgInstallPattern, privSudoPattern, systemInstallPattern,
+	for _, m := range []func() *matcher{pathCall, pkgInstallPattern, privSudoPattern, systemInstallPattern,
 		rootShellPattern, gitCommitPattern, gitPushPattern} {
 		if e := m().expr; !slices.Contains(out, e) {
 			out = append(out, e)
