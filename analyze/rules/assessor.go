@@ -586,21 +586,15 @@ func foldWord(s string, i int, word string) int {
 		switch {
 		case i < len(s) && ascii.Lower(s[i]) == word[j]:
 			i++
-		case word[j] == 's' && strings.HasPrefix(s[i:], "\u017f"), word[j] == 'k' && strings.HasPrefix(s[i:], "\u212a"):
-			i += len(string(foldsTo(word[j])))
+		case word[j] == 's' && strings.HasPrefix(s[i:], "\u017f"):
+			i += len("\u017f")
+		case word[j] == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
 		default:
 			return -1
 		}
 	}
 	return i
-}
-
-// foldsTo is the non-ASCII character (?i) folds onto the letter s or k.
-func foldsTo(b byte) rune {
-	if b == 's' {
-		return '\u017f'
-	}
-	return '\u212a'
 }
 
 // nameAfter reads, at i, \s+ and a table's name ([A-Za-z_][A-Za-z0-9_.]*
