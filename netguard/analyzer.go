@@ -241,21 +241,10 @@ func plainParts(dest string) (scheme, host, port string, ok bool) {
 			return "", "", "", false
 		}
 	}
-	rest := dest[i+3:]
-	host, path, _ := strings.Cut(rest, "/")
-	host, port, hasPort := strings.Cut(host, ":")
-	if host == "" || hasPort && port == "" {
+	authority, path, _ := strings.Cut(dest[i+3:], "/")
+	host, port, ok = PlainAuthority(authority)
+	if !ok {
 		return "", "", "", false
-	}
-	for j := 0; j < len(host); j++ {
-		if plainClass[host[j]]&plainHost == 0 {
-			return "", "", "", false
-		}
-	}
-	for j := 0; j < len(port); j++ {
-		if c := port[j]; c < '0' || c > '9' {
-			return "", "", "", false
-		}
 	}
 	for j := 0; j < len(path); j++ {
 		if plainClass[path[j]]&plainPath == 0 {
@@ -263,6 +252,28 @@ func plainParts(dest string) (scheme, host, port string, ok bool) {
 		}
 	}
 	return dest[:i], host, port, true
+}
+
+// PlainAuthority returns the host and port (maybe "") of a URL's
+// authority of ASCII letters, digits, dots and dashes, maybe with a port
+// of digits, as url.Parse reads its Hostname and Port, without url.Parse
+// and its allocations; false for any other authority.
+func PlainAuthority(authority string) (host, port string, ok bool) {
+	host, port, hasPort := strings.Cut(authority, ":")
+	if host == "" || hasPort && port == "" {
+		return "", "", false
+	}
+	for j := 0; j < len(host); j++ {
+		if plainClass[host[j]]&plainHost == 0 {
+			return "", "", false
+		}
+	}
+	for j := 0; j < len(port); j++ {
+		if c := port[j]; c < '0' || c > '9' {
+			return "", "", false
+		}
+	}
+	return host, port, true
 }
 
 // plainClass says, of each byte, where a plain URL may hold it: in the

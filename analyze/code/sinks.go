@@ -1259,7 +1259,7 @@ func hostOf(s string) (host string, local, known bool) {
 	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
 		authority = authority[at+1:]
 	}
-	h, ok := plainHostname(authority)
+	h, _, ok := netguard.PlainAuthority(authority)
 	if !ok {
 		h = parsedHostname(authority)
 	}
@@ -1273,27 +1273,6 @@ func parsedHostname(authority string) string {
 		return u.Hostname()
 	}
 	return authority
-}
-
-// plainHostname is parsedHostname of an authority of ASCII letters,
-// digits, dots and dashes, maybe with a port, without url.Parse and its
-// allocations; false for any other (TestPlainHostname).
-func plainHostname(authority string) (string, bool) {
-	host, port, hasPort := strings.Cut(authority, ":")
-	if host == "" || hasPort && port == "" {
-		return "", false
-	}
-	for i := 0; i < len(host); i++ {
-		if c := host[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
-			return "", false
-		}
-	}
-	for i := 0; i < len(port); i++ {
-		if c := port[i]; c < '0' || c > '9' {
-			return "", false
-		}
-	}
-	return host, true
 }
 
 // isLocal reports a host that is this machine, in any form.
