@@ -106,7 +106,7 @@ func FuzzFieldsOf(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if !plain(s) {
+		if _, ok := plainWords(s); !ok {
 			return
 		}
 		r := newResolver(Options{Env: testEnv})

@@ -34,8 +34,8 @@ func (Preparer) Prepare(_ context.Context, c *tool.Call) ([]risk.Finding, error)
 	env := c.Env()
 	usedBefore := c.Work.Used()
 	for i, script := range scripts {
-		isPlain := plain(script)
-		cmds, changes, sets, err := resolveScript(script, isPlain, Options{Env: env, Prior: c.Prior, Work: c.Work})
+		words, isPlain := plainWords(script)
+		cmds, changes, sets, err := resolveScript(script, words, isPlain, Options{Env: env, Prior: c.Prior, Work: c.Work})
 		if i >= c.OwnShell {
 			changes = nil // a child process: its cd and variables die with it
 		}
@@ -222,20 +222,18 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 // It also reports whether the script may set a shell variable, itself or
 // in a script it runs in turn (see tool.Script.SetsVariables).
 func commandsIn(script string, o Options) ([]Command, []tool.Effect, bool, error) {
-	return resolveScript(script, plain(script), o)
+	words, isPlain := plainWords(script)
+	return resolveScript(script, words, isPlain, o)
 }
 
-// resolveScript is commandsIn, told whether script is plain.
-func resolveScript(script string, isPlain bool, o Options) ([]Command, []tool.Effect, bool, error) {
+// resolveScript is commandsIn, told whether script is plain and, if so,
+// its words (plainWords: the script without its comment).
+func resolveScript(script, words string, isPlain bool, o Options) ([]Command, []tool.Effect, bool, error) {
 	var r *resolver
 	var err error
 	if isPlain {
 		if !o.Work.Charge(len(script), "shell words") {
 			return nil, nil, false, nil
-		}
-		words := script
-		if i := strings.IndexByte(words, '#'); i >= 0 {
-			words = words[:i] // its comment: a plain script holds no other # (see plain)
 		}
 		r, err = resolvePlain(words, o)
 		if err == nil && !r.sets {
@@ -308,20 +306,14 @@ func novel(text *text, cmd Command, work *tool.Budget) bool {
 // script: past a few, more say nothing new.
 const maxDynamicFindings = 8
 
-// plain reports a script made only of characters that bash takes
-// literally: letters, digits, blanks and - _ . / : = , @ % +, and
+// plainWords reports a plain script, made only of characters that bash
+// takes literally: letters, digits, blanks and - _ . / : = , @ % +, and
 // perhaps a comment at its end (a # that starts a word, and no newline
-// after it). Such a script splits on blanks into the words it shows
+// after it); and returns the part of it that holds the words: s without
+// its comment. Such a script splits on blanks into the words it shows
 // before the comment, expands nothing and computes no command name, so
 // resolving it could add nothing; and if it does not parse (a stray
 // "fi"), bash refuses to run it too.
-func plain(s string) bool {
-	_, ok := plainWords(s)
-	return ok
-}
-
-// plainWords is plain, and returns the part of s that holds the words:
-// s without its comment.
 func plainWords(s string) (string, bool) {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {

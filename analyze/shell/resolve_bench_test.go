@@ -21,7 +21,8 @@ func BenchmarkResolveCorpus(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, s := range scripts {
-			_, _, _, _ = resolveScript(s, plain(s), Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
+			w, isPlain := plainWords(s)
+			_, _, _, _ = resolveScript(s, w, isPlain, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
 		}
 	}
 }

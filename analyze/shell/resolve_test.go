@@ -225,7 +225,7 @@ func BenchmarkResolve(b *testing.B) {
 func TestPlainNeedsNoResolution(t *testing.T) {
 	for _, s := range []string{"git status", "go test -race ./...", "npm run build", "docker ps -a", "df -h", "make CC=gcc", "\t ls a=b",
 		"git status # 12", "ls -la\t#'unclosed \"quote $(x)", "make # a=b; rm -rf ~"} {
-		if !plain(s) {
+		if _, ok := plainWords(s); !ok {
 			t.Fatalf("%q not plain", s)
 		}
 		cmds, err := Resolve(s, testEnv)
@@ -246,7 +246,7 @@ func TestPlainNeedsNoResolution(t *testing.T) {
 	}
 	for _, s := range []string{"rm -rf ~", "r''m x", "a;b", "$x", "echo *", "a{b,c}", `\rm`, "x #\ny", "a#b", "x # y\nrm -rf ~", "#only a comment", " # x",
 		"X=1 make -j4 all", "P=.warden/policy.yaml", " FOO=1 rm -rf /", "\t X=1 ls", "a\tb=c d"} { // assignments: the fields would read X=1 as the command
-		if plain(s) {
+		if _, ok := plainWords(s); ok {
 			t.Errorf("%q taken as plain", s)
 		}
 	}
@@ -417,12 +417,13 @@ func TestPlainCommentAgrees(t *testing.T) {
 	}
 	n := 0
 	for _, s := range scripts {
-		if !plain(s) || !strings.Contains(s, "#") {
+		if _, ok := plainWords(s); !ok || !strings.Contains(s, "#") {
 			continue
 		}
 		n++
-		fast, _, fastSets, errF := resolveScript(s, true, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
-		slow, _, slowSets, errS := resolveScript(s, false, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
+		w, _ := plainWords(s)
+		fast, _, fastSets, errF := resolveScript(s, w, true, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
+		slow, _, slowSets, errS := resolveScript(s, "", false, Options{Env: testEnv, Work: tool.NewBudget(tool.DefaultWork)})
 		if (errF == nil) != (errS == nil) && errS == nil {
 			t.Errorf("%q: shortcut error %v, parser none", s, errF)
 			continue
