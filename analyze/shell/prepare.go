@@ -217,7 +217,7 @@ func textCommands(c *tool.Call, k *Knowledge, env Env) []risk.Finding {
 }
 
 // commandsIn resolves a script with options o (see ResolveWith); one made
-// only of plain words (see plain) is split on blanks instead of parsed.
+// only of plain words (see plainWords) is split on blanks instead of parsed.
 //
 // It also reports whether the script may set a shell variable, itself or
 // in a script it runs in turn (see tool.Script.SetsVariables).

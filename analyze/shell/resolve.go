@@ -139,7 +139,7 @@ func resolveFields(fields []string, o Options) (*resolver, error) {
 	return r, nil
 }
 
-// resolvePlain is resolveFields for a plain script (see plain), split on
+// resolvePlain is resolveFields for a plain script (see plainWords), split on
 // blanks as strings.Fields splits it, into r's arena of words (see
 // fieldsOf).
 func resolvePlain(script string, o Options) (*resolver, error) {

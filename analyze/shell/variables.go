@@ -28,7 +28,7 @@ func assigns(n syntax.Node) bool {
 	return false
 }
 
-// plainSets reports whether a plain script (see plain), which is split
+// plainSets reports whether a plain script (see plainWords), which is split
 // rather than parsed, may set a variable: only when bash reads its first
 // word as more than a command name (a reserved word, a declaration
 // builtin), and then as the parser reads it; one that does not parse may
