@@ -109,7 +109,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		out = exhaustion(out, c, name)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
-			out = append(out, unknownCommand(c, name))
+			if dev, ok := deviceOperand(c, env); ok {
+				out = append(out, unknownOnDevice(c, name, dev))
+			} else {
+				out = append(out, unknownCommand(c, name))
+			}
 		}
 	}
 	if pushes {
@@ -134,11 +138,68 @@ func unknownCommand(c *Command, name string) risk.Finding {
 		Reason: "warden does not know what " + cut(name, 60) + " does; judged by its arguments only"}, c)
 }
 
+// RuleUnknownOnDevice is the finding on a program no knowledge of warden
+// names that is given a storage device (mdadm --zero-superblock /dev/sdb1,
+// nvme format /dev/nvme0n1): what it does to the device is not seen, and
+// what such programs do is rewrite it, so it is high, not low.
+const RuleUnknownOnDevice = "disk.unknown_program"
+
+// unknownOnDevice is the finding that warden does not know what the
+// program name, run by c, does to the storage device dev.
+func unknownOnDevice(c *Command, name, dev string) risk.Finding {
+	return mayRun(risk.Finding{Analyzer: "shell", Rule: RuleUnknownOnDevice, Level: risk.High, Resource: "file:" + cut(dev, 200),
+		Reason: "warden does not know what " + cut(name, 60) + " does to the storage device " + cut(dev, 60) + ", which it is given: it may overwrite what is stored there"}, c)
+}
+
+// deviceOperand returns the first storage device among the static
+// operands of c, and the values of its --option=VALUE words: a path below
+// /dev that is not a stream, a terminal or one of bash's /dev/tcp names,
+// relative paths read from the folder c runs in (cd /dev && tool sdb).
+func deviceOperand(c *Command, env paths.Env) (string, bool) {
+	env = runsIn(*c, env)
+	inDev := paths.Within(env.Cwd, "/dev")
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		if c.Dynamic[j] || !inDev && !strings.Contains(a, "dev") {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			k := strings.IndexByte(a, '=')
+			if k < 0 {
+				continue
+			}
+			a = a[k+1:]
+		}
+		if p := env.Abs(a); storageDevice(p, env) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// storageDevice reports an absolute path that names a device which may
+// hold data: a disk, a partition, a volume (/dev/sdb1, /dev/nvme0n1,
+// /dev/mapper/vg-root, /dev/disk/by-id/…), or raw memory; not a stream
+// (/dev/null, /dev/stdin), a terminal (/dev/tty1, /dev/pts/0), or a name
+// bash gives a socket (/dev/tcp/…).
+func storageDevice(p string, env paths.Env) bool {
+	if env.ClassifyAbs(p) != paths.Device {
+		return false
+	}
+	rest := p[len("/dev/"):]
+	for _, t := range []string{"tty", "pts/", "ptmx", "console", "tcp/", "udp/", "log", "kmsg"} {
+		if strings.HasPrefix(rest, t) {
+			return false
+		}
+	}
+	return true
+}
+
 // informational are programs that only report on the system or compute
 // from their arguments: warden knows them, and they need no row.
 var informational = wordSet(`uname arch nproc free uptime id whoami groups logname hostname hostnamectl tty getent locale
 lsb_release sw_vers seq expr bc dc factor numfmt cal sha1sum sha224sum sha256sum sha384sum sha512sum md5sum shasum cksum
-b2sum sum lscpu lsblk lsusb lspci lsof vmstat iostat mpstat nvidia-smi mkfifo mktemp tempfile yes printenv`)
+b2sum sum lscpu lsblk lsusb lspci lsof vmstat iostat mpstat nvidia-smi mkfifo mktemp tempfile yes printenv blkid dumpe2fs smartctl`)
 
 // expanded reports a command that names an alias or a function of the
 // script (or of the conversation), whose body the resolver expanded in

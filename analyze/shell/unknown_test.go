@@ -36,3 +36,39 @@ func TestUnknownCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownOnDevice: an unknown program given a storage device, as an
+// operand or an option's value, may rewrite it: high
+// (disk.unknown_program), never the low of an unknown command; a
+// stream, a terminal, a computed word or a program that only reports is
+// not.
+func TestUnknownOnDevice(t *testing.T) {
+	for _, script := range []string{
+		"mdadm --zero-superblock /dev/sdb1",
+		"nvme format /dev/nvme0n1",
+		"mytool --device=/dev/sdb",
+		"badblocks -w /dev/sdc",
+		"pvcreate /dev/mapper/vg-data",
+		"frob /dev/disk/by-id/ata-WDC_WD10",
+		"cd /dev && zapper sdb",
+		"sudo mdadm --create /dev/md0 --level=1 /dev/sdb /dev/sdc",
+		"zz /dev/../dev/sda",
+	} {
+		fs := analyzeScript(t, script)
+		if l, ok := levelOf(fs, RuleUnknownOnDevice); !ok || l != risk.High {
+			t.Errorf("%q: %s %v, want high", script, l, ok)
+		}
+		if _, ok := levelOf(fs, RuleUnknownCommand); ok {
+			t.Errorf("%q: %s fires beside %s", script, RuleUnknownCommand, RuleUnknownOnDevice)
+		}
+	}
+	for _, script := range []string{
+		"frob /dev/null", "frob /dev/stdin", "minicom -D /dev/ttyUSB0", "picocom /dev/ttyACM0", "frob /dev/pts/3",
+		"frob $DEV", "frob ./dev/sda", "cd /tmp && frob sdb", "frob --dev", "frob /devices/x",
+		"blkid /dev/sda1", "smartctl -a /dev/sda", "lsblk /dev/sda", "dumpe2fs -h /dev/sda1",
+	} {
+		if _, ok := levelOf(analyzeScript(t, script), RuleUnknownOnDevice); ok {
+			t.Errorf("%q: %s fires", script, RuleUnknownOnDevice)
+		}
+	}
+}
