@@ -608,11 +608,27 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:     "priv.mount",
-				Cmd:      []string{"mount", "umount"},
+				Cmd:      []string{"mount"},
 				NoFlag:   []string{"-l", "--list", "-h", "--help", "-V", "--version"},
 				ArgMatch: "^/",
 				Level:    "medium",
 				Reason:   "Mounting or unmounting filesystems changes what the machine's paths hold",
+			},
+			{
+				Rule:    "priv.mount",
+				Cmd:     []string{"umount"},
+				NoFlag:  []string{"-h", "--help", "-V", "--version"},
+				Target:  "operands",
+				Level:   "medium",
+				ByClass: map[string]string{"device": "medium", "dynamic": "medium", "home": "high", "root": "high", "system": "high"},
+				Reason:  "Unmounting a filesystem takes away what its paths hold from everything running on the machine",
+			},
+			{
+				Rule:    "priv.mount",
+				Cmd:     []string{"umount"},
+				AnyFlag: []string{"-a", "--all", "-R", "--recursive"},
+				Level:   "high",
+				Reason:  "Unmounting every filesystem (or a whole tree of them) takes away what their paths hold from everything running on the machine",
 			},
 			{
 				Rule:   "priv.namespace_escape",
@@ -1696,6 +1712,20 @@ func commandsData() *Knowledge {
 				Reason:   "Removing the immutable flag unprotects a file",
 			},
 			{
+				Rule:     "sec.immutable_flag_set",
+				Cmd:      []string{"chattr"},
+				ArgMatch: `^\+[a-z]*[ia][a-z]*$`,
+				Target:   "operands",
+				ByClass: map[string]string{
+					"credential": "medium",
+					"dynamic":    "medium",
+					"root":       "medium",
+					"startup":    "medium",
+					"system":     "medium",
+				},
+				Reason: "Making a system, start-up or credential file immutable or append-only keeps anyone from changing it back, the way a planted change is made to stick",
+			},
+			{
 				Rule:   "sec.kernel_module",
 				Cmd:    []string{"insmod", "rmmod", "modprobe", "kexec"},
 				NoFlag: []string{"-n", "--dry-run", "-c", "--showconfig"},
@@ -2105,6 +2135,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{":"}, true
 	case `^\*$|^--principal=\*$|^--aws-account-id=\*$`:
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
+	case `^\+[a-z]*[ia][a-z]*$`:
+		return []string{"+"}, true
 	case "^create$":
 		return []string{"create"}, true
 	}
