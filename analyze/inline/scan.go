@@ -230,7 +230,7 @@ func (s *scanner) calls(toks []token, depth int) {
 		if f.kind == Eval && next < len(toks) && toks[next].k == tPunct && toks[next].text == "{" {
 			continue // perl's eval { … } block
 		}
-		exprs, flags, end := args(toks, next)
+		exprs, flags, end := args(toks, next, s.lang == "perl" || s.lang == "ruby")
 		if f.kind == Run || f.kind == Eval {
 			i = max(i, end-1) // their strings are the command, not calls
 		}
@@ -533,7 +533,7 @@ func definition(toks []token, i int) bool {
 // arguments of their own; a nested call or an object is one run-time
 // part. flags holds the names written inside the arguments (recursive in
 // {recursive: true}). end is the index after the arguments.
-func args(toks []token, i int) (exprs [][]part, flags map[string]bool, end int) {
+func args(toks []token, i int, bare bool) (exprs [][]part, flags map[string]bool, end int) {
 	if i >= len(toks) {
 		return nil, nil, i
 	}
@@ -543,6 +543,9 @@ func args(toks []token, i int) (exprs [][]part, flags map[string]bool, end int) 
 		case t.k == tStr || t.k == tExec || t.k == tNum:
 		case t.k == tIdent && (strings.HasPrefix(t.text, "$") || strings.HasPrefix(t.text, "@")):
 		case t.k == tPunct && t.text == "[":
+		case bare && bareArg(toks, i):
+			// perl's unlink glob "*", unlink <*.tmp>, ruby's system cmd:
+			// an argument computed at run time
 		default:
 			return nil, nil, i
 		}
@@ -631,6 +634,28 @@ func args(toks []token, i int) (exprs [][]part, flags map[string]bool, end int) 
 	flush()
 	return exprs, flags, i
 }
+
+// bareArg reports, in a language whose calls need no parentheses (perl,
+// ruby), an argument list that starts at toks[i] with a name (a call
+// such as glob, a variable) or perl's <…> glob, rather than a statement
+// modifier or an operator that ends the call (unlink or die, exec if x).
+func bareArg(toks []token, i int) bool {
+	t := toks[i]
+	if t.k == tPunct {
+		return t.text == "<" && i+1 < len(toks) && (toks[i+1].k != tPunct || toks[i+1].text != "=" && toks[i+1].text != "<")
+	}
+	if t.k != tIdent || endsCall[t.text] {
+		return false
+	}
+	// a name followed by = starts an assignment of its own
+	return i+1 >= len(toks) || toks[i+1].k != tPunct || toks[i+1].text != "="
+}
+
+// endsCall are the words that, after a call's name, end it instead of
+// starting its arguments.
+var endsCall = map[string]bool{"or": true, "and": true, "not": true, "if": true, "unless": true, "while": true, "until": true,
+	"for": true, "foreach": true, "do": true, "then": true, "end": true, "rescue": true, "x": true, "eq": true, "ne": true,
+	"lt": true, "gt": true, "le": true, "ge": true, "cmp": true, "in": true}
 
 // appendValue adds a token's value to an expression: a string's parts,
 // or one run-time part for anything else.

@@ -38,6 +38,17 @@ func TestScan(t *testing.T) {
 		{lang: "perl", src: `eval { die "x" }; print "ok"`, none: []string{"die"}},
 		{lang: "perl", src: `print "system(rm -rf ~)" # system("rm -rf /")`, none: []string{"rm"}},
 		{lang: "perl", src: `print join(",", map { $_ * 2 } 1..3)`, none: []string{"rm"}},
+		// calls without parentheses whose argument is computed (a call, a
+		// glob, a variable): deleted or run, what is not seen
+		{lang: "perl", src: `unlink glob "*"`, find: []string{`rm -f -- "$WARDEN_DYNAMIC*"`}},
+		{lang: "perl", src: `unlink <*.tmp>`, find: []string{`rm -f -- "$WARDEN_DYNAMIC"`}},
+		{lang: "perl", src: `system sprintf("rm -rf %s", $d)`, rules: []string{RuleDynamicExec}},
+		{lang: "ruby", src: `cmd = ARGV[0]; system cmd`, rules: []string{RuleDynamicExec}},
+		{lang: "ruby", src: `File.delete path`, find: []string{`rm -f -- "$WARDEN_DYNAMIC"`}},
+		{lang: "perl", src: `unlink or die "x"; print "ok"`, none: []string{"rm"}},
+		{lang: "perl", src: `for my $f (glob "*.bak") { print $f }`, none: []string{"rm"}},
+		{lang: "perl", src: `open my $fh, "<", "x" or die; print <$fh>`, none: []string{"rm"}},
+		{lang: "ruby", src: `exec if false; puts 1`, none: []string{"$WARDEN_DYNAMIC"}},
 		// ruby
 		{lang: "ruby", src: `system("rm -rf ~")`, find: []string{"rm -rf ~"}},
 		{lang: "ruby", src: "puts `rm -rf ~`", find: []string{"rm -rf ~"}},
@@ -163,7 +174,7 @@ func TestLang(t *testing.T) {
 }
 
 func FuzzInline(f *testing.F) {
-	for _, s := range []string{`system("rm -rf ~")`, "`id`", `qx{ls}`, `%x(ls)`, `"#{x}"`, "`${a}`", `open(F, "|x")`, `/* x`, `"unterminated`, `q(`, `{ print > "f" }`} {
+	for _, s := range []string{`system("rm -rf ~")`, `unlink glob "*"`, `unlink <$f>`, `system cmd if x`, "`id`", `qx{ls}`, `%x(ls)`, `"#{x}"`, "`${a}`", `open(F, "|x")`, `/* x`, `"unterminated`, `q(`, `{ print > "f" }`} {
 		f.Add("perl", s)
 		f.Add("js", s)
 	}

@@ -102,6 +102,22 @@ func commandsData() *Knowledge {
 				Reason: "Deletion of {target}",
 			},
 			{
+				Rule:   "fs.recursive_delete",
+				Cmd:    []string{"rimraf", "del-cli", "premove"},
+				NoFlag: []string{"-h", "--help", "--version"},
+				Target: "operands",
+				Effect: "delete-tree",
+				Reason: "Recursive deletion of {target} removes everything under it for good",
+			},
+			{
+				Rule:     "fs.delete",
+				Cmd:      []string{"mv"},
+				ArgMatch: "^/dev/(?:null|zero|full)$",
+				Target:   "sources",
+				Effect:   "delete",
+				Reason:   "Moving {target} onto /dev/null throws it away",
+			},
+			{
 				Rule:    "fs.find_delete",
 				Cmd:     []string{"find"},
 				AnyFlag: []string{"-delete"},
@@ -2123,6 +2139,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"-"}, true
 	case "^/":
 		return []string{"/"}, true
+	case "^/dev/(?:null|zero|full)$":
+		return []string{"/dev/"}, true
 	case "^0$":
 		return []string{"0"}, true
 	case "^ACCEPT$":
