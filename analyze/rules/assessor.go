@@ -40,9 +40,10 @@ type kwIndex struct {
 	// What a call's candidate rules are made of (scanState.candidates),
 	// bitsets of positions as rules are: the rules for every tool class
 	// (unclassed) and those for a class (classed), the rules that run
-	// whatever keywords the texts hold (always: funcs, conditions and
-	// classes alone, patterns without keywords), and by target the
-	// patterns gated by keywords that read it (reads; nil: none).
+	// whatever keywords the texts hold (always: command rules, conditions
+	// and classes alone, patterns and funcs without keywords), and by
+	// target the rules gated by keywords (Rule.keyed) that read it (reads;
+	// nil: none).
 	unclassed []uint64
 	classed   []classRules
 	always    []uint64

@@ -358,9 +358,13 @@ func (r *Rule) keywordIn(c *tool.Call, st *scanState, pos int) bool {
 	return false
 }
 
-// keyed reports whether the rule is a pattern gated by keywords: it runs
-// only on the targets whose texts hold one.
-func (r *Rule) keyed() bool { return r.Func == nil && r.Pattern != "" && len(r.kw) > 0 }
+// keyed reports whether the rule is gated by keywords: a pattern with
+// keywords runs only on the targets whose texts hold one, a func with
+// keywords (not a command rule, which its own keywords gate) only when
+// one of them does.
+func (r *Rule) keyed() bool {
+	return (r.Pattern != "" || r.Func != nil && r.cmd == nil) && len(r.kw) > 0
+}
 
 // run is match for a call of one of the rule's classes.
 func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
@@ -625,6 +629,9 @@ func targetIndex(t Target) int {
 func (st *scanState) has(c *tool.Call, ti, pos int) bool {
 	cand := st.cand[ti]
 	if cand == nil {
+		if countTexts(c, ti) == 0 {
+			return false // nothing to scan (candidates leaves such targets alone)
+		}
 		cand = st.scan(c, ti)
 	}
 	return cand[pos>>6]&(1<<(pos&63)) != 0
