@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/tool"
@@ -16,7 +17,8 @@ import (
 // gated by its keywords, and at command positions (see atCommand) when
 // atCmd is set. A rule of the pack that names one (commandRules) runs it
 // with its call's scan state (Rule.run): the scripts' commands are read
-// once for all of them, and the keyword scan gates the texts.
+// once for all of them (commandBits), and the keyword scan gates the
+// texts.
 type commandRule struct {
 	cmd func(args []string) bool
 	// at, when set, is used instead of cmd: it reads command i with the
@@ -25,34 +27,103 @@ type commandRule struct {
 	pattern  func() *matcher
 	keywords []string
 	atCmd    bool
+	// bit is the rule's bit in what commandBits returns
+	bit uint8
+}
+
+// The bits of the pack's command rules (commandRule.bit).
+const (
+	bitInstall uint8 = 1 << iota
+	bitSudo
+	bitRootShell
+	bitSystemInstall
+	bitCommit
+	bitPush
+)
+
+// holds reports whether the rule's test (at, or cmd) holds on command i
+// of cmds.
+func (r *commandRule) holds(cmds []shell.Command, i int) bool {
+	if r.at != nil {
+		return r.at(cmds, i)
+	}
+	return r.cmd(cmds[i].Args)
+}
+
+// commandBits returns the bits of the command rules whose test holds on
+// command i of cmds (holds, for each rule of commandRules), read from
+// the command once for all of them: its program's name is taken once,
+// and the tests that cannot hold on it are not run.
+func commandBits(cmds []shell.Command, i int) uint8 {
+	c := &cmds[i]
+	if len(c.Args) == 0 {
+		return 0 // no test holds on a command without words
+	}
+	var bits uint8
+	name := path.Base(c.Args[0])
+	elev := elevated(c.Via)
+	if shell.Elevator(name) {
+		bits |= bitSudo
+		if !c.Dynamic[0] && !runsInner(cmds, i, name) && elevatorShell(name, c) {
+			bits |= bitRootShell
+		}
+	} else if elev && !c.Dynamic[0] && isShell(name) && interactive(c) {
+		bits |= bitRootShell
+	}
+	if installs(c.Args) {
+		bits |= bitInstall
+		if elev {
+			bits |= bitSystemInstall
+		}
+	} else if elev && buildInstall(c.Args) {
+		bits |= bitSystemInstall
+	}
+	switch gitSub(c.Args) {
+	case "commit":
+		bits |= bitCommit
+	case "push":
+		bits |= bitPush
+	}
+	return bits
 }
 
 // match reports whether the rule fires on c (its Funcs entry): each
-// text's keywords are looked for in it.
+// script's commands are read for the rule alone, and each text's
+// keywords are looked for in it.
 func (r *commandRule) match(c *tool.Call) bool {
-	commands := func(_ int, s string) ([]shell.Command, error) { return shell.Commands(c, s) }
-	return r.matches(c, commands, func(ti, j int, s string) bool {
+	hit := func(_ int, s string) (bool, error) {
+		cmds, err := shell.Commands(c, s)
+		if err != nil {
+			return false, err
+		}
+		for i := range cmds {
+			if r.holds(cmds, i) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return r.matches(c, hit, func(ti, j int, s string) bool {
 		return slices.ContainsFunc(r.keywords, func(k string) bool { return containsLower(s, k) })
 	}, appendTexts(nil, c, tiSQL))
 }
 
-// matches is match, with the commands of script j of c.Shell, s, from
-// commands, whether text j of target ti, s, holds one of the rule's
-// keywords from keyed, and c.SQL without comments, sql (appendTexts:
-// stripped once per call, not once per rule).
-func (r *commandRule) matches(c *tool.Call, commands func(j int, s string) ([]shell.Command, error), keyed func(ti, j int, s string) bool, sql []string) bool {
+// matches is match, with whether the rule's test holds on a command of
+// script j of c.Shell, s, from hit (an error: the script's parse error),
+// whether text j of target ti, s, holds one of the rule's keywords from
+// keyed, and c.SQL without comments, sql (appendTexts: stripped once per
+// call, not once per rule).
+func (r *commandRule) matches(c *tool.Call, hit func(j int, s string) (bool, error), keyed func(ti, j int, s string) bool, sql []string) bool {
 	for j, s := range c.Shell {
-		cmds, err := commands(j, s)
+		ok, err := hit(j, s)
 		if err != nil {
 			if keyed(tiCommand, j, s) && r.text(c, s) {
 				return true
 			}
 			continue
 		}
-		for i := range cmds {
-			if r.at != nil && r.at(cmds, i) || r.at == nil && r.cmd(cmds[i].Args) {
-				return true
-			}
+		if ok {
+			return true
 		}
 	}
 	// the texts of the other default targets (see texts), without
@@ -92,7 +163,7 @@ func (r *commandRule) text(c *tool.Call, s string) bool {
 // program is a package manager and whose next word installs (pip install,
 // uv pip install, python -m pip install, npm i, cargo add, go get, apt-get
 // install …).
-var pkgInstall = &commandRule{cmd: installs, atCmd: true,
+var pkgInstall = &commandRule{cmd: installs, atCmd: true, bit: bitInstall,
 	pattern:  pkgInstallPattern,
 	keywords: []string{"install", "add", "get", "npm i", "pnpm i", "yarn"},
 }
@@ -122,8 +193,19 @@ func isManager(name string) bool {
 // verb, uv pip verb, python -m pip verb. Names compare without case, as
 // the pattern the rule had did.
 func installs(args []string) bool {
-	if len(args) < 2 {
+	if len(args) < 2 || args[0] == "" {
 		return false
+	}
+	// every name below starts with one of these letters, in either case
+	// (b|0x20 is a for A and a only, and so on): a name that starts with
+	// another ASCII byte is none of them (one that starts with a
+	// multi-byte character is compared lower-cased, as the others)
+	switch b := args[0][0]; b | 0x20 {
+	case 'a', 'b', 'c', 'd', 'g', 'n', 'p', 'u', 'y':
+	default:
+		if b < utf8.RuneSelf {
+			return false
+		}
 	}
 	w := func(i int) string { return strings.ToLower(args[i]) }
 	name := w(0)
@@ -142,14 +224,22 @@ func installs(args []string) bool {
 // only (pip, pip3, pip3.12).
 func isVersioned(name, prog string) bool {
 	rest, ok := strings.CutPrefix(name, prog)
-	return ok && strings.Trim(rest, "0123456789.") == ""
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if b := rest[i]; (b < '0' || b > '9') && b != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // privSudo is rule priv.sudo on the parsed commands: a command run with
 // elevated privileges or as another user (sudo, doas, pkexec, run0, su,
 // runuser). The elevation alone is the finding: what the command runs is
 // judged on its own, as if it stood alone.
-var privSudo = &commandRule{cmd: func(args []string) bool { return len(args) > 0 && shell.Elevator(path.Base(args[0])) },
+var privSudo = &commandRule{cmd: func(args []string) bool { return len(args) > 0 && shell.Elevator(path.Base(args[0])) }, bit: bitSudo,
 	pattern:  privSudoPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0", "su ", "runuser"},
 }
@@ -160,7 +250,7 @@ var privSudo = &commandRule{cmd: func(args []string) bool { return len(args) > 0
 // bash, doas sh, sudo su -, and the shells that programs run under sudo
 // start: sudo find . -exec /bin/sh \; , sudo vim -c ':!sh'). What is typed
 // into such a shell is not seen.
-var privRootShell = &commandRule{at: rootShellAt,
+var privRootShell = &commandRule{at: rootShellAt, bit: bitRootShell,
 	pattern:  rootShellPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0", "su", "runuser"},
 	atCmd:    true,
@@ -169,7 +259,7 @@ var privRootShell = &commandRule{at: rootShellAt,
 // rootShellAt reports whether command i of cmds opens an interactive
 // shell with elevated privileges or as another user.
 func rootShellAt(cmds []shell.Command, i int) bool {
-	c := cmds[i]
+	c := &cmds[i]
 	if len(c.Args) == 0 || c.Dynamic[0] {
 		return false
 	}
@@ -184,7 +274,7 @@ func rootShellAt(cmds []shell.Command, i int) bool {
 // command the resolver unwrapped (the next command one level deeper that
 // names it last in its Via).
 func runsInner(cmds []shell.Command, i int, name string) bool {
-	c := cmds[i]
+	c := &cmds[i]
 	for _, d := range cmds[i+1:] {
 		if d.Depth <= c.Depth {
 			break
@@ -199,7 +289,7 @@ func runsInner(cmds []shell.Command, i int, name string) bool {
 // elevatorShell reports whether an elevator that runs no command of its
 // own opens a shell: sudo and run0 with -s or -i (run0 alone too), doas
 // -s, su and runuser without a command, pkexec alone.
-func elevatorShell(name string, c shell.Command) bool {
+func elevatorShell(name string, c *shell.Command) bool {
 	switch name {
 	case "su", "runuser":
 		return !hasFlag(c, "", "--help", "--version", "-V", "-h")
@@ -220,7 +310,7 @@ const sudoValue = "ugCDhprtUTR"
 
 // hasFlag reports whether command c has one of the one-letter options
 // letters (in a cluster of sudo's options) or one of the long ones.
-func hasFlag(c shell.Command, letters string, long ...string) bool {
+func hasFlag(c *shell.Command, letters string, long ...string) bool {
 	for k, a := range c.Args[1:] {
 		if c.Dynamic[k+1] || len(a) < 2 || a[0] != '-' {
 			continue
@@ -262,7 +352,7 @@ func isShell(name string) bool {
 
 // interactive reports whether a shell command reads no script: no -c,
 // no script operand, nothing fed to its stdin.
-func interactive(c shell.Command) bool {
+func interactive(c *shell.Command) bool {
 	if len(c.Inputs) > 0 {
 		return false
 	}
@@ -296,9 +386,10 @@ func interactive(c shell.Command) bool {
 // run with elevated privileges writes the system's directories, and the
 // packages' own install scripts run as root.
 var privSystemInstall = &commandRule{at: func(cmds []shell.Command, i int) bool {
-	c := cmds[i]
+	c := &cmds[i]
 	return elevated(c.Via) && (installs(c.Args) || buildInstall(c.Args))
 },
+	bit:      bitSystemInstall,
 	pattern:  systemInstallPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0"},
 	atCmd:    true,
@@ -342,9 +433,9 @@ func gitSub(args []string) string {
 // commands.
 var (
 	gitCommit = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
-		pattern: gitCommitPattern, keywords: []string{"commit"}}
+		pattern: gitCommitPattern, keywords: []string{"commit"}, bit: bitCommit}
 	gitPush = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
-		pattern: gitPushPattern, keywords: []string{"push"}}
+		pattern: gitPushPattern, keywords: []string{"push"}, bit: bitPush}
 )
 
 // The patterns of the command rules, for the texts that are not parsed

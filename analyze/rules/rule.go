@@ -371,13 +371,7 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	resource := ""
 	switch {
 	case r.cmd != nil:
-		commands := func(j int, _ string) ([]shell.Command, error) { return st.commands(c, j) }
-		keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
-		var sql []string // stripped of comments once for every rule
-		if len(c.SQL) > 0 {
-			sql = st.texts(c, tiSQL)
-		}
-		if !r.cmd.matches(c, commands, keyed, sql) {
+		if !st.commandRule(c, r) {
 			return false, "", nil
 		}
 	case r.Func != nil:
@@ -482,13 +476,18 @@ type scanState struct {
 	own      [len(allTargets)][]string         // the lists text holds that are not c's
 	done     [len(allTargets)]bool             // text[i] is computed
 	act      map[string]any                    // CEL activation, built on first use
-	scripts  []script                          // the commands of c.Shell's scripts, read on first use
+	scripts  []script                          // what c.Shell's scripts' commands hold, read on first use (cmdRead)
+	cmdRead  bool                              // scripts, cmdAll and cmdOnly are read (commandRule)
+	cmdAll   uint8                             // the bits of scripts, together
+	cmdOnly  bool                              // every script parses, and the call has no code, SQL or text
 	fired    []fired                           // the rules that fired, in order (Analyze)
 }
 
-// script is what shell.Commands returns for a script.
+// script is what the command rules read of a script: the bits of those
+// whose test holds on one of its commands (commandBits), or the error
+// shell.Commands returns for it.
 type script struct {
-	cmds []shell.Command
+	bits uint8
 	err  error
 }
 
@@ -521,6 +520,7 @@ func (st *scanState) reset() {
 	st.act = nil
 	clear(st.scripts)
 	st.scripts = st.scripts[:0]
+	st.cmdRead, st.cmdAll, st.cmdOnly = false, 0, false
 	clear(st.fired)
 	st.fired = st.fired[:0]
 }
@@ -584,16 +584,38 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 	return st.text[ti]
 }
 
-// commands returns shell.Commands for script j of c.Shell, read once per
-// call for every command rule.
-func (st *scanState) commands(c *tool.Call, j int) ([]shell.Command, error) {
-	if len(st.scripts) == 0 {
+// commandRule reports whether r, a command rule, fires on c
+// (commandRule.matches): the scripts' commands are read once per call
+// for every command rule (commandBits), and the keyword scan gates the
+// texts. On a call of scripts that all parse and no other text of the
+// targets a command rule reads, that is whether a command holds its test.
+func (st *scanState) commandRule(c *tool.Call, r *Rule) bool {
+	if !st.cmdRead {
+		st.cmdRead, st.cmdOnly = true, len(c.Code) == 0 && len(c.SQL) == 0 && len(c.Text) == 0
 		for _, s := range c.Shell {
 			cmds, err := shell.Commands(c, s)
-			st.scripts = append(st.scripts, script{cmds, err})
+			var bits uint8
+			if err == nil {
+				for i := range cmds {
+					bits |= commandBits(cmds, i)
+				}
+			}
+			st.scripts = append(st.scripts, script{bits, err})
+			st.cmdAll |= bits
+			st.cmdOnly = st.cmdOnly && err == nil
 		}
 	}
-	return st.scripts[j].cmds, st.scripts[j].err
+	bit := r.cmd.bit
+	if st.cmdOnly {
+		return st.cmdAll&bit != 0
+	}
+	hit := func(j int, _ string) (bool, error) { return st.scripts[j].bits&bit != 0, st.scripts[j].err }
+	keyed := func(ti, j int, _ string) bool { return st.keyed(c, ti, j, r.gwSet) }
+	var sql []string // stripped of comments once for every rule
+	if len(c.SQL) > 0 {
+		sql = st.texts(c, tiSQL)
+	}
+	return r.cmd.matches(c, hit, keyed, sql)
 }
 
 // keyed reports whether text j of target ti holds one of the keywords in
