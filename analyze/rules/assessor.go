@@ -100,6 +100,7 @@ func index(rules []*Rule) *kwIndex {
 		if r.cmd != nil {
 			n += len(r.cmd.keywords)
 		}
+		n += len(funcGates[r.FuncName])
 	}
 	ids := make(map[string]int32, n)
 	words := make([]string, 0, n)
@@ -123,6 +124,9 @@ func index(rules []*Rule) *kwIndex {
 		}
 		if r.cmd != nil {
 			r.gw = idsOf(r.cmd.keywords, nil)
+		}
+		if r.fgate {
+			r.gw = idsOf(funcGates[r.FuncName], nil)
 		}
 	}
 	return indexOf(rules, words, n)

@@ -32,6 +32,14 @@ var commandRules = map[string]*commandRule{
 	"git_push":            gitPush,
 }
 
+// funcGates are, by the name of a Func that reads only the call's shell
+// scripts, strings one of which (in any case) a script holds whenever
+// the func fires on it: a rule that names one runs its func only on a
+// call with such a script, found by the keyword scan (Rule.run).
+var funcGates = map[string][]string{
+	"pkg_typosquat": {"install", "add", " i "}, // what typosquat looks for before it reads a script
+}
+
 // popular are widely used packages whose one-letter misspellings are a
 // known typosquatting target (PyPI and npm).
 var popular = []string{

@@ -72,10 +72,12 @@ func TestKeywordGatesSound(t *testing.T) {
 // TestCommandRulesState holds each command rule, as Analyze runs it (the
 // scripts' commands read once per call, the texts gated by the keyword
 // scan's hits), to its Funcs entry (each keyword looked for in each text),
-// with the work each charges, on every action the differential test
-// assesses and on texts written to slip past the scan: keywords in upper
-// case, at a text's edges, split by a SQL comment (which the SQL texts
-// lose before either looks), in scripts that do not parse.
+// and each func with a gate (funcGates), run only on scripts the scan
+// finds a string of the gate in, to the func alone, with the work each
+// charges, on every action the differential test assesses and on texts
+// written to slip past the scan: keywords in upper case, at a text's
+// edges, split by a SQL comment (which the SQL texts lose before either
+// looks), in scripts that do not parse.
 func TestCommandRulesState(t *testing.T) {
 	a := newAssessor(t)
 	acts := corpusActions(t)
@@ -84,6 +86,7 @@ func TestCommandRulesState(t *testing.T) {
 		"sudo su -; ((", "if then sudo -i", "sudo -i )", "npm i left-pad (", "su\n", " su ", "SU -",
 		"select 1 -- sudo su -\n", "select 'sudo -i' /* doas sh */", "update t set a = 'pip install x'",
 		"os.system('sudo make install')", "subprocess.run(['doas', 'sh'])", "git push --force origin main",
+		"npm i lodsh", "yarn add lodsh", "pip3 install numpyy", "PIP INSTALL reqeusts", "npm\ti lodsh", "pnpm i reakt;",
 	} {
 		acts = append(acts,
 			risk.Action{Tool: "Bash", Arguments: map[string]any{"command": s}},
@@ -93,7 +96,7 @@ func TestCommandRulesState(t *testing.T) {
 	}
 	checked := 0
 	for i, r := range a.rules {
-		if r.cmd == nil {
+		if r.cmd == nil && !r.fgate {
 			continue
 		}
 		checked++
@@ -116,8 +119,8 @@ func TestCommandRulesState(t *testing.T) {
 			t.Errorf("%s fired on no action", r.Name)
 		}
 	}
-	if checked != len(commandRules) {
-		t.Errorf("%d rules of the pack are command rules, want %d", checked, len(commandRules))
+	if checked != len(commandRules)+len(funcGates) {
+		t.Errorf("%d rules of the pack are command rules or funcs with a gate, want %d", checked, len(commandRules)+len(funcGates))
 	}
 }
 

@@ -42,7 +42,7 @@ func generateKeywords(t testing.TB) []byte {
 	kw, gw := make([][]int32, len(rules)), make([][]int32, len(rules))
 	for i, r := range rules {
 		kw[i] = r.kw
-		if r.prog != nil && len(r.prog.gate) > 0 || r.cmd != nil {
+		if r.prog != nil && len(r.prog.gate) > 0 || r.cmd != nil || r.fgate {
 			gw[i] = r.gw
 		}
 	}
@@ -53,7 +53,7 @@ func generateKeywords(t testing.TB) []byte {
 	fmt.Fprintf(&b, "var defaultKeywords = %#v\n\n", words)
 	b.WriteString("// defaultKW are, rule by rule of the default pack, the ids index gives\n// its keywords (indexDefault).\n")
 	fmt.Fprintf(&b, "var defaultKW = %s\n\n", idLists(kw))
-	b.WriteString("// defaultGW are, rule by rule, the ids index gives its gate strings (a\n// command rule's keywords), or nil when it has none (its keywords gate\n// it).\n")
+	b.WriteString("// defaultGW are, rule by rule, the ids index gives its gate strings (a\n// command rule's keywords, a func's gate), or nil when it has none (its\n// keywords gate it).\n")
 	fmt.Fprintf(&b, "var defaultGW = %s\n\n", idLists(gw))
 	b.WriteString("// defaultTables is keywords.New(defaultKeywords) as data: static, so a\n// process builds no automaton for the built-in rules.\n")
 	b.WriteString("var defaultTables = " + golit.KeywordTables(tb) + "\n")

@@ -238,6 +238,7 @@ func (r *Rule) derive() {
 		r.Func = Funcs[r.FuncName]
 	}
 	r.cmd = commandRules[r.FuncName]
+	r.fgate = funcGates[r.FuncName] != nil
 	r.tix = r.tix[:0]
 	for _, t := range r.targets() {
 		r.tix = append(r.tix, targetIndex(t))

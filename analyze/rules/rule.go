@@ -87,8 +87,11 @@ type Rule struct {
 	prog *program     // Pattern and Condition, compiled once and shared by copies
 	cmd  *commandRule // the command rule FuncName names, if it names one
 	kw   []int32      // Keywords' ids in the assessor's keyword index
+	// fgate: Func has a gate in funcGates, whose ids gw are
+	fgate bool
 	// gw are the ids of prog.gate, or, for a command rule, of its
-	// keywords (which gate its texts), or kw
+	// keywords (which gate its texts), or of its func's gate (fgate), or
+	// kw
 	gw    []int32
 	gwSet []uint64 // gw as a bitset
 	tix   []int    // indices of targets() in allTargets
@@ -214,6 +217,7 @@ func (r *Rule) compile() error {
 		r.Func = fn
 	}
 	r.cmd = commandRules[r.FuncName]
+	r.fgate = funcGates[r.FuncName] != nil
 	if r.Pattern == "" && r.Func == nil && r.Condition == "" && len(r.Classes) == 0 {
 		return fmt.Errorf("%s: a rule needs a pattern, a func, a condition or classes", r.Name)
 	}
@@ -377,6 +381,9 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 	case r.Func != nil:
 		if len(r.kw) > 0 && !r.keywordIn(c, st, pos) {
 			return false, "", nil // none of the texts it reads holds a keyword
+		}
+		if r.fgate && !st.anyKeyed(c, tiCommand, r.gwSet) {
+			return false, "", nil // no script holds a string of its func's gate
 		}
 		if !r.Func(c) {
 			return false, "", nil
@@ -625,6 +632,17 @@ func (st *scanState) keyed(c *tool.Call, ti, j int, set []uint64) bool {
 		st.scan(c, ti)
 	}
 	return anyHit(st.hits[ti][j], set)
+}
+
+// anyKeyed reports whether a text of target ti holds one of the keywords
+// in set (keyed).
+func (st *scanState) anyKeyed(c *tool.Call, ti int, set []uint64) bool {
+	for j := range countTexts(c, ti) {
+		if st.keyed(c, ti, j, set) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyHit reports whether hits hold one of the keywords in set.
