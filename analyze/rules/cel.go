@@ -62,8 +62,8 @@ func compileCondition(src string) (*condition, error) {
 	return &condition{src: src, prg: prg}, nil
 }
 
-func (c *condition) eval(act map[string]any) (bool, error) {
-	out, err := c.prg.Eval(expr.Vars(act))
+func (c *condition) eval(act expr.Activation) (bool, error) {
+	out, err := c.prg.Eval(act)
 	if err != nil {
 		return false, fmt.Errorf("condition %q: %w", c.src, err)
 	}
@@ -74,32 +74,65 @@ func (c *condition) eval(act map[string]any) (bool, error) {
 	return b, nil
 }
 
+// celVars are the names of the variables of the schema.
+var celVars = [...]string{"tool", "server", "class", "args", "commands", "code", "sql", "urls", "paths", "content",
+	"cwd", "home", "agent", "session_id"}
+
 // Activation returns the CEL variables for a call.
 func Activation(c *tool.Call) map[string]any {
-	args := c.Action.Arguments
-	if args == nil {
-		args = map[string]any{}
+	m := make(map[string]any, len(celVars))
+	for _, name := range celVars {
+		m[name], _ = callVars{c}.Resolve(name)
 	}
+	return m
+}
+
+// callVars are the CEL variables of a call (Activation's), each made
+// when a condition reads it: a condition reads few of them, and most
+// calls none.
+type callVars struct{ c *tool.Call }
+
+// Resolve implements expr.Activation.
+func (v callVars) Resolve(name string) (any, bool) {
+	c := v.c
 	nz := func(s []string) []string {
 		if s == nil {
 			return []string{}
 		}
 		return s
 	}
-	return map[string]any{
-		"tool":       c.Name,
-		"server":     c.Server,
-		"class":      string(c.Class),
-		"args":       args,
-		"commands":   nz(c.Shell),
-		"code":       nz(texts(c, OnCode)),
-		"sql":        nz(c.SQL),
-		"urls":       nz(c.URLs),
-		"paths":      nz(texts(c, OnPath)),
-		"content":    nz(texts(c, OnContent)),
-		"cwd":        c.Cwd,
-		"home":       c.Home,
-		"agent":      c.Action.Agent,
-		"session_id": c.Action.SessionID,
+	switch name {
+	case "tool":
+		return c.Name, true
+	case "server":
+		return c.Server, true
+	case "class":
+		return string(c.Class), true
+	case "args":
+		if args := c.Action.Arguments; args != nil {
+			return args, true
+		}
+		return map[string]any{}, true
+	case "commands":
+		return nz(c.Shell), true
+	case "code":
+		return nz(texts(c, OnCode)), true
+	case "sql":
+		return nz(c.SQL), true
+	case "urls":
+		return nz(c.URLs), true
+	case "paths":
+		return nz(texts(c, OnPath)), true
+	case "content":
+		return nz(texts(c, OnContent)), true
+	case "cwd":
+		return c.Cwd, true
+	case "home":
+		return c.Home, true
+	case "agent":
+		return c.Action.Agent, true
+	case "session_id":
+		return c.Action.SessionID, true
 	}
+	return nil, false
 }

@@ -2,10 +2,15 @@ package rules
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
+
+	"github.com/agentwarden/warden/internal/expr"
+	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // TestConditionsMatchCEL checks that rule conditions compile, and
@@ -73,10 +78,85 @@ func TestConditionsMatchCEL(t *testing.T) {
 			continue
 		}
 		for i, act := range calls {
-			got, gotErr := ours.eval(act)
+			got, gotErr := ours.eval(expr.Vars(act))
 			out, _, celErr := prg.Eval(act)
 			if (gotErr == nil) != (celErr == nil) || celErr == nil && out != types.Bool(got) {
 				t.Errorf("%s on call %d: %v, %v; cel-go %v, %v", src, i, got, gotErr, out, celErr)
+			}
+		}
+	}
+}
+
+// activationRef is Activation as it was, a map made whole: the
+// reference callVars is held to.
+func activationRef(c *tool.Call) map[string]any {
+	args := c.Action.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	nz := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return map[string]any{
+		"tool":       c.Name,
+		"server":     c.Server,
+		"class":      string(c.Class),
+		"args":       args,
+		"commands":   nz(c.Shell),
+		"code":       nz(texts(c, OnCode)),
+		"sql":        nz(c.SQL),
+		"urls":       nz(c.URLs),
+		"paths":      nz(texts(c, OnPath)),
+		"content":    nz(texts(c, OnContent)),
+		"cwd":        c.Cwd,
+		"home":       c.Home,
+		"agent":      c.Action.Agent,
+		"session_id": c.Action.SessionID,
+	}
+}
+
+// TestCallVars holds callVars, variable by variable, and Activation to
+// activationRef on every action the differential test assesses, and
+// every condition of the pack to its result on the reference map.
+func TestCallVars(t *testing.T) {
+	rules, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conds []*condition
+	for _, r := range rules {
+		if r.Condition != "" {
+			c, err := compileCondition(r.Condition)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conds = append(conds, c)
+		}
+	}
+	acts := corpusActions(t)
+	acts = append(acts, risk.Action{Tool: "mcp__x__y", Agent: "a", SessionID: "s"})
+	for k := range acts {
+		c := prepare(t, &acts[k], 0)
+		want := activationRef(c)
+		if got := Activation(c); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%v: Activation %v, want %v", acts[k], got, want)
+		}
+		for name, w := range want {
+			if got, ok := (callVars{c}).Resolve(name); !ok || !reflect.DeepEqual(got, w) {
+				t.Fatalf("%v: %s is %#v, %v; want %#v", acts[k], name, got, ok, w)
+			}
+		}
+		if got, ok := (callVars{c}).Resolve("nope"); ok || got != nil {
+			t.Fatalf("an undeclared variable resolves to %v", got)
+		}
+		for _, cond := range conds {
+			got, gotErr := cond.eval(callVars{c})
+			want, wantErr := cond.eval(expr.Vars(want))
+			if got != want || (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("%s on %v: %v, %v; on the map %v, %v", cond.src, acts[k], got, gotErr, want, wantErr)
 			}
 		}
 	}

@@ -453,10 +453,7 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 		if err != nil {
 			return false, "", fmt.Errorf("%s: %w", r.Name, err)
 		}
-		if st.act == nil {
-			st.act = Activation(c)
-		}
-		ok, err := cond.eval(st.act)
+		ok, err := cond.eval(callVars{c})
 		if err != nil || !ok {
 			return false, "", err
 		}
@@ -482,7 +479,6 @@ type scanState struct {
 	text     [len(allTargets)][]string         // texts(c, target), by targetIndex
 	own      [len(allTargets)][]string         // the lists text holds that are not c's
 	done     [len(allTargets)]bool             // text[i] is computed
-	act      map[string]any                    // CEL activation, built on first use
 	scripts  []script                          // what c.Shell's scripts' commands hold, read on first use (cmdRead)
 	cmdRead  bool                              // scripts, cmdAll and cmdOnly are read (commandRule)
 	cmdAll   uint8                             // the bits of scripts, together
@@ -524,7 +520,6 @@ func (st *scanState) reset() {
 	if cap(st.all) > maxKeptHits {
 		st.all = nil
 	}
-	st.act = nil
 	clear(st.scripts)
 	st.scripts = st.scripts[:0]
 	st.cmdRead, st.cmdAll, st.cmdOnly = false, 0, false
