@@ -397,7 +397,8 @@ var sqlNoise = map[string]bool{"select": true, "set": true, "where": true, "if":
 // at most risk.MaxResources: the call's paths and URLs, then quoted paths,
 // Path() arguments, URLs and SQL tables found in its command, code and SQL.
 func Resources(c *tool.Call) []string {
-	var out []string
+	var room [risk.MaxResources]string // out's, until it is returned: one allocation, as long as out ends
+	out := room[:0]
 	add := func(r string) {
 		if len(out) < risk.MaxResources && !slices.Contains(out, r) {
 			out = append(out, r)
@@ -451,7 +452,10 @@ func Resources(c *tool.Call) []string {
 	for _, s := range c.SQL {
 		scan(s, true)
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
 }
 
 // eachQuotedPath calls fn with the successive matches in s of
