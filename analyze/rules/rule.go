@@ -107,15 +107,12 @@ type program struct {
 	// gate, when set, are strings every match holds one of, each holding
 	// a keyword (gateOf): a text without any cannot match, so they gate
 	// the pattern and place its windows instead of the keywords. Made by
-	// go generate for the built-in pack, when added for other rules.
+	// go generate for the built-in pack, by get for other rules.
 	gate []string
-	// known: mode is set already, generated for a built-in rule (whose
-	// window the package's tests check)
+	// known: mode and gate are set already, generated for a built-in
+	// rule (whose window and gate the package's tests check); get makes
+	// them for any other
 	known bool
-	// req is required(the pattern's tree, keywords) once reqDone: read
-	// once for the window mode and the gate, when compile makes them
-	req     []string
-	reqDone bool
 
 	once      sync.Once
 	m         *matcher // the pattern
@@ -153,29 +150,31 @@ func (p *program) get() (*program, error) {
 			return
 		}
 		p.m, p.pathGroup = m, m.subexpIndex("path")
+		if p.known {
+			return
+		}
+		// the tree and what every match holds, read once for the window
+		// and the gate (gateOf's), only for a pattern with keywords
+		var re *syntax.Regexp
+		var req []string
+		if len(p.keywords) > 0 {
+			if re = m.parsed(); re != nil {
+				req = required(re, p.keywords)
+				p.gate = gateIn(req, p.keywords)
+			}
+		}
 		switch {
-		case p.known:
 		case p.window == "line":
-			if !lineWindowed(m.parsed(), p.keywords, p.required) {
+			if !lineWindowed(re, p.keywords, req) {
 				p.err = fmt.Errorf("window: line needs keywords that every match holds and no ^ or $ of the whole text")
 				return
 			}
 			p.mode = lineMode
 		case !p.whole && p.pathGroup < 0:
-			p.mode = windowModeOf(m.parsed, p.keywords, p.required)
+			p.mode = windowModeOf(re, p.keywords, req)
 		}
 	})
 	return p, p.err
-}
-
-// required returns required(re, kws) for p's tree and keywords, read on
-// the first call: get's once and compile (after it, on a program no
-// other goroutine has yet) share it.
-func (p *program) required(re *syntax.Regexp, kws []string) []string {
-	if !p.reqDone {
-		p.req, p.reqDone = required(re, kws), true
-	}
-	return p.req
 }
 
 // getCond compiles p's condition on its first call and returns it; an
@@ -261,9 +260,6 @@ func (r *Rule) compile() error {
 	}
 	if _, err := r.prog.getCond(); err != nil {
 		return fmt.Errorf("%s: %w", r.Name, err)
-	}
-	if p := r.prog; p.m != nil && len(p.keywords) > 0 { // the tree gateOf would parse
-		p.gate = gateIn(p.required(p.m.parsed(), p.keywords), p.keywords)
 	}
 	return nil
 }

@@ -41,21 +41,24 @@ const (
 
 // windowMode says how a pattern with the given keywords may be windowed.
 func windowMode(pattern string, kws []string) int {
-	return windowModeOf(func() *syntax.Regexp { return parseFolded(pattern) }, kws, required)
-}
-
-// windowModeOf is windowMode for a pattern's tree (as parseFolded
-// returns it), asked of tree only when kws are not empty, with req
-// answering required.
-func windowModeOf(tree func() *syntax.Regexp, kws []string, req func(*syntax.Regexp, []string) []string) int {
 	if len(kws) == 0 {
-		return wholeText
+		return wholeText // not parsed
 	}
-	re := tree()
+	re := parseFolded(pattern)
 	if re == nil {
 		return wholeText
 	}
-	if hasTextAnchor(re) || req(re, kws) == nil {
+	return windowModeOf(re, kws, required(re, kws))
+}
+
+// windowModeOf is windowMode for a pattern's tree (as parseFolded
+// returns it; nil, or not read, when kws are empty), where req is
+// required(re, kws).
+func windowModeOf(re *syntax.Regexp, kws, req []string) int {
+	if len(kws) == 0 || re == nil {
+		return wholeText
+	}
+	if hasTextAnchor(re) || req == nil {
 		return wholeText
 	}
 	if n := maxLen(re); n >= 0 {
@@ -69,9 +72,9 @@ func windowModeOf(tree func() *syntax.Regexp, kws []string, req func(*syntax.Reg
 
 // lineWindowed reports whether a pattern may be declared to describe one
 // line (window: line): every match holds one of kws, and it has no ^ or $
-// of the whole text; req answers required.
-func lineWindowed(re *syntax.Regexp, kws []string, req func(*syntax.Regexp, []string) []string) bool {
-	return re != nil && len(kws) > 0 && !hasTextAnchor(re) && req(re, kws) != nil
+// of the whole text; req is required(re, kws).
+func lineWindowed(re *syntax.Regexp, kws, req []string) bool {
+	return re != nil && len(kws) > 0 && !hasTextAnchor(re) && req != nil
 }
 
 // parseFolded returns pattern, matched case-insensitively, parsed and
