@@ -48,6 +48,10 @@ type kwIndex struct {
 	classed   []classRules
 	always    []uint64
 	reads     [len(allTargets)][]uint64
+	// commands are the command rules (nil: none), which Analyze may
+	// drop from a call's candidates before running any
+	// (scanState.dropCommandRules)
+	commands []uint64
 
 	states sync.Pool // *scanState, reset
 }
@@ -199,6 +203,9 @@ func (idx *kwIndex) masks(rules []*Rule) {
 		if len(r.Classes) == 0 {
 			set(&idx.unclassed, i)
 		}
+		if r.cmd != nil {
+			set(&idx.commands, i)
+		}
 		for _, cl := range r.Classes {
 			k := slices.IndexFunc(idx.classed, func(x classRules) bool { return x.class == cl })
 			if k < 0 {
@@ -346,7 +353,11 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	a.mu.RUnlock()
 	st := idx.getState()
 	defer idx.putState(st)
-	for w, word := range st.candidates(c) {
+	cands := st.candidates(c)
+	if idx.commands != nil && intersects(idx.commands, cands) {
+		st.dropCommandRules(c, rules, cands, idx.commands)
+	}
+	for w, word := range cands {
 		for ; word != 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
 			if ok, res, err := rules[i].run(c, st, i); ok || err != nil {

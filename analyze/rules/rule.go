@@ -588,21 +588,7 @@ func (st *scanState) texts(c *tool.Call, ti int) []string {
 // texts. On a call of scripts that all parse and no other text of the
 // targets a command rule reads, that is whether a command holds its test.
 func (st *scanState) commandRule(c *tool.Call, r *Rule) bool {
-	if !st.cmdRead {
-		st.cmdRead, st.cmdOnly = true, len(c.Code) == 0 && len(c.SQL) == 0 && len(c.Text) == 0
-		for _, s := range c.Shell {
-			cmds, err := shell.Commands(c, s)
-			var bits uint8
-			if err == nil {
-				for i := range cmds {
-					bits |= commandBits(cmds, i)
-				}
-			}
-			st.scripts = append(st.scripts, script{bits, err})
-			st.cmdAll |= bits
-			st.cmdOnly = st.cmdOnly && err == nil
-		}
-	}
+	st.readScripts(c)
 	bit := r.cmd.bit
 	if st.cmdOnly {
 		return st.cmdAll&bit != 0
@@ -623,6 +609,47 @@ func (st *scanState) keyed(c *tool.Call, ti, j int, set []uint64) bool {
 		st.scan(c, ti)
 	}
 	return anyHit(st.hits[ti][j], set)
+}
+
+// readScripts reads, on its first call for a call, what the command
+// rules read of c's scripts: scripts, cmdAll and cmdOnly.
+func (st *scanState) readScripts(c *tool.Call) {
+	if st.cmdRead {
+		return
+	}
+	st.cmdRead, st.cmdOnly = true, len(c.Code) == 0 && len(c.SQL) == 0 && len(c.Text) == 0
+	for _, s := range c.Shell {
+		cmds, err := shell.Commands(c, s)
+		var bits uint8
+		if err == nil {
+			for i := range cmds {
+				bits |= commandBits(cmds, i)
+			}
+		}
+		st.scripts = append(st.scripts, script{bits, err})
+		st.cmdAll |= bits
+		st.cmdOnly = st.cmdOnly && err == nil
+	}
+}
+
+// dropCommandRules takes out of cands, the call's candidate rules, the
+// command rules (at the positions commands holds) that do not fire on
+// c, when that shows without running them: on a call where a command
+// rule is whether a command holds its test (cmdOnly), those whose test
+// no command holds. Rule.run would return false for each.
+func (st *scanState) dropCommandRules(c *tool.Call, rules []*Rule, cands, commands []uint64) {
+	st.readScripts(c)
+	if !st.cmdOnly {
+		return
+	}
+	for w, word := range commands {
+		for word &= cands[w]; word != 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			if st.cmdAll&rules[i].cmd.bit == 0 {
+				cands[w] &^= 1 << (i & 63)
+			}
+		}
+	}
 }
 
 // anyKeyed reports whether a text of target ti holds one of the keywords
