@@ -16,7 +16,8 @@ func bgLoop(c *tool.Call) bool {
 		if len(s) > maxLoopScan {
 			s = s[:maxLoopScan]
 		}
-		if strings.Contains(s, "do") && strings.Contains(s, "&") && endlessLoopSpawns(s) {
+		// & first: one byte, the cheaper search, and the rarer
+		if strings.IndexByte(s, '&') >= 0 && strings.Contains(s, "do") && endlessLoopSpawns(s) {
 			return true
 		}
 	}
@@ -45,11 +46,10 @@ func endlessLoopSpawns(s string) bool {
 func eachLoop(s string, manyFors bool, limit int, f func(body string) bool) bool {
 	heads, fors := 0, 0
 	for i := 0; i < len(s) && heads < maxHeads; {
-		k := strings.IndexAny(s[i:], "wuf")
+		k := indexHead(s, i)
 		if k < 0 {
 			return false
 		}
-		k += i
 		i = k + 1
 		j := endlessHeadAt(s, k)
 		if j < 0 && manyFors && fors < maxHeads && isWordAt(s, k, "for") {
@@ -71,6 +71,18 @@ func eachLoop(s string, manyFors bool, limit int, f func(body string) bool) bool
 		}
 	}
 	return false
+}
+
+// indexHead returns the first position at or after i of a byte a loop
+// head starts with (w, u or f: strings.IndexAny(s[i:], "wuf") + i), or
+// -1: a loop, as IndexAny builds its set of bytes at every call.
+func indexHead(s string, i int) int {
+	for ; i < len(s); i++ {
+		if b := s[i]; b == 'w' || b == 'u' || b == 'f' {
+			return i
+		}
+	}
+	return -1
 }
 
 // maxSpawnBody bounds the bytes of a loop's body endlessLoopSpawns reads,
