@@ -8,6 +8,7 @@ package keywords
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/agentwarden/warden/internal/ascii"
 )
@@ -155,9 +156,9 @@ func (k *Index) Each(text []byte, fn func(id, end int) bool) {
 
 func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) {
 	hit, s := top[T](), T(0)
+	p := unsafe.Pointer(unsafe.SliceData(text))
 	for i := 0; ; i++ {
-		n, t := next(table, &k.class, k.stride, text[i:], s)
-		if i, s = i+n, t; i == len(text) {
+		if i, s = next(table, &k.class, k.stride, p, i, len(text), s); i == len(text) {
 			return
 		}
 		s &^= hit
@@ -170,36 +171,43 @@ func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) 
 }
 
 // next runs the automaton from state s (not one where keywords end) over
-// text, and returns the position of the first byte that leads to a state
-// where keywords end and that state, its top bit set; or len(text) and
-// the state after the last byte. A loop of its own, so that its few
+// the bytes text[i:n], and returns the position of the first byte that
+// leads to a state where keywords end and that state, its top bit set; or
+// n and the state after the last byte. A loop of its own, so that its few
 // variables stay in registers: the state needs no masking in the loop,
 // which it leaves at the first state with the top bit.
-func next[T state, S string | []byte](table []T, class *[256]uint8, stride int, text S, s T) (int, T) {
+//
+// It reads text and table without bounds checks (three of a step's nine
+// instructions): text[i:n] is the caller's string or slice, and every
+// entry of table, top bit cleared, is a state, below len(table)/stride,
+// and every class below stride (build makes them so; FromTables takes
+// only what Tables gave, and TestTablesValid checks the generated ones).
+func next[T state](table []T, class *[256]uint8, stride int, text unsafe.Pointer, i, n int, s T) (int, T) {
 	hit, st := int(top[T]()), int(s)
 	_ = class[0] // one nil check, before the loop
-	t := text
-	for len(t) >= 4 { // four bytes a round, written out: fewer loop tests
-		if st = int(table[st*stride+int(class[t[0]])]); st&hit != 0 {
-			return len(text) - len(t), T(st)
+	tab := unsafe.Pointer(unsafe.SliceData(table))
+	size := unsafe.Sizeof(T(0))
+	for ; i+4 <= n; i += 4 { // four bytes a round, written out: fewer loop tests
+		b := unsafe.Add(text, i)
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(b)]))*size))); st&hit != 0 {
+			return i, T(st)
 		}
-		if st = int(table[st*stride+int(class[t[1]])]); st&hit != 0 {
-			return len(text) - len(t) + 1, T(st)
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 1))]))*size))); st&hit != 0 {
+			return i + 1, T(st)
 		}
-		if st = int(table[st*stride+int(class[t[2]])]); st&hit != 0 {
-			return len(text) - len(t) + 2, T(st)
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 2))]))*size))); st&hit != 0 {
+			return i + 2, T(st)
 		}
-		if st = int(table[st*stride+int(class[t[3]])]); st&hit != 0 {
-			return len(text) - len(t) + 3, T(st)
-		}
-		t = t[4:]
-	}
-	for j := 0; j < len(t); j++ {
-		if st = int(table[st*stride+int(class[t[j]])]); st&hit != 0 {
-			return len(text) - len(t) + j, T(st)
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 3))]))*size))); st&hit != 0 {
+			return i + 3, T(st)
 		}
 	}
-	return len(text), T(st)
+	for ; i < n; i++ {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(text, i))]))*size))); st&hit != 0 {
+			return i, T(st)
+		}
+	}
+	return n, T(st)
 }
 
 // Hit is one occurrence of a keyword: its number and the offset just past
@@ -219,9 +227,9 @@ func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
 
 func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit) []Hit {
 	hit, s := top[T](), T(0)
+	p := unsafe.Pointer(unsafe.StringData(text))
 	for i := 0; ; i++ {
-		n, t := next(table, &k.class, k.stride, text[i:], s)
-		if i, s = i+n, t; i == len(text) {
+		if i, s = next(table, &k.class, k.stride, p, i, len(text), s); i == len(text) {
 			return hits
 		}
 		s &^= hit

@@ -148,3 +148,35 @@ func TestScanLoop(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanLoop checks Find's and Each's hits against the byte-at-a-time
+// walk, on keywords (one a line of words) and a text of the fuzzer's
+// choosing: the scan loop reads the text and the table unchecked, so
+// every length and every hit position must agree.
+func FuzzScanLoop(f *testing.F) {
+	f.Add("he\nshe\nhers\nakia", "USHERS key=AKIAxyz")
+	f.Add("ab\nb\nabc\nca", "abcabcab")
+	f.Add("c\xc3\n\xc3", "c\xc3\xc3 ab")
+	f.Add("x", "")
+	f.Fuzz(func(t *testing.T, words, text string) {
+		if len(words) > 2000 || len(text) > 4000 {
+			return
+		}
+		k := New(strings.Split(words, "\n"))
+		if err := k.valid(); err != nil {
+			t.Fatal(err)
+		}
+		var want []Hit
+		if k.t16 != nil {
+			want = walk(k, k.t16, text)
+		} else {
+			want = walk(k, k.t32, text)
+		}
+		got := k.Find(text, make([]uint64, k.Words()), nil)
+		var each []Hit
+		k.Each([]byte(text), func(id, end int) bool { each = append(each, Hit{id, end}); return true })
+		if !slices.Equal(got, want) || !slices.Equal(each, want) {
+			t.Fatalf("%q: Find %v, Each %v, want %v", text, got, each, want)
+		}
+	})
+}

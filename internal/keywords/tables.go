@@ -20,7 +20,20 @@ func (k *Index) Tables() Tables {
 }
 
 // FromTables returns the Index whose data is t (see Tables), without
-// building anything. t must come from Tables; its slices are shared.
+// building anything. t must come from Tables; its slices are shared. The
+// scan reads the table without bounds checks: FromTables panics on tables
+// whose shape does not hold (a class past the stride, a table that is not
+// one row of stride entries per state); that every entry is a state is
+// for Tables to give (TestTablesValid).
 func FromTables(t *Tables) *Index {
+	states := len(t.T16) + len(t.T32)
+	if t.Stride < 1 || (t.T16 == nil) == (t.T32 == nil) || states != len(t.Out)*t.Stride || states == 0 {
+		panic("keywords: tables do not hold one row per state")
+	}
+	for _, c := range t.Class {
+		if int(c) >= t.Stride {
+			panic("keywords: a byte's class is past the stride")
+		}
+	}
 	return &Index{class: t.Class, stride: t.Stride, n: t.N, words: t.Words, t16: t.T16, t32: t.T32, out: t.Out}
 }
