@@ -268,7 +268,7 @@ const (
 // given a value (= : := =>).
 func assignmentAfter(text []byte, end int) bool {
 	i := end
-	for i < len(text) && i-end < maxName && (isAlnum(text[i]) || text[i] == '_' || text[i] == '.' || text[i] == '-') {
+	for i < len(text) && i-end < maxName && nameByte(text[i]) {
 		i++
 	}
 	if i < len(text) && text[i] == '\\' {
@@ -287,7 +287,7 @@ func assignmentAfter(text []byte, end int) bool {
 // or later.
 func nameStart(text []byte, from, end int) int {
 	i := end
-	for i > from && (isAlnum(text[i-1]) || text[i-1] == '_' || text[i-1] == '.' || text[i-1] == '-') {
+	for i > from && nameByte(text[i-1]) {
 		i--
 	}
 	return i
@@ -328,7 +328,14 @@ func (r *Rule) findIn(p *prog, text []byte, ls, le int, fs []Finding) []Finding 
 		if p.gate != nil && !p.gate.pass(window) {
 			return fs // no match at the window's start (see gate)
 		}
-		if m := p.anchored.FindSubmatchIndex(window); m != nil {
+		m, ok := []int(nil), false
+		if p.assign != nil {
+			m, ok = p.assign.matchAssignment(window)
+		}
+		if !ok {
+			m = p.anchored.FindSubmatchIndex(window)
+		}
+		if m != nil {
 			ms = [][]int{m}
 		}
 	default:

@@ -82,6 +82,7 @@ type prog struct {
 	re         *regexp.Regexp
 	anchored   *regexp.Regexp // for a rule with a name or an anchor: the pattern at the window's start
 	keyBlocks  bool           // the pattern is privateKeyPattern: findKeyBlocks finds its matches
+	assign     *assignment    // the pattern is an assignment pattern (assignments): matchAssignment finds the anchored match in ASCII text
 	s, name, q int            // submatch indices of the groups s, name and q (-1: none)
 	key        int            // the group key: a name that is not an assignment's (<add key="DbPassword" value=…>), read by checks but not anchoring the pattern
 	// need is text, lower-case ASCII, that every match of the pattern
@@ -213,6 +214,9 @@ func compileProg(pattern, anchor string) (*prog, error) {
 	}
 	p := &prog{re: re, s: re.SubexpIndex("s"), name: re.SubexpIndex("name"), q: re.SubexpIndex("q"), key: re.SubexpIndex("key"),
 		keyBlocks: pattern == privateKeyPattern && anchor == ""}
+	if anchor == "" {
+		p.assign = assignments[pattern]
+	}
 	if sr, err := syntax.Parse(pattern, syntax.Perl); err == nil {
 		p.need = needOf(sr)
 		if anchor != "token" { // the anchored pattern starts with the pattern
