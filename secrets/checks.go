@@ -1,12 +1,16 @@
 package secrets
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"hash/crc32"
 	"math"
 	"math/bits"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/agentwarden/warden/internal/ascii"
 )
 
 // candidate is what a rule's pattern found, for the checks.
@@ -98,7 +102,7 @@ func keyBody(c candidate) bool {
 // about a password's rules.
 func password(c candidate) bool {
 	v := c.secret
-	if badName(c.name, passwordNameWords) || commonPassword[strings.ToLower(v)] || vendorPrefix(v) || fixture(c) {
+	if badName(c.name, passwordNameWords) || inLower(commonPassword, v) || vendorPrefix(v) || fixture(c) {
 		return false
 	}
 	if len(v) < 6 || entropy(v) < 2.2 || digest(v) || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.Contains(v, "://") {
@@ -123,7 +127,7 @@ func password(c candidate) bool {
 // rule, in Rule.accept).
 func urlPassword(c candidate) bool {
 	v := c.secret
-	return len(v) >= 2 && !commonPassword[strings.ToLower(v)] && !cliPlaceholder(v)
+	return len(v) >= 2 && !inLower(commonPassword, v) && !cliPlaceholder(v)
 }
 
 // dbURL accepts the password of a URL whose scheme (the candidate's
@@ -176,7 +180,9 @@ func generic(c candidate) bool {
 // "test-secret-key-1234"). Vendors' tokens are judged by their own
 // rules, whatever their names.
 func fixture(c candidate) bool {
-	if badName(c.name, fixtureWords) || strings.HasPrefix(strings.ToLower(c.secret), "test") {
+	// no rune but t, T and e, E lower-cases to t or e: the prefix of
+	// strings.ToLower(c.secret) is "test" when the first bytes are
+	if badName(c.name, fixtureWords) || ascii.HasPrefixFold(c.secret, "test") {
 		return true
 	}
 	return badName(c.secret, fixtureWords)
@@ -214,32 +220,46 @@ func words(s string) map[string]bool {
 
 // badName reports a name with one of the words given (or, for "expir",
 // a word that starts so): the name is about the secret, not the secret.
+// The name's words are split at non-alphanumerics and at lower-to-upper
+// case changes, and lower-cased (ASCII letters and digits: the case of
+// strings.ToLower), each into a buffer on the stack.
 func badName(name string, bad map[string]bool) bool {
-	for _, w := range nameWords(name) {
-		if bad[w] || strings.HasPrefix(w, "expir") && bad["expir"] {
-			return true
-		}
-	}
-	return false
-}
-
-// nameWords splits an identifier into lower-case words at
-// non-alphanumerics and at lower-to-upper case changes.
-func nameWords(name string) []string {
-	var out []string
+	var buf [32]byte
 	start := -1
 	for i := 0; i <= len(name); i++ {
 		end := i == len(name) || !isAlnum(name[i])
 		camel := !end && i > 0 && name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z'
 		if (end || camel) && start >= 0 {
-			out = append(out, strings.ToLower(name[start:i]))
+			w := buf[:0]
+			for j := start; j < i; j++ {
+				w = append(w, ascii.Lower(name[j]))
+			}
+			if bad[string(w)] || len(w) >= 5 && string(w[:5]) == "expir" && bad["expir"] {
+				return true
+			}
 			start = -1
 		}
 		if !end && start < 0 {
 			start = i
 		}
 	}
-	return out
+	return false
+}
+
+// inLower reports m[strings.ToLower(v)], lower-casing a short ASCII v on
+// the stack.
+func inLower(m map[string]bool, v string) bool {
+	var buf [64]byte
+	if len(v) > len(buf) {
+		return m[strings.ToLower(v)]
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] >= utf8.RuneSelf {
+			return m[strings.ToLower(v)]
+		}
+		buf[i] = ascii.Lower(v[i])
+	}
+	return m[string(buf[:len(v)])]
 }
 
 var commonPassword = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "admin": true, "root": true,
@@ -255,7 +275,19 @@ var placeholders = []string{"example", "sample", "dummy", "placeholder", "change
 // one: template syntax, variable references, words like "example", one
 // character repeated, or a run of the alphabet.
 func placeholder(v string) bool {
-	if placeholderWord(strings.ToLower(v)) {
+	var buf [128]byte
+	low := buf[:0]
+	for i := 0; i < len(v) && len(v) <= len(buf); i++ {
+		if v[i] >= utf8.RuneSelf {
+			low = low[:0]
+			break
+		}
+		low = append(low, ascii.Lower(v[i]))
+	}
+	if len(low) != len(v) { // long, or not ASCII
+		low = []byte(strings.ToLower(v))
+	}
+	if placeholderWord(low) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "{") {
@@ -271,7 +303,7 @@ func placeholder(v string) bool {
 // searches low only for the words whose first two bytes it holds as a
 // pair (a filter of 1024 bits, set in one pass over low): most values
 // hold a few of the 41 words' first pairs (TestPlaceholderWord).
-func placeholderWord(low string) bool {
+func placeholderWord(low []byte) bool {
 	var pairs [16]uint64
 	var single [4]uint64
 	for i := 0; i < len(low); i++ {
@@ -289,7 +321,7 @@ func placeholderWord(low string) bool {
 			}
 			continue
 		}
-		if h := pairHash(p[0], p[1]); pairs[h>>6]&(1<<(h&63)) != 0 && strings.Contains(low, p) {
+		if h := pairHash(p[0], p[1]); pairs[h>>6]&(1<<(h&63)) != 0 && bytes.Contains(low, []byte(p)) {
 			return true
 		}
 	}

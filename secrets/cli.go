@@ -632,7 +632,7 @@ var cliPlaceholders = words("password passwd pass pwd secret token apikey api_ke
 // cliPlaceholder reports a word that names a password rather than being
 // one: a placeholder word, or a name in capitals (PASSWORD, API_TOKEN).
 func cliPlaceholder(v string) bool {
-	if cliPlaceholders[strings.ToLower(v)] {
+	if inLower(cliPlaceholders, v) {
 		return true
 	}
 	for i := 0; i < len(v); i++ {

@@ -14,7 +14,7 @@ func samePlaceholder(t *testing.T, low string) {
 	for _, p := range placeholders {
 		want = want || strings.Contains(low, p)
 	}
-	if got := placeholderWord(low); got != want {
+	if got := placeholderWord([]byte(low)); got != want {
 		t.Fatalf("placeholderWord(%q) = %v, searching each word: %v", low, got, want)
 	}
 }
@@ -35,7 +35,7 @@ func TestPlaceholderWord(t *testing.T) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		samePlaceholder(t, b.String())
-		if placeholderWord(b.String()) {
+		if placeholderWord([]byte(b.String())) {
 			hits++
 		}
 	}
