@@ -423,12 +423,14 @@ func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int) {
 	for pe < len(text) && pe-ks < 32 && progByte(text[pe]) {
 		pe++
 	}
-	if c := g.byName[string(text[ps:pe])]; c != nil && pe < len(text) {
-		limit := min(len(text), pe+cliMaxBytes)
-		if (ps == 0 || cmdBoundary(text[ps-1])) && (text[pe] == ' ' || text[pe] == '\t') &&
-			!(ps > 1 && text[ps-1] == '/' && text[ps-2] == '/') && // not a URL's host
-			c.mayHold(text[pe:limit]) {
-			g.command(c, g.wordsAfter(st, text, pe, limit), emit)
+	// the map after the bytes around the name: most keywords are inside
+	// a word that is no command's
+	if pe < len(text) && (ps == 0 || cmdBoundary(text[ps-1])) && (text[pe] == ' ' || text[pe] == '\t') &&
+		!(ps > 1 && text[ps-1] == '/' && text[ps-2] == '/') { // not a URL's host
+		if c := g.byName[string(text[ps:pe])]; c != nil {
+			if limit := min(len(text), pe+cliMaxBytes); c.mayHold(text[pe:limit]) {
+				g.command(c, g.wordsAfter(st, text, pe, limit), emit)
+			}
 		}
 	}
 	// the variable (NAME=value) or the generic flag (--name value) whose
