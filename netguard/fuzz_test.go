@@ -106,7 +106,7 @@ func FuzzParseHost(f *testing.F) {
 			return
 		}
 		if tg.addr.IsValid() {
-			if p, err := netip.ParseAddr(tg.host); err != nil || p != tg.addr {
+			if p, err := netip.ParseAddr(tg.host); err != nil || p != tg.addr || tg.host != tg.addr.String() {
 				t.Fatalf("parseHost(%q): host %q is not the address %v", h, tg.host, tg.addr)
 			}
 		}

@@ -177,7 +177,10 @@ func parseHost(h string) (target, error) {
 		if !ok {
 			return t, fmt.Errorf("%w: %q ends in a number but is not an IPv4 address", errHost, written)
 		}
-		t.addr, t.host = a, a.String()
+		t.addr, t.host = a, h // canonical: four decimal parts, no leading zeros, as a.String() writes them
+		if !canonical {
+			t.host = a.String()
+		}
 		switch {
 		case written != h && !ascii(written):
 			t.disguise = "written " + strconv.Quote(written) + ", which IDNA maps to " + h
