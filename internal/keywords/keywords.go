@@ -187,7 +187,7 @@ func next[T state](table []T, class *[256]uint8, stride int, text unsafe.Pointer
 	_ = class[0] // one nil check, before the loop
 	tab := unsafe.Pointer(unsafe.SliceData(table))
 	size := unsafe.Sizeof(T(0))
-	for ; i+4 <= n; i += 4 { // four bytes a round, written out: fewer loop tests
+	for ; i+8 <= n; i += 8 { // eight bytes a round, written out: fewer loop tests
 		b := unsafe.Add(text, i)
 		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(b)]))*size))); st&hit != 0 {
 			return i, T(st)
@@ -200,6 +200,18 @@ func next[T state](table []T, class *[256]uint8, stride int, text unsafe.Pointer
 		}
 		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 3))]))*size))); st&hit != 0 {
 			return i + 3, T(st)
+		}
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 4))]))*size))); st&hit != 0 {
+			return i + 4, T(st)
+		}
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 5))]))*size))); st&hit != 0 {
+			return i + 5, T(st)
+		}
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 6))]))*size))); st&hit != 0 {
+			return i + 6, T(st)
+		}
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 7))]))*size))); st&hit != 0 {
+			return i + 7, T(st)
 		}
 	}
 	for ; i < n; i++ {
