@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"slices"
 	"unsafe"
@@ -35,10 +34,13 @@ func (a Analyzer) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, erro
 	if !c.SecretsScanned {
 		found = detector(a.Detector).inCall(c, nil)
 	}
-	var out []risk.Finding
+	if len(found) == 0 {
+		return nil, nil
+	}
+	out := make([]risk.Finding, 0, len(found))
 	for _, f := range found {
 		out = append(out, risk.Finding{Analyzer: Name, Rule: "secrets." + f.Type, Level: risk.High, Reversible: true,
-			Reason:   fmt.Sprintf("Hard-coded secret %s: %s (%s, %s)", f.Where, f.Match, f.Description, f.Severity),
+			Reason:   "Hard-coded secret " + f.Where + ": " + f.Match + " (" + f.Description + ", " + f.Severity + ")",
 			Resource: f.Resource})
 	}
 	return out, nil
