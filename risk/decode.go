@@ -83,7 +83,7 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 		return Action{}, false, false // no tool
 	}
 	for {
-		k, ok := d.member()
+		k, ok := d.member(true)
 		if !ok {
 			return Action{}, false, false
 		}
@@ -183,15 +183,36 @@ type decoder struct {
 	pos      int
 	maxDepth int
 	nul      bool // a string read holds a \u0000 escape
+
+	// text holds the text of the strings of the object read (keys and
+	// values), side by side: each is a part of it that nothing writes
+	// again, as the string a strings.Builder returns is (see keep)
+	text []byte
+	// the values of the object's strings, numbers and arrays, which an
+	// any holds by a pointer (as any(v) does, to a copy of v of its own),
+	// and the elements of its arrays, a few to an array made once for
+	// them (see box)
+	strs  []string
+	nums  []float64
+	arrs  [][]any
+	elems []any
 }
 
 // member reads the key of an object's member and the colon after it,
-// with the white space around them; pos is then at the value.
-func (d *decoder) member() (string, bool) {
+// with the white space around them; pos is then at the value. The key
+// is read as an action's field (see field) when action is set, else as
+// a key to keep (see key).
+func (d *decoder) member(action bool) (string, bool) {
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 		return "", false
 	}
-	k, ok := d.key()
+	var k string
+	var ok bool
+	if action {
+		k, ok = d.field()
+	} else {
+		k, ok = d.key()
+	}
 	if !ok {
 		return "", false
 	}
@@ -242,14 +263,20 @@ func (d *decoder) value(depth int) (any, bool) {
 	}
 	switch c := d.data[d.pos]; {
 	case c == '"':
-		s, ok := d.string()
-		return s, ok
+		raw, plain, ok := d.scanString()
+		if !ok {
+			return nil, false
+		}
+		return d.boxString(d.keep(raw, plain)), true
 	case c == '{':
 		m, ok := d.object(depth + 1)
 		return m, ok
 	case c == '[':
 		a, ok := d.array(depth + 1)
-		return a, ok
+		if !ok {
+			return nil, false
+		}
+		return d.boxArray(a), true
 	case c == 't':
 		return true, d.literal("true")
 	case c == 'f':
@@ -257,7 +284,11 @@ func (d *decoder) value(depth int) (any, bool) {
 	case c == 'n':
 		return nil, d.literal("null")
 	case c == '-' || '0' <= c && c <= '9':
-		return d.number()
+		f, ok := d.number()
+		if !ok {
+			return nil, false
+		}
+		return d.boxNumber(f), true
 	}
 	return nil, false
 }
@@ -275,7 +306,7 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 		return m, true
 	}
 	for {
-		k, ok := d.member()
+		k, ok := d.member(false)
 		if !ok {
 			return nil, false
 		}
@@ -330,7 +361,7 @@ func (d *decoder) array(depth int) ([]any, bool) {
 			if many != nil {
 				return many, true
 			}
-			a := make([]any, n)
+			a := take(&d.elems, n, 8)
 			copy(a, few[:n])
 			return a, true
 		}
@@ -347,7 +378,7 @@ func (d *decoder) literal(word string) bool {
 }
 
 // number reads the number at pos, in JSON's grammar, as a float64.
-func (d *decoder) number() (any, bool) {
+func (d *decoder) number() (float64, bool) {
 	start := d.pos
 	if d.data[d.pos] == '-' {
 		d.pos++
@@ -359,13 +390,13 @@ func (d *decoder) number() (any, bool) {
 	case d.pos < len(d.data) && '1' <= d.data[d.pos] && d.data[d.pos] <= '9':
 		d.digits()
 	default:
-		return nil, false
+		return 0, false
 	}
 	intEnd := d.pos
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if d.digits() == 0 {
-			return nil, false
+			return 0, false
 		}
 	}
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
@@ -374,7 +405,7 @@ func (d *decoder) number() (any, bool) {
 			d.pos++
 		}
 		if d.digits() == 0 {
-			return nil, false
+			return 0, false
 		}
 	}
 	if d.pos == intEnd && intEnd-intStart <= 15 {
@@ -391,7 +422,7 @@ func (d *decoder) number() (any, bool) {
 	}
 	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
 	if err != nil {
-		return nil, false
+		return 0, false
 	}
 	return f, true
 }
@@ -406,16 +437,25 @@ func (d *decoder) digits() int {
 }
 
 // key reads the string at pos as an object's key: the keys of the forms
-// ParseObject reads come as constants, without an allocation.
-func (d *decoder) key() (string, bool) { return d.known(false) }
+// ParseObject reads come as constants, others as part of d.text (see keep).
+func (d *decoder) key() (string, bool) {
+	raw, plain, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if plain {
+		if k := knownKey(raw); k != "" {
+			return k, true
+		}
+	}
+	return d.keep(raw, plain), true
+}
 
-// toolName reads the string at pos as a tool's name: the names of the
-// tools agents call most come as constants, without an allocation.
-func (d *decoder) toolName() (string, bool) { return d.known(true) }
-
-// known reads the string at pos, which comes as a constant when its text
-// is a known key (knownKey), or with tool set a known tool (knownTool).
-func (d *decoder) known(tool bool) (string, bool) {
+// field reads the string at pos as the key of a member of the action
+// (see decodeAction): the key is to be looked at, not kept, and a plain
+// one is the text of d.data, not a copy, valid while d.data is not
+// written (as it is not while it is decoded).
+func (d *decoder) field() (string, bool) {
 	raw, plain, ok := d.scanString()
 	if !ok {
 		return "", false
@@ -423,13 +463,23 @@ func (d *decoder) known(tool bool) (string, bool) {
 	if !plain {
 		return unquote(raw)
 	}
-	var s string
-	if tool {
-		s = knownTool(raw)
-	} else {
-		s = knownKey(raw)
+	if k := knownKey(raw); k != "" {
+		return k, true
 	}
-	if s != "" {
+	return unsafe.String(unsafe.SliceData(raw), len(raw)), true
+}
+
+// toolName reads the string at pos as a tool's name: the names of the
+// tools agents call most come as constants, without an allocation.
+func (d *decoder) toolName() (string, bool) {
+	raw, plain, ok := d.scanString()
+	if !ok {
+		return "", false
+	}
+	if !plain {
+		return unquote(raw)
+	}
+	if s := knownTool(raw); s != "" {
 		return s, true
 	}
 	return string(raw), true
@@ -491,6 +541,109 @@ func knownTool(raw []byte) string {
 	}
 	return ""
 }
+
+// keep returns the text of raw, a string's valid text between its quotes,
+// that holds escapes unless plain. It is a part of d.text when raw fits
+// in what d.text has left, or in a new d.text made for the strings that
+// follow too, up to textMax bytes: one array for the strings of an
+// object, not one each. A string longer than half of that is an array of
+// its own, as is the string a string kept long after its object (a path
+// a session remembers) keeps alive with it.
+func (d *decoder) keep(raw []byte, plain bool) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	// the text of a string is never longer than raw (an escape is longer
+	// than what it stands for), nor that of the strings after it than the
+	// data after it
+	if cap(d.text)-len(d.text) < len(raw) {
+		if 2*len(raw) > textMax {
+			if plain {
+				return string(raw)
+			}
+			s, _ := unquote(raw)
+			return s
+		}
+		d.text = make([]byte, 0, min(len(raw)+len(d.data)-d.pos, textMax))
+	}
+	start := len(d.text)
+	if plain {
+		d.text = append(d.text, raw...)
+	} else {
+		d.text = appendUnquoted(d.text, raw)
+	}
+	return unsafe.String(&d.text[start], len(d.text)-start)
+}
+
+// textMax bounds the array the strings of an object share (see keep).
+const textMax = 1 << 10
+
+// boxString returns s as an any, as any(s) does, its string header one
+// of d.strs (see box) where any(s) would make a copy of its own.
+func (d *decoder) boxString(s string) any {
+	if s == "" {
+		return "" // any("") is not a copy
+	}
+	p := &take(&d.strs, 1, 4)[0]
+	*p = s
+	return box(any(""), unsafe.Pointer(p))
+}
+
+// boxNumber returns f as an any, as any(f) does, with f in d.nums.
+func (d *decoder) boxNumber(f float64) any {
+	p := &take(&d.nums, 1, 2)[0]
+	*p = f
+	return box(any(0.0), unsafe.Pointer(p))
+}
+
+// boxArray returns a as an any, as any(a) does, its slice header in
+// d.arrs.
+func (d *decoder) boxArray(a []any) any {
+	p := &take(&d.arrs, 1, 2)[0]
+	*p = a
+	return box(any([]any(nil)), unsafe.Pointer(p))
+}
+
+// box returns zero, an any that holds the zero value of a type that is
+// not a pointer's shape (a string, a float64, a slice), holding the value
+// at p instead. Such an any holds its value by a pointer to it, which
+// any(v) sets to a copy of v of its own, made for it: box lets values
+// that a decoder makes share arrays instead (see take), few of them. The
+// value at p is never to be written again, as the copy any(v) makes is
+// not.
+func box(zero any, p unsafe.Pointer) any {
+	(*eface)(unsafe.Pointer(&zero)).data = p
+	return zero
+}
+
+// eface is the layout of an any: its type and a pointer to its value
+// (for a type that is not a pointer's shape).
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+// take returns n elements of *free, which it makes a few at a time: the
+// arrays of several values made once. Its arrays grow from first
+// elements to boxChunk, for the few values of a small object and the
+// many of a large one; n elements that are more than half of those are
+// an array of their own. The elements are len n, cap n: an append to
+// them copies.
+func take[T any](free *[]T, n, first int) []T {
+	if n > cap(*free)-len(*free) {
+		size := min(max(first, 2*cap(*free)), boxChunk)
+		if 2*n > size {
+			return make([]T, n)
+		}
+		*free = make([]T, 0, size)
+	}
+	i := len(*free)
+	*free = (*free)[:i+n]
+	return (*free)[i : i+n : i+n]
+}
+
+// boxChunk is the most values take makes at a time.
+const boxChunk = 64
 
 // string reads the string at pos.
 func (d *decoder) string() (string, bool) {
@@ -558,7 +711,13 @@ func unquote(raw []byte) (string, bool) {
 	// the text is never longer than raw (an escape is longer than what
 	// it stands for); the string returned is b's array, which nothing
 	// writes after (as strings.Builder does)
-	b := make([]byte, 0, len(raw))
+	b := appendUnquoted(make([]byte, 0, len(raw)), raw)
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
+// appendUnquoted appends to b the text of raw, a string's valid text
+// between its quotes, its escapes decoded as encoding/json does.
+func appendUnquoted(b, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		if raw[i] != '\\' {
 			// the run up to the next escape, as it is
@@ -604,7 +763,7 @@ func unquote(raw []byte) (string, bool) {
 		}
 		i += 2
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), true
+	return b
 }
 
 // hex4 returns the value of the four hex digits that b starts with, or -1.
