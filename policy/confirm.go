@@ -84,22 +84,38 @@ func (ConfirmRisky) Name() string { return "confirm_risky" }
 // confirmation for the assessment's level, or for Unknown when some analyzer
 // could not assess; allow otherwise. A locked assessment (risk.Assessment.
 // Locked) is always asked about, whatever p: no confirmation policy lets it
-// run without a person (NeverConfirm included).
+// run without a person (NeverConfirm included). The decision's Reasons may
+// be shared with other decisions (see risk.Decision.Reasons).
 func Decide(a *risk.Assessment, p ConfirmationPolicy) risk.Decision {
 	if p.ShouldConfirm(a.Level) {
 		name := p.Name()
-		return risk.Decision{Verdict: risk.Ask, Rule: name, Reasons: []string{levelReason(name, true, a.Level)}}
+		return risk.Decision{Verdict: risk.Ask, Rule: name, Reasons: levelReasonList(name, true, a.Level)}
 	}
 	if a.Unknown && p.ShouldConfirm(risk.Unknown) {
-		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(),
-			Reasons: []string{"part of the action could not be assessed"}}
+		return risk.Decision{Verdict: risk.Ask, Rule: p.Name(), Reasons: partlyUnknownReasons}
 	}
 	if a.Locked {
 		return risk.Decision{Verdict: risk.Ask, Rule: "locked",
 			Reasons: []string{"a person must approve this exact action: " + lockedBy(a) + "; no confirmation policy lets it run unasked"}}
 	}
 	name := p.Name()
-	return risk.Decision{Verdict: risk.Allow, Rule: name, Reasons: []string{levelReason(name, false, a.Level)}}
+	return risk.Decision{Verdict: risk.Allow, Rule: name, Reasons: levelReasonList(name, false, a.Level)}
+}
+
+// partlyUnknownReasons are Decide's reasons for asking about an action
+// that some analyzer could not assess, shared (see risk.Decision.Reasons).
+var partlyUnknownReasons = []string{"part of the action could not be assessed"}[:1:1]
+
+// levelReasonList is levelReason as a decision's Reasons: those of the
+// built-in policies made once, and shared (see risk.Decision.Reasons).
+func levelReasonList(name string, asks bool, l risk.Level) []string {
+	if rs := builtinReasons(name); rs != nil && l.Valid() {
+		if asks {
+			return rs.asks[l : l+1 : l+1]
+		}
+		return rs.not[l : l+1 : l+1]
+	}
+	return []string{levelReason(name, asks, l)}
 }
 
 // levelReason is Decide's reason for asking (or not) about a level under

@@ -264,7 +264,10 @@ func (a *Assessment) LockedRules() string {
 // Decision is what the policy made of an assessment. A decision is a value,
 // never an error.
 type Decision struct {
-	Verdict Verdict  `json:"decision"`
+	Verdict Verdict `json:"decision"`
+	// Reasons may share its array with other decisions (a policy's
+	// reasons are made once): add to it with append, which copies it (it
+	// has no room beyond its length), and never write its elements.
 	Reasons []string `json:"reasons,omitempty"`
 	// Rule names what decided: a policy rule, a mode, or the confirmation
 	// policy ("confirm_risky", "always_confirm", "never_confirm").
