@@ -564,7 +564,7 @@ func (d *decoder) keep(raw []byte, plain bool) string {
 			s, _ := unquote(raw)
 			return s
 		}
-		d.text = make([]byte, 0, min(len(raw)+len(d.data)-d.pos, textMax))
+		d.newText(min(len(raw)+len(d.data)-d.pos, textMax))
 	}
 	start := len(d.text)
 	if plain {
@@ -577,6 +577,43 @@ func (d *decoder) keep(raw []byte, plain bool) string {
 
 // textMax bounds the array the strings of an object share (see keep).
 const textMax = 1 << 10
+
+// newText makes d.text, with room for n bytes, and d.strs too when it
+// has no room left: one array for both (see textMem) while n is small,
+// the strings of an object then made in one allocation.
+func (d *decoder) newText(n int) {
+	if len(d.strs) < cap(d.strs) {
+		d.text = make([]byte, 0, n)
+		return
+	}
+	switch {
+	case n <= 64:
+		d.strs, d.text = newTextMem[[64]byte]()
+	case n <= 192:
+		d.strs, d.text = newTextMem[[192]byte]()
+	case n <= 448:
+		d.strs, d.text = newTextMem[[448]byte]()
+	case n <= 960:
+		d.strs, d.text = newTextMem[[960]byte]()
+	default:
+		d.text = make([]byte, 0, n)
+	}
+}
+
+// textMem is room for a few strings, headers (strs) and text (text, a
+// byte array), made at once; the sizes newText makes are the sizes of
+// the runtime's classes (128, 256, 512 and 1024 bytes), without room
+// lost between.
+type textMem[A any] struct {
+	strs [4]string
+	text A
+}
+
+// newTextMem returns a new textMem's headers and text, empty.
+func newTextMem[A any]() (strs []string, text []byte) {
+	m := new(textMem[A])
+	return m.strs[:0], unsafe.Slice((*byte)(unsafe.Pointer(&m.text)), unsafe.Sizeof(m.text))[:0]
+}
 
 // boxString returns s as an any, as any(s) does, its string header one
 // of d.strs (see box) where any(s) would make a copy of its own.

@@ -253,3 +253,33 @@ func BenchmarkUnquote(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseLine decodes the lines BenchmarkAssessLines (cmd/warden)
+// gives warden assess: the tool and arguments of each action of the
+// corpus, its command made distinct, per line.
+func BenchmarkParseLine(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "actions.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	for i, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			b.Fatal(err)
+		}
+		args, _ := m["arguments"].(map[string]any)
+		if cmd, ok := args["command"].(string); ok {
+			args["command"] = fmt.Sprintf("%s # %d", cmd, i)
+		}
+		line, _ := json.Marshal(map[string]any{"tool": m["tool"], "arguments": m["arguments"]})
+		lines = append(lines, line)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, _, err := ParseLine(lines[i%len(lines)], DefaultLimits, "output", "tool_response"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
