@@ -4,7 +4,10 @@
 // answer, where encoding/json's reflection costs more than the writing.
 package jsonenc
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // String appends s as a JSON string: `"`, `\`, the control characters,
 // U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
@@ -68,9 +71,21 @@ func Plain[T ~string | ~[]byte](s T, i int) int {
 	for ; i >= 0 && len(s)-i >= 8; i += 8 {
 		// eight bytes of a slice of length 8: one load, no bounds checks
 		t := s[i : i+8]
-		if !plain8(uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56) {
-			break
+		if m := special8(uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56); m != 0 {
+			// the lowest byte marked is one (see special8)
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	if i >= 0 && i < len(s) && len(s) >= 8 {
+		// the last eight bytes, overlapping those read (or not to be): one
+		// load for the tail; the bytes before i, shifted out, may have
+		// marked those after them, so only a tail with no byte marked is
+		// decided here
+		t := s[len(s)-8:]
+		if special8(uint64(t[0])|uint64(t[1])<<8|uint64(t[2])<<16|uint64(t[3])<<24|
+			uint64(t[4])<<32|uint64(t[5])<<40|uint64(t[6])<<48|uint64(t[7])<<56)>>(8*(i-(len(s)-8))) == 0 {
+			return len(s)
 		}
 	}
 	for i < len(s) && plain[s[i]] {
@@ -79,14 +94,16 @@ func Plain[T ~string | ~[]byte](s T, i int) int {
 	return i
 }
 
-// plain8 reports whether the eight bytes of x are all plain. Each test
-// may report a byte that is not there (only for a byte beside one that
-// is), never miss one: false means "look byte by byte".
-func plain8(x uint64) bool {
+// special8 marks, with its high bit, each of the eight bytes of x (the
+// first the lowest) that is not plain. It may mark a byte that is plain,
+// but only one after a byte that is not (what a subtraction borrows goes
+// up), and never misses one: the lowest byte marked is the first that is
+// not plain, and 0 means "all plain".
+func special8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	zero := func(v uint64) uint64 { return (v - ones) &^ v } // high bit: some byte of v is 0
 	// (x - 0x20*ones) | x: the high bit of a byte < 0x20 or ≥ 0x80
-	return ((x-0x20*ones)|x|zero(x^'"'*ones)|zero(x^'\\'*ones))&highs == 0
+	return ((x - 0x20*ones) | x | zero(x^'"'*ones) | zero(x^'\\'*ones)) & highs
 }
 
 // plain holds the bytes a JSON string holds as they are: ASCII but for

@@ -76,6 +76,28 @@ func TestPlain(t *testing.T) {
 			}
 		}
 	}
+	// two bytes that are not plain (or are, about them) at every two
+	// places of strings of every length about a word's or two, from
+	// every place: what one marks about the other (see special8), before
+	// from or after it, in a whole word or in the tail read again
+	some := []byte{0, 0x1f, ' ', '!', '"', '#', '[', '\\', ']', 0x7f, 0x80, 0xc3, 0xff}
+	for n := range 19 {
+		for at1 := range n {
+			for at2 := at1; at2 < n; at2++ {
+				for _, b1 := range some {
+					for _, b2 := range some {
+						s := []byte("abcdefghijklmnopqrst"[:n])
+						s[at1], s[at2] = b1, b2
+						for from := range n + 1 {
+							if got, want := Plain(s, from), plainSlowly(string(s), from); got != want {
+								t.Fatalf("Plain(%q, %d) = %d, want %d", s, from, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 func FuzzPlain(f *testing.F) {
