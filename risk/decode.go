@@ -114,12 +114,13 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 			// a field of the action, read as the string it is (not
 			// boxed in an any); the tool's name, mostly one of a few,
 			// without a copy then
-			str := d.string
-			if k == "tool" {
-				str = d.toolName
-			}
 			var ok bool
-			if *dst, ok = str(); !ok {
+			if k == "tool" {
+				*dst, ok = d.toolName()
+			} else {
+				*dst, ok = d.string()
+			}
+			if !ok {
 				return Action{}, false, false
 			}
 			if more, ok := d.next('}'); !ok {
@@ -168,7 +169,8 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 			return Action{}, false, false
 		}
 	}
-	if a.SecurityRisk == "" {
+	// arguments this decoder made hold the key only if it read it
+	if a.SecurityRisk == "" && (d.riskKey || !argsMap) {
 		if s, ok := a.Arguments["security_risk"].(string); ok {
 			a.SecurityRisk = s
 		}
@@ -183,6 +185,7 @@ type decoder struct {
 	pos      int
 	maxDepth int
 	nul      bool // a string read holds a \u0000 escape
+	riskKey  bool // a key read (see key) is "security_risk"
 
 	// text holds the text of the strings of the object read (keys and
 	// values), side by side: each is a part of it that nothing writes
@@ -445,10 +448,13 @@ func (d *decoder) key() (string, bool) {
 	}
 	if plain {
 		if k := knownKey(raw); k != "" {
+			d.riskKey = d.riskKey || k == "security_risk"
 			return k, true
 		}
 	}
-	return d.keep(raw, plain), true
+	k := d.keep(raw, plain)
+	d.riskKey = d.riskKey || k == "security_risk"
+	return k, true
 }
 
 // field reads the string at pos as the key of a member of the action
@@ -512,6 +518,8 @@ func knownKey(raw []byte) string {
 		return "query"
 	case "description":
 		return "description"
+	case "security_risk":
+		return "security_risk"
 	}
 	return ""
 }

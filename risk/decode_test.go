@@ -156,6 +156,10 @@ var decodeSeeds = []string{
 	`{"tool":"x","id":"h-1","label":"harmful","arguments":{"security_risk":"HIGH"},"min_level":{"a":[1,{"b":null}]}}`,
 	`{"tool":"x","arguments":null,"session_id":null,"cwd":5}`, `{"tool":" ","name":"n"}`, `{"tool":"x","tool":null}`,
 	`{"tool":"x","arguments":{"a":1},"arguments":"{\"b\":2}"}`, `{"tool":"x","security_risk":"LOW","arguments":{"security_risk":"HIGH"}}`,
+	// the arguments' security_risk, which the action takes when it has none of its own
+	`{"tool":"x","arguments":{"security\u005frisk":"HIGH"}}`, `{"tool":"x","arguments":{"a":{"security_risk":"HIGH"}}}`,
+	`{"tool":"x","arguments":"{\"security_risk\":\"HIGH\"}"}`, `{"tool":"x","arguments":{"security_risk":5}}`,
+	`{"tool":"x","arguments":{"security_risk":"HIGH"},"arguments":{"a":1}}`, `{"tool":"x","security_risk":null,"arguments":{"security_risk":"HIGH"}}`,
 	`{"tool":"x","input":{"a":1}}`, `{"tool":"x","action":"code"}`, `{"action":"code","code":"1"}`, `{"tool":"x","annotations":null}`,
 	`{"tool":"0123456789abcdef\"0123456789abcdef","arguments":{"command":"01234567\u00e9 89abcdef\t"}}`,
 	// arrays about the size the decoder gathers on the stack (8), and nested
