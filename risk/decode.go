@@ -249,7 +249,7 @@ func (d *decoder) next(close byte) (more, ok bool) {
 
 // space skips JSON white space.
 func (d *decoder) space() {
-	for d.pos < len(d.data) {
+	for d.pos < len(d.data) && d.data[d.pos] <= ' ' {
 		switch d.data[d.pos] {
 		case ' ', '\t', '\n', '\r':
 			d.pos++

@@ -68,6 +68,18 @@ const hex = "0123456789abcdef"
 // character or a byte of a multi-byte UTF-8 sequence), or len(s). It reads
 // eight bytes at a time.
 func Plain[T ~string | ~[]byte](s T, i int) int {
+	for ; i >= 0 && len(s)-i >= 16; i += 16 {
+		// two words a turn
+		t := s[i : i+16]
+		if m := special8(uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+		if m := special8(uint64(t[8]) | uint64(t[9])<<8 | uint64(t[10])<<16 | uint64(t[11])<<24 |
+			uint64(t[12])<<32 | uint64(t[13])<<40 | uint64(t[14])<<48 | uint64(t[15])<<56); m != 0 {
+			return i + 8 + bits.TrailingZeros64(m)/8
+		}
+	}
 	for ; i >= 0 && len(s)-i >= 8; i += 8 {
 		// eight bytes of a slice of length 8: one load, no bounds checks
 		t := s[i : i+8]
