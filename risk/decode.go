@@ -364,6 +364,14 @@ func (d *decoder) array(depth int) ([]any, bool) {
 			if many != nil {
 				return many, true
 			}
+			if len(d.elems) == cap(d.elems) && len(d.arrs) == cap(d.arrs) {
+				// an object's first array (or one after as many as
+				// filled those made for them): its elements and its
+				// header (see boxArray) in one allocation, room for a
+				// few more
+				m := new(arrayMem)
+				d.elems, d.arrs = m.elems[:0], m.arrs[:0]
+			}
 			a := take(&d.elems, n, 8)
 			copy(a, few[:n])
 			return a, true
@@ -639,6 +647,13 @@ func (d *decoder) boxNumber(f float64) any {
 	p := &take(&d.nums, 1, 2)[0]
 	*p = f
 	return box(any(0.0), unsafe.Pointer(p))
+}
+
+// arrayMem is room for the elements and headers of a few short arrays,
+// made at once (176 bytes, a size class of the runtime's).
+type arrayMem struct {
+	arrs  [2][]any
+	elems [8]any
 }
 
 // boxArray returns a as an any, as any(a) does, its slice header in
