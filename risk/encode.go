@@ -80,7 +80,15 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"security_risk":`...)
-	dst = jsonenc.String(dst, string(a.SecurityRisk))
+	switch a.SecurityRisk {
+	case SecurityRiskLow, SecurityRiskMedium, SecurityRiskHigh, SecurityRiskUnknown:
+		// JSON strings as they are
+		dst = append(dst, '"')
+		dst = append(dst, a.SecurityRisk...)
+		dst = append(dst, '"')
+	default:
+		dst = jsonenc.String(dst, string(a.SecurityRisk))
+	}
 	return dst, nil
 }
 

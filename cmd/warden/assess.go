@@ -103,12 +103,22 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 		return dst, err
 	}
 	dst = append(dst, `,"decision":`...)
-	dst = jsonenc.String(dst, string(l.Decision))
+	switch l.Decision {
+	case risk.Allow, risk.Ask, risk.Deny:
+		dst = appendQuoted(dst, string(l.Decision))
+	default:
+		dst = jsonenc.String(dst, string(l.Decision))
+	}
 	if l.DecisionRule != "" {
 		dst = append(dst, `,"decision_rule":`...)
 		dst = jsonenc.String(dst, l.DecisionRule)
 	}
-	if l.DecisionStage != "" {
+	switch l.DecisionStage {
+	case "":
+	case risk.StagePolicy, risk.StageReview, risk.StageRecord:
+		dst = append(dst, `,"decision_stage":`...)
+		dst = appendQuoted(dst, string(l.DecisionStage))
+	default:
 		dst = append(dst, `,"decision_stage":`...)
 		dst = jsonenc.String(dst, string(l.DecisionStage))
 	}
@@ -124,6 +134,14 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 		dst = jsonenc.String(dst, l.Error)
 	}
 	return append(dst, "}\n"...), nil
+}
+
+// appendQuoted appends s, a constant whose JSON string is s quoted (a
+// verdict, a stage), as that string.
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
 
 // writeAnswer writes v, an answer, as one JSON line on w: an assessLine

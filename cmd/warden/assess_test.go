@@ -20,6 +20,11 @@ func TestWriteAnswer(t *testing.T) {
 		&assessLine{Assessment: risk.UnknownAssessment("input", "input.invalid", "bad"), Decision: risk.Ask, Error: "invalid action: \u2028"},
 		&assessLine{Assessment: risk.Assessment{Level: risk.Level(42)}, Decision: risk.Allow},
 		&observedLine{Observed: true, Findings: []risk.Finding{f}},
+		// every verdict and stage, written as constants, and others
+		&assessLine{Decision: risk.Allow, DecisionStage: risk.StageReview},
+		&assessLine{Decision: risk.Ask, DecisionStage: risk.StageRecord},
+		&assessLine{Decision: "maybe \"so\"\n", DecisionStage: "x<y>\u2028"},
+		&assessLine{Decision: "Allow", DecisionStage: "Policy"},
 	} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
