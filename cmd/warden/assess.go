@@ -493,9 +493,9 @@ func (l *lineAnswer) value() any {
 	return &l.assess
 }
 
-// answer sets dst to the answer to one input line, decoded: an action to
-// check (a), the result of a call that ran (see outputOf), or input that
-// is not an action (perr).
+// answer sets dst, a zero lineAnswer, to the answer to one input line,
+// decoded: an action to check (a), the result of a call that ran (see
+// outputOf), or input that is not an action (perr).
 func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, perr error, dst *lineAnswer) {
 	if output, ok := outputOf(result); ok {
 		obs := observedLine{Observed: true, Findings: []risk.Finding{}}
@@ -517,10 +517,14 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, 
 		dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionShadow: d.Shadow, Error: perr.Error()}
 		return
 	}
-	as, d, cerr := eng.Check(ctx, a)
-	dst.assess = assessLine{Assessment: as, Decision: d.Verdict, DecisionRule: d.Rule, DecisionStage: d.Stage, DecisionRef: d.Ref, DecisionShadow: d.Shadow}
+	// the assessment straight into its place (it is large)
+	l := &dst.assess
+	var d risk.Decision
+	var cerr error
+	l.Assessment, d, cerr = eng.Check(ctx, a)
+	l.Decision, l.DecisionRule, l.DecisionStage, l.DecisionRef, l.DecisionShadow = d.Verdict, d.Rule, d.Stage, d.Ref, d.Shadow
 	if cerr != nil {
-		dst.assess.Error = cerr.Error()
+		l.Error = cerr.Error()
 	}
 }
 
