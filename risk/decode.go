@@ -831,19 +831,26 @@ func hex4(b []byte) int {
 	if len(b) < 4 {
 		return -1
 	}
-	n := 0
-	for _, c := range b[:4] {
+	d0, d1, d2, d3 := hexDigit[b[0]], hexDigit[b[1]], hexDigit[b[2]], hexDigit[b[3]]
+	if d0|d1|d2|d3 < 0 { // one is not a digit
+		return -1
+	}
+	return int(d0)<<12 | int(d1)<<8 | int(d2)<<4 | int(d3)
+}
+
+// hexDigit holds the value of each hexadecimal digit, -1 for other bytes.
+var hexDigit = func() (t [256]int8) {
+	for c := range t {
 		switch {
 		case '0' <= c && c <= '9':
-			c -= '0'
+			t[c] = int8(c - '0')
 		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
+			t[c] = int8(c - 'a' + 10)
 		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
+			t[c] = int8(c - 'A' + 10)
 		default:
-			return -1
+			t[c] = -1
 		}
-		n = n*16 + int(c)
 	}
-	return n
-}
+	return t
+}()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -233,5 +234,26 @@ func TestBoxed(t *testing.T) {
 	_ = append(a, "more")
 	if b := obj["b"].([]any); !reflect.DeepEqual(b, []any{"y", 2.0}) || obj["c"] != "z" {
 		t.Fatalf("an append to one array changed the others: %#v", obj)
+	}
+}
+
+// TestHex4 holds hex4 to strconv.ParseUint: every byte at each of the
+// four places among digits, and too short.
+func TestHex4(t *testing.T) {
+	for at := range 4 {
+		for c := range 256 {
+			b := []byte("a0F9")
+			b[at] = byte(c)
+			want := -1
+			if n, err := strconv.ParseUint(string(b), 16, 16); err == nil {
+				want = int(n)
+			}
+			if got := hex4(b); got != want {
+				t.Fatalf("hex4(%q) = %d, want %d", b, got, want)
+			}
+		}
+	}
+	if got := hex4([]byte("abc")); got != -1 {
+		t.Fatalf("hex4 of three digits = %d", got)
 	}
 }
