@@ -12,9 +12,22 @@ import (
 // String appends s as a JSON string: `"`, `\`, the control characters,
 // U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
 func String(dst []byte, s string) []byte {
+	// most strings need no escape: copied as they are
+	i := Plain(s, 0)
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
+	dst = append(dst, s[:i]...)
+	if i == len(s) {
+		return append(dst, '"')
+	}
+	return escape(dst, s, i)
+}
+
+// escape appends s[i:] to dst, the JSON string of s up to i, and the
+// closing quote: String's way from the first byte it does not copy as it
+// is.
+func escape(dst []byte, s string, i int) []byte {
+	start := i
+	for i < len(s) {
 		b := s[i]
 		if plain[b] {
 			i = Plain(s, i+1)
