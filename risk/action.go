@@ -290,7 +290,7 @@ func ActionFromObject(obj map[string]any) (Action, error) {
 	default:
 		out.Arguments = map[string]any{}
 	}
-	if strings.TrimSpace(out.Tool) == "" {
+	if blank(out.Tool) {
 		return Action{}, missingTool(obj)
 	}
 	if out.SecurityRisk == "" {
@@ -397,7 +397,7 @@ func jsonKind(v any) string {
 // action must meet: a tool name, no NUL bytes, valid UTF-8 and bounded
 // nesting in every string.
 func (a *Action) Validate(lim Limits) error {
-	if strings.TrimSpace(a.Tool) == "" {
+	if blank(a.Tool) {
 		return inputErrorf("missing \"tool\"")
 	}
 	for _, s := range []string{a.Tool, a.SessionID, a.Cwd, a.Agent} {
@@ -461,6 +461,16 @@ func (w *validator) walk(v any, depth int) error {
 		}
 	}
 	return nil
+}
+
+// blank reports whether s is empty or only white space (what
+// strings.TrimSpace removes all of): a tool's name that names nothing.
+// A name that starts with a printable ASCII byte is not, at a glance.
+func blank(s string) bool {
+	if len(s) > 0 && ' ' < s[0] && s[0] < utf8.RuneSelf {
+		return false
+	}
+	return strings.TrimSpace(s) == ""
 }
 
 // checkString reports a NUL byte in s or, if there is none, invalid UTF-8.

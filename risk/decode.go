@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -156,7 +155,7 @@ func decodeAction(data []byte, maxDepth int, others []string) (a Action, valid, 
 		}
 	}
 	d.space()
-	if d.pos != len(d.data) || strings.TrimSpace(a.Tool) == "" {
+	if d.pos != len(d.data) || blank(a.Tool) {
 		return Action{}, false, false
 	}
 	_, argsMap := args.(map[string]any)

@@ -257,3 +257,18 @@ func TestHex4(t *testing.T) {
 		t.Fatalf("hex4 of three digits = %d", got)
 	}
 }
+
+// TestBlank holds blank to strings.TrimSpace: every byte alone and
+// before others, and Unicode's white space.
+func TestBlank(t *testing.T) {
+	var cases []string
+	for c := range 256 {
+		cases = append(cases, string(rune(c)), string([]byte{byte(c)}), string([]byte{byte(c), 'x'}), string([]byte{byte(c), ' '}))
+	}
+	cases = append(cases, "", " \t\n\v\f\r", "\u0085", "\u00a0 ", "\u2028\u3000", "\u3000x", "\xc2", "x ")
+	for _, s := range cases {
+		if got, want := blank(s), strings.TrimSpace(s) == ""; got != want {
+			t.Fatalf("blank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
