@@ -22,9 +22,11 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 	}
 	dst = append(dst, `,"score":`...)
 	dst = strconv.AppendInt(dst, int64(a.Score), 10)
-	dst = append(dst, `,"unknown":`...)
-	dst = jsonenc.Bool(dst, a.Unknown)
-	dst = append(dst, `,"findings":`...)
+	if a.Unknown {
+		dst = append(dst, `,"unknown":true,"findings":`...)
+	} else {
+		dst = append(dst, `,"unknown":false,"findings":`...)
+	}
 	if a.Findings == nil {
 		dst = append(dst, "null"...)
 	} else {
@@ -59,12 +61,16 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 	}
 	dst = append(dst, `,"affected_resources":`...)
 	dst = jsonenc.Strings(dst, a.AffectedResources)
-	dst = append(dst, `,"reversible":`...)
-	dst = jsonenc.Bool(dst, a.Reversible)
-	if a.Locked {
-		dst = append(dst, `,"locked":true`...)
+	switch {
+	case a.Reversible && a.Locked:
+		dst = append(dst, `,"reversible":true,"locked":true,"estimated_impact":`...)
+	case a.Reversible:
+		dst = append(dst, `,"reversible":true,"estimated_impact":`...)
+	case a.Locked:
+		dst = append(dst, `,"reversible":false,"locked":true,"estimated_impact":`...)
+	default:
+		dst = append(dst, `,"reversible":false,"estimated_impact":`...)
 	}
-	dst = append(dst, `,"estimated_impact":`...)
 	dst = appendText(dst, a.EstimatedImpact)
 	dst = append(dst, `,"recommendations":`...)
 	if a.Recommendations == nil {
@@ -79,15 +85,17 @@ func (a *Assessment) AppendJSONFields(dst []byte) ([]byte, error) {
 		}
 		dst = append(dst, ']')
 	}
-	dst = append(dst, `,"security_risk":`...)
 	switch a.SecurityRisk {
-	case SecurityRiskLow, SecurityRiskMedium, SecurityRiskHigh, SecurityRiskUnknown:
-		// JSON strings as they are
-		dst = append(dst, '"')
-		dst = append(dst, a.SecurityRisk...)
-		dst = append(dst, '"')
+	case SecurityRiskLow:
+		dst = append(dst, `,"security_risk":"LOW"`...)
+	case SecurityRiskMedium:
+		dst = append(dst, `,"security_risk":"MEDIUM"`...)
+	case SecurityRiskHigh:
+		dst = append(dst, `,"security_risk":"HIGH"`...)
+	case SecurityRiskUnknown:
+		dst = append(dst, `,"security_risk":"UNKNOWN"`...)
 	default:
-		dst = jsonenc.String(dst, string(a.SecurityRisk))
+		dst = jsonenc.String(append(dst, `,"security_risk":`...), string(a.SecurityRisk))
 	}
 	return dst, nil
 }
@@ -157,13 +165,26 @@ func (f *Finding) appendJSON(dst []byte) ([]byte, [2]int, error) {
 		dst = append(dst, `,"resource":`...)
 		dst = jsonenc.String(dst, f.Resource)
 	}
-	dst = append(dst, `,"reversible":`...)
-	dst = jsonenc.Bool(dst, f.Reversible)
-	if f.Locked {
-		dst = append(dst, `,"locked":true`...)
+	switch {
+	case f.Reversible && f.Locked:
+		dst = append(dst, `,"reversible":true,"locked":true}`...)
+	case f.Reversible:
+		dst = append(dst, `,"reversible":true}`...)
+	case f.Locked:
+		dst = append(dst, `,"reversible":false,"locked":true}`...)
+	default:
+		dst = append(dst, `,"reversible":false}`...)
 	}
-	return append(dst, '}'), at, nil
+	return dst, at, nil
 }
+
+// levelJSON holds the JSON string of each valid level.
+var levelJSON = func() (t [len(levelNames)]string) {
+	for l, n := range levelNames {
+		t[l] = `"` + n + `"`
+	}
+	return t
+}()
 
 // appendJSON appends l as its MarshalText makes it a JSON string.
 func (l Level) appendJSON(dst []byte) ([]byte, error) {
@@ -171,7 +192,5 @@ func (l Level) appendJSON(dst []byte) ([]byte, error) {
 		_, err := l.MarshalText()
 		return dst, err
 	}
-	dst = append(dst, '"')
-	dst = append(dst, levelNames[l]...)
-	return append(dst, '"'), nil
+	return append(dst, levelJSON[l]...), nil
 }

@@ -58,6 +58,8 @@ func TestAppendJSONFields(t *testing.T) {
 		{Level: risk.High, Findings: many, Reasons: []string{"r9", "r2", "x\"", "r0", "r8", f.Reason, "r2"},
 			EstimatedImpact: risk.Impact(risk.Medium), Recommendations: []string{"Review carefully before approving", "Review carefully", `"`}},
 		{Level: risk.High, EstimatedImpact: "Minor impact, easily reversible\n", Recommendations: []string{}},
+		// every two of reversible and locked
+		{Reversible: true, Locked: true, Unknown: true, Findings: []risk.Finding{{Reversible: true, Locked: true}, {Locked: true}, {Reversible: true}, {}}},
 		// every security risk, written as constants, and others
 		{SecurityRisk: risk.SecurityRiskLow}, {SecurityRisk: risk.SecurityRiskMedium}, {SecurityRisk: risk.SecurityRiskHigh},
 		{SecurityRisk: risk.SecurityRiskUnknown}, {SecurityRisk: "high"}, {SecurityRisk: "HIGH\"<"},

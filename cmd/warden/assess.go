@@ -102,12 +102,16 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	dst = append(dst, `,"decision":`...)
+	// the verdicts and stages, constants, with their keys
 	switch l.Decision {
-	case risk.Allow, risk.Ask, risk.Deny:
-		dst = appendQuoted(dst, string(l.Decision))
+	case risk.Allow:
+		dst = append(dst, `,"decision":"allow"`...)
+	case risk.Ask:
+		dst = append(dst, `,"decision":"ask"`...)
+	case risk.Deny:
+		dst = append(dst, `,"decision":"deny"`...)
 	default:
-		dst = jsonenc.String(dst, string(l.Decision))
+		dst = jsonenc.String(append(dst, `,"decision":`...), string(l.Decision))
 	}
 	if l.DecisionRule != "" {
 		dst = append(dst, `,"decision_rule":`...)
@@ -115,12 +119,14 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 	}
 	switch l.DecisionStage {
 	case "":
-	case risk.StagePolicy, risk.StageReview, risk.StageRecord:
-		dst = append(dst, `,"decision_stage":`...)
-		dst = appendQuoted(dst, string(l.DecisionStage))
+	case risk.StagePolicy:
+		dst = append(dst, `,"decision_stage":"policy"`...)
+	case risk.StageReview:
+		dst = append(dst, `,"decision_stage":"review"`...)
+	case risk.StageRecord:
+		dst = append(dst, `,"decision_stage":"record"`...)
 	default:
-		dst = append(dst, `,"decision_stage":`...)
-		dst = jsonenc.String(dst, string(l.DecisionStage))
+		dst = jsonenc.String(append(dst, `,"decision_stage":`...), string(l.DecisionStage))
 	}
 	if l.DecisionRef != "" {
 		dst = append(dst, `,"decision_ref":`...)
@@ -134,14 +140,6 @@ func (l *assessLine) appendJSON(dst []byte) ([]byte, error) {
 		dst = jsonenc.String(dst, l.Error)
 	}
 	return append(dst, "}\n"...), nil
-}
-
-// appendQuoted appends s, a constant whose JSON string is s quoted (a
-// verdict, a stage), as that string.
-func appendQuoted(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }
 
 // writeAnswer writes v, an answer, as one JSON line on w: an assessLine
