@@ -16,7 +16,8 @@ import (
 // float64, bool, nil, []any (empty, not nil, for []) and map[string]any;
 // the last of duplicate keys wins; an escaped lone surrogate becomes
 // U+FFFD. It does so in one pass, without reflection, for the input a
-// well-behaved agent sends.
+// well-behaved agent sends. The values it makes share a few arrays (see
+// keep, box and take), none of them data's: nothing writes them after.
 //
 // ok is false for anything else: data that is not one JSON object, not
 // valid JSON or not valid UTF-8, nesting deeper than maxDepth (0: no
@@ -561,9 +562,9 @@ func knownTool(raw []byte) string {
 // that holds escapes unless plain. It is a part of d.text when raw fits
 // in what d.text has left, or in a new d.text made for the strings that
 // follow too, up to textMax bytes: one array for the strings of an
-// object, not one each. A string longer than half of that is an array of
-// its own, as is the string a string kept long after its object (a path
-// a session remembers) keeps alive with it.
+// object, not one each. A string longer than half of that has an array
+// of its own, so that a string kept long after its object (a path a
+// session remembers) keeps at most textMax bytes of its text alive.
 func (d *decoder) keep(raw []byte, plain bool) string {
 	if len(raw) == 0 {
 		return ""
