@@ -96,7 +96,7 @@ func dropEmpty(q string) string {
 type probe struct {
 	home, base   string
 	files, hooks []string // copies of the Analyzer's
-	// special are the names that are not plain (see plainName), in lower
+	// special are the names that are not plain (see plainPath), in lower
 	// case
 	special map[string]bool
 	// specialLens[b] has bit n set when a special name is n bytes long
@@ -182,12 +182,12 @@ func (ck *check) findProbe(base string) *probe {
 	pr.specialLens = new([256]uint64)
 	for n := range pr.special {
 		if n == "" {
-			continue // never looked up: plainName refuses an empty name first
+			continue // never looked up: plainPath refuses an empty name first
 		}
 		pr.specialLens[n[0]] |= lenBit(len(n))
 	}
 	for _, n := range probeNames {
-		if pr.plainName(n) {
+		if pr.plainPath(n) {
 			pr.name = n
 			break
 		}
@@ -215,58 +215,66 @@ func (pr *probe) valid() *probe {
 }
 
 // plainPath reports whether p is a clean path (absolute or relative) of
-// plain names (plainName): no empty, . or .. component and no trailing
-// slash, so that it resolves against a directory by joining.
+// plain names: no empty, . or .. component and no trailing slash, so that
+// it resolves against a directory by joining. A plain name is neither
+// empty, . nor .., at most 255 bytes of plainByte bytes only (no glob, ~,
+// variable, space or anything that case-folds beyond ASCII), and, in any
+// case, none of the names the places of the guard are made of
+// (paths.GuardNames), of homeNames or of the components of the home
+// directory, Files and Hooks (special). p is not empty. It reads each
+// byte once, and looks a name up only when a special name is as long
+// and starts so.
 func (pr *probe) plainPath(p string) bool {
-	rest := p
-	if rest[0] == '/' {
-		rest = rest[1:]
+	start := 0
+	if p[0] == '/' {
+		start = 1
 	}
-	for {
-		c, more, cut := strings.Cut(rest, "/")
-		if !pr.plainName(c) {
-			return false
+	var kinds uint8 // the nameKinds of the name's bytes so far, or'ed
+	for i := start; ; i++ {
+		if i < len(p) {
+			k := nameKinds[p[i]]
+			if k&namePlain != 0 {
+				kinds |= k
+				continue
+			}
+			if p[i] != '/' {
+				return false
+			}
 		}
-		if !cut {
+		// p[start:i] is a name
+		n := i - start
+		if n == 0 || n > 255 || n <= 2 && p[start] == '.' && p[i-1] == '.' {
+			return false // empty, . or .. (a name of two bytes that start and end with a dot), or too long
+		}
+		if pr.specialLens[ascii.Lower(p[start])]&lenBit(n) != 0 || len(guardGlobs) > 0 {
+			if pr.specialName(p[start:i], kinds&nameUpper != 0) {
+				return false
+			}
+		}
+		if i >= len(p) {
 			return true
 		}
-		rest = more
+		start, kinds = i+1, 0
 	}
 }
 
-// plainName reports whether c is a plain name: neither empty, . nor ..,
-// of plainByte bytes only (no glob, ~, variable, space or anything that
-// case-folds beyond ASCII), and, in any case, none of the names the
-// places of the guard are made of (paths.GuardNames), of homeNames or of
-// the components of the home directory, Files and Hooks (special).
-func (pr *probe) plainName(c string) bool {
-	if c == "" || c == "." || c == ".." || len(c) > 255 {
-		return false
-	}
-	upper := false
-	for i := 0; i < len(c); i++ {
-		b := c[i]
-		if !plainByte[b] {
-			return false
-		}
-		upper = upper || 'A' <= b && b <= 'Z'
-	}
-	if pr.specialLens[ascii.Lower(c[0])]&lenBit(len(c)) == 0 && len(guardGlobs) == 0 {
-		return true // most names: no special name is as long and starts so
-	}
+// specialName reports whether the name c, of plainByte bytes, is special
+// or matches a glob of the guard's names, in lower case; upper says
+// whether c holds an upper-case letter.
+func (pr *probe) specialName(c string, upper bool) bool {
 	lower := c
 	if upper { // rare: names are looked up in lower case
 		lower = strings.ToLower(c)
 	}
 	if pr.special[lower] {
-		return false
+		return true
 	}
 	for _, n := range guardGlobs {
 		if m, _ := path.Match(n, lower); m {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // lenBit is the bit of specialLens for a name n bytes long: bit n, or bit
@@ -304,3 +312,23 @@ var plainByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// nameKinds gives each byte what plainPath reads of it: namePlain for a
+// byte of plainByte, with nameUpper for an upper-case letter; 0 for any
+// other (the slash among them).
+var nameKinds = func() (t [256]uint8) {
+	for b := range 256 {
+		if plainByte[b] {
+			t[b] = namePlain
+		}
+		if 'A' <= b && b <= 'Z' {
+			t[b] |= nameUpper
+		}
+	}
+	return t
+}()
+
+const (
+	namePlain = 1 << iota
+	nameUpper
+)

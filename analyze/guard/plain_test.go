@@ -2,6 +2,7 @@ package guard
 
 import (
 	"os"
+	"path"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -221,4 +222,110 @@ func FuzzUnguarded(f *testing.F) {
 			}
 		}
 	})
+}
+
+// refPlainPath is plainPath as first written: p cut at each slash, each
+// name judged on its own (refPlainName).
+func refPlainPath(pr *probe, p string) bool {
+	rest := p
+	if rest[0] == '/' {
+		rest = rest[1:]
+	}
+	for {
+		c, more, cut := strings.Cut(rest, "/")
+		if !refPlainName(pr, c) {
+			return false
+		}
+		if !cut {
+			return true
+		}
+		rest = more
+	}
+}
+
+// refPlainName is the test of one name that plainPath makes, as first
+// written.
+func refPlainName(pr *probe, c string) bool {
+	if c == "" || c == "." || c == ".." || len(c) > 255 {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if !plainByte[c[i]] {
+			return false
+		}
+	}
+	lower := strings.ToLower(c)
+	if pr.special[lower] {
+		return false
+	}
+	for _, n := range guardGlobs {
+		if m, _ := path.Match(n, lower); m {
+			return false
+		}
+	}
+	return true
+}
+
+// plainPathProbes are probes for a few homes and Analyzers, made as
+// unguarded makes them.
+func plainPathProbes(t testing.TB) []*probe {
+	var out []*probe
+	for _, a := range []Analyzer{{}, {Files: []string{"/opt/Warden/warden", "/home/user/project/org.yaml"}, Hooks: []string{"/data/codex"}}} {
+		for _, home := range []string{"/home/user", "/Users/Bob", "", "/"} {
+			ck := &check{a: a, env: paths.Env{Home: home}}
+			pr := ck.findProbe("/home/user/project")
+			if pr == nil || pr.specialLens == nil {
+				t.Fatal("no probe")
+			}
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// checkPlainPath holds plainPath to refPlainPath on p.
+func checkPlainPath(t *testing.T, prs []*probe, p string) {
+	t.Helper()
+	if p == "" {
+		return // never asked
+	}
+	for _, pr := range prs {
+		if got, want := pr.plainPath(p), refPlainPath(pr, p); got != want {
+			t.Fatalf("home %q, Files %q: plainPath(%q) = %v, want %v", pr.home, pr.files, p, got, want)
+		}
+	}
+}
+
+// TestPlainPath: the one pass of plainPath over a path says what judging
+// it name by name says, on every name of the guard and of the probes'
+// special names in several cases, dots, long names and every byte.
+func TestPlainPath(t *testing.T) {
+	prs := plainPathProbes(t)
+	names := []string{"x", "X", ".", "..", "...", ".a", "a.", "..a", "a..", "src", "app.js", "user", "User", "bob", "Bob", "opt", "Warden", "codex",
+		strings.Repeat("a", 255), strings.Repeat("a", 256), strings.Repeat("A", 64), strings.Repeat("b", 63), "café", "\u212aey", "a b", "x*", ""}
+	for _, n := range paths.GuardNames() {
+		names = append(names, n, strings.ToUpper(n), strings.ToUpper(n[:1])+n[1:], n+"x", "x"+n, n[:len(n)-1])
+	}
+	for _, pr := range prs {
+		for n := range pr.special {
+			names = append(names, n, strings.ToUpper(n))
+		}
+	}
+	for b := range 256 {
+		names = append(names, string(rune(b)), "a"+string([]byte{byte(b)}), string([]byte{byte(b)})+"bin")
+	}
+	for _, n := range names {
+		for _, p := range []string{n, "/" + n, "a/" + n, n + "/a", "/a/" + n + "/b", n + "/", "/" + n + "/", "//" + n, n + "//" + n, "./" + n, n + "/.", n + "/.."} {
+			checkPlainPath(t, prs, p)
+		}
+	}
+}
+
+// FuzzPlainPath: for any path, plainPath says what refPlainPath says.
+func FuzzPlainPath(f *testing.F) {
+	for _, s := range []string{"src/app.js", "/home/user/project", ".claude/settings.json", "a//b", "./x", "..", "a/../b", "Bin/Warden", "x/", "/"} {
+		f.Add(s)
+	}
+	prs := plainPathProbes(f)
+	f.Fuzz(func(t *testing.T, p string) { checkPlainPath(t, prs, p) })
 }
