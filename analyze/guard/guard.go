@@ -115,7 +115,7 @@ type check struct {
 	// place (the check lives on its caller's stack), the rest in more,
 	// and all of them in many once they are many (a script of many paths)
 	work *tool.Budget
-	few  [4]touched
+	few  [8]touched
 	more []touched
 	many map[touched]bool
 	nfew int
@@ -194,7 +194,7 @@ func (ck *check) remember(k touched) {
 	case ck.nfew < len(ck.few):
 		ck.few[ck.nfew] = k
 		ck.nfew++
-	case len(ck.more) < 28:
+	case len(ck.more) < 24:
 		ck.more = append(ck.more, k)
 	default:
 		ck.many = make(map[touched]bool, 2*(len(ck.few)+len(ck.more)))

@@ -91,7 +91,7 @@ var commandLens = func() *[256]uint64 {
 
 // command judges command i of cmds, whose name and table entry are nm.
 func (ck *check) command(cmds []shell.Command, i int, nm named) {
-	cmd := cmds[i]
+	cmd := &cmds[i] // copied before it is changed (find's -exec below)
 	env := ck.env
 	if cmd.Dir != "" {
 		env.Cwd = cmd.Dir
@@ -120,6 +120,8 @@ func (ck *check) command(cmds []shell.Command, i int, nm named) {
 			start = fa[1]
 		}
 		start = env.Abs(start)
+		spared := *cmd
+		cmd = &spared
 		cmd.Args = slices.Clone(cmd.Args)
 		for j, a := range cmd.Args {
 			if j > 0 && (strings.Contains(a, "{}") || paths.Within(env.Abs(a), start)) {
@@ -274,7 +276,7 @@ type operand struct {
 
 // operands appends to out the words of cmd that may name files: its
 // operands, and the values of --flag=value and key=value words (dd of=…).
-func operands(out []operand, cmd shell.Command) []operand {
+func operands(out []operand, cmd *shell.Command) []operand {
 	dashdash := false
 	for j := 1; j < len(cmd.Args); j++ {
 		a := cmd.Args[j]
@@ -421,7 +423,7 @@ func hasGlob(p string) bool { return strings.ContainsAny(p, `*?[\`) }
 // read-only on, the files its -name filters pick when a filter names a
 // file of the guard (-name settings.json, -name '*.json'): every project
 // may hold one.
-func (ck *check) targets(cmd shell.Command, env paths.Env) {
+func (ck *check) targets(cmd *shell.Command, env paths.Env) {
 	args := cmd.Args[1:]
 	changes := false
 	end := len(args) // where the -exec command at hand ends (its ; or +)
@@ -663,14 +665,14 @@ func flagged(args []string, letter, long string) bool {
 // cmd is one. Subcommands that change policy, state or hooks are
 // critical; those warden does not know to be read-only are high. base
 // is path.Base of the program.
-func (ck *check) warden(cmd shell.Command, base string, env paths.Env) bool {
+func (ck *check) warden(cmd *shell.Command, base string, env paths.Env) bool {
 	name := cmd.Args[0]
 	isWarden := wardenName(base)
 	if base == "go" && len(cmd.Args) > 2 && cmd.Args[1] == "run" {
 		// go run ./cmd/warden …, go run github.com/agentwarden/warden/cmd/warden@v1 …
 		for j := 2; j < len(cmd.Args); j++ {
 			if pkg, _, _ := strings.Cut(cmd.Args[j], "@"); !strings.HasPrefix(pkg, "-") && wardenName(path.Base(pkg)) {
-				cmd = shell.Command{Args: cmd.Args[j:], Dynamic: cmd.Dynamic[j:]}
+				cmd = &shell.Command{Args: cmd.Args[j:], Dynamic: cmd.Dynamic[j:]}
 				name, isWarden = cmd.Args[0], true
 				break
 			}
@@ -848,7 +850,7 @@ var agentReads = set("get", "list", "ls", "show", "help", "--help", "-h", "statu
 
 // agent judges a command that runs an agent's CLI; base is path.Base of
 // the program.
-func (ck *check) agent(cmd shell.Command, base string, cli *agentCLI) {
+func (ck *check) agent(cmd *shell.Command, base string, cli *agentCLI) {
 	if cli == nil {
 		return
 	}
