@@ -325,7 +325,7 @@ func credentialMay(dir, rel, home string) bool {
 		return true
 	}
 	// a credential place of the system at or above dir, or below it
-	if credentialSystemSet.holds(dir) || credentialSystemUp[dir] {
+	if credentialSystemSet.near(dir) {
 		return true
 	}
 	// r is dir below the home the path lies in, "" when dir is that home:
@@ -348,30 +348,7 @@ func credentialMay(dir, rel, home string) bool {
 	if r == "" {
 		return credentialHomeSet.holds(rel)
 	}
-	return credentialHomeSet.holds(r) || credentialHomeUp[r]
-}
-
-// credentialSystemUp and credentialHomeUp are the directories strictly
-// above a path of credentialSystem and credentialHome ("/" included for
-// the former): a path below one of them may be a credential path.
-var credentialSystemUp, credentialHomeUp = upOf(credentialSystem), upOf(credentialHome)
-
-// upOf returns the directories strictly above the paths ps, "/" for an
-// absolute one.
-func upOf(ps []string) map[string]bool {
-	up := map[string]bool{}
-	for _, p := range ps {
-		for i := len(p) - 1; i >= 0; i-- {
-			if p[i] == '/' {
-				if i == 0 {
-					up["/"] = true
-				} else {
-					up[p[:i]] = true
-				}
-			}
-		}
-	}
-	return up
+	return credentialHomeSet.near(r)
 }
 
 // ClassifyAbs returns the class of an absolute, cleaned path.
@@ -531,27 +508,44 @@ var (
 
 // prefixes is a set of paths (none empty, "/", with a trailing slash or
 // an empty component) that tells whether a path is one of them or lies
-// below one.
+// below one (holds), or lies above one (near).
 type prefixes struct {
-	set map[string]bool
+	// set holds the paths of the set (inSet) and the directories
+	// strictly above them (aboveSet; "/" for an absolute path)
+	set map[string]uint8
 	// depth is the most components a path of the set has
 	depth int
 	// lead has bit b set when a path of the set starts with the byte b
-	// (after its leading slash, if any); lens has bit n set when a path
-	// of the set is n bytes long (bit 0 for 64 and longer): a path whose
-	// lead or prefix lengths no path of the set has is not looked up
-	lead [4]uint64
-	lens uint64
+	// (after its leading slash, if any), and so does every directory
+	// above it but "/"; lens has bit n set when a path of the set is n
+	// bytes long (bit 0 for 64 and longer), upLens when a directory above
+	// one is: a path whose lead or lengths no path of the set has is not
+	// looked up
+	lead         [4]uint64
+	lens, upLens uint64
 }
 
+// The kinds of the paths of prefixes.set.
+const (
+	inSet uint8 = 1 << iota
+	aboveSet
+)
+
 func newPrefixes(ps []string) prefixes {
-	s := prefixes{set: make(map[string]bool, len(ps))}
+	s := prefixes{set: make(map[string]uint8, 2*len(ps))}
 	for _, p := range ps {
-		s.set[p] = true
+		s.set[p] |= inSet
 		s.depth = max(s.depth, len(split(p)))
 		b := p[leadAt(p)]
 		s.lead[b>>6] |= 1 << (b & 63)
 		s.lens |= 1 << lenBit(len(p))
+		for i := len(p) - 1; i >= 0; i-- {
+			if p[i] == '/' {
+				up := p[:max(i, 1)] // "/" above an absolute path's first component
+				s.set[up] |= aboveSet
+				s.upLens |= 1 << lenBit(len(up))
+			}
+		}
 	}
 	return s
 }
@@ -585,7 +579,7 @@ func (s prefixes) holds(p string) bool {
 		if i < len(p) && p[i] != '/' {
 			continue
 		}
-		if s.lens&(1<<lenBit(i)) != 0 && s.set[p[:i]] {
+		if s.lens&(1<<lenBit(i)) != 0 && s.set[p[:i]]&inSet != 0 {
 			return true
 		}
 		if n++; n >= s.depth {
@@ -593,6 +587,17 @@ func (s prefixes) holds(p string) bool {
 		}
 	}
 	return false
+}
+
+// near reports whether p is a path of s, lies below one (holds) or is a
+// directory strictly above one ("/" above an absolute one), so that a
+// path below p may be one: a directory above a path of s starts as it
+// does, so that the lead of p rules out most paths for both.
+func (s prefixes) near(p string) bool {
+	if k := leadAt(p); k >= len(p) || s.lead[p[k]>>6]&(1<<(p[k]&63)) == 0 {
+		return p == "/" && s.upLens&(1<<1) != 0 && s.set[p]&aboveSet != 0
+	}
+	return s.holds(p) || s.upLens&(1<<lenBit(len(p))) != 0 && s.set[p]&aboveSet != 0
 }
 
 // cacheHome are the caches below a home directory: what package managers

@@ -215,24 +215,54 @@ func refClean(p string) bool {
 }
 
 // FuzzPrefixes: prefixes.holds, with its filters, is Within for some path
-// of the set.
+// of the set; near is that or a directory strictly above one.
 func FuzzPrefixes(f *testing.F) {
-	for _, p := range []string{"/etc/ssh/x", ".ssh", ".config/gcloud/a", "/var/run/secrets", "//etc/ssh", ".bashrc/"} {
+	for _, p := range prefixesSamples() {
 		f.Add(p)
 	}
-	lists := [][]string{credentialHome, credentialSystem, startupHome, startupSystem}
-	sets := []prefixes{credentialHomeSet, credentialSystemSet, startupHomeSet, startupSystemSet}
-	f.Fuzz(func(t *testing.T, p string) {
-		for i, list := range lists {
-			want := false
-			for _, q := range list {
-				want = want || Within(p, q)
-			}
-			if got := sets[i].holds(p); got != want {
-				t.Errorf("holds(%q) = %v, want %v", p, got, want)
+	f.Fuzz(checkPrefixes)
+}
+
+// TestPrefixesNear holds holds and near to their references on the paths
+// of the sets, the directories above them, their neighbours and variants.
+func TestPrefixesNear(t *testing.T) {
+	for _, p := range prefixesSamples() {
+		checkPrefixes(t, p)
+	}
+}
+
+func prefixesSamples() []string {
+	ps := []string{"", "/", "//", "/etc/ssh/x", ".ssh", ".config/gcloud/a", "/var/run/secrets", "//etc/ssh", ".bashrc/", "/etc/", "x", "project", "/home/user"}
+	for _, list := range [][]string{credentialHome, credentialSystem, startupHome, startupSystem, cacheHome} {
+		for _, q := range list {
+			ps = append(ps, q, q+"/", q+"/x", q+"x", q[:len(q)-1], "/"+q, strings.ToUpper(q))
+			for i := range len(q) {
+				if q[i] == '/' {
+					ps = append(ps, q[:i], q[:i+1], q[:i]+"x", q[:i]+"/x")
+				}
 			}
 		}
-	})
+	}
+	return ps
+}
+
+func checkPrefixes(t *testing.T, p string) {
+	t.Helper()
+	lists := [][]string{credentialHome, credentialSystem, startupHome, startupSystem, cacheHome}
+	sets := []prefixes{credentialHomeSet, credentialSystemSet, startupHomeSet, startupSystemSet, cacheHomeSet}
+	for i, list := range lists {
+		want, above := false, false
+		for _, q := range list {
+			want = want || Within(p, q)
+			above = above || p != "" && (strings.HasPrefix(q, p+"/") || p == "/" && q[0] == '/')
+		}
+		if got := sets[i].holds(p); got != want {
+			t.Errorf("holds(%q) = %v, want %v", p, got, want)
+		}
+		if got := sets[i].near(p); got != (want || above) {
+			t.Errorf("near(%q) = %v, want %v", p, got, want || above)
+		}
+	}
 }
 
 // FuzzStripGlob: StripGlob, with its fast path for a path without * or ?,
