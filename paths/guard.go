@@ -360,7 +360,76 @@ const allRows = ^uint64(0)
 // component of p, in lower case (see guardComps), and those without one;
 // every row when p holds a non-ASCII byte, which strings.ToLower may fold
 // into a component's. It is 0 for almost every path, without allocating.
+// It reads p eight bytes at a time, finding its slashes in each; a path
+// with a glob character or a non-ASCII byte is left to mayGuardRowsBytes.
 func mayGuardRows(p string) uint64 {
+	var seen uint64 // the bits of the components matched
+	start := 0
+	for i := 0; i < len(p); i += 8 {
+		var w uint64
+		if len(p)-i >= 8 {
+			w = load8(p[i:])
+		} else {
+			w = tail(p, i)
+		}
+		if w&highBits != 0 || zeroBytes(w^('*'*lowBits))|zeroBytes(w^('?'*lowBits))|zeroBytes(w^('['*lowBits)) != 0 {
+			return mayGuardRowsBytes(p)
+		}
+		for s := zeroBytes(w ^ ('/' * lowBits)); s != 0; s &= s - 1 {
+			// a slash ends the component; most are ruled out by their
+			// length and first byte here, without a call
+			j := i + bits.TrailingZeros64(s)>>3
+			if n := j - start; n > 0 && n < 64 && guardCompLens[ascii.Lower(p[start])]&(1<<n) != 0 {
+				seen |= compBit(p[start:j], true)
+			}
+			start = j + 1
+		}
+	}
+	return rowsOf(seen | compBit(p[start:], true))
+}
+
+// lowBits and highBits are the lowest and the highest bit of each byte
+// of a word.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// tail returns the bytes of p from i on, fewer than eight, as a
+// little-endian word, zero past the end of p (which neither ASCII test
+// of mayGuardRows takes for a slash or a glob character).
+func tail(p string, i int) uint64 {
+	if len(p) >= 8 {
+		// the last eight bytes, those before i shifted out
+		return load8(p[len(p)-8:]) >> (64 - 8*(len(p)-i))
+	}
+	var w uint64
+	for k := len(p) - 1; k >= i; k-- {
+		w = w<<8 | uint64(p[k])
+	}
+	return w
+}
+
+// load8 returns the first eight bytes of s (at least that long) as a
+// little-endian word: one load.
+func load8(s string) uint64 {
+	s = s[:8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// zeroBytes returns the high bit of each byte of w that is zero, and no
+// other bit (exactly: no carry runs from one byte into the next).
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
+}
+
+// mayGuardRowsBytes is mayGuardRows a byte at a time, for any path: it
+// lower-cases the components a glob or an upper-case letter is in as it
+// goes, matches glob components by globComps, and gives up (every row)
+// at the first non-ASCII byte.
+func mayGuardRowsBytes(p string) uint64 {
 	var seen uint64 // the bits of the components matched
 	start, upper, glob := 0, false, false
 	for i := 0; i < len(p); i++ {
@@ -390,8 +459,12 @@ func mayGuardRows(p string) uint64 {
 	} else {
 		seen |= compBit(p[start:], upper)
 	}
-	// the rows of the components matched, each kept when it has all of
-	// its components matched
+	return rowsOf(seen)
+}
+
+// rowsOf returns the rows whose literal components are all among seen
+// (bits of guardComps), and those without one.
+func rowsOf(seen uint64) uint64 {
 	var some uint64
 	for s := seen; s != 0; s &= s - 1 {
 		some |= guardCompRows[bits.TrailingZeros64(s)]
@@ -438,6 +511,9 @@ func compBit(c string, upper bool) uint64 {
 // The literal head and tail of c rule out most components without a
 // path.Match.
 func globComps(c string) uint64 {
+	if strings.Trim(c, "*") == "" {
+		return undottedComps // *, **: every name that does not start with a dot
+	}
 	c = strings.ToLower(c)
 	head := c
 	if i := strings.IndexAny(c, "*?[\\"); i >= 0 {
@@ -459,7 +535,18 @@ func globComps(c string) uint64 {
 	return bits
 }
 
-// The kinds of bytes mayGuardRows tells apart.
+// undottedComps are the bits of the literal components that do not start
+// with a dot.
+var undottedComps = func() (bits uint64) {
+	for _, k := range guardCompList {
+		if k.name[0] != '.' {
+			bits |= k.bit
+		}
+	}
+	return bits
+}()
+
+// The kinds of bytes mayGuardRowsBytes tells apart.
 const (
 	otherByte     = iota
 	slashByte     // '/'

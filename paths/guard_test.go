@@ -101,6 +101,49 @@ func TestMayGuard(t *testing.T) {
 	}
 }
 
+// TestMayGuardWords: mayGuardRows, which reads a path eight bytes at a
+// time, finds each component of the guard, in any case, wherever it
+// starts and ends in a word, in paths of every length around the words'
+// ends, and gives way to mayGuardRowsBytes for a glob character or a
+// non-ASCII byte at any place.
+func TestMayGuardWords(t *testing.T) {
+	var comps []string
+	for _, k := range guardCompList {
+		comps = append(comps, k.name, strings.ToUpper(k.name), strings.ToUpper(k.name[:1])+k.name[1:], k.name[1:], k.name+"x")
+	}
+	for _, parts := range guardParts {
+		comps = append(comps, strings.Join(parts, "/"))
+	}
+	n := 0
+	for _, c := range comps {
+		for k := range 18 {
+			fill := strings.Repeat("a", k)
+			for _, p := range []string{fill + "/" + c, "/" + fill + "/" + c, fill + "/" + c + "/", "/" + fill + c, fill + "/" + c + "/" + fill,
+				"/home/user/" + fill + "/" + c + "/b", c + "/" + fill} {
+				if k == 0 || k == 8 {
+					checkMayGuard(t, p)
+				} else if got, want := mayGuardRows(p), refMayGuardRows(p); got != want {
+					t.Fatalf("mayGuardRows(%q) = %b, want %b", p, got, want)
+				}
+				n++
+				if k != 1 && k != 6 || len(p) > 40 {
+					continue // the bytes changed in a few of them: every place in a word, every end of one
+				}
+				for j := range len(p) {
+					for _, b := range []string{"*", "?", "[", "\xff", "\u212a", "/", "A"} {
+						q := p[:j] + b + p[j+1:]
+						if got, want := mayGuardRows(q), refMayGuardRows(q); got != want {
+							t.Fatalf("mayGuardRows(%q) = %b, want %b", q, got, want)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d paths", n)
+}
+
 func FuzzMayGuard(f *testing.F) {
 	for _, p := range guardSamples() {
 		f.Add(p)
@@ -113,6 +156,9 @@ func checkMayGuard(t *testing.T, p string) {
 	rows := mayGuardRows(p)
 	if want := refMayGuardRows(p); rows != want {
 		t.Errorf("mayGuardRows(%q) = %b, want %b", p, rows, want)
+	}
+	if bytes := mayGuardRowsBytes(p); bytes != rows {
+		t.Errorf("mayGuardRowsBytes(%q) = %b, mayGuardRows %b", p, bytes, rows)
 	}
 	for _, home := range []string{"/home/user", "/Users/Alice", "", "/", "/home/user/", "//home/user", "/home//user"} {
 		// the filter never rules out a row that the walk of the rows
@@ -313,4 +359,26 @@ func refMayGuardRows(p string) uint64 {
 		}
 	}
 	return rows
+}
+
+// TestGlobComps holds globComps, with its filters and its answer for
+// stars alone, to path.Match on every literal component (a leading dot
+// only by a leading dot).
+func TestGlobComps(t *testing.T) {
+	globs := []string{"*", "**", "***", "*.*", ".*", "*.json", "s*", "S*", "?", "??????", ".w?rden", "[.]*", "[a-z]*", "*[", "\\*", "*x*", ".C*", "*/"}
+	for _, k := range guardCompList {
+		globs = append(globs, k.name[:1]+"*", "*"+k.name[len(k.name)-1:], k.name[:len(k.name)-1]+"?", strings.ToUpper(k.name[:2])+"*")
+	}
+	for _, c := range globs {
+		var want uint64
+		lc := strings.ToLower(c)
+		for _, k := range guardCompList {
+			if ok, err := path.Match(lc, k.name); err == nil && ok && (k.name[0] != '.' || lc[0] == '.') {
+				want |= k.bit
+			}
+		}
+		if got := globComps(c); got != want {
+			t.Errorf("globComps(%q) = %b, want %b", c, got, want)
+		}
+	}
 }
