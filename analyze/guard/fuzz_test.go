@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
@@ -152,4 +153,20 @@ func refFlagged(args []string, letter, long string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzNameOf: for any program word, nameOf finds in its index what the
+// commands table holds for the word's base name.
+func FuzzNameOf(f *testing.F) {
+	for _, s := range []string{"rm", "/bin/rm", "cat", "claude", "x", "", "/", "python3", "warden"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		got := nameOf(&shell.Command{Args: []string{w}, Dynamic: []bool{false}})
+		want := commands[path.Base(w)]
+		if got.name != path.Base(w) || got.info.reads != want.reads || (got.info.readOnly == nil) != (want.readOnly == nil) ||
+			got.info.role != want.role || got.info.setsEnv != want.setsEnv || got.info.agent != want.agent || got.info.lang != want.lang {
+			t.Fatalf("nameOf(%q) = %q %+v, want %+v", w, got.name, got.info, want)
+		}
+	})
 }

@@ -257,7 +257,7 @@ func TestCommandsTable(t *testing.T) {
 		ro, reads := readOnly[n]
 		cli, agent := agentCLIs[n]
 		if c.reads != reads || reads && (ro == nil) != (c.readOnly == nil) || c.role != roles[n] || c.setsEnv != envSetters[n] ||
-			agent != (c.agent != nil) || agent && c.agent.what != cli.what {
+			agent != (c.agent != nil) || agent && c.agent.what != cli.what || c.lang != interpreters[n] {
 			t.Errorf("commands[%q] = %+v", n, c)
 		}
 	}
@@ -278,13 +278,46 @@ func TestCommandsTable(t *testing.T) {
 			t.Errorf("%q is no agent in commands", n)
 		}
 	}
+	for n, l := range interpreters {
+		if commands[n].lang != l {
+			t.Errorf("%q is no %s interpreter in commands", n, l)
+		}
+	}
+}
+
+// TestInterpreterLang holds interpreterLang, which reads the table of
+// commands, to the list it was written as.
+func TestInterpreterLang(t *testing.T) {
+	ref := func(name string) string {
+		switch {
+		case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+			return "python"
+		case name == "node" || name == "nodejs" || name == "deno" || name == "bun":
+			return "javascript"
+		case name == "perl" || name == "ruby" || name == "php" || name == "lua" || name == "osascript" || name == "pwsh" || name == "powershell":
+			return name
+		case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+			return "awk"
+		}
+		return ""
+	}
+	words := []string{"python", "python3", "python3.12", "pypy", "pypy3", "py", "pythonx", "xpython", "Python", "node", "nodejs", "deno", "bun",
+		"perl", "ruby", "php", "lua", "osascript", "pwsh", "powershell", "awk", "gawk", "mawk", "nawk", "sh", "bash", "", "nod", "perl5", "rm"}
+	for n := range commands {
+		words = append(words, n)
+	}
+	for _, w := range words {
+		if got, want := interpreterLang(w, nameOf(&shell.Command{Args: []string{w}, Dynamic: []bool{false}}).info), ref(w); got != want {
+			t.Errorf("interpreterLang(%q) = %q, want %q", w, got, want)
+		}
+	}
 }
 
 // TestNameOf checks that nameOf finds the entry of every command of the
 // tables, past its filter by length and first byte, and none for others.
 func TestNameOf(t *testing.T) {
 	same := func(a, b command) bool {
-		return a.reads == b.reads && (a.readOnly == nil) == (b.readOnly == nil) && a.role == b.role && a.setsEnv == b.setsEnv && a.agent == b.agent
+		return a.reads == b.reads && (a.readOnly == nil) == (b.readOnly == nil) && a.role == b.role && a.setsEnv == b.setsEnv && a.agent == b.agent && a.lang == b.lang
 	}
 	words := []string{"x", "rmx", "npm", "python3", "", "/", "c", "catt", strings.Repeat("r", 70)}
 	for n := range commands {
@@ -294,7 +327,7 @@ func TestNameOf(t *testing.T) {
 	for _, w := range words {
 		got := nameOf(&shell.Command{Args: []string{w}, Dynamic: []bool{false}})
 		want, ok := commands[got.name]
-		if !same(got.info, want) {
+		if !same(*got.info, want) {
 			t.Errorf("nameOf(%q) = %q %+v, want %+v", w, got.name, got.info, want)
 		}
 		if ok {

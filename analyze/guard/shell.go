@@ -61,33 +61,75 @@ func (ck *check) shell(c *tool.Call) {
 }
 
 // named is a command's program name (path.Base of its first word; "" when
-// it has none) and what the tables of commands say of it.
+// it has none) and what the tables of commands say of it (never nil; not
+// to be modified).
 type named struct {
 	name string
-	info command
+	info *command
 }
 
 // nameOf returns cmd's name and table entry.
 func nameOf(cmd *shell.Command) named {
 	if len(cmd.Args) == 0 {
-		return named{}
+		return named{info: &noCommand}
 	}
 	n := path.Base(cmd.Args[0])
-	if n == "" || commandLens[n[0]]&lenBit(len(n)) == 0 {
-		return named{name: n} // most names: none of the tables' is as long and starts so
-	}
-	return named{n, commands[n]}
+	return named{n, commandIndex.find(n)}
 }
 
-// commandLens[b] has bit lenBit(n) set when a name of commands is n bytes
-// long and starts with the byte b, so that most names are not looked up.
-var commandLens = func() *[256]uint64 {
-	var t [256]uint64
-	for n := range commands {
-		t[n[0]] |= lenBit(len(n))
+// commandIndex holds commands in an open-addressed table, so that a name
+// is found, or found missing, with a slot or two read and one comparison
+// (a map look-up hashes the whole name).
+var commandIndex = func() *nameIndex {
+	ix := &nameIndex{}
+	for n, c := range commands {
+		if len(ix.names) == 255 {
+			panic("guard: more commands than a nameIndex holds")
+		}
+		ix.names, ix.infos = append(ix.names, n), append(ix.infos, c)
+		h := nameHash(n)
+		for ix.slots[h] != 0 {
+			h = (h + 1) % uint(len(ix.slots))
+		}
+		ix.slots[h] = uint8(len(ix.names))
 	}
-	return &t
+	return ix
 }()
+
+// nameIndex is an open-addressed table of up to 255 names and their
+// entries: slots holds, at a name's hash or the first free slot after it,
+// its index in names and infos plus one (0: free).
+type nameIndex struct {
+	slots [512]uint8
+	names []string
+	infos []command
+}
+
+// find returns the entry of the name n, &noCommand when none; it must
+// not be modified.
+func (ix *nameIndex) find(n string) *command {
+	if n == "" {
+		return &noCommand
+	}
+	for h := nameHash(n); ; h = (h + 1) % uint(len(ix.slots)) {
+		i := ix.slots[h]
+		if i == 0 {
+			return &noCommand
+		}
+		if ix.names[i-1] == n {
+			return &ix.infos[i-1]
+		}
+	}
+}
+
+// noCommand is the entry of a command of none of the tables.
+var noCommand command
+
+// nameHash is the slot of nameIndex a non-empty name starts from: a mix
+// of its length and its first, middle and last bytes.
+func nameHash(n string) uint {
+	return (uint(len(n))*97 + uint(n[0])*29 + uint(n[len(n)/2])*7 + uint(n[len(n)-1])) % 512
+}
 
 // command judges command i of cmds, whose name and table entry are nm.
 func (ck *check) command(cmds []shell.Command, i int, nm named) {
@@ -135,7 +177,7 @@ func (ck *check) command(cmds []shell.Command, i int, nm named) {
 	info := nm.info
 	ck.agent(cmd, name, info.agent)
 	args := cmd.Args[1:]
-	if lang := interpreterLang(name); lang != "" {
+	if lang := interpreterLang(name, info); lang != "" {
 		// inline programs (python -c, node -e, perl -e): their literals
 		for j, a := range args {
 			if !cmd.Dynamic[j+1] {
@@ -525,10 +567,11 @@ type command struct {
 	role     role      // roles
 	setsEnv  bool      // envSetters
 	agent    *agentCLI // agentCLIs
+	lang     string    // interpreters
 }
 
-// commands holds every command of readOnly, roles, envSetters and
-// agentCLIs, so that a command is looked up once.
+// commands holds every command of readOnly, roles, envSetters, agentCLIs
+// and interpreters, so that a command is looked up once.
 var commands = func() map[string]command {
 	m := map[string]command{}
 	for n, f := range readOnly {
@@ -549,6 +592,11 @@ var commands = func() map[string]command {
 	for n, a := range agentCLIs {
 		c := m[n]
 		c.agent = &a
+		m[n] = c
+	}
+	for n, l := range interpreters {
+		c := m[n]
+		c.lang = l
 		m[n] = c
 	}
 	return m
@@ -791,19 +839,21 @@ func (ck *check) environment(script string, cmds []shell.Command, look []named) 
 var envSetters = set("export", "declare", "typeset", "readonly", "local", "env", "unset", "sudo", "doas", "set", "setenv")
 
 // interpreterLang returns the language of an interpreter that runs
-// programs given inline, "" for other commands.
-func interpreterLang(name string) string {
-	switch {
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		return "python"
-	case name == "node" || name == "nodejs" || name == "deno" || name == "bun":
-		return "javascript"
-	case name == "perl" || name == "ruby" || name == "php" || name == "lua" || name == "osascript" || name == "pwsh" || name == "powershell":
-		return name
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
-		return "awk"
+// programs given inline, "" for other commands; info is the command's
+// table entry (nameOf), which holds the language of interpreters.
+func interpreterLang(name string, info *command) string {
+	if info.lang == "" && (strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")) {
+		return "python" // python3, python3.12, pypy3
 	}
-	return ""
+	return info.lang
+}
+
+// interpreters are the languages of the interpreters named in full (those
+// of python and pypy have any suffix: interpreterLang).
+var interpreters = map[string]string{
+	"node": "javascript", "nodejs": "javascript", "deno": "javascript", "bun": "javascript",
+	"perl": "perl", "ruby": "ruby", "php": "php", "lua": "lua", "osascript": "osascript", "pwsh": "pwsh", "powershell": "powershell",
+	"awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk",
 }
 
 // wardenName reports a program name that is warden's: warden, or warden
