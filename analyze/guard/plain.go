@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/paths"
@@ -110,10 +111,12 @@ type probe struct {
 }
 
 // probes are the probes made, the newest last, for all checks: few
-// directories, homes and Analyzers are ever judged.
+// directories, homes and Analyzers are ever judged. The list is read
+// without a lock and never changed once stored: adding a probe (under
+// the lock) stores a new one.
 var probes struct {
 	sync.Mutex
-	list []*probe
+	list atomic.Pointer[[]*probe]
 }
 
 // maxProbes bounds probes.
@@ -140,8 +143,7 @@ func (ck *check) probe(base string) *probe {
 	if pr == nil {
 		return nil
 	}
-	copy(ck.probes[1:], ck.probes[:])
-	ck.probes[0] = pr
+	ck.probes[2], ck.probes[1], ck.probes[0] = ck.probes[1], ck.probes[0], pr
 	return pr.valid()
 }
 
@@ -150,14 +152,13 @@ func (ck *check) probe(base string) *probe {
 // not absolute and clean.
 func (ck *check) findProbe(base string) *probe {
 	home, a := ck.env.Home, ck.a
-	probes.Lock()
-	for _, pr := range probes.list {
-		if pr.base == base && pr.home == home && slices.Equal(pr.files, a.Files) && slices.Equal(pr.hooks, a.Hooks) {
-			probes.Unlock()
-			return pr
+	if list := probes.list.Load(); list != nil {
+		for _, pr := range *list {
+			if pr.base == base && pr.home == home && slices.Equal(pr.files, a.Files) && slices.Equal(pr.hooks, a.Hooks) {
+				return pr
+			}
 		}
 	}
-	probes.Unlock()
 	if base == "" || base[0] != '/' || path.Clean(base) != base {
 		return nil
 	}
@@ -198,10 +199,15 @@ func (ck *check) findProbe(base string) *probe {
 		pr.holds = ck.holds(abs)
 	}
 	probes.Lock()
-	if len(probes.list) >= maxProbes {
-		probes.list = slices.Delete(probes.list, 0, 1)
+	var list []*probe
+	if old := probes.list.Load(); old != nil {
+		list = slices.Clone(*old)
 	}
-	probes.list = append(probes.list, pr)
+	if len(list) >= maxProbes {
+		list = slices.Delete(list, 0, 1)
+	}
+	list = append(list, pr)
+	probes.list.Store(&list)
 	probes.Unlock()
 	return pr
 }
@@ -217,9 +223,9 @@ func (pr *probe) valid() *probe {
 // plainPath reports whether p is a clean path (absolute or relative) of
 // plain names: no empty, . or .. component and no trailing slash, so that
 // it resolves against a directory by joining. A plain name is neither
-// empty, . nor .., at most 255 bytes of plainByte bytes only (no glob, ~,
-// variable, space or anything that case-folds beyond ASCII), and, in any
-// case, none of the names the places of the guard are made of
+// empty, . nor .., at most 255 bytes of plainByte bytes only (no glob
+// character or escape, no ~, {, } or control character, nothing that
+// case-folds beyond ASCII), and, in any case, none of the names the places of the guard are made of
 // (paths.GuardNames), of homeNames or of the components of the home
 // directory, Files and Hooks (special). p is not empty. It reads each
 // byte once, and looks a name up only when a special name is as long
@@ -298,17 +304,18 @@ var guardGlobs = func() []string {
 	return globs
 }()
 
-// plainByte marks the bytes of plain names: ASCII letters and digits, and
-// . _ - + @ : , = %.
+// plainByte marks the bytes of plain names: printable ASCII (the space
+// too) but for the slash, what a glob is made of (* ? [ ] and the escape
+// \), ~, which Abs expands at the start, and { and }, which judge reads
+// as find's {}. Every place of the guard takes such a byte literally:
+// judge resolves and matches a name of them as the name it is, which
+// only a name of the guard's or of a home equals (special) or a glob of
+// the guard's matches (guardGlobs), in lower case. Words of commands
+// that name no file (git commit -m 'wip: fix', psql -c 'SELECT 1;')
+// are plain so.
 var plainByte = func() (t [256]bool) {
-	for b := 'a'; b <= 'z'; b++ {
-		t[b], t[b-'a'+'A'] = true, true
-	}
-	for b := '0'; b <= '9'; b++ {
-		t[b] = true
-	}
-	for _, b := range []byte("._-+@:,=%") {
-		t[b] = true
+	for b := ' '; b <= '~'; b++ {
+		t[b] = !strings.ContainsRune("/*?[]\\~{}", b)
 	}
 	return t
 }()
