@@ -471,7 +471,63 @@ func (w *walk) visit(n syntax.Node) bool {
 	r.leave(n)
 	w.node(n)
 	r.enter(n)
+	if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 {
+		if k := inertNodes(ce.Args); k > 0 {
+			// words whose nodes a visit only charges (their command read
+			// them: see node): charged as their visits are, not walked
+			r.work.Charge(k*nodeCost, "shell syntax walk")
+			return false
+		}
+	}
 	return true
+}
+
+// inertNodes returns the number of nodes below the words ws (theirs
+// included) when each is one a visit only charges, reading nothing and
+// opening no span: a word made of literal text, quotes and plain
+// parameters ($x, ${#x}, "…$x…"); otherwise 0. The spans those visits
+// would close (see leave) start after the command, within its words, so
+// that no inert word has one to close (see TestInertNodes).
+func inertNodes(ws []*syntax.Word) int {
+	k := 0
+	for _, w := range ws {
+		k++
+		for _, p := range w.Parts {
+			switch x := p.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+				k++
+			case *syntax.ParamExp:
+				if !plainParam(x) {
+					return 0
+				}
+				k += 2
+			case *syntax.DblQuoted:
+				k++
+				for _, q := range x.Parts {
+					switch y := q.(type) {
+					case *syntax.Lit:
+						k++
+					case *syntax.ParamExp:
+						if !plainParam(y) {
+							return 0
+						}
+						k += 2
+					default:
+						return 0
+					}
+				}
+			default:
+				return 0
+			}
+		}
+	}
+	return k
+}
+
+// plainParam reports a parameter expansion that holds no node but its
+// name ($x, ${x}, ${#x}, ${!x}): neither a word nor an index to walk.
+func plainParam(x *syntax.ParamExp) bool {
+	return x.Param != nil && x.Flags == nil && x.NestedParam == nil && x.Index == nil && x.Slice == nil && x.Repl == nil && x.Exp == nil
 }
 
 // node reads syntax node n of the script.

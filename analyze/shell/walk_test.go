@@ -267,3 +267,73 @@ func TestMayClause(t *testing.T) {
 		}
 	}
 }
+
+// TestInertNodes checks inertNodes, by which the resolver's walk charges
+// a command's words instead of visiting them: over the corpus's scripts,
+// the hostile inputs and scripts of every kind of word, for each command
+// without assignments whose words it calls inert, syntax.Walk finds as
+// many nodes below the words, each one that a visit only charges (what
+// words are made of, or a parameter expansion that assigns nothing) and
+// none that opens a span; and that it finds words holding anything else
+// not inert.
+func TestInertNodes(t *testing.T) {
+	scripts := []string{
+		"echo a 'b' \"c $d ${e} ${#f} ${!g}\" $h ${i}j ~/k *.go",
+		"echo $(a) \"$(b)\" <(c) $((1+2)) ${x:-y} ${x:=y} ${x[1]} ${x/a/b} ${x:1:2} `d` @(e|f) $'g' $\"h\"",
+		"a | b && c; (d) { e; } f=1 g h=$(i) j; k >f <<EOF\n$x\nEOF",
+	}
+	for _, c := range corpusCalls(t) {
+		scripts = append(scripts, c.Shell...)
+	}
+	for _, in := range hostile.Inputs() {
+		if len(in.Script) <= 4<<10 {
+			scripts = append(scripts, in.Script)
+		}
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	inert, other := 0, 0
+	for _, s := range scripts {
+		file, err := p.Parse(strings.NewReader(s), "")
+		if err != nil {
+			continue
+		}
+		syntax.Walk(file, func(n syntax.Node) bool {
+			ce, ok := n.(*syntax.CallExpr)
+			if !ok || len(ce.Assigns) > 0 {
+				return true
+			}
+			var below []syntax.Node
+			for _, w := range ce.Args {
+				syntax.Walk(w, func(n syntax.Node) bool {
+					if n != nil {
+						below = append(below, n)
+					}
+					return true
+				})
+			}
+			plain := true
+			for _, n := range below {
+				switch x := n.(type) {
+				case *syntax.Word, *syntax.Lit, *syntax.SglQuoted, *syntax.DblQuoted:
+				case *syntax.ParamExp:
+					plain = plain && !assigns(x)
+				default:
+					plain = false
+				}
+			}
+			k := inertNodes(ce.Args)
+			switch {
+			case k > 0 && (!plain || k != len(below)):
+				t.Fatalf("%.80q: inertNodes says %d nodes below %d words, syntax.Walk finds %d (only inert ones: %t)", s, k, len(ce.Args), len(below), plain)
+			case k > 0:
+				inert++
+			default:
+				other++
+			}
+			return true
+		})
+	}
+	if inert == 0 || other == 0 {
+		t.Fatalf("%d commands with inert words, %d with others: the scripts hold both", inert, other)
+	}
+}
