@@ -117,3 +117,49 @@ func FuzzFieldsOf(f *testing.F) {
 		}
 	})
 }
+
+// TestPooledVariables checks that a pooled resolver, whose map of
+// variables release may keep (see newResolver), resolves a script as a
+// new one does: after scripts that set, unset or leave alone HOME, PWD
+// and others, in the same environment or another, with a prior shell's
+// variables or none.
+func TestPooledVariables(t *testing.T) {
+	drain := func() {
+		for resolvers.Get() != nil {
+		}
+	}
+	envs := []Env{testEnv, {Home: "/home/other", Cwd: "/work"}, {}, {Cwd: testEnv.Cwd}, {Home: testEnv.Home}}
+	priors := []*tool.Prior{nil, {}, {Vars: map[string]string{"X": "prior", "HOME": "/prior"}}}
+	setters := []string{"", "echo", "ls ~", "HOME=/x", "unset HOME", "PWD=/y", "X=1", "HOME=$(id)", "unset PWD; X=/home/user",
+		"cd /tmp", "export HOME=" + testEnv.Home, "declare -x PWD=" + testEnv.Cwd, "read HOME"}
+	readers := []string{"echo $HOME $PWD $X ~", "rm -rf ~/a \"$X\" $PWD/b", "git status"}
+	type result struct {
+		cmds    []Command
+		changes []tool.Effect
+		err     error
+	}
+	resolve := func(s string, o Options) result {
+		cmds, changes, err := ResolveWith(s, o)
+		return result{snapshot(cmds), slices.Clone(changes), err}
+	}
+	for _, e1 := range envs {
+		for _, p1 := range priors {
+			for _, set := range setters {
+				for _, e2 := range envs {
+					for _, p2 := range priors {
+						for _, read := range readers {
+							o := Options{Env: e2, Prior: p2}
+							drain()
+							want := resolve(read, o)
+							drain()
+							resolve(set, Options{Env: e1, Prior: p1})
+							if got := resolve(read, o); !reflect.DeepEqual(got, want) {
+								t.Fatalf("%q in %+v after %q in %+v: %+v, want %+v", read, e2, set, e1, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

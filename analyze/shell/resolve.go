@@ -195,6 +195,13 @@ func newResolver(o Options) *resolver {
 		r.work = tool.NewBudget(tool.DefaultWork)
 	}
 	if prior != nil {
+		r.aliases, r.funcs, r.gitAliases, r.lists = prior.Aliases, prior.Funcs, prior.GitAliases, prior.Lists
+	}
+	if r.envVars && r.varsHome == env.Home && r.varsCwd == env.Cwd && (prior == nil || len(prior.Vars) == 0) {
+		return r // its map holds what it would be filled with (see release)
+	}
+	clear(r.vars)
+	if prior != nil {
 		for k, v := range prior.Vars {
 			if len(v) > MaxValue {
 				r.vars[k+"\x00dynamic"] = ""
@@ -202,7 +209,6 @@ func newResolver(o Options) *resolver {
 			}
 			r.vars[k] = v
 		}
-		r.aliases, r.funcs, r.gitAliases, r.lists = prior.Aliases, prior.Funcs, prior.GitAliases, prior.Lists
 	}
 	if env.Home != "" {
 		r.vars["HOME"] = env.Home
@@ -210,6 +216,7 @@ func newResolver(o Options) *resolver {
 	if env.Cwd != "" {
 		r.vars["PWD"] = env.Cwd
 	}
+	r.varsHome, r.varsCwd = env.Home, env.Cwd
 	return r
 }
 
@@ -226,10 +233,29 @@ func release(r *resolver) {
 		return
 	}
 	vars := r.vars
-	clear(vars)
+	// a map that holds only what newResolver set from the environment (the
+	// script set no variable) is kept whole for the next resolution in the
+	// same environment, which would fill it again; any other is emptied
+	r.envVars = len(vars) == envVars(r.varsHome, r.varsCwd) && (r.varsHome == "" || vars["HOME"] == r.varsHome) && (r.varsCwd == "" || vars["PWD"] == r.varsCwd)
+	if !r.envVars {
+		clear(vars)
+	}
 	r.state = state{vars: vars}
 	r.scratch.empty()
 	resolvers.Put(r)
+}
+
+// envVars is the number of variables newResolver sets from an
+// environment of home and cwd without a prior shell.
+func envVars(home, cwd string) int {
+	n := 0
+	if home != "" {
+		n++
+	}
+	if cwd != "" {
+		n++
+	}
+	return n
 }
 
 // maxScratch bounds the lists a resolver kept in the pool holds room for.
@@ -317,6 +343,11 @@ type scratch struct {
 	strs   []string
 	flags  []bool
 	cmds   []Command // the arena of commands (see take)
+	// varsHome and varsCwd are the home and working directory newResolver
+	// last set in vars; envVars is set when vars holds only them, as it
+	// set them (see release)
+	varsHome, varsCwd string
+	envVars           bool
 }
 
 // empty leaves s's lists of a resolution's state empty and its reader

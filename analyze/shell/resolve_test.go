@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os/exec"
 	"path"
@@ -357,7 +358,7 @@ func TestShellNames(t *testing.T) {
 
 // TestReleaseEmpties checks what a pooled resolver keeps: after a
 // resolution that used every list, release leaves its state as new
-// (variables cleared) and its scratch holding no list of the resolution
+// (variables cleared, but for those newResolver sets) and its scratch holding no list of the resolution
 // and no script, word or expansion, only the room of its lists, the
 // trees and walks done with and the arenas whose items were handed out.
 func TestReleaseEmpties(t *testing.T) {
@@ -372,8 +373,22 @@ func TestReleaseEmpties(t *testing.T) {
 	r.take()
 	release(r)
 	st := r.state
-	if len(st.vars) != 0 {
-		t.Errorf("variables kept: %v", st.vars)
+	// the script set no variable that outlives it: the map holds what
+	// newResolver set, and is kept for the next resolution (see release)
+	if want := map[string]string{"HOME": testEnv.Home, "PWD": testEnv.Cwd}; !r.envVars || !maps.Equal(st.vars, want) {
+		t.Errorf("variables kept: %v (whole: %t), want %v", st.vars, r.envVars, want)
+	}
+	// one that sets a variable leaves the map emptied
+	for _, script := range []string{"X=1", "HOME=/x", "unset PWD"} {
+		r2, err := resolveText(script, Options{Env: testEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2.take()
+		release(r2)
+		if len(r2.vars) != 0 || r2.envVars {
+			t.Errorf("%q: variables kept: %v (whole: %t)", script, r2.vars, r2.envVars)
+		}
 	}
 	st.vars = nil
 	if !reflect.ValueOf(st).IsZero() {
