@@ -1,11 +1,15 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/tool"
 )
+
+// maxScannedDests bounds the destinations Dests finds again by a scan.
+const maxScannedDests = 8
 
 // Dests returns the network destinations the commands connect to: the
 // URLs curl, wget, httpie and other downloaders request (with the scheme
@@ -14,11 +18,24 @@ import (
 // place of a URL's. Words computed at run time are skipped.
 func Dests(cmds []Command) []tool.Dest {
 	var out []tool.Dest
-	seen := map[tool.Dest]bool{}
+	// seen holds out once it is longer than a few: most scripts have
+	// none or one, found again by a scan without a map to make
+	var seen map[tool.Dest]bool
 	add := func(d tool.Dest) {
-		if !seen[d] {
-			seen[d] = true
+		switch {
+		case seen != nil:
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		case !slices.Contains(out, d):
 			out = append(out, d)
+			if len(out) > maxScannedDests {
+				seen = make(map[tool.Dest]bool, 2*len(out))
+				for _, d := range out {
+					seen[d] = true
+				}
+			}
 		}
 	}
 	for _, c := range cmds {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/agentwarden/warden/tool"
 )
 
 func TestDests(t *testing.T) {
@@ -68,4 +70,27 @@ func FuzzIsURL(f *testing.F) {
 			t.Fatalf("isURL(%q) = %v, regexp %v", s, got, want)
 		}
 	})
+}
+
+// TestDestsOnce checks that Dests lists each destination once, in the
+// order first found, below maxScannedDests and past it.
+func TestDestsOnce(t *testing.T) {
+	for _, n := range []int{1, 2, maxScannedDests, maxScannedDests + 1, 3 * maxScannedDests} {
+		var script string
+		var want []tool.Dest
+		for i := range 3 * n {
+			u := fmt.Sprintf("https://h%d.example/", i%n)
+			script += "curl " + u + "; nc h" + fmt.Sprint(i%n) + " 80; "
+			if i < n {
+				want = append(want, tool.Dest{URL: u, Via: "curl"}, tool.Dest{Host: fmt.Sprintf("h%d", i), Via: "nc"})
+			}
+		}
+		cmds, err := Resolve(script, testEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Dests(cmds); !slices.Equal(got, want) {
+			t.Errorf("%d destinations thrice: got %v\nwant %v", n, got, want)
+		}
+	}
 }
