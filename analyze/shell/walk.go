@@ -224,8 +224,10 @@ type simpleTree struct {
 	lines     lineStarts
 }
 
-// reset empties t, holding nothing of the script read; lists grown past
-// maxScratch are dropped.
+// reset empties t for the next script; lists grown past maxScratch are
+// dropped. The nodes of the script read stay in the lists' room until the
+// next script's are written over them (build writes each node whole), so
+// that t holds at most one script of maxSimple bytes.
 func (t *simpleTree) reset() {
 	t.file = syntax.File{}
 	t.lits = resetNodes(t.lits)
@@ -248,16 +250,17 @@ func (t *simpleTree) reset() {
 	}
 }
 
-// resetNodes clears the nodes of s, and returns it empty.
+// resetNodes returns s empty, with its room unless it grew past
+// maxScratch.
 func resetNodes[T any](s []T) []T {
 	if cap(s) > maxScratch {
 		return nil
 	}
-	clear(s)
 	return s[:0]
 }
 
-// nodes returns s with n nodes, zero.
+// nodes returns s with room for n nodes, which the caller writes whole
+// (they may hold an earlier script's).
 func nodes[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
@@ -776,6 +779,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 	var lines lineStarts
 	if n.lines > 0 {
 		lines = nodes(t.lines, n.lines+1)[:1]
+		lines[0] = 0
 		for i := range len(src) {
 			if src[i] == '\n' {
 				lines = append(lines, int32(i+1))
@@ -839,7 +843,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		w := &words[0]
 		words = words[1:]
 		np := int(ts[k].n)
-		w.Parts = parts[:np:np]
+		*w = syntax.Word{Parts: parts[:np:np]}
 		parts = parts[np:]
 		k++
 		for p := range np {
@@ -909,15 +913,15 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				continue
 			}
 			if cmd == nil {
+				call := &calls[0]
+				calls = calls[1:]
+				*call = syntax.CallExpr{}
 				cmd = &stmts[0]
 				stmts = stmts[1:]
-				cmd.Position = lines.pos(t.from)
+				*cmd = syntax.Stmt{Position: lines.pos(t.from), Cmd: call}
 				if t.kind == tRedir && t.n >= 0 {
 					cmd.Position = lines.pos(t.n)
 				}
-				call := &calls[0]
-				calls = calls[1:]
-				cmd.Cmd = call
 				// the command's words and redirections, laid out
 				// together up to the next operator: each takes its
 				// slots before the commands of its substitutions do

@@ -84,7 +84,10 @@ func TestWalkTree(t *testing.T) {
 // parseSimple read s.
 func checkParseSimple(t *testing.T, s string) bool {
 	t.Helper()
-	got := parseSimple(s, new(simpleTree))
+	// one tree for all, reset after each as the resolver does: the nodes
+	// of a script are written over those of the scripts before it
+	defer reusedTree.reset()
+	got := parseSimple(s, &reusedTree)
 	if got == nil {
 		return false
 	}
@@ -100,6 +103,9 @@ func checkParseSimple(t *testing.T, s string) bool {
 	}
 	return true
 }
+
+// reusedTree is the tree checkParseSimple reads every script into.
+var reusedTree simpleTree
 
 // simpleSeeds are scripts parseSimple reads, and scripts near them that
 // it must leave to the parser (an assignment, a reserved word, an
