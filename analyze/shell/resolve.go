@@ -201,7 +201,8 @@ func newResolver(o Options) *resolver {
 		return r // its map holds what it would be filled with (see release)
 	}
 	clear(r.vars)
-	if prior != nil {
+	if prior != nil && len(prior.Vars) > 0 {
+		r.varsSet = true
 		for k, v := range prior.Vars {
 			if len(v) > MaxValue {
 				r.vars[k+"\x00dynamic"] = ""
@@ -236,7 +237,7 @@ func release(r *resolver) {
 	// a map that holds only what newResolver set from the environment (the
 	// script set no variable) is kept whole for the next resolution in the
 	// same environment, which would fill it again; any other is emptied
-	r.envVars = len(vars) == envVars(r.varsHome, r.varsCwd) && (r.varsHome == "" || vars["HOME"] == r.varsHome) && (r.varsCwd == "" || vars["PWD"] == r.varsCwd)
+	r.envVars = !r.varsSet && len(vars) == envVars(r.varsHome, r.varsCwd)
 	if !r.envVars {
 		clear(vars)
 	}
@@ -270,9 +271,12 @@ type resolver struct {
 
 // state is what one resolution reads and builds.
 type state struct {
-	vars map[string]string
-	work *tool.Budget // what resolution may still cost (never nil)
-	src  string       // the text of the script being walked
+	// vars are the shell's variables, written only by setVar and delVar
+	// once newResolver filled them
+	vars    map[string]string
+	varsSet bool         // setVar or delVar wrote vars, or a prior shell's are in it
+	work    *tool.Budget // what resolution may still cost (never nil)
+	src     string       // the text of the script being walked
 	// capped is set when a word or value was left dynamic for growing past
 	// MaxValue; the next command added carries it (Command.Capped).
 	capped bool
@@ -915,7 +919,7 @@ func (r *resolver) assign(as *syntax.Assign) {
 	name := as.Name.Value
 	if as.Value == nil {
 		if !as.Naked {
-			r.vars[name] = ""
+			r.setVar(name, "")
 			r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name, Known: true})
 		}
 		return
@@ -928,15 +932,27 @@ func (r *resolver) assign(as *syntax.Assign) {
 		r.capped = true
 	}
 	if !ok || len(v) != 1 || len(v[0]) > MaxValue {
-		delete(r.vars, name)
-		r.vars[name+"\x00dynamic"] = ""
+		r.delVar(name)
+		r.setVar(name+"\x00dynamic", "")
 		r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name})
 		return
 	}
 	val := v[0]
-	r.vars[name] = val
-	delete(r.vars, name+"\x00dynamic")
+	r.setVar(name, val)
+	r.delVar(name + "\x00dynamic")
 	r.record(as.Pos().Offset(), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
+}
+
+// setVar sets the variable name to val.
+func (r *resolver) setVar(name, val string) {
+	r.vars[name] = val
+	r.varsSet = true
+}
+
+// delVar unsets the variable name.
+func (r *resolver) delVar(name string) {
+	delete(r.vars, name)
+	r.varsSet = true
 }
 
 // env exposes the known variables to expand; an unknown variable makes

@@ -124,8 +124,8 @@ func (r *resolver) builtin(c Command) {
 			if !ok || c.Dynamic[i+1] || !validName(name) {
 				continue
 			}
-			r.vars[name] = val
-			delete(r.vars, name+"\x00dynamic")
+			r.setVar(name, val)
+			r.delVar(name + "\x00dynamic")
 			if r.persist && c.Args[0] != "local" {
 				r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
 			}
@@ -153,7 +153,7 @@ func (r *resolver) builtin(c Command) {
 					r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetFunc, Path: a})
 				}
 			default:
-				delete(r.vars, a)
+				r.delVar(a)
 				if r.persist {
 					r.changes = append(room(r.changes), tool.Effect{Kind: tool.UnsetVar, Path: a})
 				}
