@@ -95,9 +95,20 @@ func gitValue(sub, f string) bool {
 	return false
 }
 
+// gitRoom is room for the lists of a gitLine of a few words, which its
+// reader keeps on its stack (see readGit).
+type gitRoom struct {
+	words [3 * gitRoomWords]string
+	dyn   [gitRoomWords]bool
+}
+
+// gitRoomWords is how many words after the subcommand a gitRoom holds.
+const gitRoomWords = 8
+
 // readGit reads a git command line (c.Args[0] is git); ok is false when
-// there is no subcommand, or it is computed at run time.
-func readGit(c Command) (g gitLine, ok bool) {
+// there is no subcommand, or it is computed at run time. The lists of g
+// are in room when it holds them (nil: never).
+func readGit(c Command, room *gitRoom) (g gitLine, ok bool) {
 	i := 1
 	for ; i < len(c.Args); i++ {
 		a := c.Args[i]
@@ -133,9 +144,13 @@ func readGit(c Command) (g gitLine, ok bool) {
 	if n := len(c.Args) - i - 1; n > 0 {
 		// each word left is a flag, an operand or a path, or a flag's
 		// value: room for each list at once, not grown word by word
-		room := make([]string, 3*n)
-		g.flags, g.ops, g.paths = room[:0:n], room[n:n:2*n], room[2*n:2*n]
-		g.opsDyn = make([]bool, 0, n)
+		var words []string
+		if room != nil && n <= gitRoomWords {
+			words, g.opsDyn = room.words[:3*n], room.dyn[:0:n]
+		} else {
+			words, g.opsDyn = make([]string, 3*n), make([]bool, 0, n)
+		}
+		g.flags, g.ops, g.paths = words[:0:n], words[n:n:2*n], words[2*n:2*n]
 	}
 	for i++; i < len(c.Args); i++ {
 		a := c.Args[i]
@@ -183,7 +198,8 @@ func (g *gitLine) flagValue(name string) (string, bool) {
 
 // gitFindings judges git command c (see the levels above).
 func gitFindings(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
-	g, ok := readGit(c)
+	// no room: what the findings say of g's words makes it escape
+	g, ok := readGit(c, nil)
 	if !ok {
 		return out
 	}

@@ -37,11 +37,12 @@ func gitRemotes(out []risk.Finding, cmds []Command, prior *tool.Prior) []risk.Fi
 			}
 		}
 	}
+	var room gitRoom
 	for _, c := range cmds {
 		if len(c.Args) < 2 || c.Dynamic[0] || commandName(c.Args[0]) != "git" {
 			continue
 		}
-		g, ok := readGit(c)
+		g, ok := readGit(c, &room)
 		if !ok {
 			continue
 		}

@@ -253,7 +253,8 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 	sub := cmd.Args[i]
 	switch sub {
 	case "config", "remote":
-		if g, ok := readGit(cmd); ok {
+		var room gitRoom
+		if g, ok := readGit(cmd, &room); ok {
 			edits, n := remoteEdits(g, func(name string) (string, bool) { u, ok := r.gitAliases[RemoteKey(name)]; return u, ok })
 			for _, e := range edits[:n] {
 				r.setRemote(e.name, e.url)
