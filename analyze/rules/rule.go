@@ -705,7 +705,7 @@ func (st *scanState) scan(c *tool.Call, ti int) []uint64 {
 	hits := slices.Grow(st.hits[ti][:0], len(texts))
 	for _, s := range texts {
 		from := len(st.all)
-		st.all = st.idx.Find(s, st.found, st.all)
+		st.all = st.idx.FindLines(s, st.found, st.all)
 		hits = append(hits, st.all[from:len(st.all):len(st.all)])
 	}
 	st.hits[ti] = hits

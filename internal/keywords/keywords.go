@@ -8,6 +8,7 @@ package keywords
 
 import (
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/agentwarden/warden/internal/ascii"
@@ -232,22 +233,70 @@ type Hit struct {
 // to hits every occurrence, in text order.
 func (k *Index) Find(text string, found []uint64, hits []Hit) []Hit {
 	if k.t16 != nil {
-		return find(k, k.t16, text, found, hits)
+		return find(k, k.t16, text, found, hits, false)
 	}
-	return find(k, k.t32, text, found, hits)
+	return find(k, k.t32, text, found, hits, false)
 }
 
-func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit) []Hit {
+// FindLines is Find that appends, of the occurrences of each keyword on
+// one line, the first and the last only (a line is where an occurrence
+// ends): all that a reader of the lines around occurrences needs (see the
+// rules' windows), in memory bounded by the lines and the keywords, not
+// by the occurrences — a megabyte of ';' is one line.
+func (k *Index) FindLines(text string, found []uint64, hits []Hit) []Hit {
+	if k.t16 != nil {
+		return find(k, k.t16, text, found, hits, true)
+	}
+	return find(k, k.t32, text, found, hits, true)
+}
+
+func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit, lines bool) []Hit {
 	hit, s := top[T](), T(0)
 	p := unsafe.Pointer(unsafe.StringData(text))
+	// with lines: the current line ends at eol, its occurrences start at
+	// hits[line]; they are compacted when more than room
+	eol, line, room := -1, len(hits), minLineRoom
 	for i := 0; ; i++ {
 		if i, s = next(table, &k.class, k.stride, p, i, len(text), s); i == len(text) {
 			return hits
 		}
 		s &^= hit
+		if lines && i > eol {
+			eol, line, room = i+strings.IndexByte(text[i:], '\n'), len(hits), minLineRoom
+			if eol < i {
+				eol = len(text)
+			}
+		}
 		for _, id := range k.out[s] {
 			found[id>>6] |= 1 << (id & 63)
 			hits = append(hits, Hit{int(id), i + 1})
 		}
+		if lines && len(hits)-line > room {
+			hits = hits[:line+firstAndLast(hits[line:])]
+			room = max(room, 2*(len(hits)-line))
+		}
 	}
+}
+
+// minLineRoom is how many occurrences a line holds before FindLines
+// compacts them.
+const minLineRoom = 256
+
+// firstAndLast keeps, in order at the front of hits, the first and the
+// last occurrence of each keyword, and returns how many it kept.
+func firstAndLast(hits []Hit) int {
+	last := make(map[int]int, 16) // keyword → the index of its last occurrence
+	for j, h := range hits {
+		last[h.ID] = j
+	}
+	seen := make(map[int]bool, len(last))
+	n := 0
+	for j, h := range hits {
+		if !seen[h.ID] || last[h.ID] == j {
+			seen[h.ID] = true
+			hits[n] = h
+			n++
+		}
+	}
+	return n
 }
