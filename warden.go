@@ -465,7 +465,9 @@ func (e *Engine) stages(ctx context.Context, s *Step, st *session.State) {
 // run or send what another wrote.
 func compound(c *tool.Call) bool {
 	for _, s := range c.Shell {
-		if strings.ContainsAny(s, ";&|\n") {
+		// a vector search for each byte (strings.IndexByte) rather than
+		// strings.ContainsAny's byte-at-a-time loop over the script
+		if strings.IndexByte(s, '|') >= 0 || strings.IndexByte(s, '&') >= 0 || strings.IndexByte(s, ';') >= 0 || strings.IndexByte(s, '\n') >= 0 {
 			return true
 		}
 	}
