@@ -146,10 +146,19 @@ type Call struct {
 	// the engine's step holds) rather than in an allocation of their
 	// own. Shell takes shell1 at capacity one, as a slice literal of one
 	// would: an append (or a copy of the call appending) moves it out.
-	// Nothing that outlives the call keeps Shell or Scripts themselves
-	// (their elements are copied out).
+	// Nothing that outlives the call keeps Shell or Scripts themselves,
+	// nor the lists that take the rooms below (their elements are copied
+	// out).
 	shell1   [1]string
 	scripts2 [2]Script
+	// strs, code1 and content1 are room, in the same way, for the first
+	// element of the lists a known tool's arguments fill (Paths, URLs,
+	// SQL, Text: the first two of them to need one; Code; Content), each
+	// given at capacity one; nstrs counts the strs taken.
+	strs     [2]string
+	nstrs    int
+	code1    [1]Code
+	content1 [1]Content
 }
 
 // Secret is a secret found in the text of a call.
@@ -678,19 +687,19 @@ func (c *Call) read(sp *spec, args map[string]any) {
 	}
 	for _, k := range sp.code {
 		if s, ok := args[k].(string); ok && s != "" {
-			c.Code = append(c.Code, Code{Lang: sp.lang, Text: s})
+			c.Code = appendRoom(c.Code, &c.code1, Code{Lang: sp.lang, Text: s})
 		}
 	}
 	for _, k := range sp.sql {
 		if s, ok := args[k].(string); ok && s != "" {
-			c.SQL = append(c.SQL, s)
+			c.SQL = c.appendString(c.SQL, s)
 		}
 	}
 	for _, k := range sp.url {
-		c.URLs = appendStrings(c.URLs, args[k])
+		c.URLs = c.appendStrings(c.URLs, args[k])
 	}
 	for _, k := range sp.path {
-		c.Paths = appendStrings(c.Paths, args[k])
+		c.Paths = c.appendStrings(c.Paths, args[k])
 	}
 	target := ""
 	if len(c.Paths) > 0 {
@@ -701,7 +710,7 @@ func (c *Call) read(sp *spec, args map[string]any) {
 		if !nested {
 			if s, ok := args[k].(string); ok && s != "" {
 				old, partial := editOld(k, args)
-				c.Content = append(c.Content, Content{Path: target, Text: s, Old: old, Partial: partial})
+				c.Content = appendRoom(c.Content, &c.content1, Content{Path: target, Text: s, Old: old, Partial: partial})
 			}
 			continue
 		}
@@ -710,13 +719,13 @@ func (c *Call) read(sp *spec, args map[string]any) {
 			if m, ok := it.(map[string]any); ok {
 				if s, ok := m[field].(string); ok && s != "" {
 					old, _ := editOld(field, m)
-					c.Content = append(c.Content, Content{Path: target, Text: s, Old: old, Partial: true})
+					c.Content = appendRoom(c.Content, &c.content1, Content{Path: target, Text: s, Old: old, Partial: true})
 				}
 			}
 		}
 	}
 	for _, k := range sp.text {
-		c.Text = appendStrings(c.Text, args[k])
+		c.Text = c.appendStrings(c.Text, args[k])
 	}
 	if sp.refine != nil {
 		sp.refine(c, args)
@@ -1186,20 +1195,45 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-func appendStrings(dst []string, v any) []string {
+// appendStrings appends to dst, a list of c, the non-empty strings of v
+// (a string or a list), the first into c's room if dst has none yet.
+func (c *Call) appendStrings(dst []string, v any) []string {
 	switch x := v.(type) {
 	case string:
 		if x != "" {
-			dst = append(dst, x)
+			dst = c.appendString(dst, x)
 		}
 	case []any:
 		for _, e := range x {
 			if s, ok := e.(string); ok && s != "" {
-				dst = append(dst, s)
+				dst = c.appendString(dst, s)
 			}
 		}
 	}
 	return dst
+}
+
+// appendString appends s to dst, a list of c: a nil dst takes a room of
+// c's strs at capacity one while there is one left (an append to it
+// moves it out, as for Shell).
+func (c *Call) appendString(dst []string, s string) []string {
+	if dst != nil || c.nstrs == len(c.strs) {
+		return append(dst, s)
+	}
+	i := c.nstrs
+	c.nstrs++
+	c.strs[i] = s
+	return c.strs[i : i+1 : i+1]
+}
+
+// appendRoom appends x to list, into room, at capacity one, when list is
+// nil.
+func appendRoom[T any](list []T, room *[1]T, x T) []T {
+	if list != nil {
+		return append(list, x)
+	}
+	room[0] = x
+	return room[:]
 }
 
 // narrowEditor handles OpenHands' str_replace_editor, whose "view" command

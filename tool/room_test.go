@@ -1,0 +1,89 @@
+package tool
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// TestListRooms checks that the lists a call takes from its rooms (Shell,
+// strs, code1, content1) stay apart: changing one, in place or by an
+// append, leaves every other list of the call as it was, on calls that
+// fill several lists, and lists of one and of more.
+func TestListRooms(t *testing.T) {
+	actions := []risk.Action{
+		{Tool: "Grep", Arguments: map[string]any{"pattern": "TODO", "path": "src", "glob": "*.go"}},
+		{Tool: "WebFetch", Arguments: map[string]any{"url": "https://example.com/x", "prompt": "summarize"}},
+		{Tool: "read_many_files", Arguments: map[string]any{"paths": []any{"a", "b", "c"}, "include": []any{"*.md"}}},
+		{Tool: "MultiEdit", Arguments: map[string]any{"file_path": "/w/a.go", "edits": []any{
+			map[string]any{"old_string": "a", "new_string": "b"}, map[string]any{"old_string": "c", "new_string": "d"}}}},
+		{Tool: "Edit", Arguments: map[string]any{"file_path": "/w/a.go", "old_string": "a", "new_string": "b"}},
+		{Tool: "python", Arguments: map[string]any{"code": "print(1)", "script": "print(2)"}},
+		{Tool: "apply_patch", Arguments: map[string]any{"input": "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Add File: b.txt\n+y\n*** End Patch"}},
+		{Tool: "str_replace_editor", Arguments: map[string]any{"command": "create", "path": "/w/x.sh", "file_text": "ls"}},
+		{Tool: "Bash", Arguments: map[string]any{"command": "ls", "extra": "text it does not take"}},
+		{Tool: "mcp__postgres__query", Arguments: map[string]any{"sql": "select 1"}},
+		{Tool: "mcp__other__write_file", Arguments: map[string]any{"path": "/w/x", "content": "y", "url": "https://example.com"}},
+	}
+	lists := func(c *Call) []any {
+		return []any{&c.Shell, &c.Code, &c.SQL, &c.URLs, &c.Paths, &c.Content, &c.Text}
+	}
+	snapshot := func(c *Call) []any {
+		var out []any
+		for _, l := range lists(c) {
+			switch l := l.(type) {
+			case *[]string:
+				out = append(out, slices.Clone(*l))
+			case *[]Code:
+				out = append(out, slices.Clone(*l))
+			case *[]Content:
+				out = append(out, slices.Clone(*l))
+			}
+		}
+		return out
+	}
+	filled := 0
+	for _, a := range actions {
+		want := snapshot(Normalize(&a, "/w", "/home/u"))
+		n := 0
+		for _, l := range want {
+			if reflect.ValueOf(l).Len() > 0 {
+				n++
+			}
+		}
+		if n > 1 {
+			filled++
+		}
+		for i := range want {
+			c := Normalize(&a, "/w", "/home/u")
+			switch l := lists(c)[i].(type) {
+			case *[]string:
+				if len(*l) > 0 {
+					(*l)[0] = "changed"
+				}
+				*l = append(*l, "added")
+			case *[]Code:
+				if len(*l) > 0 {
+					(*l)[0] = Code{Text: "changed"}
+				}
+				*l = append(*l, Code{Text: "added"})
+			case *[]Content:
+				if len(*l) > 0 {
+					(*l)[0] = Content{Text: "changed"}
+				}
+				*l = append(*l, Content{Text: "added"})
+			}
+			got := snapshot(c)
+			for j := range want {
+				if j != i && !reflect.DeepEqual(got[j], want[j]) {
+					t.Errorf("%s: changing list %d changed list %d: %v, want %v", a.Tool, i, j, got[j], want[j])
+				}
+			}
+		}
+	}
+	if filled < 5 {
+		t.Fatalf("only %d actions fill more than one list: the test compares little", filled)
+	}
+}
