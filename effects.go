@@ -30,7 +30,8 @@ const (
 func (fileTools) Name() string { return "effects" }
 
 func (fileTools) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
-	ops := c.FileOps()
+	var buf [4]tool.FileOp // most file tools name one file
+	ops := c.AppendFileOps(buf[:0])
 	if len(ops) == 0 {
 		return nil, nil
 	}

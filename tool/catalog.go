@@ -152,9 +152,9 @@ type Call struct {
 	shell1   [1]string
 	scripts2 [2]Script
 	// strs, code1 and content1 are room, in the same way, for the first
-	// element of the lists a known tool's arguments fill (Paths, URLs,
-	// SQL, Text: the first two of them to need one; Code; Content), each
-	// given at capacity one; nstrs counts the strs taken.
+	// element of the lists Normalize fills from the arguments (Paths,
+	// URLs, SQL, Text: the first two of them to need one; Code; Content),
+	// each given at capacity one; nstrs counts the strs taken.
 	strs     [2]string
 	nstrs    int
 	code1    [1]Code
@@ -639,23 +639,28 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 // short ASCII name into a new string.
 func lookup(tools map[string]*spec, name string) (*spec, bool) {
 	var buf [32]byte
+	sp, ok := tools[string(lowered(&buf, name))]
+	return sp, ok
+}
+
+// lowered returns name lower-cased, as strings.ToLower does: in buf when
+// name is short and ASCII (the tools' names), for a caller that compares
+// or looks up string(lowered(…)), which makes no string.
+func lowered(buf *[32]byte, name string) []byte {
 	if len(name) > len(buf) {
-		sp, ok := tools[strings.ToLower(name)]
-		return sp, ok
+		return []byte(strings.ToLower(name))
 	}
 	for i := 0; i < len(name); i++ {
 		b := name[i]
 		switch {
 		case b >= utf8.RuneSelf:
-			sp, ok := tools[strings.ToLower(name)]
-			return sp, ok
+			return []byte(strings.ToLower(name))
 		case 'A' <= b && b <= 'Z':
 			b += 'a' - 'A'
 		}
 		buf[i] = b
 	}
-	sp, ok := tools[string(buf[:len(name)])]
-	return sp, ok
+	return buf[:len(name)]
 }
 
 // lookalike returns the spec of a known tool named name (any server's, or
@@ -1338,31 +1343,31 @@ func (c *Call) generic(args map[string]any) {
 			if x == "" {
 				return
 			}
-			c.Text = append(c.Text, x)
+			c.Text = c.appendString(c.Text, x)
 			k := strings.ToLower(key)
 			if wholeURL(x) {
 				// a tool given a web address, under whatever name, is
 				// likely to open it (a path key holds no file then)
-				c.URLs = append(c.URLs, x)
+				c.URLs = c.appendString(c.URLs, x)
 				k = "url:" + k
 			}
 			switch k {
 			case "command", "cmd", "script", "shell":
 				c.appendShell(x)
 			case "code", "python":
-				c.Code = append(c.Code, Code{Lang: "python", Text: x})
+				c.Code = appendRoom(c.Code, &c.code1, Code{Lang: "python", Text: x})
 			case "sql":
-				c.SQL = append(c.SQL, x)
+				c.SQL = c.appendString(c.SQL, x)
 			case "query":
 				if looksLikeSQL(x) {
-					c.SQL = append(c.SQL, x)
+					c.SQL = c.appendString(c.SQL, x)
 				}
 			case "url", "uri", "href", "endpoint":
-				c.URLs = append(c.URLs, x)
+				c.URLs = c.appendString(c.URLs, x)
 			case "path", "file", "file_path", "filepath", "filename", "source", "destination", "target", "dir", "directory":
-				c.Paths = append(c.Paths, x)
+				c.Paths = c.appendString(c.Paths, x)
 			case "content", "text", "body", "data", "url:content", "url:text", "url:body", "url:data":
-				c.Content = append(c.Content, Content{Text: x})
+				c.Content = appendRoom(c.Content, &c.content1, Content{Text: x})
 			}
 		case []any:
 			elemKey := key

@@ -155,29 +155,34 @@ type FileOp struct {
 // reduced as that tool. Listing a folder (ls, glob, list_directory) and
 // creating one read and write no file's data: no effect. Shell scripts
 // and code are reduced by their preparers, not here.
-func (c *Call) FileOps() []FileOp {
+func (c *Call) FileOps() []FileOp { return c.AppendFileOps(nil) }
+
+// AppendFileOps appends the file operations of c (see FileOps) to dst and
+// returns the extended list: a caller that reads them at once keeps them
+// in room of its own.
+func (c *Call) AppendFileOps(dst []FileOp) []FileOp {
 	class := c.Class
 	if class == Other && c.Like != "" {
 		class = c.Like
 	}
 	if class != Edit && class != Read {
-		return nil // before the name is lowered: most calls run commands
+		return dst // before the name is lowered: most calls run commands
 	}
-	name := strings.ToLower(c.Name)
-	var out []FileOp
+	var buf [32]byte
+	name := lowered(&buf, c.Name)
 	switch class {
 	case Edit:
-		switch name {
+		switch string(name) {
 		case "create_directory":
-			return nil
+			return dst
 		case "save_memory": // Gemini CLI keeps its memory in the user's GEMINI.md
 			if c.Home != "" {
-				return []FileOp{{Op: effect.Write, Path: c.Home + "/.gemini/GEMINI.md"}}
+				return append(dst, FileOp{Op: effect.Write, Path: c.Home + "/.gemini/GEMINI.md"})
 			}
-			return nil
+			return dst
 		}
 		var deleted map[string]bool
-		if name == "apply_patch" {
+		if string(name) == "apply_patch" {
 			deleted = patchDeletes(c.Action)
 		}
 		for _, p := range c.Paths {
@@ -185,17 +190,17 @@ func (c *Call) FileOps() []FileOp {
 			if deleted[p] {
 				op = effect.Delete
 			}
-			out = append(out, FileOp{Op: op, Path: p})
+			dst = append(dst, FileOp{Op: op, Path: p})
 		}
 	case Read:
-		if !readsContents[name] {
-			return nil
+		if !readsContents[string(name)] {
+			return dst
 		}
 		for _, p := range c.Paths {
-			out = append(out, FileOp{Op: effect.Read, Path: p})
+			dst = append(dst, FileOp{Op: effect.Read, Path: p})
 		}
 	}
-	return out
+	return dst
 }
 
 // readsContents are the read tools that put a file's contents into the

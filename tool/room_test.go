@@ -3,6 +3,7 @@ package tool
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentwarden/warden/risk"
@@ -86,4 +87,28 @@ func TestListRooms(t *testing.T) {
 	if filled < 5 {
 		t.Fatalf("only %d actions fill more than one list: the test compares little", filled)
 	}
+}
+
+// TestLowered holds lowered to strings.ToLower on names short and long,
+// ASCII and not.
+func TestLowered(t *testing.T) {
+	for _, s := range []string{"", "read", "Read", "READ_FILE", "mcp__X__Y", "Ä", "İstanbul", "ReadÉ", strings.Repeat("Ab", 16), strings.Repeat("Ab", 17), "a\x80b", "@[`{"} {
+		var buf [32]byte
+		if got, want := string(lowered(&buf, s)), strings.ToLower(s); got != want {
+			t.Errorf("lowered(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzLowered holds lowered to strings.ToLower on any name.
+func FuzzLowered(f *testing.F) {
+	for _, s := range []string{"", "Read", "WebFetch", "İ", strings.Repeat("Z", 40)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf [32]byte
+		if got, want := string(lowered(&buf, s)), strings.ToLower(s); got != want {
+			t.Errorf("lowered(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
