@@ -707,7 +707,9 @@ func secretsScanner(text string) []session.Sensitive {
 // carries by their masks, and the password of every URL's user
 // information whatever it is (structurally: a resource may show a URL
 // re-encoded, where the raw value no longer appears): an assessment never
-// shows a raw secret.
+// shows a raw secret. as is one risk.Combine made (and Incomplete may have
+// finished again): its reasons are its findings' and its other texts
+// risk's own, but for the affected resources beside the findings'.
 func maskAssessment(as *risk.Assessment, raw []string) {
 	if len(raw) == 0 && !holdsAt(as) {
 		// nothing to mask: no secret is known, and a URL's password is
@@ -734,20 +736,17 @@ func maskAll(as *risk.Assessment, raw []string) {
 }
 
 // holdsAt reports whether a text of as that maskAssessment masks holds an
-// @.
+// @, for an assessment risk.Combine made: only its findings' texts and
+// its affected resources are looked at, since its reasons are among its
+// findings' and its recommendations and estimated impact are risk's own
+// texts, which hold none (TestRiskTextsHoldNoAt).
 func holdsAt(as *risk.Assessment) bool {
 	for i := range as.Findings {
 		if strings.IndexByte(as.Findings[i].Reason, '@') >= 0 || strings.IndexByte(as.Findings[i].Resource, '@') >= 0 {
 			return true
 		}
 	}
-	return anyHoldsAt(as.Reasons) || anyHoldsAt(as.AffectedResources) || anyHoldsAt(as.Recommendations) ||
-		strings.IndexByte(as.EstimatedImpact, '@') >= 0
-}
-
-// anyHoldsAt reports whether a text of list holds an @.
-func anyHoldsAt(list []string) bool {
-	for _, s := range list {
+	for _, s := range as.AffectedResources {
 		if strings.IndexByte(s, '@') >= 0 {
 			return true
 		}
