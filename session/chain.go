@@ -132,12 +132,13 @@ func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
 	if depth >= maxDepth || !ch.spend() {
 		return
 	}
+	var execs [16]string
 	switch {
-	case strings.Contains(text, "Exec") && execRE.MatchString(text):
+	case strings.Contains(text, "Exec") && len(execLines(execs[:0], text)) > 0:
 		// a systemd unit or a desktop entry: the commands of its Exec lines
 		var b strings.Builder
-		for _, m := range execRE.FindAllStringSubmatch(text, 16) {
-			b.WriteString(strings.TrimLeft(m[1], "-@+!:") + "\n")
+		for _, m := range execLines(execs[:0], text) {
+			b.WriteString(strings.TrimLeft(m, "-@+!:") + "\n")
 		}
 		text = b.String()
 	case strings.HasPrefix(p, "/etc/cron"):
@@ -423,8 +424,70 @@ func scriptDir(text, p string) string {
 	return text
 }
 
+// execLines appends to dst the commands of the Exec lines of a systemd
+// unit or desktop entry (ExecStart=…, Exec=…), the first 16: what the
+// submatches of
+// (?m)^\s*Exec[A-Za-z]*\s*=\s*(.+)$ are, read in one pass without a
+// regular expression (TestExecLines and FuzzExecLines hold it to that
+// expression). As there, \s is [\t\n\f\r ] and may cross lines, and a
+// line that holds only spaces after its = gives its last one.
+func execLines(dst []string, text string) []string {
+	for ls, found := 0, 0; found < 16; {
+		// ls is the start of a line: a match starts at one
+		i := ls
+		for i < len(text) && reSpace(text[i]) {
+			i++
+		}
+		if strings.HasPrefix(text[i:], "Exec") {
+			j := i + len("Exec")
+			for j < len(text) && ('A' <= text[j] && text[j] <= 'Z' || 'a' <= text[j] && text[j] <= 'z') {
+				j++
+			}
+			for j < len(text) && reSpace(text[j]) {
+				j++
+			}
+			if j < len(text) && text[j] == '=' {
+				j++
+				// the command starts after the spaces; when they end
+				// the text, at the last of them that ends no line
+				k := j
+				for k < len(text) && reSpace(text[k]) {
+					k++
+				}
+				if k == len(text) {
+					for k--; k >= j && text[k] == '\n'; k-- {
+					}
+				}
+				if k >= j {
+					end := len(text)
+					if n := strings.IndexByte(text[k:], '\n'); n >= 0 {
+						end = k + n
+					}
+					dst = append(dst, text[k:end])
+					found++
+					if end == len(text) {
+						break
+					}
+					ls = end + 1
+					continue
+				}
+			}
+		}
+		n := strings.IndexByte(text[ls:], '\n')
+		if n < 0 {
+			break
+		}
+		ls += n + 1
+	}
+	return dst
+}
+
+// reSpace reports the bytes \s matches in a regular expression.
+func reSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
+}
+
 var (
-	execRE    = lazyre.New(`(?m)^\s*Exec[A-Za-z]*\s*=\s*(.+)$`)
 	dirnameRE = lazyre.New(`\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)`)
 	cdPwdRE   = lazyre.New(`\$\(\s*cd\s+("?[^"$()]*"?)\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)`)
 )
