@@ -76,8 +76,8 @@ func configWrites(c *tool.Call) []configWrite {
 	if c.Prior == nil {
 		effects = shellWrites(c, env)
 	}
-	for _, ef := range effects {
-		if ef.Kind == tool.WriteFile && ef.Known {
+	for i := range effects {
+		if ef := &effects[i]; ef.Kind == tool.WriteFile && ef.Known {
 			add(ef.Path, ef.Text)
 		}
 	}

@@ -15,10 +15,10 @@ func TestAppendText(t *testing.T) {
 	st := NewState(Config{})
 	c := &tool.Call{Cwd: "/home/u/p", Home: "/home/u"}
 	add := func(st *State, p, text string) {
-		st.apply(c, tool.Effect{Kind: tool.WriteFile, Path: p, Text: text, Known: true, Append: true})
+		st.apply(c, &tool.Effect{Kind: tool.WriteFile, Path: p, Text: text, Known: true, Append: true})
 	}
 	// written whole first (known), then appended to
-	st.apply(c, tool.Effect{Kind: tool.WriteFile, Path: "/home/u/p/log", Text: "", Known: true})
+	st.apply(c, &tool.Effect{Kind: tool.WriteFile, Path: "/home/u/p/log", Text: "", Known: true})
 	var want strings.Builder
 	for i := range 100 {
 		line := strings.Repeat(string(rune('a'+i%26)), i%7+1) + "\n"
@@ -29,7 +29,7 @@ func TestAppendText(t *testing.T) {
 		t.Fatalf("appended text %q (known %v), want %q", f.Text, f.Known, want.String())
 	}
 	view, clone := st.fileView(), st.clone()
-	st.apply(c, tool.Effect{Kind: tool.CopyFile, Src: "/home/u/p/log", Path: "/home/u/p/copy"})
+	st.apply(c, &tool.Effect{Kind: tool.CopyFile, Src: "/home/u/p/log", Path: "/home/u/p/copy"})
 	got, _ := st.File("/home/u/p/log")
 	add(st, "/home/u/p/log", "original\n")
 	add(view, "/home/u/p/log", "view\n")
@@ -55,7 +55,7 @@ func TestAppendText(t *testing.T) {
 	}
 	// at MaxFileBytes the text is cut, and no longer known whole
 	small := NewState(Config{MaxFileBytes: 64})
-	small.apply(c, tool.Effect{Kind: tool.WriteFile, Path: "/home/u/p/big", Text: "", Known: true})
+	small.apply(c, &tool.Effect{Kind: tool.WriteFile, Path: "/home/u/p/big", Text: "", Known: true})
 	for range 40 {
 		add(small, "/home/u/p/big", "0123456789\n")
 	}

@@ -46,7 +46,8 @@ const (
 func (st *State) Analyze(ctx context.Context, c *tool.Call, assess AssessFunc) []risk.Finding {
 	ch := &chain{st: st, ctx: ctx, assess: assess, budget: maxChain}
 	uses := lastUse(c.Effects)
-	for i, e := range c.Effects {
+	for i := range c.Effects {
+		e := &c.Effects[i]
 		ch.effect(c, e, 0)
 		if makesFile(e.Kind) && i < uses {
 			// echo … > x.sh && bash x.sh: what the call itself writes is
@@ -103,7 +104,7 @@ type chain struct {
 	out    []risk.Finding
 }
 
-func (ch *chain) effect(c *tool.Call, e tool.Effect, depth int) {
+func (ch *chain) effect(c *tool.Call, e *tool.Effect, depth int) {
 	switch e.Kind {
 	case tool.RunFile:
 		ch.run(c, e, depth)
@@ -156,7 +157,7 @@ func (ch *chain) autorunText(c *tool.Call, p, text string, depth int) {
 }
 
 // run judges a file the call executes, when the session knows it.
-func (ch *chain) run(c *tool.Call, e tool.Effect, depth int) {
+func (ch *chain) run(c *tool.Call, e *tool.Effect, depth int) {
 	if depth >= maxDepth {
 		return
 	}
@@ -260,8 +261,8 @@ func (ch *chain) follow(syn *tool.Call, depth int) (risk.Level, string) {
 		}
 	}
 	sub := &chain{st: ch.st, ctx: ch.ctx, assess: ch.assess, budget: ch.budget}
-	for _, e := range syn.Effects {
-		sub.effect(syn, e, depth+1)
+	for i := range syn.Effects {
+		sub.effect(syn, &syn.Effects[i], depth+1)
 	}
 	sub.production(syn, depth+1) // a script's commands act in the conversation's contexts too
 	ch.budget = sub.budget
@@ -285,7 +286,7 @@ func (ch *chain) spend() bool {
 // command name, among the files the conversation made executable or put
 // in a directory of programs: one that usually is on PATH, or one the
 // conversation's PATH names (export PATH=~/tools:/usr/bin).
-func (ch *chain) lookup(e tool.Effect) *File {
+func (ch *chain) lookup(e *tool.Effect) *File {
 	if e.Lang != "path" {
 		return ch.st.files[e.Path]
 	}
@@ -318,7 +319,7 @@ func onPath(list, d string) bool {
 
 // send judges data sent over the network: a file that holds sensitive
 // data is exfiltration.
-func (ch *chain) send(e tool.Effect) {
+func (ch *chain) send(e *tool.Effect) {
 	for _, p := range e.From {
 		f, ok := ch.st.files[p]
 		if !ok || f.Sensitive == "" {

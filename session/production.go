@@ -236,7 +236,8 @@ func (ch *chain) production(c *tool.Call, depth int) {
 		return
 	}
 	var own map[string]Context
-	for _, e := range c.Effects {
+	for i := range c.Effects {
+		e := &c.Effects[i]
 		if e.Kind == tool.SetContext && e.Known {
 			if own == nil {
 				own = map[string]Context{}
@@ -441,7 +442,7 @@ func scriptAssigns(c *tool.Call, fam *family) where {
 // set, this call's own assignments first.
 func (ch *chain) variable(c *tool.Call, prior *tool.Prior, name string) (string, bool) {
 	for i := len(c.Effects) - 1; i >= 0; i-- {
-		if e := c.Effects[i]; e.Kind == tool.SetVar && e.Path == name {
+		if e := &c.Effects[i]; e.Kind == tool.SetVar && e.Path == name {
 			return e.Text, e.Known
 		}
 	}

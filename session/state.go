@@ -176,8 +176,8 @@ func (st *State) Record(c *tool.Call, as *risk.Assessment, d *risk.Decision) {
 		st.edit(c, c.Abs(ct.Path), ct)
 	}
 	st.contextReads(c)
-	for _, e := range c.Effects {
-		st.apply(c, e)
+	for i := range c.Effects {
+		st.apply(c, &c.Effects[i])
 	}
 }
 
@@ -336,7 +336,7 @@ func (st *State) fileView() *State {
 }
 
 // apply replays one effect of c.
-func (st *State) apply(c *tool.Call, e tool.Effect) {
+func (st *State) apply(c *tool.Call, e *tool.Effect) {
 	switch e.Kind {
 	case tool.WriteFile:
 		f := st.file(e.Path)
@@ -439,7 +439,7 @@ func (st *State) apply(c *tool.Call, e tool.Effect) {
 
 // sensitive names the sensitive data a write carries: what the effect
 // says, or what a file it copies from holds.
-func (st *State) sensitive(c *tool.Call, e tool.Effect) string {
+func (st *State) sensitive(c *tool.Call, e *tool.Effect) string {
 	if e.Sensitive != "" {
 		return e.Sensitive
 	}
@@ -474,7 +474,7 @@ func setMap[V any](m *map[string]V, k string, v V, limit int) {
 	}
 }
 
-func setOrDelete(m *map[string]string, e tool.Effect, limit int) {
+func setOrDelete(m *map[string]string, e *tool.Effect, limit int) {
 	if e.Known {
 		setMap(m, e.Path, e.Text, limit)
 	} else {

@@ -69,7 +69,8 @@ func (st *State) contextReads(c *tool.Call) []int {
 			out = append(out, st.read("personal data ("+pd+")"))
 		}
 	}
-	for _, e := range c.Effects {
+	for i := range c.Effects {
+		e := &c.Effects[i]
 		if e.Kind != tool.ReadFile || e.Sensitive == "" {
 			continue
 		}
@@ -278,7 +279,8 @@ type egress struct {
 // sends messages.
 func egresses(c *tool.Call) []egress {
 	var out []egress
-	for _, e := range c.Effects {
+	for i := range c.Effects {
+		e := &c.Effects[i]
 		if e.Kind == tool.SendData && e.Inline {
 			out = append(out, egress{to: e.URL, text: e.Text})
 		}
