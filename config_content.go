@@ -2,6 +2,7 @@ package warden
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/configcode"
@@ -190,7 +191,16 @@ func commandBase(name string) string {
 // call runs.
 func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []configWrite) []risk.Finding {
 	var out []risk.Finding
-	seen := map[string]bool{}
+	var seen ruleReasons
+	// each program is normalized into one step's call, in turn, with
+	// one map of arguments: nothing keeps a program's call once its
+	// findings are read
+	sub := steps.Get().(*Step)
+	defer func() {
+		*sub = Step{}
+		steps.Put(sub)
+	}()
+	var args map[string]any
 	n := 0
 	for _, w := range writes {
 		progs, fs := configcode.Read(w.kind, w.text)
@@ -202,14 +212,20 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 			if n++; n > maxConfigPrograms || c.Work.Spent() {
 				break
 			}
-			a := &risk.Action{Tool: "Bash", Arguments: map[string]any{"command": p.Script}}
+			name, key := "Bash", "command"
 			if p.Lang == "python" {
-				a = &risk.Action{Tool: "python", Arguments: map[string]any{"code": p.Script}}
+				name, key = "python", "code"
 			}
-			sub := tool.Normalize(a, c.Cwd, c.Home)
-			sub.Workspace, sub.Work = c.Workspace, c.Work
+			if args == nil {
+				args = make(map[string]any, 1)
+			}
+			clear(args)
+			args[key] = p.Script
+			sub.Action = risk.Action{Tool: name, Arguments: args}
+			tool.NormalizeInto(&sub.call, &sub.Action, c.Cwd, c.Home)
+			sub.call.Workspace, sub.call.Work = c.Workspace, c.Work
 			where := "" // made for the first finding kept: most programs have none
-			for _, f := range e.analyzeAt(ctx, sub, nil, true) {
+			for _, f := range e.analyzeAt(ctx, &sub.call, nil, true) {
 				if f.Analyzer == "secrets" || w.kind.Contained(p.Where) && hostLocal(f.Rule) {
 					continue // the content's secrets are the call's own findings
 				}
@@ -228,14 +244,49 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 				}
 				f.Analyzer = "configcode"
 				f.Reason = where + f.Reason
-				if key := f.Rule + "\x00" + f.Reason; !seen[key] {
-					seen[key] = true
+				if seen.add(ruleReason{f.Rule, f.Reason}) {
 					out = append(out, f)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// ruleReason is the rule and reason of a finding.
+type ruleReason struct{ rule, reason string }
+
+// ruleReasons is a set of rules and reasons: looked over while they are
+// few (most calls keep none), in a map made then beyond.
+type ruleReasons struct {
+	few  [8]ruleReason
+	n    int
+	many map[ruleReason]bool
+}
+
+// add adds k to s and reports whether it was not in s already.
+func (s *ruleReasons) add(k ruleReason) bool {
+	if s.many != nil {
+		if s.many[k] {
+			return false
+		}
+		s.many[k] = true
+		return true
+	}
+	if slices.Contains(s.few[:s.n], k) {
+		return false
+	}
+	if s.n < len(s.few) {
+		s.few[s.n] = k
+		s.n++
+		return true
+	}
+	s.many = make(map[ruleReason]bool, 2*len(s.few))
+	for _, x := range s.few {
+		s.many[x] = true
+	}
+	s.many[k] = true
+	return true
 }
 
 // hostLocal reports a rule about what a command does to the machine it
