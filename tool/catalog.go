@@ -151,6 +151,8 @@ type Call struct {
 	// out).
 	shell1   [1]string
 	scripts2 [2]Script
+	// sqlTexts1 is room, in the same way, for the first fact of SQLTexts.
+	sqlTexts1 [1]SQLText
 	// strs, code1 and content1 are room, in the same way, for the first
 	// element of the lists Normalize fills from the arguments (Paths,
 	// URLs, SQL, Text: the first two of them to need one; Code; Content),

@@ -3,6 +3,7 @@ package tool
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,4 +112,26 @@ func FuzzLowered(f *testing.F) {
 			t.Errorf("lowered(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestSQLTextsRoom checks the facts of SQLTexts, the first in the call's
+// room, as they are added beyond it: each is found by its text, as given.
+func TestSQLTextsRoom(t *testing.T) {
+	c := Normalize(&risk.Action{Tool: "Bash", Arguments: map[string]any{"command": "psql -c 'select 1'"}}, "/w", "/h")
+	texts := []string{"select 1", "drop table t", "select 1", "delete from u", "update v set a = 1"}
+	for i, s := range texts {
+		c.AddSQLText(SQLText{Text: s, PersonalData: strconv.Itoa(i)})
+	}
+	if len(c.SQLTexts) != 4 {
+		t.Fatalf("%d facts, want 4 (one text given twice)", len(c.SQLTexts))
+	}
+	for i, s := range texts {
+		want := strconv.Itoa(i)
+		if i == 2 {
+			want = "0" // the first fact of a text stays
+		}
+		if f, ok := c.SQLText(s); !ok || f.PersonalData != want {
+			t.Errorf("SQLText(%q) = %+v, %v; want the fact added %s", s, f, ok, want)
+		}
+	}
 }

@@ -80,6 +80,9 @@ func (c *Call) AddSQLText(t SQLText) {
 	if _, ok := c.SQLText(t.Text); ok {
 		return
 	}
+	if c.SQLTexts == nil {
+		c.SQLTexts = c.sqlTexts1[:0]
+	}
 	c.SQLTexts = append(c.SQLTexts, t)
 	index(&c.sqlIndex, c.SQLTexts, sqlText)
 }
