@@ -397,6 +397,13 @@ func (r *Rule) run(c *tool.Call, st *scanState, pos int) (bool, string, error) {
 				// neither gates nor windows hold); read only where it
 				// decides, and not for a rule that declares its window
 				known, folds := len(r.kw) == 0 || p.window != "", false
+				if !p.known {
+					// get sets the gate of a program not generated: read
+					// it after (a built-in one's is set when it is made)
+					if _, err := p.get(); err != nil {
+						return false, "", fmt.Errorf("%s: %w", r.Name, err)
+					}
+				}
 				if len(p.gate) > 0 && !anyHit(st.hits[ti][j], r.gwSet) {
 					if !known {
 						known, folds = true, foldsOntoASCII(s)
