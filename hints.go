@@ -30,9 +30,11 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 		// an unknown tool is judged by the verb it is named for, as a
 		// command-line tool's subcommand is: whatever its annotations
 		// say, which can only raise
-		f := risk.Finding{Analyzer: "hints", Rule: "hints.tool_verb", Level: l, Reversible: l < risk.High,
+		f := risk.Finding{Analyzer: "hints", Rule: "hints.tool_verb", Level: l, Reversible: l < risk.High, Locked: l == risk.Critical,
 			Reason: "Tool " + c.Name + " is named for what it does (" + verb + "): "}
 		switch l {
+		case risk.Critical:
+			f.Reason += "it deletes what holds everything else (a namespace, a database, a cluster, a project), with the applications and data in it"
 		case risk.High:
 			f.Reason += "it deletes or destroys what it is given, which cannot be brought back"
 		case risk.Medium:

@@ -162,6 +162,13 @@ var routes = []struct {
 		{Tool: "mcp__k8s__deleteDeployment", Arguments: map[string]any{"name": "web"}},
 		{Tool: "remove_repo", Arguments: map[string]any{"name": "acme/api"}},
 	}},
+	{"delete a namespace or a database", risk.Critical, []risk.Action{
+		bashA("kubectl delete namespace production"), bashA("kubectl delete ns staging"), bashA("psql -c 'DROP DATABASE shop'"),
+		{Tool: "mcp__kubernetes__delete_namespace", Arguments: map[string]any{"name": "production"}},
+		{Tool: "mcp__k8s__deleteNamespace", Arguments: map[string]any{"namespace": "staging"}},
+		{Tool: "mcp__postgres__drop_database", Arguments: map[string]any{"name": "shop"}},
+		{Tool: "execute_sql", Arguments: map[string]any{"query": "DROP DATABASE shop"}},
+	}},
 	{"read a shell's history", risk.High, []risk.Action{
 		bashA("cat ~/.bash_history"), bashA("grep -i pass ~/.zsh_history"),
 		{Tool: "Read", Arguments: map[string]any{"file_path": "/home/user/.bash_history"}},

@@ -17,6 +17,7 @@ import (
 func ToolVerb(name string) (risk.Level, string) {
 	n := 0
 	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == ':' || r == '/' || r == ' ' }) {
+		prev := "" // the token before tok in the part
 		for rest := part; rest != ""; {
 			tok, tail := nextToken(rest)
 			rest = tail
@@ -26,12 +27,16 @@ func ToolVerb(name string) (risk.Level, string) {
 			t := strings.ToLower(tok)
 			kind, ok := verbWords[t]
 			if !ok {
+				prev = t
 				continue // a noun, or a modifier (force_delete)
 			}
 			switch kind {
 			case wordDestroy:
 				if clearVerbs[t] && anyToken(strings.ToLower(rest), cacheNouns) {
 					return risk.Low, t
+				}
+				if removes[t] && scopeNoun(toolObject(rest, prev)) {
+					return risk.Critical, t
 				}
 				return risk.High, t
 			case wordDisrupt:
@@ -44,4 +49,38 @@ func ToolVerb(name string) (risk.Level, string) {
 		}
 	}
 	return 0, ""
+}
+
+// toolObject is what a tool's name says its verb acts on: the last word
+// after the verb (delete_namespace, dropDatabase, delete_database_user:
+// user), or, when the verb ends the name, the word before it
+// (namespace_delete).
+func toolObject(after, before string) string {
+	obj := before
+	for after != "" {
+		tok, tail := nextToken(after)
+		if tok != "" {
+			obj = tok
+		}
+		after = tail
+	}
+	return strings.ToLower(obj)
+}
+
+// removes are the destructive verbs that take their object away (not
+// reset or flush, which empty it and leave it, as rails db:reset does:
+// high there too).
+var removes = map[string]bool{"delete": true, "del": true, "drop": true, "destroy": true, "remove": true, "rm": true,
+	"purge": true, "terminate": true, "erase": true, "wipe": true, "nuke": true}
+
+// scopeNoun reports a word that names what holds everything else of a
+// system: deleting one takes its applications and their data with it, as
+// kubectl delete namespace and DROP DATABASE do (critical there too).
+func scopeNoun(w string) bool {
+	switch strings.TrimSuffix(w, "s") {
+	case "namespace", "database", "db", "schema", "keyspace", "cluster", "project", "organization", "org", "tenant",
+		"account", "volume", "persistentvolume", "pv":
+		return true
+	}
+	return false
 }
