@@ -519,19 +519,7 @@ func eachQuotedPath(s string, fn func(loc [4]int) bool) {
 // x); the table's name runs as far as its bytes go. Case folding is
 // Unicode's: the long s (ſ) is an s and the Kelvin sign (K) a k, in the
 // keywords and in the name.
-func eachTable(s string, fn func(loc [4]int) bool) {
-	for p := 0; p < len(s); p++ {
-		if p > 0 && isWordByte(s[p-1]) {
-			continue // no \b before a word byte
-		}
-		if start, end, ok := tableAt(s, p); ok {
-			if !fn([4]int{p, end, start, end}) {
-				return
-			}
-			p = end - 1 // the next search starts at the match's end (> p)
-		}
-	}
-}
+func eachTable(s string, fn func(loc [4]int) bool) { eachAtWord(s, tableAt, fn) }
 
 // tableAt returns the name a match of tableExpr that starts at p (after
 // the \b) gives, from start to end, and whether there is one.

@@ -82,12 +82,19 @@ func typosquat(c *tool.Call) bool {
 // pip[0-9.]*, which takes every digit and dot, as only white space may
 // follow); case folding is Unicode's, which for these letters adds the
 // long s (ſ) of install only.
-func eachInstall(s string, fn func(loc [4]int) bool) {
+func eachInstall(s string, fn func(loc [4]int) bool) { eachAtWord(s, installAt, fn) }
+
+// eachAtWord calls fn with the successive matches in s of a pattern that
+// starts with \b before a word byte, each as FindAllStringSubmatchIndex
+// gives it (the match and its one group), until fn returns false: at
+// reads a match that starts at p, and gives its group's bounds, which
+// end the match.
+func eachAtWord(s string, at func(s string, p int) (start, end int, ok bool), fn func(loc [4]int) bool) {
 	for p := 0; p < len(s); p++ {
 		if p > 0 && isWordByte(s[p-1]) {
 			continue // no \b before a word byte
 		}
-		if start, end, ok := installAt(s, p); ok {
+		if start, end, ok := at(s, p); ok {
 			if !fn([4]int{p, end, start, end}) {
 				return
 			}
