@@ -18,6 +18,14 @@
 // (inline.dynamic_exec, high). A method of a service SDK named for the
 // resource it deletes (client.deleteIndex, s3.delete_bucket, new
 // DeleteBucketCommand: SDKDelete) is a finding too (inline.sdk_delete,
-// high); the Python analyzer reads the same names. Scanning is linear in the program's size
-// and charges the caller's budget.
+// high); the Python analyzer reads the same names. Files the program
+// reads (readFileSync, File.read, file_get_contents, open for reading) are
+// rendered as cat PATH; and since a token scanner cannot follow what is
+// done with what was read, a program that reads files and also sends data
+// (a request with a body or a method that sends, a URL built at run time,
+// a socket) yields the pipelines that send each file there (cat PATH |
+// curl --data-binary @- URL), judged as the shell judges them: a
+// credential file sent out is exfiltration. An environment variable in a
+// request's URL or body stays in the rendered line as ${NAME}. Scanning
+// is linear in the program's size and charges the caller's budget.
 package inline

@@ -34,9 +34,19 @@ func (s *scanner) request(name string, exprs [][]part, toks []token) {
 		flag = "-X " + tool.Quote(method) + " "
 	}
 	// what the options send inline: a literal body, and the fields that
-	// carry a GraphQL document or SQL (body: JSON.stringify({query: …}))
-	for _, k := range []string{"body", "data", "query", "stmt", "statement", "sql"} {
-		if v, ok := field(toks, k); ok && v != "" {
+	// carry a GraphQL document or SQL (body: JSON.stringify({query: …}));
+	// a body computed at run time sends data all the same (see sink), and
+	// one that reads an environment variable sends that variable
+	sends := method != "" && method != "GET" && method != "HEAD"
+	for _, k := range []string{"body", "data", "query", "stmt", "statement", "sql", "json", "form"} {
+		v, ok := field(toks, k)
+		if !ok {
+			continue
+		}
+		sends = true
+		if env := fieldEnv(toks, k); env != "" {
+			flag += "--data-raw \"${" + env + "}\" "
+		} else if v != "" && k != "json" && k != "form" {
 			if k != "body" && k != "data" {
 				v = k + "=" + v
 			}
@@ -44,23 +54,98 @@ func (s *scanner) request(name string, exprs [][]part, toks []token) {
 		}
 	}
 	rendered := false
+	target := func(u string) {
+		s.run("curl " + flag + u)
+		rendered = true
+		if sends {
+			s.sink("curl " + flag + "--data-binary @- " + u)
+		}
+	}
 	for k, e := range exprs {
 		if dynamic(e) {
 			continue
 		}
 		if v := text(e); urlLike(v) {
-			s.run("curl " + flag + tool.Quote(v))
-			rendered = true
+			// a URL that carries an environment variable sends it: the
+			// variable stays in the line (curl "https://x/?k=${TOKEN}")
+			u := tool.Quote(v)
+			if w, ok := envURL(e); ok {
+				u = w
+			}
+			if len(e) > 1 {
+				sends = true // a URL built at run time may carry data
+			}
+			target(u)
 		} else if k == 0 && flag != "" && len(e) > 0 && e[0].dyn {
-			s.run("curl " + flag + word(e)) // base + "/users/1"
-			rendered = true
+			target(word(e)) // base + "/users/1"
 		}
 	}
 	if !rendered {
 		if u, ok := field(toks, "url"); ok && urlLike(u) {
-			s.run("curl " + flag + tool.Quote(u))
+			target(tool.Quote(u))
+			return
+		}
+		// http.request({hostname: "x.example", method: "POST"}): the
+		// host names the target
+		for _, k := range []string{"hostname", "host"} {
+			if h, ok := field(toks, k); ok && hostLike(h) {
+				target(tool.Quote("https://" + h + "/"))
+				return
+			}
+		}
+		// Net::HTTP.post(URI("https://…"), data), axios.post(new
+		// URL("https://…"), data): a call that sends names its target
+		// inside a nested call; the first literal URL among its arguments
+		if sends {
+			for _, t := range toks {
+				if t.k == tStr && !dynamic(t.parts) && urlLike(text(t.parts)) {
+					target(tool.Quote(text(t.parts)))
+					return
+				}
+			}
 		}
 	}
+}
+
+// envURL renders a URL expression that reads an environment variable as
+// one double-quoted shell word, the variable as ${NAME}; pieces computed
+// otherwise are left out, as text leaves them. ok is false when no piece
+// reads the environment.
+func envURL(e []part) (string, bool) {
+	env := false
+	for _, p := range e {
+		env = env || p.env != ""
+	}
+	if !env {
+		return "", false
+	}
+	var lit []part
+	for _, p := range e {
+		if !p.dyn || p.env != "" {
+			lit = append(lit, p)
+		}
+	}
+	return word(lit), true
+}
+
+// fieldEnv returns the environment variable the key: value field of an
+// object among toks reads as its whole value (body: process.env.TOKEN),
+// or "".
+func fieldEnv(toks []token, key string) string {
+	for i := 0; i+2 < len(toks); i++ {
+		t := toks[i]
+		if !(t.k == tIdent && t.text == key || t.k == tStr && text(t.parts) == key && !dynamic(t.parts)) {
+			continue
+		}
+		if sep := toks[i+1]; sep.k != tPunct || sep.text != ":" && sep.text != "=>" && sep.text != "=" {
+			continue
+		}
+		if name, next := envAt(toks, i+2); next > i+2 {
+			return name
+		}
+		return ""
+	}
+	return ""
 }
 
 // field returns the literal string value of the key: value field of an

