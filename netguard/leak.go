@@ -24,8 +24,17 @@ const RuleSecretSent = "exfil.secret"
 // form field). A secret whose services the detector's rules do not name
 // (a password, a generic key) is not judged: sending it may be how it is
 // used; it stays a hard-coded secret.
+//
+// A tool of an MCP server named for publishing what it is given
+// (post_message, send_email, create_issue; see mcpSink) sends its text
+// arguments to the server's service: a secret among them leaves for that
+// service and its readers, unless the service is the secret's own.
 func leaks(c *tool.Call) []risk.Finding {
-	if len(c.SecretsFound) == 0 || len(c.URLs) == 0 && len(c.Dests) == 0 {
+	if len(c.SecretsFound) == 0 {
+		return nil
+	}
+	server, sink := mcpSink(c)
+	if len(c.URLs) == 0 && len(c.Dests) == 0 && !sink {
 		return nil
 	}
 	var out []risk.Finding
@@ -58,17 +67,21 @@ func leaks(c *tool.Call) []risk.Finding {
 			return !cat.Local() && !cat.Internal() && !secrets.ForService(t.host, hosts)
 		}
 		to := sentIn(c, s.Raw, away)
+		where, res := cutHost(to), resource(to)
+		if to == "" && sink && !forServer(server, hosts) && sentToServer(c, s.Raw) {
+			to, where, res = server, "MCP server "+server+" by "+c.Name+", which publishes what it is given", "mcp:"+server
+		}
 		if to == "" {
 			continue
 		}
-		why := "The " + s.Description + " written " + strings.TrimPrefix(s.Where, "written ") + " (" + s.Match + ") is sent to " + cutHost(to)
+		why := "The " + s.Description + " written " + strings.TrimPrefix(s.Where, "written ") + " (" + s.Match + ") is sent to " + where
 		if never {
 			why += ": a secret no request needs to carry leaves the machine"
 		} else {
 			why += ", which is not the service it is for (" + strings.Join(dedupe(hosts), ", ") + "): the secret leaves for someone else"
 		}
 		out = append(out, risk.Finding{Analyzer: Name, Rule: RuleSecretSent, Level: risk.Critical, Locked: true,
-			Reason: why, Resource: resource(to)})
+			Reason: why, Resource: res})
 	}
 	return out
 }
