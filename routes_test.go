@@ -228,6 +228,8 @@ var routes = []struct {
 	{"open a page on this machine by address", risk.Low, fetches("http://127.0.0.1:5173/index.html")},
 	{"fetch from the local network", risk.Medium, fetches("http://10.0.0.12:9200/_cat/indices")},
 	{"fetch cloud metadata", risk.Critical, fetches("http://169.254.169.254/latest/meta-data/iam/security-credentials/")},
+	{"fetch cloud metadata by a mapped address", risk.Critical, fetches("http://[::ffff:169.254.169.254]/latest/meta-data/")},
+	{"fetch cloud metadata by a hexadecimal address", risk.Critical, fetches("http://0xa9.0xfe.0xa9.0xfe/latest/meta-data/")},
 	{"fetch an Internet page", risk.Low, fetches("https://example.com/docs")},
 	{"read a local secret store", risk.High, fetches("http://0.0.0.0:8500/v1/kv/?recurse")},
 	{"run a program warden does not know", risk.Low, []risk.Action{

@@ -77,6 +77,13 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 		if v.Allowed {
 			continue
 		}
+		if v.Category == Metadata {
+			// written to hide what it is ([::ffff:169.254.169.254]): a
+			// metadata endpoint all the same, as a command's is (dest)
+			out = append(out, risk.Finding{Analyzer: Name, Rule: RuleMetadata, Level: risk.Critical, Locked: true, Reversible: true,
+				Resource: resource(u), Reason: "The tool reaches a cloud metadata endpoint, which hands out the machine's credentials: " + v.Reason})
+			continue
+		}
 		out = append(out, risk.Finding{Analyzer: Name, Rule: RuleBlocked, Level: risk.High, Reversible: true, Resource: resource(u),
 			Reason: "The tool is pointed at a destination the SSRF guard blocks: " + v.Reason})
 	}
