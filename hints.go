@@ -26,6 +26,18 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	if c.Known {
 		return out, nil
 	}
+	if l, arg := shell.ToolArgs(c.Name, c.Action.Arguments); l > risk.Safe {
+		// its options read as a command line's: destroy: true is
+		// --destroy, resourceType: "namespace" kubectl's kind
+		f := risk.Finding{Analyzer: "hints", Rule: "hints.tool_args", Level: l, Locked: l == risk.Critical,
+			Reason: "Tool " + c.Name + " is given " + arg + ": "}
+		if l == risk.Critical {
+			f.Reason += "it removes what holds everything else (a namespace, a database, a cluster, a project), with the applications and data in it"
+		} else {
+			f.Reason += "the option destroys or discards what is there (as --destroy, --hard or a forced push do), which cannot be brought back"
+		}
+		out = append(out, f)
+	}
 	if l, verb := shell.ToolVerb(c.Name); l > risk.Safe {
 		// an unknown tool is judged by the verb it is named for, as a
 		// command-line tool's subcommand is: whatever its annotations

@@ -168,6 +168,21 @@ var routes = []struct {
 		{Tool: "mcp__k8s__deleteNamespace", Arguments: map[string]any{"namespace": "staging"}},
 		{Tool: "mcp__postgres__drop_database", Arguments: map[string]any{"name": "shop"}},
 		{Tool: "execute_sql", Arguments: map[string]any{"query": "DROP DATABASE shop"}},
+		{Tool: "mcp__kubernetes__kubectl_delete", Arguments: map[string]any{"resourceType": "namespace", "name": "production"}},
+		{Tool: "mcp__cloud__delete_resource", Arguments: map[string]any{"kind": "Database", "id": "shop"}},
+	}},
+	{"delete one pod", risk.High, []risk.Action{
+		bashA("kubectl delete pod web-1"),
+		{Tool: "mcp__kubernetes__kubectl_delete", Arguments: map[string]any{"resourceType": "pod", "name": "web-1"}},
+	}},
+	{"force-push over a branch", risk.High, []risk.Action{
+		bashA("git push --force origin main"), bashA("git push -f origin main"), codexA("git push --force origin main"),
+		{Tool: "mcp__git__git_push", Arguments: map[string]any{"repo_path": "/home/user/project", "branch": "main", "force": true}},
+	}},
+	{"discard uncommitted work", risk.High, []risk.Action{
+		bashA("git reset --hard"), bashA("git reset --hard HEAD"),
+		{Tool: "mcp__git__git_reset", Arguments: map[string]any{"repo_path": "/home/user/project", "mode": "hard"}},
+		{Tool: "mcp__git__reset", Arguments: map[string]any{"repo_path": "/home/user/project", "hard": true}},
 	}},
 	{"read a shell's history", risk.High, []risk.Action{
 		bashA("cat ~/.bash_history"), bashA("grep -i pass ~/.zsh_history"),

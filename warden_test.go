@@ -443,6 +443,10 @@ func TestHints(t *testing.T) {
 			[]string{"hints.mcp_destructive=medium"}},
 		{"unknown tool, not destructive", risk.Action{Tool: "put", Annotations: &risk.Annotations{DestructiveHint: &no}},
 			[]string{"hints.mcp_writes=low"}},
+		{"unknown tool given a destroying option", risk.Action{Tool: "mcp__infra__apply", Arguments: map[string]any{"destroy": true}},
+			[]string{"hints.tool_args=high", "hints.unknown_tool=low"}},
+		{"unknown removing tool given a scope kind", risk.Action{Tool: "mcp__k8s__delete", Arguments: map[string]any{"kind": "Namespace"}},
+			[]string{"hints.tool_args=critical", "hints.tool_verb=high", "hints.unknown_tool=low"}},
 		{"unknown tool, label and annotations", risk.Action{Tool: "put", SecurityRisk: "HIGH", Annotations: &risk.Annotations{}},
 			[]string{"hints.agent_security_risk=high", "hints.mcp_destructive=medium"}},
 	}
