@@ -81,6 +81,11 @@ func TestExhaustion(t *testing.T) {
 		"fallocate -l 1T big.img",
 		"fallocate --length=500G /var/tmp/x",
 		"pv /dev/zero > /tmp/z",
+		"dd if=/dev/zero of=big bs=1G count=100",
+		"dd if=/dev/zero of=/var/tmp/f bs=1M count=100000",
+		"yes | head -c 100G > big",
+		"head --bytes=1T /dev/urandom > noise",
+		"head -c100G /dev/zero > z",
 	} {
 		fs := analyzeScript(t, cmd)
 		if l, ok := levelOf(fs, exhaustRule); !ok || l.String() != "high" {
@@ -95,6 +100,11 @@ func TestExhaustion(t *testing.T) {
 		"dd if=/dev/urandom of=key.bin bs=32 count=1",
 		"dd if=image.iso of=out.img",
 		"head -c 1M /dev/urandom > r.bin",
+		"dd if=/dev/zero of=disk.img bs=1G count=8",
+		"dd if=/dev/zero of=/dev/null bs=1G count=1000",
+		"dd if=/dev/zero bs=1G count=100 | wc -c",
+		"head -c 100G /dev/zero | wc -c",
+		"head -c 10G /dev/zero > ten.img",
 		"cat /dev/urandom | head -c 32 | base64",
 		"fallocate -l 100M swap.img",
 		"fallocate -l 2G /swapfile",

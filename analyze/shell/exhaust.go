@@ -10,7 +10,8 @@ import (
 // Resource exhaustion by writers without an end: a program whose output
 // never ends (yes, /dev/zero, /dev/urandom) written into a file fills the
 // disk; dd from such a source without count= does the same; fallocate of
-// a size no workspace needs takes the disk at once.
+// a size no workspace needs takes the disk at once, and so do dd (bs= ×
+// count=) and head -c of such a size written into a file.
 
 // endless are the sources whose output never ends.
 var endless = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/dev/random": true, "/dev/full": true}
@@ -19,13 +20,14 @@ var endless = map[string]bool{"/dev/zero": true, "/dev/urandom": true, "/dev/ran
 const exhaustRule = "res.unbounded_write"
 
 // hugeAllocation is the size from which fallocate (which takes the space
-// at once, unlike a sparse truncate) is judged to exhaust the disk.
+// at once, unlike a sparse truncate), or a bounded copy (dd, head -c), is
+// judged to exhaust the disk.
 const hugeAllocation = 64 << 30
 
 // exhaustion appends the findings of command c, given its command name.
 func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 	switch name {
-	case "yes", "cat", "pv", "tail", "dd", "fallocate":
+	case "yes", "cat", "pv", "tail", "dd", "fallocate", "head":
 	default:
 		return out
 	}
@@ -48,6 +50,7 @@ func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 	case "dd":
 		var in, of string
 		counted := false
+		bs, count := int64(512), int64(-1) // dd's block size, and count= (-1: none)
 		for j := 1; j < len(c.Args); j++ {
 			a := c.Args[j]
 			switch {
@@ -55,15 +58,50 @@ func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 				in = a[3:]
 			case strings.HasPrefix(a, "of="):
 				of = a[3:]
-			case strings.HasPrefix(a, "count="), strings.HasPrefix(a, "iflag=count_bytes"):
+			case strings.HasPrefix(a, "bs="), strings.HasPrefix(a, "obs="):
+				if n, ok := parseSize(a[strings.IndexByte(a, '=')+1:]); ok {
+					bs = n
+				}
+			case strings.HasPrefix(a, "count="):
+				counted = true
+				if n, ok := parseSize(a[len("count="):]); ok {
+					count = n
+				}
+			case strings.HasPrefix(a, "iflag=count_bytes"):
 				counted = true
 			}
 		}
 		if of == "" {
 			of = file
 		}
-		if endless[in] && !counted && of != "" && !strings.HasPrefix(of, "/dev/") {
+		if of == "" || strings.HasPrefix(of, "/dev/") {
+			return out
+		}
+		switch {
+		case endless[in] && !counted:
 			out = append(out, exhaustFinding("dd copies "+in+", which never ends, into "+of+" without count=, until the disk is full", of))
+		case count > 0 && bs > 0 && count >= (hugeAllocation+bs-1)/bs:
+			out = append(out, exhaustFinding("dd writes "+strconv.FormatInt(count, 10)+" blocks of "+strconv.FormatInt(bs, 10)+
+				" bytes (64 GiB or more) into "+of+", which fills the disk", of))
+		}
+	case "head":
+		if file == "" {
+			return out
+		}
+		for j := 1; j < len(c.Args); j++ {
+			a, v := c.Args[j], ""
+			switch {
+			case (a == "-c" || a == "--bytes") && j+1 < len(c.Args) && !c.Dynamic[j+1]:
+				v = c.Args[j+1]
+			case strings.HasPrefix(a, "--bytes="):
+				v = a[len("--bytes="):]
+			case strings.HasPrefix(a, "-c") && len(a) > 2:
+				v = a[2:]
+			}
+			if n, ok := parseSize(v); ok && n >= hugeAllocation {
+				out = append(out, exhaustFinding("head writes "+v+" into "+file+", which fills the disk", file))
+				break
+			}
 		}
 	case "fallocate":
 		for j := 1; j+1 < len(c.Args); j++ {
