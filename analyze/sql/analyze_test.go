@@ -55,6 +55,26 @@ var analyzeCases = []tc{
 	is("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public';", low, "sql.read table:information_schema.tables"),
 	is("ALTER TABLE users ADD COLUMN last_login timestamptz;", medium, "sql.schema table:users"),
 
+	// A key above its floor selects every row; a bound above it, another
+	// column or a second condition does not.
+	is("DELETE FROM users WHERE id > 0", high, "sql.tautology table:users"),
+	is("DELETE FROM users WHERE id >= 1", high, "sql.tautology"),
+	is("DELETE FROM users WHERE 0 < id", high, "sql.tautology"),
+	is("UPDATE orders SET status = 1 WHERE customer_id IS NOT NULL", high, "sql.tautology table:orders"),
+	is("DELETE FROM users WHERE id > 100", medium, "sql.write").without("sql.tautology"),
+	is("DELETE FROM users WHERE id > 0 AND status = 2", medium, "sql.write").without("sql.tautology"),
+	is("DELETE FROM users WHERE age > 0", medium, "sql.write").without("sql.tautology"),
+	is("DELETE FROM users WHERE id > '0'", medium, "sql.write").without("sql.tautology"),
+	is("DELETE FROM users WHERE NOT id > 0", medium, "sql.write").without("sql.tautology"),
+	// Ending other sessions: every one of them is an outage.
+	is("SELECT pg_terminate_backend(pid) FROM pg_stat_activity", high, "sql.server_config"),
+	is("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()", high, "sql.server_config"),
+	is("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE 1=1", high, "sql.server_config"),
+	is("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'app' AND state = 'idle'", medium, "sql.server_config"),
+	is("SELECT pg_terminate_backend(12345)", medium, "sql.server_config"),
+	is("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%slow%'", medium, "sql.server_config"),
+	is("SELECT pid, query FROM pg_stat_activity", low, "sql.read").without("sql.server_config"),
+
 	// Drops.
 	is("DROP DATABASE app_production;", critical, "sql.drop_database database:app_production"),
 	is("drop database if exists shop", critical, "sql.drop_database database:shop"),

@@ -541,8 +541,53 @@ func (s *stmt) scanFunctions() {
 			s.add(RuleServerFile, risk.High, false, "", t.text+" reads or writes files on the database server")
 		case s.at(j+1).is("(") && t.is("load_extension"):
 			s.add(RuleUntrustedCode, risk.High, false, "", "load_extension loads a native library into the database")
+		case s.at(j+1).is("(") && (t.is("pg_terminate_backend") || t.is("pg_cancel_backend")):
+			// PostgreSQL's KILL; over the sessions a query lists without a
+			// condition that picks some (FROM pg_stat_activity), every
+			// session of the server: an outage
+			if s.everySession(j) {
+				s.add(RuleServerConfig, risk.High, false, "", t.text+" over every session of pg_stat_activity ends all the server's connections")
+			} else {
+				s.add(RuleServerConfig, risk.Medium, false, "", t.text+" ends another session's query or connection")
+			}
 		}
 	}
+}
+
+// everySession reports, for the call at j, that the statement lists the
+// sessions it acts on from pg_stat_activity with no WHERE, or a WHERE
+// that selects every row (see tautology) or only leaves out this session
+// (pid <> pg_backend_pid()).
+func (s *stmt) everySession(j int) bool {
+	from := -1
+	for k := j; k < len(s.ts); k++ {
+		if s.ts[k].is("FROM") {
+			from = k
+			break
+		}
+	}
+	if from < 0 || !strings.HasSuffix(strings.ToLower(s.at(from+1).value()), "pg_stat_activity") {
+		return false
+	}
+	for k := from + 1; k < len(s.ts); k++ {
+		if !s.ts[k].is("WHERE") {
+			continue
+		}
+		cond := whereClause(s.ts, k)
+		if tautology(cond) {
+			return true
+		}
+		// WHERE pid <> pg_backend_pid() [AND datname = 'x'] spares only
+		// this session: what it lists is still every other one
+		for p := range parts(cond, "AND") {
+			p = stripParens(p)
+			if len(p) < 3 || !p[0].is("pid") || !(p[1].is("<>") || p[1].is("!=")) || !p[2].is("pg_backend_pid") {
+				return false
+			}
+		}
+		return true
+	}
+	return true
 }
 
 // firstTable returns the resource of the statement's first table, or "".

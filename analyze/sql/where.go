@@ -202,17 +202,68 @@ func atom(ts []token) tri {
 			return yes
 		}
 		if ts[1].kind == tkOp {
+			if keyFloor(ts[0], ts[1].text, ts[2]) {
+				return yes
+			}
 			return compare(ts[0], ts[1].text, ts[2])
 		}
 	case 4:
-		// 1 IS NOT NULL
+		// 1 IS NOT NULL, id IS NOT NULL: a key is never NULL
 		if ts[1].is("IS") && ts[2].is("NOT") && ts[3].is("NULL") {
-			if _, ok := literal(ts[0]); ok {
+			if _, ok := literal(ts[0]); ok || keyColumn(ts[0]) {
 				return yes
 			}
 		}
 	}
 	return maybe
+}
+
+// keyFloor reports a comparison that every row's key passes: a key
+// column (id, user_id) above or at its floor (id > 0, id >= 1, 0 < id),
+// as generated keys start at 1. A DELETE WHERE id > 0 deletes every row.
+func keyFloor(a token, op string, b token) bool {
+	if keyColumn(b) && !keyColumn(a) {
+		a, b = b, a
+		switch op {
+		case "<":
+			op = ">"
+		case "<=":
+			op = ">="
+		default:
+			return false
+		}
+	}
+	if !keyColumn(a) {
+		return false
+	}
+	v, ok := literal(b)
+	if !ok || b.kind != tkNumber {
+		return false
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return false
+	}
+	switch op {
+	case ">":
+		return f <= 0
+	case ">=":
+		return f <= 1
+	}
+	return false
+}
+
+// keyColumn reports a column named as a key: id, or a name ending in
+// _id.
+func keyColumn(t token) bool {
+	if t.kind != tkIdent && t.kind != tkQuotedIdent {
+		return false
+	}
+	v := strings.ToLower(t.value())
+	if i := strings.LastIndexByte(v, '.'); i >= 0 {
+		v = v[i+1:]
+	}
+	return v == "id" || strings.HasSuffix(v, "_id")
 }
 
 // literal returns the canonical value of a constant token: numbers as
