@@ -169,6 +169,9 @@ func (s *scanner) scan(src string, depth int) {
 		return
 	}
 	toks := lex(src, sx)
+	if s.lang != "awk" && s.lang != "lua" {
+		toks = decodeLiterals(toks)
+	}
 	s.calls(toks, depth)
 }
 

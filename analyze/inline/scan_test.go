@@ -127,6 +127,20 @@ func TestScan(t *testing.T) {
 		{lang: "ex", src: `w!`, none: []string{""}},
 		{lang: "ex", src: `wq`, none: []string{""}},
 		{lang: "ex", src: `set number`, none: []string{""}},
+		// a literal decoded by the program (base64, hex) is read as the
+		// text it decodes to; a computed or non-text argument is not
+		{lang: "js", src: `require('child_process').execSync(Buffer.from('cm0gLXJmIH4=', 'base64').toString())`, find: []string{"rm -rf ~"}},
+		{lang: "js", src: `execSync(Buffer.from('726d202d7266207e', 'hex').toString('utf8'))`, find: []string{"rm -rf ~"}},
+		{lang: "js", src: `eval(atob('cmVxdWlyZSgiY2hpbGRfcHJvY2VzcyIpLmV4ZWNTeW5jKCJybSAtcmYgfiIp'))`, find: []string{"rm -rf ~"}},
+		{lang: "perl", src: `system(pack("H*", "726d202d7266207e"))`, find: []string{"rm -rf ~"}},
+		{lang: "perl", src: `use MIME::Base64; system(decode_base64("cm0gLXJmIH4="))`, find: []string{"rm -rf ~"}},
+		{lang: "ruby", src: `system(Base64.decode64("cm0gLXJmIH4="))`, find: []string{"rm -rf ~"}},
+		{lang: "php", src: `system(base64_decode("cm0gLXJmIH4="));`, find: []string{"rm -rf ~"}},
+		{lang: "php", src: `system(hex2bin("726d202d7266207e"));`, find: []string{"rm -rf ~"}},
+		{lang: "js", src: `execSync(Buffer.from(payload, 'base64').toString())`, rules: []string{RuleDynamicExec}},
+		{lang: "js", src: `execSync(Buffer.from('AAECAw==', 'base64').toString())`, rules: []string{RuleDynamicExec}},
+		{lang: "js", src: `x.from('cm0gLXJmIH4=', 'base64')`, none: []string{"rm"}},
+		{lang: "js", src: `console.log(atob('cm0gLXJmIH4='))`, none: []string{"rm"}},
 		// reads: the file read, as cat; a file name computed at run time
 		// is not a read warden can judge
 		{lang: "js", src: `console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_rsa', 'utf8'))`, find: []string{`cat -- "${HOME}/.ssh/id_rsa"`}},
@@ -199,6 +213,28 @@ func TestLang(t *testing.T) {
 			t.Errorf("Lang(%q) = %q, want %q", name, got, want)
 		}
 	}
+}
+
+// FuzzDecodeLiterals: decoding never panics, and a program without a
+// decoding call keeps its tokens.
+func FuzzDecodeLiterals(f *testing.F) {
+	for _, s := range []string{`Buffer.from('cm0gLXJmIH4=','base64').toString()`, `atob("eA==")`, `pack("H*", "7e")`, `Base64.decode64("eA")`, `hex2bin("zz")`, `from(`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		toks := lex(src, syntaxes["js"])
+		out := decodeLiterals(toks)
+		if len(out) > len(toks) {
+			t.Fatalf("%d tokens from %d", len(out), len(toks))
+		}
+		for _, tk := range out {
+			for _, p := range tk.parts {
+				if len(p.text) > len(src) {
+					t.Fatalf("decoded %d bytes from %d", len(p.text), len(src))
+				}
+			}
+		}
+	})
 }
 
 func FuzzInline(f *testing.F) {
