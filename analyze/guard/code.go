@@ -21,12 +21,12 @@ func (ck *check) code(c *tool.Call) {
 		if !c.Work.Charge(len(cd.Text), "guard: code") {
 			return
 		}
-		ck.codeText(ck.env, cd.Lang, cd.Text)
+		ck.codeText(&ck.env, cd.Lang, cd.Text)
 	}
 }
 
 // codeText judges one program text in lang (see code).
-func (ck *check) codeText(env paths.Env, lang, text string) {
+func (ck *check) codeText(env *paths.Env, lang, text string) {
 	changer, whole := calls(text)
 	if changer == "" && !writeMode(text) {
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,6 +168,59 @@ func FuzzNameOf(f *testing.F) {
 		if got.name != path.Base(w) || got.info.reads != want.reads || (got.info.readOnly == nil) != (want.readOnly == nil) ||
 			got.info.role != want.role || got.info.setsEnv != want.setsEnv || got.info.agent != want.agent || got.info.lang != want.lang {
 			t.Fatalf("nameOf(%q) = %q %+v, want %+v", w, got.name, got.info, want)
+		}
+	})
+}
+
+// refOperands is operands as first written, with strings.Cut at "=".
+func refOperands(out []operand, cmd *shell.Command) []operand {
+	dashdash := false
+	for j := 1; j < len(cmd.Args); j++ {
+		a := cmd.Args[j]
+		if cmd.Dynamic[j] || a == "" {
+			continue
+		}
+		if !dashdash && a == "--" {
+			dashdash = true
+			continue
+		}
+		if !dashdash && strings.HasPrefix(a, "-") && len(a) > 1 {
+			flag, v, ok := strings.Cut(a, "=")
+			switch {
+			case ok:
+				out = append(out, operand{text: v, value: true, target: flag == "--target-directory"})
+			case (a == "-t" || a == "--target-directory") && j+1 < len(cmd.Args) && !cmd.Dynamic[j+1]:
+				j++
+				out = append(out, operand{text: cmd.Args[j], value: true, target: true})
+			case len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[2:], "./~"):
+				out = append(out, operand{text: a[2:], value: true})
+			}
+			continue
+		}
+		out = append(out, operand{text: a})
+		if _, v, ok := strings.Cut(a, "="); ok && v != "" {
+			out = append(out, operand{text: v, value: true})
+		}
+	}
+	return out
+}
+
+// FuzzOperands holds operands to refOperands on the words of a line
+// (split at spaces; a word starting with $ is dynamic).
+func FuzzOperands(f *testing.F) {
+	for _, s := range []string{"cp -t .claude a b", "dd if=x of=.warden/p", "cp --target-directory=.codex a", "7z x a -o.warden",
+		"rm -- -x =y a=", "cp -t $D a", "x --=a -=b - -- --", "tar -cf a.tar --file=b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		cmd := &shell.Command{}
+		for _, w := range strings.Split(line, " ") {
+			cmd.Args = append(cmd.Args, strings.TrimPrefix(w, "$"))
+			cmd.Dynamic = append(cmd.Dynamic, strings.HasPrefix(w, "$"))
+		}
+		got, want := operands(nil, cmd), refOperands(nil, cmd)
+		if !slices.Equal(got, want) {
+			t.Fatalf("operands(%q) = %+v, want %+v", line, got, want)
 		}
 	})
 }

@@ -134,14 +134,14 @@ type touched struct {
 
 // same reports whether k and o are the same change (of the same path,
 // however split between dir and abs).
-func (k *touched) same(o touched) bool {
+func (k *touched) same(o *touched) bool {
 	if k.whole != o.whole || len(k.dir)+len(k.abs) != len(o.dir)+len(o.abs) || k.how != o.how {
 		return false
 	}
 	if k.dir == o.dir {
 		return k.abs == o.abs // most often: both in abs
 	}
-	return k.sameSplit(o)
+	return k.sameSplit(*o)
 }
 
 // sameSplit is same for paths split at different places.
@@ -174,12 +174,12 @@ func (ck *check) judged(k touched) bool {
 		return ck.many[k.flat()]
 	}
 	for i := range ck.nfew {
-		if ck.few[i].same(k) {
+		if ck.few[i].same(&k) {
 			return true
 		}
 	}
 	for i := range ck.more {
-		if ck.more[i].same(k) {
+		if ck.more[i].same(&k) {
 			return true
 		}
 	}
@@ -246,7 +246,7 @@ func (ck *check) holds(p string) bool {
 // the path p as written, resolved in env; whole is set when the change
 // reaches everything below p too (rm -r, mv, chmod -R), so that a
 // directory above the guard counts.
-func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
+func (ck *check) touch(env *paths.Env, p string, how how, whole bool) {
 	if p == "" || strings.IndexByte(p, 0) >= 0 {
 		return
 	}
@@ -264,7 +264,7 @@ func (ck *check) touch(env paths.Env, p string, how how, whole bool) {
 
 // judge is touch without the shortcut of unguarded: p is resolved and
 // judged in full.
-func (ck *check) judge(env paths.Env, p string, how how, whole bool) {
+func (ck *check) judge(env *paths.Env, p string, how how, whole bool) {
 	q := p
 	if strings.IndexByte(p, '{') >= 0 && strings.Contains(p, "{}") { // IndexByte first: cheaper, and almost always -1
 		// find's {} stands for every entry below its starting point
@@ -309,18 +309,18 @@ func (ck *check) edits(c *tool.Call) {
 	switch {
 	case c.Class == tool.Edit:
 		for _, p := range c.Paths {
-			ck.touch(ck.env, p, how{"written by ", c.Action.Tool}, true)
+			ck.touch(&ck.env, p, how{"written by ", c.Action.Tool}, true)
 		}
 		for _, ct := range c.Content {
-			ck.touch(ck.env, ct.Path, how{"written by ", c.Action.Tool}, false)
+			ck.touch(&ck.env, ct.Path, how{"written by ", c.Action.Tool}, false)
 		}
 	case (c.Server != "" || !c.Known) && c.Class != tool.Read && changes(c.Name):
 		for _, p := range c.Paths {
-			ck.touch(ck.env, p, how{"changed by ", c.Action.Tool}, true)
+			ck.touch(&ck.env, p, how{"changed by ", c.Action.Tool}, true)
 		}
 		for _, t := range c.Text {
 			if len(t) < 4096 && !strings.ContainsAny(t, "\n") {
-				ck.touch(ck.env, t, how{"changed by ", c.Action.Tool}, true)
+				ck.touch(&ck.env, t, how{"changed by ", c.Action.Tool}, true)
 			}
 		}
 	}
@@ -359,11 +359,20 @@ func (ck *check) effects(c *tool.Call) {
 	for _, e := range c.Effects {
 		switch e.Kind {
 		case tool.WriteFile, tool.FetchFile, tool.CopyFile, tool.Symlink:
-			ck.touch(ck.env, e.Path, how{"written (" + e.Kind.String() + ")", ""}, false)
+			ck.touch(&ck.env, e.Path, writtenHow[e.Kind], false)
 		case tool.MakeExecutable:
-			ck.touch(ck.env, e.Path, how{"its mode changed", ""}, false)
+			ck.touch(&ck.env, e.Path, how{"its mode changed", ""}, false)
 		case tool.RemoveFile:
-			ck.touch(ck.env, e.Path, how{"removed", ""}, true)
+			ck.touch(&ck.env, e.Path, how{"removed", ""}, true)
 		}
 	}
 }
+
+// writtenHow is the how of each kind of effect that writes a file:
+// "written (" and its kind, made once rather than for each effect.
+var writtenHow = func() (t [256]how) {
+	for _, k := range []tool.EffectKind{tool.WriteFile, tool.FetchFile, tool.CopyFile, tool.Symlink} {
+		t[k] = how{"written (" + k.String() + ")", ""}
+	}
+	return t
+}()

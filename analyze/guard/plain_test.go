@@ -18,11 +18,11 @@ import (
 // shortcut was taken.
 func unguardedSays(a Analyzer, env paths.Env, p string, whole bool) (short, full []risk.Finding, taken bool) {
 	ck := &check{a: a, env: env}
-	_, _, taken = ck.unguarded(env, p, whole)
-	ck.touch(env, p, how{"by ", "test"}, whole)
+	_, _, taken = ck.unguarded(&env, p, whole)
+	ck.touch(&env, p, how{"by ", "test"}, whole)
 	ref := &check{a: a, env: env}
 	if p != "" && strings.IndexByte(p, 0) < 0 { // what touch never judges
-		ref.judge(env, p, how{"by ", "test"}, whole)
+		ref.judge(&env, p, how{"by ", "test"}, whole)
 	}
 	return ck.out, ref.out, taken
 }
@@ -169,14 +169,14 @@ func pathSamples(t *testing.T) []string {
 func TestUnguardedRemembers(t *testing.T) {
 	env := paths.Env{Home: "/home/user", Cwd: "/home/user/project"}
 	ck := &check{env: env}
-	ck.touch(env, "dist/app.js", how{"by ", "x"}, false)
+	ck.touch(&env, "dist/app.js", how{"by ", "x"}, false)
 	for _, p := range []string{"./dist/app.js", "/home/user/project/dist/app.js", "dist//app.js", "dist/app.js"} {
 		if k := (touched{abs: env.Abs(p), how: how{"by ", "x"}}); !ck.judged(k) {
 			t.Errorf("%q is not judged after dist/app.js", p)
 		}
 	}
 	// written with ./ or a trailing slash, remembered as the path it names
-	ck.touch(env, "./build/", how{"by ", "x"}, true)
+	ck.touch(&env, "./build/", how{"by ", "x"}, true)
 	for _, p := range []string{"build", "/home/user/project/build", "./build"} {
 		if k := (touched{abs: env.Abs(p), how: how{"by ", "x"}, whole: true}); !ck.judged(k) {
 			t.Errorf("%q is not judged after ./build/", p)
@@ -190,7 +190,7 @@ func TestUnguardedRemembers(t *testing.T) {
 	}
 	// past the first few, and once they are many
 	for i := range 40 {
-		ck.touch(env, "f"+strconv.Itoa(i), how{"by ", "x"}, false)
+		ck.touch(&env, "f"+strconv.Itoa(i), how{"by ", "x"}, false)
 		if k := (touched{dir: "/home/user/project/", abs: "f0", how: how{"by ", "x"}}); !ck.judged(k) {
 			t.Fatalf("f0 is not judged after %d more", i)
 		}
@@ -334,4 +334,34 @@ func FuzzPlainPath(f *testing.F) {
 	}
 	prs := plainPathProbes(f)
 	f.Fuzz(func(t *testing.T, p string) { checkPlainPath(t, prs, p) })
+}
+
+// refDropEmpty is dropEmpty as first written: "//" replaced by "/" until
+// none is left, then a trailing slash dropped.
+func refDropEmpty(q string) string {
+	for strings.Contains(q, "//") {
+		q = strings.ReplaceAll(q, "//", "/")
+	}
+	return strings.TrimSuffix(q, "/")
+}
+
+// TestDropEmpty holds dropEmpty to refDropEmpty.
+func TestDropEmpty(t *testing.T) {
+	for _, q := range []string{"", "/", "//", "///", "a", "a/", "a//", "a//b", "a///b//c", "s3://b/k", "https://h/p/", "a//b/", "a/b//", "x////", "a/b/c"} {
+		if got, want := dropEmpty(q), refDropEmpty(q); got != want {
+			t.Errorf("dropEmpty(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// FuzzDropEmpty holds dropEmpty to refDropEmpty on any text.
+func FuzzDropEmpty(f *testing.F) {
+	for _, q := range []string{"s3://b/k", "a///b//", "//", "x"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		if got, want := dropEmpty(q), refDropEmpty(q); got != want {
+			t.Fatalf("dropEmpty(%q) = %q, want %q", q, got, want)
+		}
+	})
 }
