@@ -26,7 +26,7 @@ func (ck *check) shell(c *tool.Call) {
 	// inside find, not alone
 	var walked map[string]bool
 	for _, script := range c.Shell {
-		if walked[script] {
+		if walked != nil && walked[script] { // nil for most calls: no look-up
 			continue
 		}
 		cmds, err := shell.Commands(c, script)
@@ -35,7 +35,7 @@ func (ck *check) shell(c *tool.Call) {
 		}
 		// each command's name and table entry, looked up once for the
 		// environment and the command checks (on the stack for most)
-		var room [16]named
+		var room [8]named
 		names := room[:0]
 		if len(cmds) > len(room) {
 			names = make([]named, 0, len(cmds))
@@ -191,7 +191,10 @@ func (ck *check) command(cmds []shell.Command, i int, nm named) {
 		return
 	}
 	var buf [8]operand // enough for most commands, on the stack
-	ops := append(operands(buf[:0], cmd), fed(cmds, i)...)
+	ops := operands(buf[:0], cmd)
+	if i > 0 { // fed only after an xargs or parallel
+		ops = append(ops, fed(cmds, i)...)
+	}
 	by := how{"by ", name}
 	// find's {} stands for every entry at any depth below its start
 	inFind := f >= 0
