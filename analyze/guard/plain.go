@@ -166,8 +166,8 @@ func (ck *check) probe(base string) *probe {
 func (ck *check) findProbe(base string) *probe {
 	home, a := ck.env.Home, ck.a
 	if list := probes.list.Load(); list != nil {
-		for _, pr := range *list {
-			if pr.base == base && pr.home == home && slices.Equal(pr.files, a.Files) && slices.Equal(pr.hooks, a.Hooks) {
+		for i := len(*list) - 1; i >= 0; i-- { // the newest first
+			if pr := (*list)[i]; pr.base == base && pr.home == home && slices.Equal(pr.files, a.Files) && slices.Equal(pr.hooks, a.Hooks) {
 				return pr
 			}
 		}
