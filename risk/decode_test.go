@@ -115,6 +115,13 @@ func checkParseObject(t *testing.T, data []byte) {
 		if !sameAction(la, wa) {
 			t.Fatalf("%+v %q: ParseLine action\n %#v\nwant\n %#v", lim, data, la, wa)
 		}
+		// what ParseLine returns without an error passes Validate: the
+		// engine does not validate it again (see internal/parsed)
+		if lerr == nil {
+			if err := la.Validate(lim); err != nil {
+				t.Fatalf("%+v %q: ParseLine returned, Validate: %v", lim, data, err)
+			}
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentwarden/warden"
 	"github.com/agentwarden/warden/internal/jsonenc"
+	"github.com/agentwarden/warden/internal/parsed"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -304,6 +305,10 @@ func (s *stream) recycle(b *batch) {
 // work reads batches, answers them and writes what is answered, in
 // order, until the input ends.
 func (s *stream) work() {
+	// the actions this worker checks are risk.ParseLine's, valid under
+	// the engine's limits: the engine need not validate them again
+	var slot parsed.Slot
+	ctx := parsed.With(s.ctx, &slot)
 	for {
 		s.tokens <- struct{}{}
 		b := s.read()
@@ -316,7 +321,7 @@ func (s *stream) work() {
 			if l.after != nil {
 				<-l.after.done // the session's earlier lines are answered
 			}
-			answer(s.ctx, s.eng, l.action, l.output, l.perr, &b.answers[i])
+			answer(ctx, &slot, s.eng, l.action, l.output, l.perr, &b.answers[i])
 			*l = parsedLine{} // done with it
 		}
 		close(b.done)
@@ -493,8 +498,10 @@ func (l *lineAnswer) value() any {
 
 // answer sets dst, a zero lineAnswer, to the answer to one input line,
 // decoded: an action to check (a), the result of a call that ran (see
-// outputOf), or input that is not an action (perr).
-func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, perr error, dst *lineAnswer) {
+// outputOf), or input that is not an action (perr). a, when perr is nil,
+// is what risk.ParseLine returned under the engine's limits, which slot,
+// the one ctx carries, names to the engine while it checks a.
+func answer(ctx context.Context, slot *parsed.Slot, eng *warden.Engine, a risk.Action, result any, perr error, dst *lineAnswer) {
 	if output, ok := outputOf(result); ok {
 		obs := observedLine{Observed: true, Findings: []risk.Finding{}}
 		if perr == nil {
@@ -519,7 +526,9 @@ func answer(ctx context.Context, eng *warden.Engine, a risk.Action, result any, 
 	l := &dst.assess
 	var d risk.Decision
 	var cerr error
+	slot.Set(a.Arguments)
 	l.Assessment, d, cerr = eng.Check(ctx, a)
+	slot.Set(nil)
 	l.Decision, l.DecisionRule, l.DecisionStage, l.DecisionRef, l.DecisionShadow = d.Verdict, d.Rule, d.Stage, d.Ref, d.Shadow
 	if cerr != nil {
 		l.Error = cerr.Error()
