@@ -383,7 +383,7 @@ var steps = sync.Pool{New: func() any { return new(Step) }}
 
 // check takes a KindCheck step through the pipeline.
 func (e *Engine) check(ctx context.Context, s *Step) {
-	c := e.normalize(s)
+	c := e.normalizeNew(s) // Check's steps are zero
 	e.hash(s)
 	// an action warden's own command decoded, valid, is not walked again
 	if err := e.validate(ctx, &s.Action); err != nil {
@@ -771,6 +771,19 @@ func holdsAt(as *risk.Assessment) bool {
 // prepare it too); the call and the budget live in s.
 func (e *Engine) normalize(s *Step) *tool.Call {
 	tool.NormalizeInto(&s.call, &s.Action, e.cwd, e.home)
+	return e.budgeted(s)
+}
+
+// normalizeNew is normalize for a step whose call is the zero Call (a
+// step Check took from steps), which it does not clear again.
+func (e *Engine) normalizeNew(s *Step) *tool.Call {
+	tool.NormalizeZeroed(&s.call, &s.Action, e.cwd, e.home)
+	return e.budgeted(s)
+}
+
+// budgeted gives s's call, normalized, the work budget of one call, and
+// returns it.
+func (e *Engine) budgeted(s *Step) *tool.Call {
 	s.work = *e.budget()
 	s.call.Work = &s.work
 	s.Call = &s.call

@@ -582,7 +582,7 @@ func Names() []string {
 // (see Call.Malformed).
 func Normalize(a *risk.Action, cwd, home string) *Call {
 	c := new(Call)
-	NormalizeInto(c, a, cwd, home)
+	NormalizeZeroed(c, a, cwd, home)
 	return c
 }
 
@@ -593,6 +593,12 @@ func NormalizeInto(c *Call, a *risk.Action, cwd, home string) {
 	// cleared in place, then set: a composite literal is built whole on
 	// the stack and copied over (a Call is half a kilobyte)
 	*c = Call{}
+	NormalizeZeroed(c, a, cwd, home)
+}
+
+// NormalizeZeroed is NormalizeInto for *c that is the zero Call already
+// (new, or cleared by its caller), which it does not clear again.
+func NormalizeZeroed(c *Call, a *risk.Action, cwd, home string) {
 	c.Action, c.Name, c.Cwd, c.Home = a, a.Tool, cwd, home
 	if a.Cwd != "" {
 		c.Cwd = a.Cwd

@@ -135,3 +135,44 @@ func TestSQLTextsRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeZeroed: NormalizeZeroed into a zero Call makes what
+// NormalizeInto makes over a Call that held another action's reading.
+func TestNormalizeZeroed(t *testing.T) {
+	actions := []risk.Action{
+		{Tool: "Bash", Arguments: map[string]any{"command": "cd /tmp && ls | wc -l", "description": "x"}},
+		{Tool: "shell", Arguments: map[string]any{"command": []any{"bash", "-lc", "rm -rf ~"}, "workdir": "/w"}},
+		{Tool: "MultiEdit", Arguments: map[string]any{"file_path": "/w/a.go", "edits": []any{
+			map[string]any{"old_string": "a", "new_string": "b"}, map[string]any{"old_string": "c", "new_string": "d"}}}},
+		{Tool: "python", Arguments: map[string]any{"code": "print(1)", "script": "print(2)"}},
+		{Tool: "Bash", Arguments: map[string]any{"command": "ls", "extra": "text it does not take"}},
+		{Tool: "mcp__postgres__query", Arguments: map[string]any{"sql": "select 1"}},
+		{Tool: "mcp__other__write_file", Arguments: map[string]any{"path": "/w/x", "content": "y", "url": "https://example.com"}},
+		{Tool: "nosuch", Arguments: map[string]any{"a": []any{"b", map[string]any{"c": "d"}}}},
+		{Tool: "Read", Arguments: map[string]any{}},
+	}
+	for _, a := range actions {
+		checkNormalizeZeroed(t, a, actions)
+	}
+}
+
+// checkNormalizeZeroed fails t when NormalizeZeroed of a differs from
+// NormalizeInto of a over a Call that held each of others.
+func checkNormalizeZeroed(t *testing.T, a risk.Action, others []risk.Action) {
+	t.Helper()
+	var fresh Call
+	NormalizeZeroed(&fresh, &a, "/home/user/project", "/home/user")
+	for _, o := range others {
+		var dirty Call
+		NormalizeInto(&dirty, &o, "/srv", "/root")
+		dirty.Effects = append(dirty.Effects, Effect{})
+		dirty.Secrets = append(dirty.Secrets, "s")
+		NormalizeInto(&dirty, &a, "/home/user/project", "/home/user")
+		if !reflect.DeepEqual(&fresh, &dirty) {
+			t.Fatalf("%+v after %+v:\nNormalizeZeroed %+v\nNormalizeInto   %+v", a, o, fresh, dirty)
+		}
+	}
+	if n := Normalize(&a, "/home/user/project", "/home/user"); !reflect.DeepEqual(n, &fresh) {
+		t.Fatalf("%+v: Normalize %+v, NormalizeZeroed %+v", a, n, fresh)
+	}
+}

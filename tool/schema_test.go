@@ -176,6 +176,9 @@ func FuzzNormalize(f *testing.F) {
 			return
 		}
 		c := Normalize(&a, "/home/user/project", "/home/user")
+		// into a zero Call as over another call's reading
+		checkNormalizeZeroed(t, a, []risk.Action{{Tool: "Bash", Arguments: map[string]any{"command": "ls | wc", "x": "y"}},
+			{Tool: "mcp__other__write_file", Arguments: map[string]any{"path": "/w/x", "content": "y"}}})
 		if !c.Known {
 			t.Fatalf("%s is not known", a.Tool)
 		}
