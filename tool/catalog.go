@@ -253,6 +253,11 @@ type spec struct {
 type lazyKinds struct {
 	once sync.Once
 	m    map[string]argInfo
+	// needs are the kinds of the required arguments, in sp.need's order,
+	// when each names one argument (no alternatives); ok is false
+	// otherwise (see exactNeeds)
+	needs   []argKind
+	needsOK bool
 }
 
 // argInfo is what check knows of an argument of a known tool: its kind,
@@ -268,8 +273,32 @@ func (sp *spec) argKinds() map[string]argInfo {
 	if sp.kind == nil {
 		return sp.infos()
 	}
-	sp.kind.once.Do(func() { sp.kind.m = sp.infos() })
+	sp.kind.once.Do(sp.makeKinds)
 	return sp.kind.m
+}
+
+// makeKinds makes sp.kind's contents.
+func (sp *spec) makeKinds() {
+	sp.kind.m = sp.infos()
+	for i, n := range sp.need {
+		if strings.Contains(n, "|") || slices.Contains(sp.need[:i], n) {
+			sp.kind.needs = nil
+			return
+		}
+		sp.kind.needs = append(sp.kind.needs, sp.kind.m[n].kind)
+	}
+	sp.kind.needsOK = len(sp.need) <= 64
+}
+
+// exactNeeds returns the kinds of sp's required arguments, in sp.need's
+// order, for a catalog tool whose required arguments are each one
+// argument (no alternatives): ok is false for another.
+func (sp *spec) exactNeeds() (kinds []argKind, ok bool) {
+	if sp.kind == nil {
+		return nil, false
+	}
+	sp.kind.once.Do(sp.makeKinds)
+	return sp.kind.needs, sp.kind.needsOK
 }
 
 // infos returns the kinds of sp's arguments (see kinds) with the
@@ -807,6 +836,13 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp *spec, args map[string]any) {
+	// most common of all: the arguments are the required ones, each
+	// given and of its kind, which looking them up tells without a pass
+	// over args (as many distinct keys as args holds, all of them
+	// given: they are every key of args)
+	if kinds, ok := sp.exactNeeds(); ok && len(args) == len(kinds) && givesExactly(args, sp.need, kinds) {
+		return
+	}
 	// the common case first: every argument known, of its kind, and
 	// every required one given, read in one pass over args (without
 	// looking the required ones up again nor sorting the keys)
@@ -826,6 +862,17 @@ func (c *Call) check(sp *spec, args map[string]any) {
 	if len(sp.need) > 64 || given != 1<<len(sp.need)-1 {
 		c.checkAll(sp, args, infos)
 	}
+}
+
+// givesExactly reports whether args gives each of need, not null and of
+// its kind (kinds[i] is need[i]'s).
+func givesExactly(args map[string]any, need []string, kinds []argKind) bool {
+	for i, k := range need {
+		if v := args[k]; v == nil || misfit(kinds[i], v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // checkAll is check's general case: it says why the arguments do not fit

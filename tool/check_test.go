@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"maps"
 	"math/rand/v2"
 	"reflect"
@@ -61,14 +62,59 @@ func TestCheckFastPath(t *testing.T) {
 				args[k] = sampleValue(in.kind)
 			}
 		}
-		var got, want Call
-		got.check(sp, args)
-		want.checkAll(sp, args, sp.argKinds())
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%v: check left\n%+v\ncheckAll\n%+v", args, got, want)
+		checkSame(t, sp, args)
+		// the arguments it needs but one, of every kind, left out, or
+		// another argument in its place (as many arguments as it needs)
+		for _, k := range slices.Sorted(maps.Keys(args)) {
+			for _, v := range values {
+				other := maps.Clone(args)
+				other[k] = v
+				checkSame(t, sp, other)
+			}
+			for _, o := range append(keys[len(keys)-2:], keys[r.IntN(len(keys))]) {
+				other := maps.Clone(args)
+				delete(other, k)
+				other[o] = values[r.IntN(len(values))]
+				checkSame(t, sp, other)
+			}
 		}
 	}
 	if fast == 0 || slow == 0 {
 		t.Fatalf("the inputs took one path only: %d well formed, %d malformed", fast, slow)
 	}
+}
+
+// checkSame fails t when check and checkAll leave different calls of
+// sp's arguments args.
+func checkSame(t *testing.T, sp *spec, args map[string]any) {
+	t.Helper()
+	var got, want Call
+	got.check(sp, args)
+	want.checkAll(sp, args, sp.argKinds())
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%v: check left\n%+v\ncheckAll\n%+v", args, got, want)
+	}
+}
+
+// FuzzCheckFastPath holds check (its ways without a pass over the
+// arguments, and in one pass) equal to checkAll on any arguments of any
+// catalog tool.
+func FuzzCheckFastPath(f *testing.F) {
+	var specs []*spec
+	cat := known()
+	for _, name := range slices.Sorted(maps.Keys(cat.agents)) {
+		specs = append(specs, cat.agents[name])
+	}
+	f.Add(uint8(0), `{"command":"ls"}`)
+	f.Add(uint8(1), `{"code":"print(1)"}`)
+	f.Add(uint8(2), `{"file_path":"/x","content":""}`)
+	f.Add(uint8(3), `{"url":null,"prompt":"p"}`)
+	f.Add(uint8(4), `{"command":["bash"],"x":1}`)
+	f.Fuzz(func(t *testing.T, i uint8, js string) {
+		var args map[string]any
+		if json.Unmarshal([]byte(js), &args) != nil || args == nil {
+			return
+		}
+		checkSame(t, specs[int(i)%len(specs)], args)
+	})
 }
