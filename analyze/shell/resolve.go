@@ -1313,6 +1313,9 @@ func (r *resolver) source(w *syntax.Word) string {
 	if t := r.text(w); len(t) > 1024 {
 		return t
 	}
+	if s, ok := printedWord(w); ok {
+		return s // as the printer prints it, without the printer
+	}
 	return source(w)
 }
 
