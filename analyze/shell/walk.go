@@ -36,7 +36,15 @@ func walkTree(v visitor, n syntax.Node) {
 		if !v.visit(n) {
 			return
 		}
-		if x.Cmd != nil {
+		// the command's concrete type, not x.Cmd converted to a Node:
+		// a conversion between interfaces costs a look-up per statement
+		switch c := x.Cmd.(type) {
+		case nil:
+		case *syntax.CallExpr:
+			walkTree(v, c)
+		case *syntax.BinaryCmd:
+			walkTree(v, c)
+		default:
 			walkTree(v, x.Cmd)
 		}
 		for _, r := range x.Redirs {
@@ -160,7 +168,21 @@ func walkStmts(v visitor, stmts []*syntax.Stmt) {
 
 func walkParts(v visitor, parts []syntax.WordPart) {
 	for _, p := range parts {
-		walkTree(v, p)
+		// as for a statement's command (see walkTree)
+		switch x := p.(type) {
+		case *syntax.Lit:
+			walkTree(v, x)
+		case *syntax.SglQuoted:
+			walkTree(v, x)
+		case *syntax.DblQuoted:
+			walkTree(v, x)
+		case *syntax.ParamExp:
+			walkTree(v, x)
+		case *syntax.CmdSubst:
+			walkTree(v, x)
+		default:
+			walkTree(v, p)
+		}
 	}
 }
 
