@@ -204,7 +204,8 @@ func walkOther(v visitor, n syntax.Node) {
 // command substitutions $(…) of such lists (in words and in "…");
 // redirections n> >> < >& <& &> &>> <> <<<
 // to such words; joined by | |& && || and ended by ; & or a newline, in
-// ASCII, with comments. Its first word (the command's name) is neither an assignment
+// ASCII, with comments; a command's name may follow assignments
+// name=word, and is neither an assignment of another form (a+=, a[1]=)
 // nor a reserved word or declaration builtin (clauseWords). For any other
 // src, or one that does not parse, it returns nil: the parser reads it.
 // Most scripts agents run are of this form; reading them so costs a
@@ -227,23 +228,25 @@ func parseSimple(src string, t *simpleTree) *syntax.File {
 // simpleTree holds the nodes of the tree of a simple script (see
 // parseSimple), and keeps them for the next script once reset.
 type simpleTree struct {
-	toks      []simpleTok
-	file      syntax.File
-	lits      []syntax.Lit
-	sgls      []syntax.SglQuoted
-	dbls      []syntax.DblQuoted
-	params    []syntax.ParamExp
-	substs    []syntax.CmdSubst
-	words     []syntax.Word
-	parts     []syntax.WordPart
-	calls     []syntax.CallExpr
-	args      []*syntax.Word
-	stmts     []syntax.Stmt
-	list      []*syntax.Stmt
-	bins      []syntax.BinaryCmd
-	redirs    []syntax.Redirect
-	redirList []*syntax.Redirect
-	lines     lineStarts
+	toks       []simpleTok
+	file       syntax.File
+	lits       []syntax.Lit
+	sgls       []syntax.SglQuoted
+	dbls       []syntax.DblQuoted
+	params     []syntax.ParamExp
+	substs     []syntax.CmdSubst
+	words      []syntax.Word
+	parts      []syntax.WordPart
+	calls      []syntax.CallExpr
+	args       []*syntax.Word
+	stmts      []syntax.Stmt
+	list       []*syntax.Stmt
+	bins       []syntax.BinaryCmd
+	redirs     []syntax.Redirect
+	redirList  []*syntax.Redirect
+	assigns    []syntax.Assign
+	assignList []*syntax.Assign
+	lines      lineStarts
 }
 
 // reset empties t for the next script; lists grown past maxScratch are
@@ -266,6 +269,8 @@ func (t *simpleTree) reset() {
 	t.bins = resetNodes(t.bins)
 	t.redirs = resetNodes(t.redirs)
 	t.redirList = resetNodes(t.redirList)
+	t.assigns = resetNodes(t.assigns)
+	t.assignList = resetNodes(t.assignList)
 	t.lines = resetNodes(t.lines)
 	if cap(t.toks) > maxScratch {
 		t.toks = nil
@@ -340,12 +345,13 @@ const (
 	tBinary  // | |& && ||
 	tEnd     // ; or &
 	tNewline // a newline that ends a statement
+	tAssign  // an assignment before a command's name: a tWord whose first part starts with name=
 )
 
 // simpleCounts are the nodes of a simple script's tree, for build to
 // allocate at once.
 type simpleCounts struct {
-	lits, sgls, dbls, params, substs, words, parts, cmds, args, bins, redirs, lines int
+	lits, sgls, dbls, params, substs, words, parts, cmds, args, assigns, bins, redirs, lines int
 	// stmts: the statements of all lists; top: of the script's
 	stmts, top int
 }
@@ -496,20 +502,50 @@ func lexList(src string, ts []simpleTok, i int, n *simpleCounts, depth int) ([]s
 		if ts, i, ok = lexWord(src, ts, i, n, true, depth); !ok {
 			return ts, i, 0, false
 		}
+		if !cmd {
+			n.cmds++
+		}
 		if name {
-			// the command's name: not what makes it more than a simple
-			// command (an assignment, a reserved word, a declaration, a
-			// brace)
+			// the command's name, or an assignment before it: not what
+			// makes it more than a simple command (another assignment, a
+			// reserved word, a declaration, a brace)
 			first := ts[w+1]
 			text := src[first.from:first.to]
+			if eq := assignName(text); first.kind == tLit && eq > 0 {
+				// name=value: its name a literal of its own, its value a
+				// word of the other parts (none: no word)
+				ts[w].kind = tAssign
+				n.assigns++
+				if eq+1 < len(text) {
+					n.lits++
+				} else if n.parts--; ts[w].n == 1 {
+					n.words--
+				}
+				cmd, need = true, false
+				continue
+			}
 			if first.kind == tLit && (nameBreaks(text) || mayClause(text) && clauseWords[text] || text == "@test") {
 				return ts, i, 0, false
 			}
-			n.cmds++
 		}
 		n.args++
 		cmd, name, need = true, false, false
 	}
+}
+
+// assignName returns where the = is of literal text that starts an
+// assignment, name=…; 0 for any other (a+=, a[1]=, 1a=, =a).
+func assignName(text string) int {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9':
+		case c == '=':
+			return i
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 // nameBreaks reports literal text that is not a simple command's name
@@ -796,8 +832,10 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 	t.calls, t.args, t.stmts = nodes(t.calls, n.cmds), nodes(t.args, n.args), nodes(t.stmts, n.cmds+n.bins)
 	t.list, t.bins = nodes(t.list, n.stmts), nodes(t.bins, n.bins)
 	t.redirs, t.redirList = nodes(t.redirs, n.redirs), nodes(t.redirList, n.redirs)
+	t.assigns, t.assignList = nodes(t.assigns, n.assigns), nodes(t.assignList, n.assigns)
 	lits, sgls, dbls, params, substs, words, parts := t.lits, t.sgls, t.dbls, t.params, t.substs, t.words, t.parts
 	calls, args, stmts, bins, redirs, redirList, lists := t.calls, t.args, t.stmts, t.bins, t.redirs, t.redirList, t.list
+	assigns, assignList := t.assigns, t.assignList
 	var lines lineStarts
 	if n.lines > 0 {
 		lines = nodes(t.lines, n.lines+1)[:1]
@@ -873,6 +911,37 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		}
 		return w, k
 	}
+	// assign is the assignment at ts[k] (a tAssign), and the index past it
+	assign := func(k int) (*syntax.Assign, int) {
+		tok, first := ts[k], ts[k+1]
+		eq := first.from + int32(strings.IndexByte(src[first.from:first.to], '='))
+		a := &assigns[0]
+		assigns = assigns[1:]
+		*a = syntax.Assign{Name: lit(first.from, eq)}
+		np := int(tok.n)
+		k += 2 // past the word and its first part
+		if eq+1 < first.to {
+			w := &words[0]
+			words = words[1:]
+			*w = syntax.Word{Parts: parts[:np:np]}
+			parts = parts[np:]
+			w.Parts[0] = lit(eq+1, first.to)
+			for p := 1; p < np; p++ {
+				w.Parts[p], k = part(k)
+			}
+			a.Value = w
+		} else if np > 1 {
+			w := &words[0]
+			words = words[1:]
+			*w = syntax.Word{Parts: parts[: np-1 : np-1]}
+			parts = parts[np-1:]
+			for p := range np - 1 {
+				w.Parts[p], k = part(k)
+			}
+			a.Value = w
+		}
+		return a, k
+	}
 	binary := func(t simpleTok, x *syntax.Stmt) (*syntax.Stmt, *syntax.BinaryCmd) {
 		b := &bins[0]
 		bins = bins[1:]
@@ -893,6 +962,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		var pipeBin, listBin *syntax.BinaryCmd
 		var cmdArgs []*syntax.Word
 		var cmdRedirs []*syntax.Redirect
+		var cmdAssigns []*syntax.Assign
 		endCmd := func() {
 			if pipeBin != nil {
 				pipeBin.Y, pipeBin = cmd, nil
@@ -947,10 +1017,13 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				// the command's words and redirections, laid out
 				// together up to the next operator: each takes its
 				// slots before the commands of its substitutions do
-				na, nr := 0, 0
+				na, nr, nas := 0, 0, 0
 				for j := k; j < end; {
 					if ts[j].kind == tWord {
 						na++
+						j += int(ts[j].op)
+					} else if ts[j].kind == tAssign {
+						nas++
 						j += int(ts[j].op)
 					} else if ts[j].kind == tRedir {
 						nr++
@@ -960,6 +1033,9 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 					}
 				}
 				cmdArgs, args = args[:0:na], args[na:]
+				if nas > 0 {
+					cmdAssigns, assignList = assignList[:0:nas], assignList[nas:]
+				}
 				if nr > 0 {
 					cmdRedirs, redirList = redirList[:0:nr], redirList[nr:]
 				}
@@ -969,6 +1045,13 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				w, k = word(k)
 				cmdArgs = append(cmdArgs, w)
 				cmd.Cmd.(*syntax.CallExpr).Args = cmdArgs
+				continue
+			}
+			if t.kind == tAssign {
+				var a *syntax.Assign
+				a, k = assign(k)
+				cmdAssigns = append(cmdAssigns, a)
+				cmd.Cmd.(*syntax.CallExpr).Assigns = cmdAssigns
 				continue
 			}
 			// a redirection and its word

