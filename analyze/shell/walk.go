@@ -639,9 +639,16 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool, depth
 		from := i
 		switch c := src[i]; {
 		case simpleByte[c] || c == '\\':
-			var ok bool
-			if i, ok = lexLiteral(src, i, false); !ok {
-				return ts, i, false
+			// the run of plain bytes, and what follows it (an escape) read
+			// by lexLiteral
+			for i < len(src) && simpleByte[src[i]] {
+				i++
+			}
+			if i < len(src) && src[i] == '\\' {
+				var ok bool
+				if i, ok = lexLiteral(src, i, false); !ok {
+					return ts, i, false
+				}
 			}
 			ts = append(ts, simpleTok{kind: tLit, from: int32(from), to: int32(i)})
 			n.lits++
@@ -683,7 +690,16 @@ func lexWord(src string, ts []simpleTok, i int, n *simpleCounts, arg bool, depth
 					continue
 				}
 				lit := i
-				if i, ok = lexLiteral(src, i, true); !ok || i == lit {
+				for i < len(src) && quotedByte[src[i]] {
+					i++
+				}
+				if i < len(src) && src[i] != '"' && src[i] != '$' {
+					// an escape, or a byte no simple script holds
+					if i, ok = lexLiteral(src, i, true); !ok {
+						return ts, i, false
+					}
+				}
+				if i == lit {
 					return ts, i, false
 				}
 				ts = append(ts, simpleTok{kind: tLit, from: int32(lit), to: int32(i)})
@@ -906,6 +922,10 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		*w = syntax.Word{Parts: parts[:np:np]}
 		parts = parts[np:]
 		k++
+		if tok := ts[k]; np == 1 && tok.kind == tLit {
+			w.Parts[0] = lit(tok.from, tok.to) // most words: part's last case, without the call
+			return w, k + 1
+		}
 		for p := range np {
 			w.Parts[p], k = part(k)
 		}
@@ -961,6 +981,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		var cmd, pipe, list *syntax.Stmt
 		var pipeBin, listBin *syntax.BinaryCmd
 		var cmdArgs []*syntax.Word
+		var call *syntax.CallExpr // cmd's
 		var cmdRedirs []*syntax.Redirect
 		var cmdAssigns []*syntax.Assign
 		endCmd := func() {
@@ -1005,7 +1026,7 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				continue
 			}
 			if cmd == nil {
-				call := &calls[0]
+				call = &calls[0]
 				calls = calls[1:]
 				*call = syntax.CallExpr{}
 				cmd = &stmts[0]
@@ -1044,14 +1065,14 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 				var w *syntax.Word
 				w, k = word(k)
 				cmdArgs = append(cmdArgs, w)
-				cmd.Cmd.(*syntax.CallExpr).Args = cmdArgs
+				call.Args = cmdArgs
 				continue
 			}
 			if t.kind == tAssign {
 				var a *syntax.Assign
 				a, k = assign(k)
 				cmdAssigns = append(cmdAssigns, a)
-				cmd.Cmd.(*syntax.CallExpr).Assigns = cmdAssigns
+				call.Assigns = cmdAssigns
 				continue
 			}
 			// a redirection and its word
