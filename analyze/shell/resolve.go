@@ -742,7 +742,7 @@ func (r *resolver) add(c Command, id int, off uint) {
 	if r.capped {
 		c.Capped, r.capped = true, false
 	}
-	r.chdir(c)
+	r.chdir(&c)
 	r.builtin(c)
 	r.out = append(r.outRoom(), c)
 	r.at = append(room(r.at), place{id, off})
@@ -751,7 +751,7 @@ func (r *resolver) add(c Command, id int, off uint) {
 // chdir follows cd, pushd and popd: later commands of the script run in
 // the new directory. A subshell's cd is followed too (a safe
 // over-approximation: paths are then judged from both places at worst).
-func (r *resolver) chdir(c Command) {
+func (r *resolver) chdir(c *Command) {
 	if len(c.Args) == 0 || c.Dynamic[0] {
 		return
 	}
@@ -1087,16 +1087,22 @@ func (r *resolver) expandFields(w *syntax.Word) (fields []string, ok bool) {
 // expands reports whether an unquoted literal holds a character that
 // tilde, brace or pattern expansion, or an escape, act on: ~ { } * ? [ ] \.
 func expands(s string) bool {
+	for ; len(s) >= 4; s = s[4:] {
+		// four bytes at a time, one branch for them
+		if expanding[s[0]]|expanding[s[1]]|expanding[s[2]]|expanding[s[3]] != 0 {
+			return true
+		}
+	}
 	for i := 0; i < len(s); i++ {
-		if expanding[s[i]] {
+		if expanding[s[i]] != 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// expanding marks the bytes expands looks for.
-var expanding = [256]bool{'~': true, '{': true, '}': true, '*': true, '?': true, '[': true, ']': true, '\\': true}
+// expanding marks the bytes expands looks for (1; 0 for the others).
+var expanding = [256]uint8{'~': 1, '{': 1, '}': 1, '*': 1, '?': 1, '[': 1, ']': 1, '\\': 1}
 
 // literal returns the value of a word that needs no expansion: a plain
 // word without the characters that tilde, brace or pattern expansion, or
