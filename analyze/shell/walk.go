@@ -923,7 +923,11 @@ func (t *simpleTree) build(src string, ts []simpleTok, n simpleCounts) *syntax.F
 		parts = parts[np:]
 		k++
 		if tok := ts[k]; np == 1 && tok.kind == tLit {
-			w.Parts[0] = lit(tok.from, tok.to) // most words: part's last case, without the call
+			// most words: part's last case, without the calls
+			l := &lits[0]
+			lits = lits[1:]
+			*l = syntax.Lit{ValuePos: lines.pos(tok.from), ValueEnd: lines.pos(tok.to), Value: src[tok.from:tok.to]}
+			w.Parts[0] = l
 			return w, k + 1
 		}
 		for p := range np {
