@@ -60,12 +60,12 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			w = splitInto(w, e.vflags, c)
 			for _, r := range e.rows {
 				if t, ok := k.match(r, name, c, w); ok {
-					if len(t) == 0 && (r.Target == "operands" || r.Target == "names") {
+					if len(t) == 0 && (r.tkind == targetOperands || r.tkind == targetNames) {
 						fc, ft := fedOperands(cmds, i, *c)
 						c, t = &fc, ft
 					}
 					jc := c
-					if r.Target == "names" && narrowedInputs(cmds, i) {
+					if r.tkind == targetNames && narrowedInputs(cmds, i) {
 						n := named(*c, t)
 						jc = &n
 					}

@@ -210,14 +210,37 @@ type Row struct {
 	Match   map[string]string `yaml:"match"`
 	NoMatch []string          `yaml:"no_match"`
 
-	re       *lazyre.Regexp // ArgMatch
-	needs    *wordNeeds     // what every match of ArgMatch holds (see needsOf)
-	remote   bool           // ByClass judges remote locations (see isRemote)
-	eff      effect.Op      // Effect
-	level    risk.Level
-	byClass  map[string]risk.Level
+	re      *lazyre.Regexp // ArgMatch
+	needs   *wordNeeds     // what every match of ArgMatch holds (see needsOf)
+	remote  bool           // ByClass judges remote locations (see isRemote)
+	eff     effect.Op      // Effect
+	level   risk.Level
+	byClass map[string]risk.Level
+	// tkind is Target read (see targetKind); key is a kv: target's
+	// key with its '=' (of=), flags a flag: target's flags
+	tkind targetKind
+	key   string
+	flags []string
+	// at is where Reason says {target} (-1: nowhere); many: more than
+	// once (see reason)
+	at       int
+	many     bool
 	compiled bool // compile ran, and the fields above are set
 }
+
+// targetKind is a row's Target, read once when the row compiles.
+type targetKind uint8
+
+const (
+	targetNone     targetKind = iota // "": no target
+	targetOperands                   // operands
+	targetNames                      // names
+	targetLast                       // last
+	targetLead                       // lead
+	targetSources                    // sources
+	targetKV                         // kv:KEY
+	targetFlag                       // flag:F1,F2
+)
 
 // commands.yaml is the source people edit; the binary holds it as Go data
 // (commandsData, knowledge_gen.go) so that no process parses it at start.
@@ -337,11 +360,26 @@ func (r *Row) compile(eager bool) error {
 		r.needs = needsOf(r.ArgMatch)
 	}
 	switch t := r.Target; {
-	case t == "" || t == "operands" || t == "last" || t == "lead" || t == "sources" || t == "names":
-	case strings.HasPrefix(t, "kv:") || strings.HasPrefix(t, "flag:"):
+	case t == "":
+		r.tkind = targetNone
+	case t == "operands":
+		r.tkind = targetOperands
+	case t == "names":
+		r.tkind = targetNames
+	case t == "last":
+		r.tkind = targetLast
+	case t == "lead":
+		r.tkind = targetLead
+	case t == "sources":
+		r.tkind = targetSources
+	case strings.HasPrefix(t, "kv:"):
+		r.tkind, r.key = targetKV, t[len("kv:"):]+"="
+	case strings.HasPrefix(t, "flag:"):
+		r.tkind, r.flags = targetFlag, strings.Split(t[len("flag:"):], ",")
 	default:
 		return fmt.Errorf("commands: %s: unknown target %q", r.Rule, t)
 	}
+	r.placeTarget()
 	if r.Target != "" && len(r.byClass) == 0 && r.eff == 0 {
 		return fmt.Errorf("commands: %s: a target needs by_class", r.Rule)
 	}
@@ -537,10 +575,10 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 			return nil, false
 		}
 	}
-	switch t := r.Target; {
-	case t == "operands" || t == "names":
+	switch r.tkind {
+	case targetOperands, targetNames:
 		return ops, true
-	case t == "lead":
+	case targetLead:
 		for i := 1; i < len(c.Args); i++ {
 			if a := c.Args[i]; strings.HasPrefix(a, "-") || a == "(" || a == "!" {
 				break
@@ -548,26 +586,25 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 			targets = append(targets, i)
 		}
 		return targets, true
-	case t == "sources":
+	case targetSources:
 		if len(ops) > 1 {
 			return ops[:len(ops)-1], true
 		}
 		return nil, true
-	case t == "last":
+	case targetLast:
 		if len(ops) > 1 {
 			return ops[len(ops)-1:], true
 		}
 		return nil, true
-	case strings.HasPrefix(t, "kv:"):
-		key := t[3:]
+	case targetKV:
 		for i := 1; i < len(c.Args); i++ {
-			if hasValue(c.Args[i], key) {
+			if strings.HasPrefix(c.Args[i], r.key) { // key=value
 				targets = append(targets, i)
 			}
 		}
 		return targets, true
-	case strings.HasPrefix(t, "flag:"):
-		for f := range strings.SplitSeq(t[5:], ",") {
+	case targetFlag:
+		for _, f := range r.flags {
 			for i := 1; i < len(c.Args); i++ {
 				a := c.Args[i]
 				if (a == f || len(f) == 2 && f[0] == '-' && f[1] != '-' && len(a) > 2 && a[len(a)-1] == f[1] && a[1] != '-' && isCluster(a)) && i+1 < len(c.Args) {
@@ -732,10 +769,10 @@ func (r *Row) target(c *Command, i int) (string, bool) {
 		return strings.TrimPrefix(v, "@"), c.Dynamic[-i]
 	}
 	a := c.Args[i]
-	if strings.HasPrefix(r.Target, "kv:") {
-		a = a[len(r.Target)-2:]
-	}
-	if strings.HasPrefix(r.Target, "flag:") {
+	switch r.tkind {
+	case targetKV:
+		a = a[len(r.key):]
+	case targetFlag:
 		a = strings.TrimPrefix(a, "@")
 	}
 	return a, c.Dynamic[i]
@@ -758,8 +795,8 @@ func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, boo
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
 		switch {
 		case dyn:
-			file = r.Target != "names"
-		case r.Target == "names":
+			file = r.tkind != targetNames
+		case r.tkind == targetNames:
 			class, file = "", false // a name (a container, a unit), not a path
 		case r.remote && isRemote(p):
 			class, file = remoteClass, false
@@ -771,7 +808,7 @@ func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, boo
 				of = here.Abs(cp)
 			}
 			class = env.ClassifyAbs(of).String()
-			if r.Target == "lead" && class == "outside" && tempRoot(of) && findNarrowed(c) {
+			if r.tkind == targetLead && class == "outside" && tempRoot(of) && findNarrowed(c) {
 				// find's start points: what it deletes lies below them,
 				// and below a temporary directory's root, only the files
 				// its tests pick, is scratch (find /tmp -name '*.pyc'
@@ -892,12 +929,20 @@ func (r *Row) judgeEffect(c *Command, targets []int, env paths.Env) (risk.Findin
 	return f, true
 }
 
+// placeTarget finds where r's Reason names its target, for reason.
+func (r *Row) placeTarget() {
+	r.at = strings.Index(r.Reason, "{target}")
+	r.many = r.at >= 0 && strings.Contains(r.Reason[r.at+len("{target}"):], "{target}")
+}
+
+// reason is r's Reason naming target (see placeTarget, which compile
+// ran): every {target} replaced by it, " {target}" dropped when it is "".
 func (r *Row) reason(target string) string {
-	i := strings.Index(r.Reason, "{target}")
+	i := r.at
 	switch {
 	case i < 0:
 		return r.Reason
-	case strings.Contains(r.Reason[i+len("{target}"):], "{target}"):
+	case r.many:
 	case target != "":
 		return r.Reason[:i] + target + r.Reason[i+len("{target}"):] // one target: one string built
 	case i == 0 || r.Reason[i-1] != ' ':

@@ -423,7 +423,9 @@ func TestReason(t *testing.T) {
 			if target == "" {
 				want = strings.ReplaceAll(reason, " {target}", "")
 			}
-			if got := (&Row{Reason: reason}).reason(target); got != want {
+			r := &Row{Reason: reason}
+			r.placeTarget()
+			if got := r.reason(target); got != want {
 				t.Errorf("reason %q, target %q: %q, want %q", reason, target, got, want)
 			}
 		}
