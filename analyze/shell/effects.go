@@ -662,18 +662,19 @@ func listing(cmds []Command, i int, env Env) []string {
 // depth first, each once and at most four pipes or substitutions away,
 // until visit returns false.
 func upstream(cmds []Command, i int, visit func(j int, c Command) bool) {
-	u := upWalk{cmds: cmds, visit: visit}
-	u.walk(i, 0)
+	u := upWalk{cmds: cmds}
+	u.walk(i, 0, visit)
 }
 
 // upWalk is one walk of upstream, with the commands it visited: bits of
 // seen for a script of up to 64 commands; for a longer one, far lists
 // them (a walk visits a few: its cost must not grow with the script,
 // since each command of a script may start one), and farSet once they
-// are many.
+// are many. The visit function is walk's argument, not a field: held by
+// a walk that grows lists, it would be moved to the heap with what it
+// captures.
 type upWalk struct {
 	cmds   []Command
-	visit  func(j int, c Command) bool
 	seen   uint64
 	far    []int
 	farSet map[int]bool
@@ -681,15 +682,15 @@ type upWalk struct {
 
 // walk visits command j, depth pipes or substitutions away, and what
 // feeds it; false: visit stopped the walk.
-func (u *upWalk) walk(j, depth int) bool {
+func (u *upWalk) walk(j, depth int, visit func(j int, c Command) bool) bool {
 	if depth > 4 || u.visited(j) {
 		return true
 	}
-	if !u.visit(j, u.cmds[j]) {
+	if !visit(j, u.cmds[j]) {
 		return false
 	}
 	for _, in := range u.cmds[j].Inputs {
-		if !u.walk(in, depth+1) {
+		if !u.walk(in, depth+1, visit) {
 			return false
 		}
 	}
