@@ -902,6 +902,9 @@ func (r *Row) judgeEffect(c *Command, targets []int, env paths.Env) (risk.Findin
 		relative := !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~")
 		if !dyn && !(relative && c.DirDynamic) {
 			here := runsIn(*c, env) // relative to where an earlier cd went
+			if r.eff == effect.Read && quietRead(here, p) {
+				continue // judged safe, as the table would judge it
+			}
 			abs = here.Abs(p)
 			of := abs // the directory whose contents p names, when it does
 			if cp := paths.Contents(p); cp != p {
@@ -928,6 +931,52 @@ func (r *Row) judgeEffect(c *Command, targets []int, env paths.Env) (risk.Findin
 	}
 	return f, true
 }
+
+// quietRead reports, without resolving or classifying it, that reading
+// the file the static, local path word p names in env finds nothing:
+// judgeEffect's Read target of it would be one the effect table judges
+// safe. That holds for a path that is no credential (AbsCredential
+// tells most apart without joining them), whose base name names no
+// secrets or shell history (effect.ReadingOf: its base name is p's last
+// component when that is a name), and that is not a device: no device
+// is reached without "dev" in p, the working directory or the home,
+// whose words are all an absolute path is made of when env has no
+// links. False: not known so; judgeEffect resolves and classifies it.
+// The table is asked once (readQuiet) whether every other target of a
+// read is safe: a change to it turns this path off.
+func quietRead(env paths.Env, p string) bool {
+	if len(env.Links) > 0 || !strings.HasPrefix(env.Cwd, "/") || !readQuiet() {
+		return false
+	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch {
+	case base == "" || base == "." || base == ".." || base == "~":
+		return false // not a name: the base name of the path is another word's
+	case strings.IndexByte(p, '*') >= 0 || strings.IndexByte(p, '?') >= 0:
+		return false // a glob may name a directory's contents (paths.Contents)
+	case strings.Contains(p, "dev") || strings.Contains(env.Cwd, "dev") || strings.Contains(env.Home, "dev"):
+		return false // a device may be read
+	case effect.HistoryFile(base) || paths.SecretName(base):
+		return false
+	}
+	_, cred := env.AbsCredential(p)
+	return !cred
+}
+
+// readQuiet reports whether the effect table judges a read safe for
+// every target but a credential, a device and a file of secrets (see
+// quietRead).
+var readQuiet = sync.OnceValue(func() bool {
+	for t := effect.Target(1); t.String() != "target(?)"; t++ {
+		if t == effect.Credential || t == effect.Device || t == effect.Secret {
+			continue
+		}
+		if v, ok := effect.Judge(effect.Read, t); ok && v.Finds() {
+			return false
+		}
+	}
+	return true
+})
 
 // placeTarget finds where r's Reason names its target, for reason.
 func (r *Row) placeTarget() {

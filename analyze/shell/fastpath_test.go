@@ -1,0 +1,146 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/paths"
+)
+
+// Differential tests of the fast paths of the command knowledge against
+// the general paths they stand in for.
+
+// quietEnvs are the places a command runs in for the differential tests
+// of quietRead: the workspace, the home, a credential folder, /dev, the
+// root, no home, no working directory, a link.
+var quietEnvs = []paths.Env{
+	{Home: "/home/user", Cwd: "/home/user/project"},
+	{Home: "/home/user", Cwd: "/home/user"},
+	{Home: "/home/user", Cwd: "/home/user/.ssh"},
+	{Home: "/home/user", Cwd: "/home/user/.aws", Workspace: "/home/user/project"},
+	{Home: "/home/user", Cwd: "/dev"},
+	{Home: "/home/user", Cwd: "/"},
+	{Home: "/home/user", Cwd: "/etc"},
+	{Home: "/home/user/", Cwd: "/tmp"},
+	{Home: "/root", Cwd: "/root/work"},
+	{Home: "/Users/me", Cwd: "/Users/me/src/app"},
+	{Cwd: "/home/user/project"},
+	{Home: "/home/user"},
+	{Home: "/home/user", Cwd: "/home/user/project", Links: map[string]string{"/home/user/project/keys": "/home/user/.ssh"}},
+}
+
+// quietWords are path words a command reads.
+var quietWords = []string{
+	"README.md", "src/main.go", "./a/b.txt", "a/b/", ".", "..", "../..", "~", "~/", "~/notes.txt", "/", "/etc/passwd",
+	"/etc/shadow", "/etc/sudoers", "shadow", "../../etc/shadow", "~/.ssh/id_rsa", "~/.ssh/id_rsa.pub", ".ssh/id_rsa",
+	"id_rsa", "id_ed25519", "key.pem", "server.key", "cert.p12", ".env", ".env.local", ".env.example", "config/.env",
+	".netrc", "~/.netrc", ".pgpass", ".npmrc", "credentials", "credentials.json", ".aws/credentials", "~/.aws/credentials",
+	"../.aws/credentials", "~/.aws/config", ".bash_history", "~/.bash_history", "~/.zsh_history", ".python_history",
+	"fish_history", ".git", ".git/config", ".git/objects", "/dev/sda", "/dev/sda1", "sda", "nvme0n1", "/dev/null",
+	"/dev/stdin", "/dev/tty", "/dev/shm/x", "/devices", "../dev/sda", "/x/../dev/sda", "dev/sda", "~/.kube/config",
+	"~/.docker/config.json", "~/.config/gcloud/credentials.db", "~/.gnupg/private-keys-v1.d/x.key", "~/.gnupg",
+	"/home/other/.ssh/id_rsa", "/root/.ssh/authorized_keys", "/proc/self/environ", "/var/run/secrets/kubernetes.io/serviceaccount/token",
+	"keys/id_rsa", "keys/notes", "*.pem", "*", "~/.ssh/*", "dir/*", "a?b", "~user/x", "x//y", "a/./b", "a/../b",
+	".warden/policy.yaml", "~/.config/warden/policy.yaml", "secrets.yaml", "vault.kdbx", "wallet.dat", "/etc/ssl/private/x",
+	"~/.local/share/keyrings/login.keyring", "/var/lib/docker", "-", "", "x:y", "C:\\x", "ﬁle", "K", "/ROOT/.SSH/ID_RSA",
+}
+
+// slowReadFinds is what judgeEffect decides, without quietRead, for a
+// read of the static, local path word p by a command running in here,
+// judged in env.
+func slowReadFinds(env, here paths.Env, p string) bool {
+	abs := here.Abs(p)
+	of := abs
+	if cp := paths.Contents(p); cp != p {
+		of = here.Abs(cp)
+	}
+	v, ok := effect.JudgeFile(effect.Read, effect.Reading(env, of), effect.Glob(p))
+	return ok && v.Finds()
+}
+
+// checkQuietRead fails t when quietRead calls quiet a read the general
+// path finds something in.
+func checkQuietRead(t *testing.T, env paths.Env, dir, p string) bool {
+	t.Helper()
+	here := env
+	if dir != "" {
+		here.Cwd = dir
+	}
+	if quietRead(here, p) && slowReadFinds(env, here, p) {
+		t.Errorf("quietRead(%+v, %q): quiet, but reading it finds", here, p)
+		return false
+	}
+	return true
+}
+
+func TestQuietRead(t *testing.T) {
+	if !readQuiet() {
+		t.Fatal("the effect table judges a read of another target than a credential, a device or secrets: quietRead is off")
+	}
+	quiet := 0
+	for _, env := range quietEnvs {
+		for _, p := range quietWords {
+			for _, dir := range []string{"", "/home/user/project/sub", "/dev/disk"} {
+				checkQuietRead(t, env, dir, p)
+			}
+			if quietRead(env, p) {
+				quiet++
+			}
+		}
+	}
+	// the fast path must serve the common case: workspace files
+	for _, p := range []string{"README.md", "src/main.go", "~/notes.txt", "/etc/passwd", "id_rsa.pub"} {
+		if !quietRead(quietEnvs[0], p) {
+			t.Errorf("quietRead(workspace, %q) = false: the fast path does not serve it", p)
+		}
+	}
+	if quiet == 0 {
+		t.Error("quietRead never quiet")
+	}
+}
+
+// TestQuietReadRows: the read row judges every command of the samples as
+// it does without quietRead.
+func TestQuietReadRows(t *testing.T) {
+	k := DefaultKnowledge()
+	var rows []*Row
+	for _, r := range k.entry("cat").rows {
+		if r.eff == effect.Read {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatal("no read row for cat")
+	}
+	for _, env := range quietEnvs {
+		for _, p := range quietWords {
+			c := &Command{Args: []string{"cat", p}, Dynamic: []bool{false, false}}
+			for _, r := range rows {
+				f, ok := r.judgeEffect(c, []int{1}, env)
+				want := false
+				if p != "-" && !isRemote(p) {
+					want = slowReadFinds(env, runsIn(*c, env), p)
+				}
+				if ok != want {
+					t.Errorf("%s %+v cat %q: finds %v (%v), the general path %v", r.Rule, env, p, ok, f, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzQuietRead(f *testing.F) {
+	for i, p := range quietWords {
+		f.Add(uint8(i), p, "")
+	}
+	f.Add(uint8(4), "sda", "")
+	f.Add(uint8(0), "x", "/dev")
+	f.Fuzz(func(t *testing.T, e uint8, p, dir string) {
+		env := quietEnvs[int(e)%len(quietEnvs)]
+		if strings.IndexByte(dir, 0) >= 0 {
+			return
+		}
+		checkQuietRead(t, env, dir, p)
+	})
+}
