@@ -5,7 +5,9 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/tool"
@@ -327,7 +329,7 @@ func filtersOut(c Command) bool {
 				return false
 			case strings.HasPrefix(a, "-"):
 			default:
-				return !secretWord.MatchString(a)
+				return !secretPattern(a)
 			}
 		}
 	}
@@ -335,6 +337,32 @@ func filtersOut(c Command) bool {
 }
 
 var secretWord = lazyre.New(`(?i)key|token|secret|pass|pwd|auth|cred|cookie|session|aws|gcp|azure|api|private|^\.$|^\^?\.\*`)
+
+// secretWords are the words secretWord finds, lower-case.
+var secretWords = [...]string{"key", "token", "secret", "pass", "pwd", "auth", "cred", "cookie", "session", "aws", "gcp", "azure", "api", "private"}
+
+// secretPattern reports whether secretWord matches the grep pattern a,
+// read byte by byte when a is ASCII (the pattern is compiled only for a
+// word that is not: its K and S fold to the Kelvin sign and the long s).
+func secretPattern(a string) bool {
+	for i := 0; i < len(a); i++ {
+		if a[i] >= utf8.RuneSelf {
+			return secretWord.MatchString(a)
+		}
+	}
+	if a == "." || strings.HasPrefix(a, ".*") || strings.HasPrefix(a, "^.*") {
+		return true
+	}
+	for i := 0; i < len(a); i++ {
+		c := ascii.Lower(a[i])
+		for _, w := range secretWords {
+			if w[0] == c && ascii.HasPrefixFold(a[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // runEffect records the file a command (named name, whose entry is e)
 // executes: a program named by a path, a script given to an interpreter,
@@ -1063,16 +1091,25 @@ func hasOutput(c Command) bool {
 	return false
 }
 
-var urlRE = lazyre.New(`^(?i:https?|ftp)://`)
-
 // firstURL returns the first word that is a URL.
 func firstURL(c Command) string {
 	for j := 1; j < len(c.Args); j++ {
-		if !c.Dynamic[j] && strings.Contains(c.Args[j], "://") && urlRE.MatchString(c.Args[j]) { // every match holds ://
+		if !c.Dynamic[j] && webURL(c.Args[j]) {
 			return c.Args[j]
 		}
 	}
 	return ""
+}
+
+// webURL reports whether a word is a URL of the web or FTP, as
+// ^(?i:https?|ftp):// matches: its scheme in any case, the s of https
+// also the long s (ſ), which Unicode folding matches.
+func webURL(a string) bool {
+	switch {
+	case ascii.HasPrefixFold(a, "http://"), ascii.HasPrefixFold(a, "https://"), ascii.HasPrefixFold(a, "ftp://"):
+		return true
+	}
+	return ascii.HasPrefixFold(a, "http") && strings.HasPrefix(a[4:], "ſ://")
 }
 
 // urlBase is the file name a download of u is saved under by default.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 )
 
@@ -142,5 +143,45 @@ func FuzzQuietRead(f *testing.F) {
 			return
 		}
 		checkQuietRead(t, env, dir, p)
+	})
+}
+
+// urlRE is what webURL matches, as a pattern.
+var urlRE = lazyre.New(`^(?i:https?|ftp)://`)
+
+// patternWords are words webURL and secretPattern are tried on.
+var patternWords = []string{"https://x.example/a", "HTTP://x", "Ftp://h/f", "httpſ://x", "httpſ:/x", "hTtPs://x", "https:/x", "x://y",
+	"https//x", "//x", "", "h", "http", "https", "http:", "ftp:/", "ftps://x", "sftp://x", " https://x", "ｈttp://x",
+	"key", "KEY", "apiKey", "AWS_SECRET", "token", "tOkEn", "passwd", "pwd", "Authorization", "credentials", "cookie", "session_id",
+	"gcp", "Azure", "api", "private", ".", "..", ".*", "^.*", "^.", "^\\.*", "x.*", "error", "TODO", "k", "ke", "ſecret", "\u212aey",
+	"\xff", "pa\xffss", "sessio", "tok", "awS", "priv", "privatE_", "Kelvin \u212a", "ﬁle"}
+
+func TestWebURL(t *testing.T) {
+	for _, w := range patternWords {
+		if got, want := webURL(w), urlRE.MatchString(w); got != want {
+			t.Errorf("webURL(%q) = %v, the pattern %v", w, got, want)
+		}
+	}
+}
+
+func TestSecretPattern(t *testing.T) {
+	for _, w := range patternWords {
+		if got, want := secretPattern(w), secretWord.MatchString(w); got != want {
+			t.Errorf("secretPattern(%q) = %v, the pattern %v", w, got, want)
+		}
+	}
+}
+
+func FuzzWordPatterns(f *testing.F) {
+	for _, w := range patternWords {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		if got, want := webURL(w), urlRE.MatchString(w); got != want {
+			t.Errorf("webURL(%q) = %v, the pattern %v", w, got, want)
+		}
+		if got, want := secretPattern(w), secretWord.MatchString(w); got != want {
+			t.Errorf("secretPattern(%q) = %v, the pattern %v", w, got, want)
+		}
 	})
 }
