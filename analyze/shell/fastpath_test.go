@@ -1,7 +1,12 @@
 package shell
 
 import (
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentwarden/warden/effect"
@@ -182,6 +187,67 @@ func FuzzWordPatterns(f *testing.F) {
 		}
 		if got, want := secretPattern(w), secretWord.MatchString(w); got != want {
 			t.Errorf("secretPattern(%q) = %v, the pattern %v", w, got, want)
+		}
+	})
+}
+
+// sameEntry reports whether a and b say the same of a name: what entry
+// returns from its recent slots and what a lookup of its own says.
+func sameEntry(a, b *entry) bool {
+	return a.name == b.name && slices.Equal(a.rows, b.rows) && maps.Equal(a.vflags, b.vflags) &&
+		(a.sql == nil) == (b.sql == nil) && (a.sql == nil || reflect.DeepEqual(*a.sql, *b.sql)) &&
+		(a.judge == nil) == (b.judge == nil) && a.interp == b.interp && a.down == b.down && a.printer == b.printer &&
+		a.archiver == b.archiver && a.cli == b.cli && a.nameVerb == b.nameVerb && a.runtime == b.runtime &&
+		a.store == b.store && a.sink == b.sink && a.http == b.http && a.known == b.known
+}
+
+// entryNames are names the tests of entry ask about: every name of the
+// built-in knowledge, and as many others, so that names share slots.
+func entryNames(k *Knowledge) []string {
+	var names []string
+	for n := range k.byName {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for i := range 2 * len(names) {
+		names = append(names, fmt.Sprintf("tool%d", i))
+	}
+	return append(names, "", "mkfs.ext4", "python3.12", "/bin/rm", "git", "GIT")
+}
+
+// TestEntryRecent: entry, read from its recent slots, returns what a
+// lookup says of each name, the names asked in any order, concurrently.
+func TestEntryRecent(t *testing.T) {
+	k := DefaultKnowledge()
+	names := entryNames(k)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 3 {
+				for i := range names {
+					n := names[(i*(g+1)+round)%len(names)]
+					if e := k.entry(n); !sameEntry(e, k.lookup(n)) {
+						t.Errorf("entry(%q) = %+v, lookup says %+v", n, *e, *k.lookup(n))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func FuzzEntry(f *testing.F) {
+	f.Add("git", "rm", "tool1")
+	f.Add("", "mkfs.ext4", "python3.12")
+	k := DefaultKnowledge()
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		for _, n := range []string{a, b, c, a, c, b} {
+			if e := k.entry(n); !sameEntry(e, k.lookup(n)) {
+				t.Fatalf("entry(%q) = %+v, lookup says %+v", n, *e, *k.lookup(n))
+			}
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -47,6 +48,9 @@ type Knowledge struct {
 	// every name at start (a process reads a command or two)
 	mu      sync.RWMutex
 	entries map[string]*entry
+	// recent holds the entries entry returned last, one per slot a
+	// name hashes to (see slotOf): read without the lock and the map
+	recent [recentSlots]atomic.Pointer[entry]
 	// lazy: rows are compiled as entry first returns them (see index)
 	lazy bool
 }
@@ -56,9 +60,24 @@ type Knowledge struct {
 // the names the tables hold are always cached, and are a bounded set.
 const maxUnknownEntries = 1024
 
+// recentSlots is the number of Knowledge.recent's slots: a power of two,
+// more than the names a session of commands mostly runs.
+const recentSlots = 256
+
+// slotOf returns the slot of Knowledge.recent that holds name's entry
+// (FNV-1a).
+func slotOf(name string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return h & (recentSlots - 1)
+}
+
 // entry is what the knowledge says about one command name, read with one
 // lookup (see Knowledge.entry) instead of one per table.
 type entry struct {
+	name   string          // the command name it is about
 	rows   []*Row          // its rows (byName; a mkfs.* name has mkfs's)
 	vflags map[string]bool // its value flags
 	sql    *SQLClient      // where it takes SQL; nil: no database client
@@ -90,18 +109,23 @@ type entry struct {
 // cache: a process does not index every name the knowledge holds to read
 // the one or two its script runs.
 func (k *Knowledge) entry(name string) *entry {
+	slot := &k.recent[slotOf(name)]
+	if e := slot.Load(); e != nil && e.name == name {
+		return e
+	}
 	k.mu.RLock()
 	e, ok := k.entries[name]
 	k.mu.RUnlock()
-	if ok {
-		return e
+	if !ok {
+		e = k.lookup(name)
 	}
-	return k.lookup(name)
+	slot.Store(e)
+	return e
 }
 
 // lookup answers entry for a name not in the cache, and caches it.
 func (k *Knowledge) lookup(name string) *entry {
-	e := &entry{rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
+	e := &entry{name: name, rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
 		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name),
 		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name], http: httpKindOf(name)}
 	if cl, ok := k.SQLClients[name]; ok {
