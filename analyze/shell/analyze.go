@@ -35,7 +35,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	pushes := false // a command is git's: it may push (see gitRemotes)
 	for i := range cmds {
 		c := &cmds[i] // not copied: most commands are read, and only read
-		out = append(out, c.Findings...)
+		if len(c.Findings) > 0 {
+			out = append(out, c.Findings...)
+		}
 		if len(c.Redirs) > 0 {
 			out = k.redirects(out, *c, env)
 		}

@@ -230,7 +230,7 @@ func (k *Knowledge) contextReads(out []tool.Effect, cmds []Command, i int, name 
 				break
 			}
 		}
-	} else if envDump(cmds[i]) {
+	} else if envDumpNamed(name, &cmds[i]) {
 		what = "the environment"
 	}
 	if (what == "" && !e.printer) || !toContext(cmds, rd.of(cmds), i, 0) {
@@ -868,7 +868,13 @@ func envDump(c Command) bool {
 	if len(c.Args) == 0 || c.Dynamic[0] {
 		return false
 	}
-	switch name := commandName(c.Args[0]); {
+	return envDumpNamed(commandName(c.Args[0]), &c)
+}
+
+// envDumpNamed is envDump for command c, whose name is name and whose
+// first word is not computed at run time.
+func envDumpNamed(name string, c *Command) bool {
+	switch {
 	case name == "env" && len(c.Args) == 1, name == "printenv" && len(c.Args) == 1, name == "set" && len(c.Args) == 1,
 		name == "export" && len(c.Args) == 2 && c.Args[1] == "-p", name == "declare" && len(c.Args) == 2 && c.Args[1] == "-x":
 		return true
