@@ -8,8 +8,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/internal/ascii"
 	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/paths"
 )
@@ -247,6 +249,81 @@ func FuzzEntry(f *testing.F) {
 		for _, n := range []string{a, b, c, a, c, b} {
 			if e := k.entry(n); !sameEntry(e, k.lookup(n)) {
 				t.Fatalf("entry(%q) = %+v, lookup says %+v", n, *e, *k.lookup(n))
+			}
+		}
+	})
+}
+
+// mayMatchAll is mayMatch trying every string of n at every byte that
+// some string starts with: what mayMatch did before it tried only the
+// strings that start with the byte.
+func mayMatchAll(w string, n *wordNeeds) bool {
+	if n == nil {
+		return true
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		c = ascii.Lower(c)
+		for _, s := range n.list {
+			if s[0] == c && ascii.HasPrefixFold(w[i:], s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// needWords are words mayMatch is tried on, with every row's samples.
+func needWords(k *Knowledge) []string {
+	words := []string{"", "x", "id_rsa", "ID_RSA", "~/.bash_history", "https://x.example", "GIT@x", "cap_sys_admin", "Kelvin",
+		"roles/owner", "allUsers", "delete-stack", "/var/run/docker.sock", "--volume=/:/host", "0.0.0.0/0", "a\xffb", "é"}
+	for _, r := range k.Rows {
+		for m := range r.Match {
+			words = append(words, strings.Fields(m)...)
+		}
+		for _, m := range r.NoMatch {
+			words = append(words, strings.Fields(m)...)
+		}
+	}
+	return words
+}
+
+// TestMayMatchByFirst: mayMatch, trying only the strings that start with
+// each byte, says what trying them all says, for every row's pattern.
+func TestMayMatchByFirst(t *testing.T) {
+	k := yamlKnowledge(t)
+	words := needWords(k)
+	for _, r := range k.Rows {
+		if r.ArgMatch == "" {
+			continue
+		}
+		n := needsOf(r.ArgMatch)
+		for _, w := range words {
+			if got, want := mayMatch(w, n), mayMatchAll(w, n); got != want {
+				t.Errorf("%s: mayMatch(%q) = %v, trying every string %v", r.Rule, w, got, want)
+			}
+		}
+	}
+}
+
+func FuzzMayMatch(f *testing.F) {
+	k := DefaultKnowledge()
+	var needs []*wordNeeds
+	for _, r := range k.Rows {
+		if r.ArgMatch != "" {
+			needs = append(needs, needsOf(r.ArgMatch))
+		}
+	}
+	for _, w := range needWords(k) {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		for _, n := range needs {
+			if got, want := mayMatch(w, n), mayMatchAll(w, n); got != want {
+				t.Fatalf("mayMatch(%q) with %q = %v, trying every string %v", w, n.list, got, want)
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"maps"
+	"math"
 	"path"
 	"regexp"
 	"regexp/syntax"
@@ -736,10 +737,13 @@ func shortest(list []string) int {
 
 // wordNeeds are the strings one of which every match of a pattern holds
 // (requiredOf), with the bytes they start with: a word is read once,
-// whatever their number.
+// whatever their number, and at each byte only the strings that start
+// with it are tried.
 type wordNeeds struct {
-	list  []string  // lower-case ASCII, none empty
+	list  []string  // lower-case ASCII, none empty, in the order of their first bytes
 	first [4]uint64 // bit b: some string starts with byte b
+	// at: list[at[b]:at[b+1]] are the strings that start with byte b
+	at [utf8.RuneSelf + 1]uint8
 }
 
 // needsOf returns what every match of the RE2 pattern src holds, or nil
@@ -749,12 +753,23 @@ func needsOf(src string) *wordNeeds {
 	if !ok {
 		list = requiredOf(src)
 	}
-	if list == nil {
+	if list == nil || len(list) > math.MaxUint8 {
 		return nil
 	}
-	n := &wordNeeds{list: list}
+	n := &wordNeeds{list: slices.Clone(list)}
 	for _, s := range list {
+		if s[0] >= utf8.RuneSelf {
+			return nil // not lower-case ASCII: no test
+		}
 		n.first[s[0]>>6] |= 1 << (s[0] & 63)
+	}
+	slices.SortStableFunc(n.list, func(a, b string) int { return int(a[0]) - int(b[0]) })
+	j := 0
+	for b := range utf8.RuneSelf + 1 {
+		for j < len(n.list) && int(n.list[j][0]) < b {
+			j++
+		}
+		n.at[b] = uint8(j)
 	}
 	return n
 }
@@ -776,8 +791,8 @@ func mayMatch(w string, n *wordNeeds) bool {
 		if n.first[c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
-		for _, s := range n.list {
-			if s[0] == c && ascii.HasPrefixFold(w[i:], s) {
+		for _, s := range n.list[n.at[c]:n.at[c+1]] {
+			if ascii.HasPrefixFold(w[i:], s) {
 				return true
 			}
 		}
