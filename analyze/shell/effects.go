@@ -34,8 +34,9 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 	var flagRoom [8]string
 	var operandRoom [8]int
 	w := words{flags: flagRoom[:0], operands: operandRoom[:0]}
-	for i, c := range cmds {
-		here := runsIn(c, env)
+	for i := range cmds {
+		c := &cmds[i] // not copied: read only
+		here := runsIn(*c, env)
 		// hasPath reports whether operand j names a path that is known
 		// (not computed at run time, not relative to an unknown
 		// directory); abs returns it resolved (here's Env remembers the
@@ -59,7 +60,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		}
 		name := commandName(c.Args[0])
 		e := k.entry(name)
-		w = splitInto(w, e.vflags, &c)
+		w = splitInto(w, e.vflags, c)
 		ops := func() []string {
 			var ps []string
 			for _, j := range w.operands {
@@ -85,14 +86,14 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 					out = append(out, tool.Effect{Kind: tool.Symlink, Path: l, Src: t})
 				}
 			}
-		case name == "cp" || name == "mv" || name == "install" || name == "ln" || (name == "rsync" && !remote(c)):
+		case name == "cp" || name == "mv" || name == "install" || name == "ln" || (name == "rsync" && !remote(*c)):
 			ps := ops()
 			if len(ps) >= 2 {
 				dst := ps[len(ps)-1]
 				for _, src := range ps[:len(ps)-1] {
 					out = append(out, tool.Effect{Kind: tool.CopyFile, Src: src, Path: dst},
 						tool.Effect{Kind: tool.CopyFile, Src: src, Path: path.Join(dst, path.Base(src))})
-					if name == "install" && installsExecutable(c, w) {
+					if name == "install" && installsExecutable(*c, w) {
 						// install's mode is 0755 unless -m says otherwise
 						out = append(out, tool.Effect{Kind: tool.MakeExecutable, Path: dst},
 							tool.Effect{Kind: tool.MakeExecutable, Path: path.Join(dst, path.Base(src))})
@@ -100,7 +101,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				}
 			}
 		case e.archiver:
-			out = archive(out, name, c, w, here)
+			out = archive(out, name, *c, w, here)
 		case name == "crontab" && (len(w.operands) == 0 || c.Args[w.operands[0]] == "-"):
 			// crontab - fed by echo or printf, or a heredoc: the new table
 			for _, j := range c.Inputs {
@@ -108,7 +109,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 					out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: text, Known: true, Append: true})
 				}
 			}
-			if text, ok := stdinDoc(c); ok {
+			if text, ok := stdinDoc(*c); ok {
 				out = append(out, tool.Effect{Kind: tool.WriteFile, Path: "/var/spool/cron/crontabs/" + path.Base(here.Home), Text: text, Known: true, Append: true})
 			}
 		case name == "tee":
@@ -130,7 +131,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				out = append(out, tool.Effect{Kind: tool.RemoveFile, Path: p})
 			}
 		case name == "curl" || name == "wget":
-			out = transfer(out, name, c, here)
+			out = transfer(out, name, *c, here)
 		case name == "scp" || name == "rsync" || name == "nc" || name == "ncat" || name == "netcat" || name == "socat":
 			var from []string
 			for _, j := range w.operands {
@@ -149,7 +150,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				to := "" // where nc and socat send: judged local or not by the session
 				switch name {
 				case "nc", "ncat", "netcat":
-					to = connectHost(c, name)
+					to = connectHost(*c, name)
 				case "socat":
 					for j := 1; j < len(c.Args) && to == ""; j++ {
 						if !c.Dynamic[j] {
@@ -161,7 +162,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 					Inline: in.any, Text: in.text(), Known: in.known()})
 			}
 		case name == "npm" || name == "yarn" || name == "pnpm":
-			if scripts := packageScripts(name, c, w); len(scripts) > 0 {
+			if scripts := packageScripts(name, *c, w); len(scripts) > 0 {
 				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs("package.json"), Lang: "npm", Args: scripts})
 			}
 		case name == "make":
@@ -188,7 +189,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 				}
 			}
 		case name == "git":
-			if hook := gitHook(c); hook != "" {
+			if hook := gitHook(*c); hook != "" {
 				out = append(out, tool.Effect{Kind: tool.RunFile, Path: here.Abs(path.Join(".git/hooks", hook)), Lang: "sh"})
 			}
 		case name == "pip" || name == "pip3":
@@ -205,9 +206,9 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		if e.sql != nil {
 			out = sqlFileRuns(out, cmds, i, e, here)
 		}
-		out = contextSwitch(out, c, name, w)
+		out = contextSwitch(out, *c, name, w)
 		out = k.runEffect(out, c, name, e, here)
-		if e.interp && shells[name] && readsStdin(c) { // every shell is an interpreter
+		if e.interp && shells[name] && readsStdin(*c) { // every shell is an interpreter
 			out = decodedRuns(out, cmds, i, here)
 		}
 		out = credentialReads(out, c, w, here, hasPath)
@@ -368,7 +369,7 @@ func secretPattern(a string) bool {
 // executes: a program named by a path, a script given to an interpreter,
 // a file sourced, or, for a bare name, the name itself (Lang "path": the session looks it up among the
 // files the conversation made executable).
-func (k *Knowledge) runEffect(out []tool.Effect, c Command, name string, e *entry, env Env) []tool.Effect {
+func (k *Knowledge) runEffect(out []tool.Effect, c *Command, name string, e *entry, env Env) []tool.Effect {
 	first := c.Args[0]
 	if strings.Contains(first, "/") {
 		return append(out, tool.Effect{Kind: tool.RunFile, Path: env.Abs(first), Args: c.Args[1:]})
@@ -504,7 +505,7 @@ func isBuiltin(name string) bool {
 // the text when echo, printf or a heredoc shows it, and the files it
 // reads.
 func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, env Env) []tool.Effect {
-	c := cmds[i]
+	c := &cmds[i] // not copied: read only
 	for _, rd := range c.Redirs {
 		if !rd.Writes() || rd.Dynamic || rd.Target == "" || rd.FD() {
 			continue
@@ -517,7 +518,7 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 		if len(c.Args) > 0 && !c.Dynamic[0] {
 			switch commandName(c.Args[0]) {
 			case "echo", "printf":
-				e.Text, e.Known = shown(c)
+				e.Text, e.Known = shown(*c)
 			case "cat":
 				for _, h := range c.Redirs {
 					if h.Stdin() && len(c.Args) == 1 {
@@ -528,7 +529,7 @@ func (k *Knowledge) redirectEffects(out []tool.Effect, cmds []Command, i int, en
 					}
 				}
 			case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
-				e.Kind, e.URL = tool.FetchFile, firstURL(c)
+				e.Kind, e.URL = tool.FetchFile, firstURL(*c)
 			case "base64", "base32", "basenc", "xxd", "rev", "tr", "openssl", "gunzip", "zcat", "gzip":
 				e.Text, e.Known = decoded(cmds, i)
 			}
@@ -888,7 +889,7 @@ func (k *Knowledge) isSQLClient(name string) bool {
 }
 
 // credentialReads records the credential files a command reads.
-func credentialReads(out []tool.Effect, c Command, w words, env Env, hasPath func(int) bool) []tool.Effect {
+func credentialReads(out []tool.Effect, c *Command, w words, env Env, hasPath func(int) bool) []tool.Effect {
 	for _, j := range w.operands {
 		// AbsCredential resolves a word only where a credential may lie
 		// below its directory: most operands are workspace files
