@@ -742,7 +742,8 @@ func shortest(list []string) int {
 type wordNeeds struct {
 	list  []string  // lower-case ASCII, none empty, in the order of their first bytes
 	first [4]uint64 // bit b: some string starts with byte b
-	// at: list[at[b]:at[b+1]] are the strings that start with byte b
+	// at: list[at[b]:at[b+1]] are the strings that start with byte b,
+	// for b a first byte of one (see first)
 	at [utf8.RuneSelf + 1]uint8
 }
 
@@ -756,20 +757,27 @@ func needsOf(src string) *wordNeeds {
 	if list == nil || len(list) > math.MaxUint8 {
 		return nil
 	}
-	n := &wordNeeds{list: slices.Clone(list)}
+	n := &wordNeeds{list: make([]string, len(list))}
+	// the list ordered by first byte, counted: at[b+1] counts the
+	// strings that start with b, then (summed) where those that start
+	// after b begin; mayMatch reads at only from the least first byte
+	// to one past the greatest, lo and hi
+	lo, hi := byte(utf8.RuneSelf), byte(0)
 	for _, s := range list {
 		if s[0] >= utf8.RuneSelf {
 			return nil // not lower-case ASCII: no test
 		}
 		n.first[s[0]>>6] |= 1 << (s[0] & 63)
+		n.at[s[0]+1]++
+		lo, hi = min(lo, s[0]), max(hi, s[0])
 	}
-	slices.SortStableFunc(n.list, func(a, b string) int { return int(a[0]) - int(b[0]) })
-	j := 0
-	for b := range utf8.RuneSelf + 1 {
-		for j < len(n.list) && int(n.list[j][0]) < b {
-			j++
-		}
-		n.at[b] = uint8(j)
+	for b := int(lo) + 1; b <= int(hi)+1; b++ {
+		n.at[b] += n.at[b-1]
+	}
+	next := n.at // where the next string that starts with b goes
+	for _, s := range list {
+		n.list[next[s[0]]] = s
+		next[s[0]]++
 	}
 	return n
 }
