@@ -59,7 +59,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		fired := false
 		if len(e.rows) > 0 {
-			w = splitInto(w, e.vflags, c)
+			w = e.split(w, c)
 			for _, r := range e.rows {
 				if t, ok := k.match(r, name, c, w); ok {
 					if len(t) == 0 && (r.tkind == targetOperands || r.tkind == targetNames) {
@@ -605,7 +605,7 @@ func sqlOf(cmds []Command, i int, e *entry) (texts, conn []string) {
 	c := &cmds[i]
 	var flagRoom [8]string // on the stack for most commands
 	var operandRoom [8]int
-	w := splitInto(words{flags: flagRoom[:0], operands: operandRoom[:0]}, e.vflags, c)
+	w := e.split(words{flags: flagRoom[:0], operands: operandRoom[:0]}, c)
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
 		for _, f := range cl.Flags {

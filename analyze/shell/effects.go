@@ -60,7 +60,7 @@ func (k *Knowledge) effects(cmds []Command, env Env, call *tool.Call) []tool.Eff
 		}
 		name := commandName(c.Args[0])
 		e := k.entry(name)
-		w = splitInto(w, e.vflags, c)
+		w = e.split(w, c)
 		ops := func() []string {
 			var ps []string
 			for _, j := range w.operands {

@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -326,5 +327,60 @@ func FuzzMayMatch(f *testing.F) {
 				t.Fatalf("mayMatch(%q) with %q = %v, trying every string %v", w, n.list, got, want)
 			}
 		}
+	})
+}
+
+// checkSplit fails t when e.split, asking the value flags only about
+// the flags their mask holds, splits c otherwise than splitInto.
+func checkSplit(t *testing.T, e *entry, c *Command) {
+	t.Helper()
+	got, want := e.split(words{}, c), splitInto(words{}, e.vflags, c)
+	if !slices.Equal(got.flags, want.flags) || !slices.Equal(got.operands, want.operands) {
+		t.Errorf("%s %q: split %+v, splitInto %+v", e.name, c.Args, got, want)
+	}
+}
+
+// splitWords are the words of the commands the split tests build.
+func splitWords(k *Knowledge) []string {
+	ws := []string{"x", "-", "--", "-o", "-O", "--output", "--output=f", "-rf", "--", "a=b", "-", "--x", "-xyz", "-\xff"}
+	for _, fs := range k.ValueFlags {
+		ws = append(ws, fs...)
+	}
+	return ws
+}
+
+// TestSplitMask: every command with value flags, given words of every
+// kind (each command's value flags among them), splits as splitInto
+// splits it.
+func TestSplitMask(t *testing.T) {
+	k := DefaultKnowledge()
+	ws := splitWords(k)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for name := range k.ValueFlags {
+		e := k.entry(name)
+		for range 200 {
+			c := &Command{Args: []string{name}, Dynamic: []bool{false}}
+			for range rnd.IntN(8) {
+				c.Args, c.Dynamic = append(c.Args, ws[rnd.IntN(len(ws))]), append(c.Dynamic, rnd.IntN(8) == 0)
+			}
+			checkSplit(t, e, c)
+		}
+	}
+}
+
+func FuzzSplitMask(f *testing.F) {
+	k := DefaultKnowledge()
+	var names []string
+	for name := range k.ValueFlags {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	f.Add(uint8(0), "-o x --output=y -rf z")
+	f.Add(uint8(3), "-H h --context c -- -x")
+	f.Fuzz(func(t *testing.T, n uint8, line string) {
+		name := names[int(n)%len(names)]
+		c := &Command{Args: append([]string{name}, strings.Fields(line)...)}
+		c.Dynamic = make([]bool, len(c.Args))
+		checkSplit(t, k.entry(name), c)
 	})
 }

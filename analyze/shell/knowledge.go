@@ -81,6 +81,7 @@ type entry struct {
 	name   string          // the command name it is about
 	rows   []*Row          // its rows (byName; a mkfs.* name has mkfs's)
 	vflags map[string]bool // its value flags
+	vmask  uint64          // the flagBit of each of its value flags
 	sql    *SQLClient      // where it takes SQL; nil: no database client
 	judge  judgeFunc       // its model (see semantics); nil: none
 	// interp: the name without a version (interpreterName) is an
@@ -131,6 +132,11 @@ func (k *Knowledge) lookup(name string) *entry {
 		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name], http: httpKindOf(name)}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
+	}
+	for f := range e.vflags {
+		if f != "" {
+			e.vmask |= flagBit(f)
+		}
 	}
 	e.cli = kindOf(name)
 	if e.interp || e.down || e.printer || e.archiver || launcher(name) {
@@ -466,6 +472,24 @@ func (k *Knowledge) split(name string, c Command) words {
 // splitInto is split, with the command's value flags vf (see entry),
 // reusing the room of w's lists.
 func splitInto(w words, vf map[string]bool, c *Command) words {
+	return splitMasked(w, vf, ^uint64(0), c)
+}
+
+// split is splitInto with e's value flags, of which a word whose
+// flagBit is not in e.vmask is none: their table is not asked about it.
+func (e *entry) split(w words, c *Command) words {
+	return splitMasked(w, e.vflags, e.vmask, c)
+}
+
+// flagBit is the bit of a non-empty flag word in a mask of flags: its
+// last byte and its length, hashed.
+func flagBit(f string) uint64 {
+	return 1 << ((uint(f[len(f)-1]) + 3*uint(len(f))) & 63)
+}
+
+// splitMasked is splitInto, the table vf asked only about a flag whose
+// flagBit is in mask, which holds those of vf's flags.
+func splitMasked(w words, vf map[string]bool, mask uint64, c *Command) words {
 	w.flags, w.operands = w.flags[:0], w.operands[:0]
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
@@ -477,7 +501,7 @@ func splitInto(w words, vf map[string]bool, c *Command) words {
 		}
 		if len(a) > 1 && a[0] == '-' && !c.Dynamic[i] {
 			w.flags = append(w.flags, a)
-			if vf[a] && !strings.Contains(a, "=") {
+			if mask&flagBit(a) != 0 && vf[a] && !strings.Contains(a, "=") {
 				i++
 			}
 			continue
