@@ -153,11 +153,15 @@ func kindOf(b byte) uint8 {
 var kindRune = [...]rune{kindStart: -1, kindNewline: '\n', kindWord: 'a', kindOther: ' '}
 
 // newDFA returns an automaton of shape sh, where st (nil: not known)
-// says which bytes may start a match.
+// says which bytes may start a match. Its slices start with room for
+// the first 64 states (most automata a process uses make fewer), so that
+// making them grows nothing: the growth of small slices, one state at a
+// time, cost as much as the states themselves.
 func newDFA(sh *dfaShape, st *starts) *dfa {
-	d := &dfa{dfaShape: sh, slots: make([]int32, 16),
-		states: make([]dstate, startState), seen: make([]uint32, len(sh.prog))}
-	table := make([]int32, 8*d.stride)
+	d := &dfa{dfaShape: sh, slots: make([]int32, 128),
+		states: make([]dstate, startState, 64), pcs: make([]uint32, 0, 512), seen: make([]uint32, len(sh.prog)),
+		stack: make([]uint32, 0, 64), set: make([]uint32, 0, 64)}
+	table := make([]int32, 64*d.stride)
 	d.table.Store(&table)
 	for k := range d.idle { // the start state first: startState
 		d.idle[k] = d.state(nil, uint8(k)) * int32(d.stride)
