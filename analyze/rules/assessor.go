@@ -410,16 +410,21 @@ var sqlNoise = map[string]bool{"select": true, "set": true, "where": true, "if":
 func Resources(c *tool.Call) []string {
 	var room [risk.MaxResources]string // out's, until it is returned: one allocation, as long as out ends
 	out := room[:0]
-	add := func(r string) {
-		if len(out) < risk.MaxResources && !slices.Contains(out, r) {
-			out = append(out, r)
+	// add adds kind+r (kind "file:", "url:" or "table:"), made only when
+	// out has room and does not hold it (a script's URLs are the call's
+	// too, most of the time)
+	add := func(kind, r string) {
+		if len(out) < risk.MaxResources && !slices.ContainsFunc(out, func(o string) bool {
+			return len(o) == len(kind)+len(r) && o[len(kind):] == r && o[:len(kind)] == kind
+		}) {
+			out = append(out, kind+r)
 		}
 	}
 	for _, p := range c.Paths {
-		add("file:" + c.Abs(p))
+		add("file:", c.Abs(p))
 	}
 	for _, u := range c.URLs {
-		add("url:" + u)
+		add("url:", u)
 	}
 	full := func() bool { return len(out) >= risk.MaxResources }
 	scan := func(s string, sql bool) {
@@ -432,23 +437,23 @@ func Resources(c *tool.Call) []string {
 		// words hasTableWord.
 		if !sql && strings.IndexByte(s, '/') >= 0 && (strings.IndexByte(s, '"') >= 0 || strings.IndexByte(s, '\'') >= 0) {
 			eachQuotedPath(s, func(m [4]int) bool {
-				add("file:" + c.Abs(s[m[2]:m[3]]))
+				add("file:", c.Abs(s[m[2]:m[3]]))
 				return !full()
 			})
 		}
 		if !sql && strings.Contains(s, "Path(") {
-			eachMatch(pathCall(), s, full, func(m []int) { add("file:" + c.Abs(s[m[2]:m[3]])) })
+			eachMatch(pathCall(), s, full, func(m []int) { add("file:", c.Abs(s[m[2]:m[3]])) })
 		}
 		if strings.Contains(s, "://") {
 			eachURL(s, func(start, end int) bool {
-				add("url:" + strings.TrimRight(s[start:end], ".,;"))
+				add("url:", strings.TrimRight(s[start:end], ".,;"))
 				return !full()
 			})
 		}
 		if sql || hasTableWord(s) {
 			eachTable(s, func(m [4]int) bool {
 				if t := s[m[2]:m[3]]; !sqlNoise[strings.ToLower(t)] {
-					add("table:" + t)
+					add("table:", t)
 				}
 				return !full()
 			})
@@ -475,11 +480,18 @@ func Resources(c *tool.Call) []string {
 // false. It reads the text as regexp would, without running it: a match
 // starts at a quote, its path at the byte after.
 func eachQuotedPath(s string, fn func(loc [4]int) bool) {
+	// the next quote of each kind at or after p, each searched again
+	// only once passed (strings.IndexAny would build its set of bytes at
+	// every call, and a loop reads byte by byte): len(s) when none
+	dq, sq := -1, -1
 	for p := 0; p < len(s); {
-		q := p // the next quote: a loop, as strings.IndexAny builds its set of bytes at every call
-		for q < len(s) && s[q] != '"' && s[q] != '\'' {
-			q++
+		if dq < p {
+			dq = nextQuote(s, p, '"')
 		}
+		if sq < p {
+			sq = nextQuote(s, p, '\'')
+		}
+		q := min(dq, sq)
 		if q == len(s) {
 			return
 		}
@@ -507,6 +519,15 @@ func eachQuotedPath(s string, fn func(loc [4]int) bool) {
 		}
 		p = j + 1
 	}
+}
+
+// nextQuote returns the position of the first quote q in s at or after
+// p, or len(s).
+func nextQuote(s string, p int, q byte) int {
+	if k := strings.IndexByte(s[p:], q); k >= 0 {
+		return p + k
+	}
+	return len(s)
 }
 
 // eachTable calls fn with the successive matches in s of tableExpr, each
@@ -763,8 +784,29 @@ func hasTableWord(s string) bool {
 			}
 		}
 	}
-	for ; i < len(s); i++ {
-		if tableWordAt(s, i) {
+	if i == len(s) {
+		return false
+	}
+	// the last bytes, fewer than eight, read the same way: as the top
+	// of the text's last eight bytes, when it has eight, shifted down;
+	// the bytes past the text are 0, 0x20 once set, neither b nor f (a
+	// candidate there, after a b or an f, is out of the text: none of
+	// its words)
+	var w uint64
+	if len(s) >= 8 {
+		b := s[len(s)-8:]
+		w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		w >>= 8 * (8 - (len(s) - i))
+	} else {
+		for k := 0; i+k < len(s); k++ {
+			w |= uint64(s[i+k]) << (8 * k)
+		}
+	}
+	w |= 0x20 * ones
+	xb, xf := w^('b'*ones), w^('f'*ones)
+	for m := ((xb-ones)&^xb | (xf-ones)&^xf) & highs; m != 0; m &= m - 1 {
+		if j := i + bits.TrailingZeros64(m)>>3; j < len(s) && tableWordAt(s, j) {
 			return true
 		}
 	}
