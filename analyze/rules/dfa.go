@@ -295,7 +295,8 @@ func (d *dfa) match(s string) (match, sure bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := &d.states[int(row)/d.stride]
-	ok, answer := d.closure(st, syntax.EmptyOpContext(kindRune[st.prev], -1)), int32(endNone)
+	_, ok := d.closure(st, syntax.EmptyOpContext(kindRune[st.prev], -1))
+	answer := int32(endNone)
 	if ok {
 		answer = matchedState
 	}
@@ -319,11 +320,19 @@ func (d *dfa) step(row int32, c uint8) (int32, []int32) {
 	b := d.rep[c]
 	from := &d.states[int(row)/d.stride]
 	nx := int32(matchedState * d.stride)
-	if !d.closure(from, syntax.EmptyOpContext(kindRune[from.prev], rune(b))) {
+	// the state's closure, its part and the start's, their
+	// instructions that match b: an out both give is once in the state
+	// (Compact)
+	if sc, matched := d.closure(from, syntax.EmptyOpContext(kindRune[from.prev], rune(b))); !matched {
 		next := d.stack[:0]
+		bit, w := uint64(1)<<(b&63), b>>6
+		for _, pc := range sc.set {
+			if in := &d.prog[pc]; d.masks[in.arg][w]&bit != 0 {
+				next = append(next, in.out)
+			}
+		}
 		for _, pc := range d.set {
-			in := &d.prog[pc]
-			if d.masks[in.arg][b>>6]&(1<<(b&63)) != 0 {
+			if in := &d.prog[pc]; d.masks[in.arg][w]&bit != 0 {
 				next = append(next, in.out)
 			}
 		}
@@ -341,19 +350,18 @@ func (d *dfa) step(row int32, c uint8) (int32, []int32) {
 	return nx, table
 }
 
-// closure sets d.set to the rune instructions reached from st's and the
-// program's start without reading a byte, where the assertions flags hold,
-// and reports whether the match instruction is reached. The caller holds
-// d.mu. The start's part is walked once for each flags (startClosure);
-// an instruction both reach is in d.set once.
-func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) bool {
+// closure sets d.set to the rune instructions reached from st's without
+// reading a byte, where the assertions flags hold, and returns the
+// closure of the program's start there (startClosure), which the search
+// adds at every position, and whether either reaches the match
+// instruction. The state's closure is both sets: an instruction both
+// reach may be in both. The caller holds d.mu.
+func (d *dfa) closure(st *dstate, flags syntax.EmptyOp) (*reached, bool) {
 	sc := d.startClosure(flags)
 	d.next()
-	d.set = append(d.set[:0], sc.set...)
-	for _, pc := range sc.set {
-		d.seen[pc] = d.gen
-	}
-	return d.walk(st.pcs, flags) || sc.matched
+	d.set = d.set[:0]
+	matched := d.walk(st.pcs, flags) || sc.matched
+	return sc, matched
 }
 
 // startClosure returns the closure of the program's start where the
