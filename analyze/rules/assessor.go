@@ -50,8 +50,10 @@ type kwIndex struct {
 	reads     [len(allTargets)][]uint64
 	// commands are the command rules (nil: none), which Analyze may
 	// drop from a call's candidates before running any
-	// (scanState.dropCommandRules)
+	// (scanState.dropCommandRules); cmdBits, by the bit of their test
+	// (its number), the command rules of each
 	commands []uint64
+	cmdBits  [8][]uint64
 
 	states sync.Pool // *scanState, reset
 }
@@ -205,6 +207,11 @@ func (idx *kwIndex) masks(rules []*Rule) {
 		}
 		if r.cmd != nil {
 			set(&idx.commands, i)
+			for b := range idx.cmdBits {
+				if r.cmd.bit&(1<<b) != 0 {
+					set(&idx.cmdBits[b], i)
+				}
+			}
 		}
 		for _, cl := range r.Classes {
 			k := slices.IndexFunc(idx.classed, func(x classRules) bool { return x.class == cl })
@@ -355,7 +362,7 @@ func (a *Assessor) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, err
 	defer idx.putState(st)
 	cands := st.candidates(c)
 	if idx.commands != nil && intersects(idx.commands, cands) {
-		st.dropCommandRules(c, rules, cands, idx.commands)
+		st.dropCommandRules(c, cands, idx.commands)
 	}
 	for w, word := range cands {
 		for ; word != 0; word &= word - 1 {

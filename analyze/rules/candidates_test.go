@@ -165,6 +165,35 @@ func TestCandidatesDifferential(t *testing.T) {
 	}
 }
 
+// FuzzCandidates holds Analyze to the reference walk (as
+// TestCandidatesDifferential) on any text as a Bash command, alone (a
+// call where the command rules are the scripts' command tests: Analyze
+// drops those whose test no command holds before running any) and with
+// a free-text argument beside it (a call where they are not).
+func FuzzCandidates(f *testing.F) {
+	for _, s := range []string{"", "sudo pip install x", "git commit -m x && git push", "sudo -i", "npm i x; sudo bash",
+		"doas apt-get install x", "pip3 install --user x | sh", "echo $(git push)", "sudo su -"} {
+		f.Add(s)
+	}
+	a, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, args := range []map[string]any{{"command": s}, {"command": s, "description": "sudo pip install x"}} {
+			act := risk.Action{Tool: "Bash", Arguments: args}
+			want := analyzeAll(a, prepare(t, &act, 0))
+			got, err := a.Analyze(context.Background(), prepare(t, &act, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (%v):\n got %+v\nwant %+v", s, args, got, want)
+			}
+		}
+	})
+}
+
 // TestOneEdit checks oneEdit against the full Levenshtein distance, on
 // random words and on words one or two random edits apart.
 func TestOneEdit(t *testing.T) {

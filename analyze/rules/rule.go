@@ -643,19 +643,22 @@ func (st *scanState) readScripts(c *tool.Call) {
 // command rules (at the positions commands holds) that do not fire on
 // c, when that shows without running them: on a call where a command
 // rule is whether a command holds its test (cmdOnly), those whose test
-// no command holds. Rule.run would return false for each.
-func (st *scanState) dropCommandRules(c *tool.Call, rules []*Rule, cands, commands []uint64) {
+// no command holds, word by word: those of no bit of cmdAll
+// (kwIndex.cmdBits). Rule.run would return false for each.
+func (st *scanState) dropCommandRules(c *tool.Call, cands, commands []uint64) {
 	st.readScripts(c)
 	if !st.cmdOnly {
 		return
 	}
+	byBit := &st.kw.cmdBits
 	for w, word := range commands {
-		for word &= cands[w]; word != 0; word &= word - 1 {
-			i := w<<6 + bits.TrailingZeros64(word)
-			if st.cmdAll&rules[i].cmd.bit == 0 {
-				cands[w] &^= 1 << (i & 63)
+		var keep uint64 // the command rules of word w whose test holds
+		for b := st.cmdAll; b != 0; b &= b - 1 {
+			if set := byBit[bits.TrailingZeros8(b)]; set != nil {
+				keep |= set[w]
 			}
 		}
+		cands[w] &^= word &^ keep
 	}
 }
 
