@@ -170,6 +170,7 @@ var routes = []struct {
 		{Tool: "execute_sql", Arguments: map[string]any{"query": "DROP DATABASE shop"}},
 		{Tool: "mcp__kubernetes__kubectl_delete", Arguments: map[string]any{"resourceType": "namespace", "name": "production"}},
 		{Tool: "mcp__cloud__delete_resource", Arguments: map[string]any{"kind": "Database", "id": "shop"}},
+		bashA("pscale database delete shop --force"), bashA("acme delete-namespace production"), bashA("gcloud projects delete shop-prod"),
 	}},
 	{"delete one pod", risk.High, []risk.Action{
 		bashA("kubectl delete pod web-1"),

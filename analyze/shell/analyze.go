@@ -110,6 +110,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = k.storeFindings(out, cmds, i, e.store)
 		}
 		out = exhaustion(out, c, name)
+		out = scopeRemoval(out, start, c)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
 			if dev, ok := deviceOperand(c, env); ok {
 				out = append(out, unknownOnDevice(c, name, dev))

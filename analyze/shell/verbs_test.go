@@ -26,22 +26,22 @@ func verbLevel(t *testing.T, script string) (risk.Level, string, bool) {
 func TestVerbGrammar(t *testing.T) {
 	fire := map[string]risk.Level{
 		// clouds and platforms without rows
-		"doctl kubernetes cluster delete prod --dangerous":      risk.High,
+		"doctl kubernetes cluster delete prod --dangerous":      risk.Critical, // a scope (scopeRemoval)
 		"linode-cli linodes delete 1234":                        risk.High,
 		"heroku addons:destroy heroku-postgresql --confirm app": risk.High,
-		"flyctl volumes destroy vol_123 -y":                     risk.High,
+		"flyctl volumes destroy vol_123 -y":                     risk.Critical, // a scope (scopeRemoval)
 		"vercel remove my-app --yes":                            risk.High,
 		"netlify sites:delete abc":                              risk.High,
-		"supabase projects delete ref123":                       risk.High,
+		"supabase projects delete ref123":                       risk.Critical, // a scope (scopeRemoval)
 		"firebase firestore:delete --all-collections":           risk.High,
 		"mc rb --force local/bucket":                            risk.High,
 		"mc rm --recursive --force play/bucket/dir":             risk.High,
 		"s3cmd del s3://bucket/key":                             risk.High,
 		"oci os bucket delete --bucket-name b --force":          risk.High,
-		"ibmcloud ks cluster rm --cluster c":                    risk.High,
+		"ibmcloud ks cluster rm --cluster c":                    risk.Critical, // a scope (scopeRemoval)
 		"scw instance server terminate 11111111-2222":           risk.High,
 		"hcloud server delete web-1":                            risk.High,
-		"pscale database delete mydb --force":                   risk.High,
+		"pscale database delete mydb --force":                   risk.Critical, // a scope (scopeRemoval)
 		"neonctl branches delete br-main":                       risk.High,
 		"railway down":                                          0, // not a verb: see the no-fire list
 		"render services delete srv-1":                          risk.High,
@@ -89,7 +89,7 @@ func TestVerbGrammar(t *testing.T) {
 		"security delete-generic-password -s svc":                risk.High,
 		"java -jar jenkins-cli.jar -s https://ci/ delete-view v": risk.High,
 		"python manage.py flush --noinput":                       risk.High,
-		"rails db:drop":                                          risk.High,
+		"rails db:drop":                                          risk.Critical, // a scope (scopeRemoval)
 		"bin/rails db:reset":                                     risk.High,
 		"./deploy.sh destroy prod":                               risk.High,
 		"sudo ip link delete veth0":                              risk.High,
