@@ -1363,6 +1363,13 @@ func commandsData() *Knowledge {
 				Reason: "rails destroy removes the files a generator made in the workspace",
 			},
 			{
+				Rule:    "cred.secret_store_read",
+				Cmd:     []string{"gpg", "gpg2"},
+				AnyFlag: []string{"--export-secret-keys", "--export-secret-subkeys"},
+				Level:   "high",
+				Reason:  "The command exports private keys from the GnuPG keyring",
+			},
+			{
 				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"aws"},
 				SubAny: []string{"get-secret-value", "batch-get-secret-value"},
@@ -1480,6 +1487,15 @@ func commandsData() *Knowledge {
 				NoFlag: []string{"-l"},
 				Level:  "high",
 				Reason: "Changing the crontab schedules commands to run later, unattended",
+			},
+			{
+				Rule:     "persist.git_hooks",
+				Cmd:      []string{"git"},
+				Sub:      []string{"config"},
+				NoFlag:   []string{"--get", "--unset", "--unset-all", "-l", "--list", "--get-all"},
+				ArgMatch: `(?i)^core\.hookspath$`,
+				Level:    "high",
+				Reason:   "Setting core.hooksPath makes git run the programs of another directory as hooks on every commit, checkout and push",
 			},
 			{
 				Rule:   "persist.service",
@@ -1866,7 +1882,7 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "cmd.credential_file_access",
-				Cmd:    []string{"cat", "less", "more", "head", "tail", "base64", "xxd", "od", "hexdump", "strings", "nl", "tac", "bat", "batcat", "grep", "rg", "awk", "sed", "cut", "sort", "uniq", "cp", "scp", "rsync", "tar", "zip", "7z", "gpg", "openssl", "curl", "wget", "nc", "ncat", "vim", "vi", "nano", "emacs", "code", "sftp", "jq", "yq", "python", "python3", "perl", "ruby", "node"},
+				Cmd:    []string{"cat", "less", "more", "head", "tail", "base64", "xxd", "od", "hexdump", "strings", "nl", "tac", "bat", "batcat", "grep", "rg", "awk", "sed", "cut", "sort", "uniq", "cp", "scp", "rsync", "tar", "zip", "7z", "gpg", "openssl", "curl", "wget", "nc", "ncat", "vim", "vi", "nano", "emacs", "code", "sftp", "jq", "yq", "python", "python3", "perl", "ruby", "node", "sqlite3", "sqlite"},
 				Target: "operands",
 				Effect: "read",
 				Reason: "The command reads the secrets in {target}",
@@ -2053,6 +2069,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"exec", "system", "exec", "system"}, true
 	case "(?i)^cap_":
 		return []string{"cap_"}, true
+	case `(?i)^core\.hookspath$`:
+		return []string{"core.hookspath"}, true
 	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
 		return []string{"cap_", "all", "=ep"}, true
 	case `(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|credential|secret|passw|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore|\.jks\b|\.ovpn\b|token`:
