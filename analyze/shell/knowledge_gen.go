@@ -1492,7 +1492,7 @@ func commandsData() *Knowledge {
 				Rule:     "persist.git_hooks",
 				Cmd:      []string{"git"},
 				Sub:      []string{"config"},
-				NoFlag:   []string{"--get", "--unset", "--unset-all", "-l", "--list", "--get-all"},
+				NoFlag:   []string{"--get", "--unset", "--unset-all", "-l", "--list", "--get-all", "--global", "--system"},
 				ArgMatch: `(?i)^core\.hookspath$`,
 				Level:    "high",
 				Reason:   "Setting core.hooksPath makes git run the programs of another directory as hooks on every commit, checkout and push",
