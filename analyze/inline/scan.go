@@ -109,12 +109,21 @@ const maxFlows = 4
 // program that reads a key and posts to a host is how a key leaves, so
 // the shell judges the pair as it judges that pipeline (a credential
 // file: exfiltration; a workspace file: an upload).
+//
+// The pipelines come first among the scripts: the shell judges them
+// before the program's other lines, which a large program may have the
+// work budget run out on.
 func (s *scanner) flows() {
+	if len(s.reads) == 0 || len(s.sinks) == 0 {
+		return
+	}
+	flows := make([]string, 0, len(s.reads)*len(s.sinks)+len(s.res.Scripts))
 	for _, r := range s.reads {
 		for _, k := range s.sinks {
-			s.run("cat -- " + r + " | " + k)
+			flows = append(flows, "cat -- "+r+" | "+k)
 		}
 	}
+	s.res.Scripts = append(flows, s.res.Scripts...)
 }
 
 // read records a file the program reads and adds the command that reads

