@@ -253,12 +253,22 @@ type spec struct {
 type lazyKinds struct {
 	once sync.Once
 	m    map[string]argInfo
-	// needs are the kinds of the required arguments, in sp.need's order,
-	// when each names one argument (no alternatives); ok is false
-	// otherwise (see exactNeeds)
-	needs   []argKind
-	needsOK bool
+	// first are the first alternative of each required argument, in
+	// sp.need's order, and firstKinds their kinds; firstOK is false when
+	// two of them are the same argument (see firsts)
+	first      []string
+	firstKinds []argKind
+	firstOK    bool
+	// extra are the arguments, beside first, that a call most often
+	// gives one of (the working directory, the first optional ones), and
+	// extraKinds their kinds (see firsts)
+	extra      []string
+	extraKinds []argKind
 }
+
+// maxExtra bounds the arguments check looks up for the one a call gives
+// beside the required ones: those it gives most often come first.
+const maxExtra = 3
 
 // argInfo is what check knows of an argument of a known tool: its kind,
 // and the required arguments (sp.need, bit i for need[i]) it gives.
@@ -280,25 +290,38 @@ func (sp *spec) argKinds() map[string]argInfo {
 // makeKinds makes sp.kind's contents.
 func (sp *spec) makeKinds() {
 	sp.kind.m = sp.infos()
-	for i, n := range sp.need {
-		if strings.Contains(n, "|") || slices.Contains(sp.need[:i], n) {
-			sp.kind.needs = nil
+	for _, n := range sp.need {
+		k, _, _ := strings.Cut(n, "|")
+		if slices.Contains(sp.kind.first, k) {
+			sp.kind.first, sp.kind.firstKinds = nil, nil
 			return
 		}
-		sp.kind.needs = append(sp.kind.needs, sp.kind.m[n].kind)
+		sp.kind.first = append(sp.kind.first, k)
+		sp.kind.firstKinds = append(sp.kind.firstKinds, sp.kind.m[k].kind)
 	}
-	sp.kind.needsOK = len(sp.need) <= 64
+	sp.kind.firstOK = true
+	for _, k := range slices.Concat(sp.cwd, sp.opt, anyArgs) {
+		if len(sp.kind.extra) == maxExtra {
+			break
+		}
+		if !slices.Contains(sp.kind.first, k) && !slices.Contains(sp.kind.extra, k) {
+			sp.kind.extra = append(sp.kind.extra, k)
+			sp.kind.extraKinds = append(sp.kind.extraKinds, sp.kind.m[k].kind)
+		}
+	}
 }
 
-// exactNeeds returns the kinds of sp's required arguments, in sp.need's
-// order, for a catalog tool whose required arguments are each one
-// argument (no alternatives): ok is false for another.
-func (sp *spec) exactNeeds() (kinds []argKind, ok bool) {
+// firsts returns, for a catalog tool, the first alternative of each of
+// its required arguments with their kinds, and the arguments beside them
+// check looks up first with theirs (see lazyKinds); ok is false for
+// another spec, or when two required arguments share their first
+// alternative.
+func (sp *spec) firsts() (lk *lazyKinds, ok bool) {
 	if sp.kind == nil {
 		return nil, false
 	}
 	sp.kind.once.Do(sp.makeKinds)
-	return sp.kind.needs, sp.kind.needsOK
+	return sp.kind, sp.kind.firstOK
 }
 
 // infos returns the kinds of sp's arguments (see kinds) with the
@@ -836,12 +859,22 @@ func (sp spec) kinds() map[string]argKind {
 // as they are goes to c.Text, where it is judged as a tool the catalog
 // does not know is (as possible commands).
 func (c *Call) check(sp *spec, args map[string]any) {
-	// most common of all: the arguments are the required ones, each
-	// given and of its kind, which looking them up tells without a pass
-	// over args (as many distinct keys as args holds, all of them
-	// given: they are every key of args)
-	if kinds, ok := sp.exactNeeds(); ok && len(args) == len(kinds) && givesExactly(args, sp.need, kinds) {
-		return
+	// most common of all: the arguments are the required ones (the first
+	// alternative of each), each given and of its kind, and maybe one
+	// more of the tool's usual ones: looking them up tells without a pass
+	// over args (as many distinct keys as args holds, all of them given:
+	// they are every key of args)
+	if lk, ok := sp.firsts(); ok {
+		switch len(args) - len(lk.first) {
+		case 0:
+			if givesExactly(args, lk.first, lk.firstKinds) {
+				return
+			}
+		case 1:
+			if givesExactly(args, lk.first, lk.firstKinds) && givesOne(args, lk.extra, lk.extraKinds) {
+				return
+			}
+		}
 	}
 	// the common case first: every argument known, of its kind, and
 	// every required one given, read in one pass over args (without
@@ -873,6 +906,17 @@ func givesExactly(args map[string]any, need []string, kinds []argKind) bool {
 		}
 	}
 	return true
+}
+
+// givesOne reports whether args holds one of keys, the first it holds
+// null or of its kind (kinds[i] is keys[i]'s).
+func givesOne(args map[string]any, keys []string, kinds []argKind) bool {
+	for i, k := range keys {
+		if v, ok := args[k]; ok {
+			return v == nil || misfit(kinds[i], v) == ""
+		}
+	}
+	return false
 }
 
 // checkAll is check's general case: it says why the arguments do not fit

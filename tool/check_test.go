@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,26 @@ func TestCheckFastPath(t *testing.T) {
 			}
 		}
 		checkSame(t, sp, args)
+		// the arguments it needs (all of them, or the first alternative of
+		// each) and one more, of every kind
+		firsts := map[string]any{}
+		for _, n := range sp.need {
+			k, _, _ := strings.Cut(n, "|")
+			firsts[k] = sampleValue(sp.argKinds()[k].kind)
+		}
+		checkSame(t, sp, firsts)
+		for _, base := range []map[string]any{args, firsts} {
+			for _, k := range keys {
+				if _, ok := base[k]; ok {
+					continue
+				}
+				for _, v := range append(values, sampleValue(sp.argKinds()[k].kind)) {
+					other := maps.Clone(base)
+					other[k] = v
+					checkSame(t, sp, other)
+				}
+			}
+		}
 		// the arguments it needs but one, of every kind, left out, or
 		// another argument in its place (as many arguments as it needs)
 		for _, k := range slices.Sorted(maps.Keys(args)) {
@@ -110,6 +131,8 @@ func FuzzCheckFastPath(f *testing.F) {
 	f.Add(uint8(2), `{"file_path":"/x","content":""}`)
 	f.Add(uint8(3), `{"url":null,"prompt":"p"}`)
 	f.Add(uint8(4), `{"command":["bash"],"x":1}`)
+	f.Add(uint8(5), `{"command":"ls","description":"list"}`)
+	f.Add(uint8(6), `{"command":["ls"],"workdir":"/tmp"}`)
 	f.Fuzz(func(t *testing.T, i uint8, js string) {
 		var args map[string]any
 		if json.Unmarshal([]byte(js), &args) != nil || args == nil {
