@@ -524,7 +524,16 @@ var serverAliases = map[string]string{
 type catalogs struct {
 	agents  map[string]*spec            // the agents' own tools, by lower-case name
 	servers map[string]map[string]*spec // the MCP servers' tools, by server
+	// spelled is agents with the names as the agents spell them besides
+	// (see spellings): most calls' tool, found as named
+	spelled map[string]*spec
 }
+
+// spellings are the agents' tools' names as the agents send them, where
+// that is not lower-case (Claude Code's): the agents' tools are found by
+// those names without lowering them (TestSpellings).
+var spellings = []string{"Bash", "PowerShell", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead",
+	"Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task", "Agent"}
 
 // known returns the catalog, built and completed on first use: a process
 // that reads no action does not pay for it.
@@ -567,6 +576,13 @@ var known = sync.OnceValue(func() catalogs {
 	cat := catalogs{agents: byPointer(catalog), servers: make(map[string]map[string]*spec, len(servers))}
 	for srv, tools := range servers {
 		cat.servers[srv] = byPointer(tools)
+	}
+	cat.spelled = make(map[string]*spec, len(cat.agents)+len(spellings))
+	maps.Copy(cat.spelled, cat.agents)
+	for _, n := range spellings {
+		if sp, ok := cat.agents[strings.ToLower(n)]; ok {
+			cat.spelled[n] = sp
+		}
 	}
 	return cat
 })
@@ -668,7 +684,10 @@ func NormalizeZeroed(c *Call, a *risk.Action, cwd, home string) {
 	if mcp {
 		sp, ok = lookup(known().servers[serverName(c.Server)], name)
 	} else {
-		sp, ok = lookup(known().agents, name)
+		cat := known()
+		if sp, ok = cat.spelled[name]; !ok { // most often found as named
+			sp, ok = lookup(cat.agents, name)
+		}
 	}
 	args := a.Arguments
 	switch {

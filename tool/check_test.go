@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentwarden/warden/risk"
 )
 
 // TestCheckFastPath checks check's one-pass common case against its
@@ -140,4 +142,34 @@ func FuzzCheckFastPath(f *testing.F) {
 		}
 		checkSame(t, specs[int(i)%len(specs)], args)
 	})
+}
+
+// TestSpellings checks that a tool found by its name as spelled (the
+// agents' tools by their names and by the agents' spellings) is the one
+// found by its name lower-cased, as lookup finds it.
+func TestSpellings(t *testing.T) {
+	cat := known()
+	for n, sp := range cat.spelled {
+		if want, ok := lookup(cat.agents, n); !ok || want != sp {
+			t.Errorf("%s: found as spelled, not as lookup finds it", n)
+		}
+	}
+	for _, n := range spellings {
+		if _, ok := cat.spelled[n]; !ok {
+			t.Errorf("%s: no agent tool of that name", n)
+		}
+	}
+	for n := range cat.agents {
+		if _, ok := cat.spelled[n]; !ok {
+			t.Errorf("%s: not found by its own name", n)
+		}
+	}
+	for _, n := range []string{"Bash", "bash", "BASH", "bAsh", "execute_bash", "Execute_Bash", "WebFetch", "webfetch", "nope", "Nope"} {
+		var got Call
+		NormalizeZeroed(&got, &risk.Action{Tool: n, Arguments: map[string]any{"command": "ls"}}, "/w", "/h")
+		sp, ok := lookup(cat.agents, n)
+		if got.Known != ok || ok && got.Class != sp.class {
+			t.Errorf("%s: known %v class %v, lookup says %v", n, got.Known, got.Class, ok)
+		}
+	}
 }
