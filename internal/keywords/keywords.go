@@ -2,7 +2,9 @@
 // ASCII case: an Aho-Corasick automaton compiled to a dense transition
 // table over byte classes (the bytes keywords use, and one class for all
 // others), with 2-byte states when they fit, small enough to stay in the
-// processor's cache. The rule pack and the secrets detector use it as the
+// processor's cache. A state is stored as the offset of its row, its
+// number times the number of classes, so a step adds the next byte's class
+// to it and multiplies nothing. The rule pack and the secrets detector use it as the
 // prefilter that decides which regular expressions run at all.
 package keywords
 
@@ -20,17 +22,19 @@ type Index struct {
 	class  [256]uint8 // byte → class: 0 for bytes no keyword uses
 	stride int        // number of classes
 	n      int        // number of keywords
-	// table[state*stride+class] is the next state; states with outputs
+	// table[row+class] is the next state's row, row being a state's
+	// number times stride (the offset of its row); states with outputs
 	// have the high bit set (see top) and are numbered apart from it.
-	// t16 holds it when the states fit 15 bits, t32 otherwise.
+	// t16 holds it when the rows' offsets fit 15 bits, t32 otherwise.
 	t16   []uint16
 	t32   []uint32
-	out   [][]int32 // state → keywords ending here (fail links merged)
+	out   [][]int32 // state number → keywords ending here (fail links merged)
 	words int       // bitset length in uint64 words
+	recip uint64    // ⌈2³²/stride⌉: a row's offset times recip, >> 32, is its state's number (state)
 }
 
-// state is a table entry: a state's number, its top bit marking a state
-// where keywords end.
+// state is a table entry: the offset of a state's row (its number times
+// the stride), its top bit marking a state where keywords end.
 type state interface{ ~uint16 | ~uint32 }
 
 // top returns T's top bit.
@@ -55,8 +59,12 @@ func New(keywords []string) *Index {
 	for c := 'A'; c <= 'Z'; c++ {
 		k.class[c] = k.class[c+'a'-'A']
 	}
+	k.recip = reciprocal(k.stride)
 	nodes := trieNodes(keywords)
-	if nodes < 1<<15 {
+	if nodes*k.stride >= 1<<31 {
+		panic("keywords: too many keywords") // rows' offsets past 31 bits; a table of 8 GB
+	}
+	if (nodes-1)*k.stride < 1<<15 {
 		k.t16 = build[uint16](k, keywords, nodes)
 	} else {
 		k.t32 = build[uint32](k, keywords, nodes)
@@ -107,13 +115,29 @@ func build[T state](k *Index, keywords []string, nodes int) []T {
 			}
 		}
 	}
+	// entries: the offset of the next state's row, marked
 	hit := top[T]()
 	for i, t := range table {
+		r := t * T(stride)
 		if len(k.out[t]) > 0 {
-			table[i] = t | hit
+			r |= hit
 		}
+		table[i] = r
 	}
 	return table
+}
+
+// reciprocal returns ⌈2³²/stride⌉, which state needs: for a row's offset
+// r = q·stride < 2³², r·⌈2³²/stride⌉ = q·2³² + r·e with 0 ≤ e < 1, and
+// r·e < 2³², so the product shifted right 32 is q.
+func reciprocal(stride int) uint64 {
+	return (1<<32 + uint64(stride) - 1) / uint64(stride)
+}
+
+// state returns the number of the state whose row starts at offset row
+// (top bit cleared): row/stride, without a division.
+func (k *Index) state(row uint64) int {
+	return int(row * k.recip >> 32)
 }
 
 // trieNodes counts the states of the keywords' trie, the root included:
@@ -159,11 +183,11 @@ func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) 
 	hit, s := top[T](), T(0)
 	p := unsafe.Pointer(unsafe.SliceData(text))
 	for i := 0; ; i++ {
-		if i, s = next(table, &k.class, k.stride, p, i, len(text), s); i == len(text) {
+		if i, s = next(table, &k.class, p, i, len(text), s); i == len(text) {
 			return
 		}
 		s &^= hit
-		for _, id := range k.out[s] {
+		for _, id := range k.out[k.state(uint64(s))] {
 			if !fn(int(id), i+1) {
 				return
 			}
@@ -171,52 +195,55 @@ func each[T state](k *Index, table []T, text []byte, fn func(id, end int) bool) 
 	}
 }
 
-// next runs the automaton from state s (not one where keywords end) over
+// next runs the automaton from state s (the offset of its row; not one where keywords end) over
 // the bytes text[i:n], and returns the position of the first byte that
 // leads to a state where keywords end and that state, its top bit set; or
 // n and the state after the last byte. A loop of its own, so that its few
 // variables stay in registers: the state needs no masking in the loop,
 // which it leaves at the first state with the top bit.
 //
-// It reads text and table without bounds checks (three of a step's nine
-// instructions): text[i:n] is the caller's string or slice, and every
-// entry of table, top bit cleared, is a state, below len(table)/stride,
-// and every class below stride (build makes them so; FromTables takes
-// only what Tables gave, and TestTablesValid checks the generated ones).
-func next[T state](table []T, class *[256]uint8, stride int, text unsafe.Pointer, i, n int, s T) (int, T) {
+// A step is six instructions: load the byte, load its class, add the
+// class to the row's offset, load the entry, test its top bit, branch. It
+// reads text and table without bounds checks: text[i:n] is the caller's
+// string or slice, and every entry of table, top bit cleared, is a row's
+// offset, a multiple of stride at most len(table)-stride, and every class
+// below stride, so row+class < len(table) (build makes them so;
+// FromTables takes only what Tables gave, and TestTablesValid checks the
+// generated ones).
+func next[T state](table []T, class *[256]uint8, text unsafe.Pointer, i, n int, s T) (int, T) {
 	hit, st := int(top[T]()), int(s)
 	_ = class[0] // one nil check, before the loop
 	tab := unsafe.Pointer(unsafe.SliceData(table))
 	size := unsafe.Sizeof(T(0))
 	for ; i+8 <= n; i += 8 { // eight bytes a round, written out: fewer loop tests
 		b := unsafe.Add(text, i)
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(b)]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(b)]))*size))); st&hit != 0 {
 			return i, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 1))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 1))]))*size))); st&hit != 0 {
 			return i + 1, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 2))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 2))]))*size))); st&hit != 0 {
 			return i + 2, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 3))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 3))]))*size))); st&hit != 0 {
 			return i + 3, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 4))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 4))]))*size))); st&hit != 0 {
 			return i + 4, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 5))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 5))]))*size))); st&hit != 0 {
 			return i + 5, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 6))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 6))]))*size))); st&hit != 0 {
 			return i + 6, T(st)
 		}
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(b, 7))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(b, 7))]))*size))); st&hit != 0 {
 			return i + 7, T(st)
 		}
 	}
 	for ; i < n; i++ {
-		if st = int(*(*T)(unsafe.Add(tab, uintptr(st*stride+int(class[*(*byte)(unsafe.Add(text, i))]))*size))); st&hit != 0 {
+		if st = int(*(*T)(unsafe.Add(tab, uintptr(st+int(class[*(*byte)(unsafe.Add(text, i))]))*size))); st&hit != 0 {
 			return i, T(st)
 		}
 	}
@@ -257,7 +284,7 @@ func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit,
 	// hits[line]; they are compacted when more than room
 	eol, line, room := -1, len(hits), minLineRoom
 	for i := 0; ; i++ {
-		if i, s = next(table, &k.class, k.stride, p, i, len(text), s); i == len(text) {
+		if i, s = next(table, &k.class, p, i, len(text), s); i == len(text) {
 			return hits
 		}
 		s &^= hit
@@ -267,7 +294,7 @@ func find[T state](k *Index, table []T, text string, found []uint64, hits []Hit,
 				eol = len(text)
 			}
 		}
-		for _, id := range k.out[s] {
+		for _, id := range k.out[k.state(uint64(s))] {
 			found[id>>6] |= 1 << (id & 63)
 			hits = append(hits, Hit{int(id), i + 1})
 		}

@@ -84,9 +84,9 @@ func walk[T state](k *Index, table []T, text string) []Hit {
 	var out []Hit
 	s := T(0)
 	for i := 0; i < len(text); i++ {
-		s = table[int(s&^hit)*k.stride+int(k.class[text[i]])]
+		s = table[int(s&^hit)+int(k.class[text[i]])]
 		if s&hit != 0 {
-			for _, id := range k.out[s&^hit] {
+			for _, id := range k.out[int(s&^hit)/k.stride] {
 				out = append(out, Hit{int(id), i + 1})
 			}
 		}

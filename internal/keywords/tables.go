@@ -24,10 +24,12 @@ func (k *Index) Tables() Tables {
 // scan reads the table without bounds checks: FromTables panics on tables
 // whose shape does not hold (a class past the stride, a table that is not
 // one row of stride entries per state); that every entry is a state is
-// for Tables to give (TestTablesValid).
+// for Tables to give (TestTablesValid): the offset of a row, a multiple of
+// the stride (tables of an older format, entries state numbers, are not;
+// the generated files' tests hold them equal to New's).
 func FromTables(t *Tables) *Index {
 	states := len(t.T16) + len(t.T32)
-	if t.Stride < 1 || (t.T16 == nil) == (t.T32 == nil) || states != len(t.Out)*t.Stride || states == 0 {
+	if t.Stride < 1 || (t.T16 == nil) == (t.T32 == nil) || states != len(t.Out)*t.Stride || states == 0 || states >= 1<<31 {
 		panic("keywords: tables do not hold one row per state")
 	}
 	for _, c := range t.Class {
@@ -35,5 +37,5 @@ func FromTables(t *Tables) *Index {
 			panic("keywords: a byte's class is past the stride")
 		}
 	}
-	return &Index{class: t.Class, stride: t.Stride, n: t.N, words: t.Words, t16: t.T16, t32: t.T32, out: t.Out}
+	return &Index{class: t.Class, stride: t.Stride, n: t.N, words: t.Words, t16: t.T16, t32: t.T32, out: t.Out, recip: reciprocal(t.Stride)}
 }

@@ -38,7 +38,8 @@ func TestTablesRoundTrip(t *testing.T) {
 
 // valid reports what makes the scan loop's unchecked reads safe: every
 // class below the stride, one row of stride entries per state, and every
-// entry, its top bit cleared, a state.
+// entry, its top bit cleared, a row's offset: a multiple of the stride,
+// below the table's length. And that state finds the number of every row.
 func valid[T state](k *Index, table []T) error {
 	for b, c := range k.class {
 		if int(c) >= k.stride {
@@ -49,8 +50,13 @@ func valid[T state](k *Index, table []T) error {
 		return fmt.Errorf("%d entries for %d states of %d classes", len(table), len(k.out), k.stride)
 	}
 	for i, t := range table {
-		if s := int(t &^ top[T]()); s >= len(k.out) {
-			return fmt.Errorf("entry %d: state %d of %d", i, s, len(k.out))
+		if r := int(t &^ top[T]()); r%k.stride != 0 || r >= len(table) {
+			return fmt.Errorf("entry %d: row offset %d, stride %d, %d entries", i, r, k.stride, len(table))
+		}
+	}
+	for q := range len(k.out) {
+		if s := k.state(uint64(q * k.stride)); s != q {
+			return fmt.Errorf("row %d: state %d", q, s)
 		}
 	}
 	return nil
@@ -117,4 +123,20 @@ func TestFromTablesShape(t *testing.T) {
 		}()
 	}
 	FromTables(&good) // does not panic
+}
+
+// TestReciprocal checks state, the division by the stride as a multiply
+// and a shift, for every stride a class table allows, on rows from the
+// first to the last a 31-bit offset holds.
+func TestReciprocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for stride := 1; stride <= 256; stride++ {
+		k := &Index{stride: stride, recip: reciprocal(stride)}
+		last := (1<<31 - 1) / stride
+		for _, q := range []int{0, 1, 2, 3, last - 1, last, r.IntN(last), r.IntN(last), r.IntN(1 << 16)} {
+			if s := k.state(uint64(q * stride)); s != q {
+				t.Fatalf("stride %d: row %d read as %d", stride, q, s)
+			}
+		}
+	}
 }
