@@ -7,6 +7,7 @@
 package paths
 
 import (
+	"math/bits"
 	"path"
 	"strings"
 )
@@ -79,6 +80,9 @@ type AbsMemo struct {
 	n, next   int // the entries filled, and the one written next (round robin)
 	keys      [absMemoSize]string
 	vals      [absMemoSize]string
+	// cwdCred and homeCred are credentialDir's answers for the Cwd and
+	// the Home (see Env.AbsCredential), credUnknown until asked
+	cwdCred, homeCred uint8
 }
 
 // absMemoSize is how many paths an AbsMemo remembers: more than most
@@ -122,11 +126,16 @@ func (e Env) Abs(p string) string {
 	return path.Clean(a)
 }
 
-// abs is e.abs(p), remembered in m (e has no Links).
-func (m *AbsMemo) abs(e Env, p string) string {
+// fresh empties m unless it was filled for e's Cwd and Home.
+func (m *AbsMemo) fresh(e Env) {
 	if m.cwd != e.Cwd || m.home != e.Home {
 		*m = AbsMemo{cwd: e.Cwd, home: e.Home}
 	}
+}
+
+// abs is e.abs(p), remembered in m (e has no Links).
+func (m *AbsMemo) abs(e Env, p string) string {
+	m.fresh(e)
 	for i, k := range m.keys[:m.n] {
 		if k == p {
 			return m.vals[i]
@@ -209,31 +218,57 @@ func join(dir, p string) string {
 }
 
 // clean reports whether path.Clean(p) is p: no empty, . or .. component,
-// no trailing slash (but for the root).
+// no trailing slash (but for the root). Every empty, . or .. component
+// but a leading one starts after a slash with a slash or a dot: p is read
+// eight bytes at a time for its slashes (guard.go's zeroBytes), and only
+// a slash followed by a slash or a dot is looked at further. One pass
+// without a call for each component (IndexByte), which most paths, of
+// short components, are cheaper so.
 func clean(p string) bool {
-	if p == "" {
-		return false
+	if p == "" || p[len(p)-1] == '/' {
+		return p == "/"
 	}
-	if p == "/" {
-		return true
+	if p[0] == '.' && dotName(p, 0) {
+		return false // a leading . or .. component
 	}
-	if p[0] == '/' {
-		p = p[1:]
-	}
-	for {
-		i := strings.IndexByte(p, '/')
-		c := p
-		if i >= 0 {
-			c = p[:i]
+	for i := 0; i < len(p); i += 8 {
+		var w uint64
+		if len(p)-i >= 8 {
+			w = load8(p[i:])
+		} else {
+			w = tail(p, i)
 		}
-		if len(c) <= 2 && (c == "" || c == "." || c == "..") {
+		s := zeroBytes(w ^ ('/' * lowBits))
+		if s == 0 {
+			continue
+		}
+		// the slashes (high bit of their byte) the next byte of which, in
+		// w, is a slash or a dot; and the slash of w's last byte, whose
+		// next byte is in the next word (none is last in p: no trailing
+		// slash)
+		next := (s | zeroBytes(w^('.'*lowBits))) >> 8
+		for m := s & next; m != 0; m &= m - 1 {
+			if k := i + bits.TrailingZeros64(m)>>3 + 1; p[k] == '/' || dotName(p, k) {
+				return false
+			}
+		}
+		if s>>63 != 0 && i+8 < len(p) && (p[i+8] == '/' || dotName(p, i+8)) {
 			return false
 		}
-		if i < 0 {
-			return true
-		}
-		p = p[i+1:]
 	}
+	return true
+}
+
+// dotName reports whether the component of p that starts at k is . or ..
+// (p[k] being its first byte, if any).
+func dotName(p string, k int) bool {
+	if k >= len(p) || p[k] != '.' {
+		return false
+	}
+	if k+1 == len(p) || p[k+1] == '/' {
+		return true
+	}
+	return p[k+1] == '.' && (k+2 == len(p) || p[k+2] == '/')
 }
 
 // Classify returns the class of p, resolved against e. A trailing glob
@@ -299,11 +334,11 @@ func (e Env) AbsCredential(p string) (string, bool) {
 		case p == "~" && e.Home != "":
 			// Home itself: Abs returns it as it is
 		case strings.HasPrefix(p, "~/") && e.Home != "":
-			if rel := p[2:]; clean(rel) && rel[0] != '/' && !credentialMay(home, rel, home) {
+			if rel := p[2:]; clean(rel) && rel[0] != '/' && !credentialBelow(e.dirCredential(true, home), rel) {
 				return "", false
 			}
 		case e.Cwd != "":
-			if clean(p) && !credentialMay(e.Cwd, p, home) {
+			if clean(p) && !credentialBelow(e.dirCredential(false, home), p) {
 				return "", false
 			}
 		}
@@ -321,12 +356,39 @@ func (e Env) AbsCredential(p string) (string, bool) {
 // rel a clean relative path (see clean), so that the path is dir, a
 // slash and rel.
 func credentialMay(dir, rel, home string) bool {
+	return credentialBelow(credentialDir(dir, home), rel)
+}
+
+// What a directory says of the credentials below it (credentialDir).
+const (
+	credUnknown uint8 = iota // not judged yet (AbsMemo)
+	credNone                 // no path below it is a credential
+	credMay                  // a path below it may be one
+	credHome                 // it is the home: a path below is one when its rest is (credentialHomeSet)
+)
+
+// credentialBelow reports whether dir+"/"+rel may be a credential path,
+// k being credentialDir's answer for dir (see credentialMay).
+func credentialBelow(k uint8, rel string) bool {
+	switch k {
+	case credNone:
+		return false
+	case credHome:
+		return credentialHomeSet.holds(rel)
+	}
+	return true
+}
+
+// credentialDir judges the directory dir for credentialMay: whether a
+// path below it, in the home home, may be a credential (credMay), is none
+// (credNone), or is one by its rest below the home (credHome).
+func credentialDir(dir, home string) uint8 {
 	if dir == "" || dir[0] != '/' || !clean(dir) {
-		return true
+		return credMay
 	}
 	// a credential place of the system at or above dir, or below it
 	if credentialSystemSet.near(dir) {
-		return true
+		return credMay
 	}
 	// r is dir below the home the path lies in, "" when dir is that home:
 	// the path's rest there is r+"/"+rel, or rel
@@ -334,21 +396,47 @@ func credentialMay(dir, rel, home string) bool {
 	switch rest, ok := inAnyHome(dir, home); {
 	case home != "" && dir == home:
 	case home != "" && under(home, dir):
-		return true // dir above the home: the path may be in it or not
+		return credMay // dir above the home: the path may be in it or not
 	case ok:
 		r = rest
 	case strings.HasPrefix(dir, "/home/") || strings.HasPrefix(dir, "/Users/") || dir == "/root":
 		// another user's home itself (/home/x: no slash in x, as dir is
 		// clean and inAnyHome found no rest), or /root
 	case dir == "/" || dir == "/home" || dir == "/Users":
-		return true // above homes
+		return credMay // above homes
 	default:
-		return false // in no home, and no credential place of the system there
+		return credNone // in no home, and no credential place of the system there
 	}
 	if r == "" {
-		return credentialHomeSet.holds(rel)
+		return credHome
 	}
-	return credentialHomeSet.near(r)
+	if credentialHomeSet.near(r) {
+		return credMay
+	}
+	return credNone
+}
+
+// dirCredential is credentialDir for e's home directory (ofHome) or its
+// working directory, home being e.Home without its trailing slash; with a
+// memo, judged once for the memo's Cwd and Home.
+func (e Env) dirCredential(ofHome bool, home string) uint8 {
+	dir := e.Cwd
+	if ofHome {
+		dir = home
+	}
+	m := e.Memo
+	if m == nil {
+		return credentialDir(dir, home)
+	}
+	m.fresh(e)
+	k := &m.cwdCred
+	if ofHome {
+		k = &m.homeCred
+	}
+	if *k == credUnknown {
+		*k = credentialDir(dir, home)
+	}
+	return *k
 }
 
 // ClassifyAbs returns the class of an absolute, cleaned path.

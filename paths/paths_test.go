@@ -160,7 +160,9 @@ func TestPrefixes(t *testing.T) {
 // TestJoin: join is path.Join; clean(p) only when path.Clean(p) is p.
 func TestJoin(t *testing.T) {
 	dirs := []string{"/", "/home/user", "/home/user/", "/a/./b", "/a/../b", "//a", "rel", "rel/x", "", ".", ".."}
-	ps := []string{"x", "x/y", "./x", "../x", "x/", "x//y", ".", "..", "", "/abs", "...", ".x", "x/..", "x/.", "./", ".//x", "./...", "x/./y/", "https://h/p", "a..b", "//", "./.", "x/y/"}
+	ps := []string{"x", "x/y", "./x", "../x", "x/", "x//y", ".", "..", "", "/abs", "...", ".x", "x/..", "x/.", "./", ".//x", "./...", "x/./y/", "https://h/p", "a..b", "//", "./.", "x/y/",
+		// slashes and dots about the eight-byte words clean reads
+		"abcdef//x", "abcdefg//x", "abcdefg/./x", "abcdefg/.", "abcdefg/..", "abcdefg/...", "abcdefghijklmno/.hidden", "abcdefghijklmno/../y"}
 	for _, d := range dirs {
 		for _, p := range ps {
 			if got, want := join(d, p), path.Join(d, p); got != want {
@@ -376,7 +378,38 @@ func FuzzAbsCredential(f *testing.F) {
 			t.Skip()
 		}
 		checkAbsCredential(t, Env{Cwd: cwd, Home: home}, p)
+		// with a memo, filled for one Env and then asked for others and
+		// again: what it remembers of each directory is only ever what
+		// AbsCredential answers without it
+		var memo AbsMemo
+		for _, e := range []Env{{Cwd: cwd, Home: home}, {Cwd: home, Home: cwd}, {Cwd: cwd, Home: home}, {Cwd: cwd, Home: "/home/user"}} {
+			checkAbsCredentialMemo(t, e, &memo, p)
+			checkAbsCredentialMemo(t, e, &memo, "~/"+p)
+		}
 	})
+}
+
+// TestAbsCredentialMemo holds AbsCredential with a memo, shared by Envs
+// taken at random, to AbsCredential without one.
+func TestAbsCredentialMemo(t *testing.T) {
+	envs, words := credentialEnvs(), credentialWords()
+	rnd := rand.New(rand.NewPCG(5, 6))
+	var memo AbsMemo
+	for range 20000 {
+		e := envs[rnd.IntN(len(envs))]
+		for range 1 + rnd.IntN(12) {
+			checkAbsCredentialMemo(t, e, &memo, words[rnd.IntN(len(words))])
+		}
+	}
+}
+
+func checkAbsCredentialMemo(t *testing.T, e Env, memo *AbsMemo, p string) {
+	t.Helper()
+	want, wantOK := e.AbsCredential(p)
+	e.Memo = memo
+	if got, ok := e.AbsCredential(p); ok != wantOK || got != want {
+		t.Fatalf("Env{Cwd: %q, Home: %q}.AbsCredential(%q) with a memo = %q, %v; want %q, %v", e.Cwd, e.Home, p, got, ok, want, wantOK)
+	}
 }
 
 func checkAbsCredential(t *testing.T, e Env, p string) {
