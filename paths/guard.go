@@ -174,11 +174,16 @@ func holdsGuard(p, home string) bool {
 }
 
 // holdKeys are the components a guard row's pattern has below it (all but
-// its last): a directory above a place of the guard ends in one of them,
-// unless it is a home or above one.
+// its last), but those of a row in any directory that does not start
+// with a dot (bin/warden, which holdsGuard passes over): a directory
+// above a place of the guard ends in one of them, unless it is a home or
+// above one.
 var holdKeys = func() map[string]bool {
 	set := map[string]bool{}
-	for _, parts := range guardParts {
+	for i, parts := range guardParts {
+		if guardRows[i].at == anyDir && !strings.HasPrefix(parts[0], ".") {
+			continue
+		}
 		for _, c := range parts[:len(parts)-1] {
 			set[c] = true
 		}
@@ -187,7 +192,7 @@ var holdKeys = func() map[string]bool {
 }()
 
 // mayHold reports whether HoldsGuard may hold for p in home: p is the
-// root, a home or above one, a component of p is in holdKeys, or p holds
+// root, a home or above one, its last component is in holdKeys, or p holds
 // what this test does not judge (a glob, an upper-case or non-ASCII
 // letter, an empty component, a home that is not plain lower-case ASCII).
 func mayHold(p, home string) bool {
@@ -206,23 +211,15 @@ func mayHold(p, home string) bool {
 			return true // another user's home
 		}
 	}
-	start := 0
-	for i := 1; i <= len(p); i++ {
-		if i < len(p) {
-			b := p[i]
-			if b >= 0x80 || 'A' <= b && b <= 'Z' || b == '*' || b == '?' || b == '[' {
-				return true
-			}
-			if b != '/' {
-				continue
-			}
-		}
-		if c := p[start+1 : i]; c != "" && len(c) < 64 && holdKeyLens[c[0]]&(1<<len(c)) != 0 && holdKeys[c] {
+	for i := 1; i < len(p); i++ {
+		if b := p[i]; b >= 0x80 || 'A' <= b && b <= 'Z' || b == '*' || b == '?' || b == '[' {
 			return true
 		}
-		start = i
 	}
-	return false
+	// a directory above a place of a guard row, but a home or one above
+	// it, ends in a component of the row's pattern that is not its last
+	c := p[strings.LastIndexByte(p, '/')+1:]
+	return c != "" && len(c) < 64 && holdKeyLens[c[0]]&(1<<len(c)) != 0 && holdKeys[c]
 }
 
 // holdKeyLens[b] has bit n set when a key of holdKeys is n bytes long and
