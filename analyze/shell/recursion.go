@@ -64,6 +64,6 @@ func (r *resolver) forkBomb(f *syntax.FuncDecl, depth, id int) {
 	if !found {
 		return
 	}
-	r.add(Command{Depth: depth, Findings: []risk.Finding{{Analyzer: "shell", Rule: ruleForkBomb, Level: risk.Critical, Reversible: true,
+	r.add(&Command{Depth: depth, Findings: []risk.Finding{{Analyzer: "shell", Rule: ruleForkBomb, Level: risk.Critical, Reversible: true,
 		Reason: "The function " + cut(name, 40) + " starts copies of itself (in the background or a pipeline) on every call: a fork bomb exhausts the machine's processes"}}}, id, f.Pos().Offset())
 }

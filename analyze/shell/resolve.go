@@ -156,7 +156,7 @@ func (r *resolver) fields(fields []string) error {
 	if !r.work.Charge(fieldCost*len(fields), "shell words") {
 		return nil
 	}
-	return r.emit(Command{Args: fields, Dynamic: noneDynamic(len(fields))}, 0, 0, 0)
+	return r.emit(&Command{Args: fields, Dynamic: noneDynamic(len(fields))}, 0, 0, 0)
 }
 
 // fieldsOf splits a plain script (see plain: its only blanks are spaces
@@ -407,7 +407,7 @@ func (r *resolver) script(src string, depth int) error {
 		r.sets = true
 		id := r.nextID
 		r.nextID++
-		r.add(Command{Depth: depth, TooDeep: true}, id, 0)
+		r.add(&Command{Depth: depth, TooDeep: true}, id, 0)
 		return nil
 	}
 	// a simple script is read without the parser, into a tree of nodes
@@ -580,7 +580,7 @@ func (w *walk) node(n syntax.Node) {
 		} else if len(rs) > 0 {
 			// redirections of a compound command or of none at all
 			// (> /etc/passwd): a command without words holds them.
-			r.add(Command{Redirs: rs, Depth: depth}, id, x.Pos().Offset())
+			r.add(&Command{Redirs: rs, Depth: depth}, id, x.Pos().Offset())
 		}
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
@@ -612,7 +612,7 @@ func (w *walk) node(n syntax.Node) {
 		if x == w.call {
 			cmd.Redirs = w.redirs
 		}
-		w.fail(r.emit(cmd, depth, id, x.Pos().Offset()))
+		w.fail(r.emit(&cmd, depth, id, x.Pos().Offset()))
 	}
 }
 
@@ -664,7 +664,7 @@ func (r *resolver) envScripts(assigns []*syntax.Assign, depth, id int, off uint)
 			src = ". " + tool.Quote(src)
 		}
 		if depth+1 >= MaxDepth {
-			r.add(Command{Depth: depth + 1, TooDeep: true}, id, off)
+			r.add(&Command{Depth: depth + 1, TooDeep: true}, id, off)
 			continue
 		}
 		if err := r.nested(name, src, depth+1); err != nil {
@@ -723,12 +723,14 @@ func runsScript(name string) bool { return isShell(name) || name == "source" || 
 // substScript reports a shell or source whose script file is a process
 // substitution, sh <(echo …): the substitution's output is the script.
 func substScript(c Command) bool {
-	i, _ := scriptOperand(c)
+	i, _ := scriptOperand(&c)
 	return i < len(c.Args) && c.Dynamic[i] && strings.HasPrefix(c.Args[i], "<(")
 }
 
 // add appends a command found in script id at offset.
-func (r *resolver) add(c Command, id int, off uint) {
+func (r *resolver) add(cmd *Command, id int, off uint) {
+	r.out = append(r.outRoom(), *cmd)
+	c := &r.out[len(r.out)-1]
 	if len(r.via) > 0 {
 		// commands are read-only: those run through the same wrappers
 		// share one copy of the list
@@ -742,9 +744,8 @@ func (r *resolver) add(c Command, id int, off uint) {
 	if r.capped {
 		c.Capped, r.capped = true, false
 	}
-	r.chdir(&c)
+	r.chdir(c)
 	r.builtin(c)
-	r.out = append(r.outRoom(), c)
 	r.at = append(room(r.at), place{id, off})
 }
 
@@ -1346,9 +1347,11 @@ func printNode(b *strings.Builder, n syntax.Node) error {
 
 // emit records cmd and whatever it runs in turn: the script of a shell's
 // -c, the text of eval, and the command behind a wrapper.
-func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
+func (r *resolver) emit(cmd *Command, depth, id int, off uint) error {
 	if depth >= MaxDepth {
-		cmd.TooDeep = true // what it runs in turn is not followed
+		deep := *cmd
+		deep.TooDeep = true // what it runs in turn is not followed
+		cmd = &deep
 		r.sets = true
 	}
 	r.add(cmd, id, off)
@@ -1372,7 +1375,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 		}
 		return r.nested(name, cmd.Args[i], depth+1)
 	}
-	if runsScript(name) && readsStdin(cmd) && (isShell(name) || len(cmd.Args) > 1) {
+	if runsScript(name) && readsStdin(*cmd) && (isShell(name) || len(cmd.Args) > 1) {
 		// bash <<EOF … EOF, sh <<< "…": the heredoc is the script.
 		for _, rd := range cmd.Redirs {
 			if rd.Stdin() && !rd.Dynamic {
@@ -1388,7 +1391,7 @@ func (r *resolver) emit(cmd Command, depth, id int, off uint) error {
 
 // emitVia records inner, the command the wrapper name runs (its Depth
 // already set), and what inner runs in turn.
-func (r *resolver) emitVia(name string, inner Command, id int, off uint) error {
+func (r *resolver) emitVia(name string, inner *Command, id int, off uint) error {
 	r.via = append(r.via, name)
 	keeps := inPlace[name] && r.persist
 	if !keeps {
@@ -1436,7 +1439,7 @@ func isShell(name string) bool { return strings.HasSuffix(name, "sh") && shells[
 // readsStdin reports whether a shell takes its script from stdin: no
 // script file operand, -s, or a file that is stdin.
 func readsStdin(c Command) bool {
-	_, stdin := scriptOperand(c)
+	_, stdin := scriptOperand(&c)
 	return stdin
 }
 
@@ -1444,7 +1447,7 @@ func readsStdin(c Command) bool {
 // or source command (len(c.Args) when there is none), past its options
 // (and the names -o and -O take), and whether the script is read from
 // stdin: no operand, -s, - or a file that is stdin.
-func scriptOperand(c Command) (int, bool) {
+func scriptOperand(c *Command) (int, bool) {
 	for i := 1; i < len(c.Args); i++ {
 		a := c.Args[i]
 		switch {

@@ -112,7 +112,7 @@ const (
 
 // builtin follows the builtins that change the shell: unset, alias,
 // unalias, and cd, pushd and popd (whose new directory chdir computed).
-func (r *resolver) builtin(c Command) {
+func (r *resolver) builtin(c *Command) {
 	if len(c.Args) == 0 || c.Dynamic[0] {
 		return
 	}
@@ -186,7 +186,7 @@ func (r *resolver) builtin(c Command) {
 // expand runs what an alias, a function or a git alias stands for, in
 // place of the command that names it, and records git aliases being set.
 // It reports whether the command was expanded.
-func (r *resolver) expand(cmd Command, depth int) (bool, error) {
+func (r *resolver) expand(cmd *Command, depth int) (bool, error) {
 	name := cmd.Args[0]
 	inShell := len(r.via) == 0 || inPlace[r.via[len(r.via)-1]]
 	if inShell && !slices.Contains(r.expanding, name) {
@@ -226,7 +226,7 @@ func (r *resolver) expandAs(kind, name, src string, depth int) error {
 // git follows `git config alias.NAME VALUE` (and -c alias.NAME=VALUE) and
 // expands a git command that names an alias: a force push hidden behind
 // `git sync` is read as the push it is.
-func (r *resolver) git(cmd Command, depth int) (bool, error) {
+func (r *resolver) git(cmd *Command, depth int) (bool, error) {
 	local := map[string]string{}
 	i := 1
 	for i < len(cmd.Args) {
@@ -254,7 +254,7 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 	switch sub {
 	case "config", "remote":
 		var room gitRoom
-		if g, ok := readGit(cmd, &room); ok {
+		if g, ok := readGit(*cmd, &room); ok {
 			edits, n := remoteEdits(g, func(name string) (string, bool) { u, ok := r.gitAliases[RemoteKey(name)]; return u, ok })
 			for _, e := range edits[:n] {
 				r.setRemote(e.name, e.url)
@@ -285,7 +285,7 @@ func (r *resolver) git(cmd Command, depth int) (bool, error) {
 
 // gitConfig records the aliases `git config` sets or unsets; args[from:]
 // follow the word config.
-func (r *resolver) gitConfig(cmd Command, from int) {
+func (r *resolver) gitConfig(cmd *Command, from int) {
 	var ops []string
 	unset := false
 	for i := from; i < len(cmd.Args); i++ {
@@ -422,7 +422,7 @@ func (r *resolver) abs(p string) string {
 // listed gives the command xargs runs the paths its argument file lists,
 // when an earlier call wrote that listing (find ~ > list; xargs -a list
 // rm -rf): xargs reads the file with -a or on stdin.
-func (r *resolver) listed(xargs, inner Command) Command {
+func (r *resolver) listed(xargs, inner *Command) *Command {
 	if len(r.lists) == 0 {
 		return inner
 	}
@@ -448,7 +448,7 @@ func (r *resolver) listed(xargs, inner Command) Command {
 	if !ok {
 		return inner
 	}
-	out := Command{Args: slices.Clone(inner.Args), Dynamic: slices.Clone(inner.Dynamic), Depth: inner.Depth}
+	out := &Command{Args: slices.Clone(inner.Args), Dynamic: slices.Clone(inner.Dynamic), Depth: inner.Depth}
 	for _, p := range list {
 		out.Args = append(out.Args, p)
 		out.Dynamic = append(out.Dynamic, false)

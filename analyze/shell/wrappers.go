@@ -423,7 +423,7 @@ func cutPattern(v, pat string) (string, bool) {
 // one, the program text of an interpreter, find's -exec and -delete,
 // parallel's and eval's commands; and, for a program warden does not
 // know, the command its arguments start with.
-func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
+func (r *resolver) unwrap(cmd *Command, depth, id int, off uint) error {
 	self := len(r.out) - 1
 	name := path.Base(cmd.Args[0])
 	if name == "git" {
@@ -447,7 +447,7 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 	case "parallel", "sem":
 		return r.parallel(name, cmd, depth, id, off)
 	case "eval":
-		if static(cmd, 1) {
+		if static(*cmd, 1) {
 			return r.nested(name, strings.Join(cmd.Args[1:], " "), depth+1)
 		}
 		return nil
@@ -473,11 +473,11 @@ func (r *resolver) unwrap(cmd Command, depth, id int, off uint) error {
 }
 
 // runPiece records what one piece of a wrapper runs.
-func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd Command, depth, id int, off uint) error {
+func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd *Command, depth, id int, off uint) error {
 	switch p.kind {
 	case pArgv:
 		// the command reads the wrapper's stdin: bash's heredoc behind ionice
-		inner := Command{Args: cmd.Args[p.at:], Dynamic: cmd.Dynamic[p.at:], Depth: depth + 1, Redirs: stdinRedirs(cmd.Redirs)}
+		inner := &Command{Args: cmd.Args[p.at:], Dynamic: cmd.Dynamic[p.at:], Depth: depth + 1, Redirs: stdinRedirs(cmd.Redirs)}
 		if name == "xargs" {
 			inner = r.listed(cmd, replaced(cmd, inner))
 		}
@@ -509,12 +509,12 @@ func (r *resolver) runPiece(self int, name string, w *Wrapper, p piece, cmd Comm
 // name is dynamic, which no reader takes as safe.
 func (r *resolver) dynamicScript(name string, depth, id int, off uint) error {
 	label := "$(script of " + name + ")"
-	return r.emitVia(name, Command{Args: []string{label}, Dynamic: []bool{true}, Depth: depth + 1}, id, off)
+	return r.emitVia(name, &Command{Args: []string{label}, Dynamic: []bool{true}, Depth: depth + 1}, id, off)
 }
 
 // replaced marks the words of an xargs -I command that hold the
 // replacement string as computed at run time: they are the input's lines.
-func replaced(xargs, inner Command) Command {
+func replaced(xargs, inner *Command) *Command {
 	repl := ""
 	for i := 1; i < len(xargs.Args); i++ {
 		a := xargs.Args[i]
@@ -532,7 +532,7 @@ func replaced(xargs, inner Command) Command {
 	if repl == "" {
 		return inner
 	}
-	out := Command{Args: inner.Args, Dynamic: slices.Clone(inner.Dynamic), Depth: inner.Depth}
+	out := &Command{Args: inner.Args, Dynamic: slices.Clone(inner.Dynamic), Depth: inner.Depth}
 	for i, a := range out.Args {
 		if strings.Contains(a, repl) {
 			out.Dynamic[i] = true
@@ -600,7 +600,7 @@ func (r *resolver) python(self int, name, text string, depth int) error {
 // point itself, a deleting command as deleting it recursively, and
 // -delete as rm -rf of each start point. With one, {} is a path below the
 // start point (START/{}).
-func (r *resolver) find(cmd Command, depth, id int, off uint) error {
+func (r *resolver) find(cmd *Command, depth, id int, off uint) error {
 	var starts []string
 	var startDyn []bool
 	i := 1
@@ -619,15 +619,18 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 		starts, startDyn = []string{"."}, []bool{false}
 	}
 	filtered := findFiltered(cmd.Args[i:])
+	// inner is declared out of the loops: the address of a variable of a
+	// loop, given to the recursive emit, would move it to the heap
+	var inner Command
 	for ; i < len(cmd.Args); i++ {
 		switch cmd.Args[i] {
 		case "-delete":
 			for k, s := range starts {
-				inner := Command{Args: []string{"rm", "-rf", s}, Dynamic: []bool{false, false, startDyn[k]}, Depth: depth + 1}
+				inner = Command{Args: []string{"rm", "-rf", s}, Dynamic: []bool{false, false, startDyn[k]}, Depth: depth + 1}
 				if filtered {
 					inner.Args = []string{"rm", "-f", below(s, startDyn[k])}
 				}
-				if err := r.emitVia("find", inner, id, off); err != nil {
+				if err := r.emitVia("find", &inner, id, off); err != nil {
 					return err
 				}
 			}
@@ -641,8 +644,8 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 					if k == maxFeeds {
 						break
 					}
-					inner := matchCommand(cmd, i+1, j, s, startDyn[k], filtered, depth+1)
-					if err := r.emitVia("find", inner, id, off); err != nil {
+					inner = matchCommand(cmd, i+1, j, s, startDyn[k], filtered, depth+1)
+					if err := r.emitVia("find", &inner, id, off); err != nil {
 						return err
 					}
 				}
@@ -656,7 +659,7 @@ func (r *resolver) find(cmd Command, depth, id int, off uint) error {
 // gitForeach returns the shell command git submodule foreach runs in
 // every submodule: its words after foreach and its options, joined (at
 // is -1 when one is computed at run time).
-func gitForeach(cmd Command) (text string, at int, ok bool) {
+func gitForeach(cmd *Command) (text string, at int, ok bool) {
 	i := 1
 	for i < len(cmd.Args) && !cmd.Dynamic[i] && strings.HasPrefix(cmd.Args[i], "-") {
 		if gitGlobalValue(cmd.Args[i]) {
@@ -700,7 +703,7 @@ var fdValueFlags = map[string]bool{"-e": true, "--extension": true, "-t": true, 
 // them at once; {} stands for a match, appended when CMD names none. As
 // with find, a search that no pattern or test narrows matches everything
 // under its paths (see find).
-func (r *resolver) fd(cmd Command, depth, id int, off uint) error {
+func (r *resolver) fd(cmd *Command, depth, id int, off uint) error {
 	var ops []string
 	var opsDyn []bool
 	filtered := false
@@ -752,12 +755,13 @@ func (r *resolver) fd(cmd Command, depth, id int, off uint) error {
 	if !slices.ContainsFunc(run.Args[at:], func(a string) bool { return strings.Contains(a, "{}") }) {
 		run.Args, run.Dynamic = append(run.Args, "{}"), append(run.Dynamic, false)
 	}
+	var inner Command // out of the loop: see find
 	for k, s := range starts {
 		if k == maxFeeds {
 			break
 		}
-		inner := matchCommand(run, at, len(run.Args), s, startDyn[k], filtered, depth+1)
-		if err := r.emitVia("fd", inner, id, off); err != nil {
+		inner = matchCommand(&run, at, len(run.Args), s, startDyn[k], filtered, depth+1)
+		if err := r.emitVia("fd", &inner, id, off); err != nil {
 			return err
 		}
 	}
@@ -809,7 +813,7 @@ var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "rmdir
 
 // matchCommand is the command find runs (args[from:to] of cmd) with {}
 // standing for the matches under the start point start (see find).
-func matchCommand(cmd Command, from, to int, start string, startDyn, filtered bool, depth int) Command {
+func matchCommand(cmd *Command, from, to int, start string, startDyn, filtered bool, depth int) Command {
 	inner := Command{Args: slices.Clone(cmd.Args[from:to]), Dynamic: slices.Clone(cmd.Dynamic[from:to]), Depth: depth}
 	match := start
 	if filtered {
@@ -835,7 +839,7 @@ var parallelValueFlags = map[string]bool{"-j": true, "--jobs": true, "-S": true,
 // parallel records what GNU parallel runs: parallel [options] command …
 // ::: arguments… runs the command once per argument, given as its last
 // word; without ::: the arguments come from stdin (computed at run time).
-func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) error {
+func (r *resolver) parallel(name string, cmd *Command, depth, id int, off uint) error {
 	i := 1
 	for i < len(cmd.Args) {
 		a := cmd.Args[i]
@@ -863,11 +867,12 @@ func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) e
 	if fromStdin {
 		extra = []string{"$(stdin of parallel)"}
 	}
+	var inner Command // out of the loop: see find
 	for k, a := range extra {
 		if k == maxFeeds {
 			break
 		}
-		inner := Command{Args: slices.Clone(cmd.Args[i:j]), Dynamic: slices.Clone(cmd.Dynamic[i:j]), Depth: depth + 1}
+		inner = Command{Args: slices.Clone(cmd.Args[i:j]), Dynamic: slices.Clone(cmd.Dynamic[i:j]), Depth: depth + 1}
 		dyn := fromStdin || cmd.Dynamic[j+1+k]
 		placed := false
 		for m, w := range inner.Args {
@@ -888,7 +893,7 @@ func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) e
 			}
 			continue
 		}
-		if err := r.emitVia(name, inner, id, off); err != nil {
+		if err := r.emitVia(name, &inner, id, off); err != nil {
 			return err
 		}
 	}
@@ -900,7 +905,7 @@ func (r *resolver) parallel(name string, cmd Command, depth, id int, off uint) e
 // warden knows (a command of the knowledge, a wrapper, a shell or an
 // interpreter), the program may well run it with the words after it, so
 // that command is judged too (via "NAME (may run)").
-func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) error {
+func (r *resolver) mayRun(name string, cmd *Command, depth, id int, off uint) error {
 	i := 1
 	for i < len(cmd.Args) && !cmd.Dynamic[i] && isOpt(cmd.Args[i]) {
 		i++
@@ -921,7 +926,7 @@ func (r *resolver) mayRun(name string, cmd Command, depth, id int, off uint) err
 		return nil
 	}
 	inner := Command{Args: cmd.Args[i:], Dynamic: cmd.Dynamic[i:], Depth: depth + 1}
-	return r.emitVia(name+mayRunVia, inner, id, off)
+	return r.emitVia(name+mayRunVia, &inner, id, off)
 }
 
 // mayRunVia marks, in a command's Via, the program that may run it.
