@@ -3,7 +3,6 @@ package shell
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -812,9 +811,7 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 	}
 	// bounds returns the part of own inside sp.
 	bounds := func(sp span) (int, int) {
-		lo := sort.Search(len(own), func(k int) bool { return r.at[own[k]].offset >= sp.from })
-		hi := sort.Search(len(own), func(k int) bool { return r.at[own[k]].offset >= sp.to })
-		return lo, hi
+		return ownFrom(own, r.at, sp.from), ownFrom(own, r.at, sp.to)
 	}
 	feed := func(recvLo, recvHi int, head uint, from []int) {
 		for k := recvLo; k < recvHi && r.at[own[k]].offset == head; k++ {
@@ -831,9 +828,10 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 			}
 		}
 	}
+	var fromRoom [maxFeeds]int
 	for _, p := range pipes {
-		xlo, xhi := bounds(p[0])
-		ylo, yhi := bounds(p[1])
+		xlo, xhi := ownFrom(own, r.at, p[0].from), ownFrom(own, r.at, p[0].to)
+		ylo, yhi := ownFrom(own, r.at, p[1].from), ownFrom(own, r.at, p[1].to)
 		if xlo >= xhi || ylo >= yhi {
 			continue
 		}
@@ -844,14 +842,14 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 		if xhi < len(own) {
 			end = own[xhi]
 		}
-		from := make([]int, 0, maxFeeds)
+		from := fromRoom[:0]
 		for j := max(own[xlo], end-maxFeeds); j < end; j++ {
 			from = append(from, j)
 		}
 		feed(ylo, yhi, r.at[own[ylo]].offset, from)
 	}
 	for _, st := range stmts {
-		lo, hi := bounds(st.span)
+		lo, hi := ownFrom(own, r.at, st.from), ownFrom(own, r.at, st.to)
 		k := lo
 		for k < hi && r.at[own[k]].offset <= st.call {
 			k++
@@ -869,6 +867,22 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 	if len(sets) > 0 {
 		r.linkVars(own, sets, bounds)
 	}
+}
+
+// ownFrom returns the first index k of own whose command is at an offset
+// of off or past it, by sort.Search's bisection (the same steps, written
+// out: without a call per step).
+func ownFrom(own []int, at []place, off uint) int {
+	i, j := 0, len(own)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if at[own[h]].offset < off {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
 }
 
 // redirects resolves a statement's redirections.
