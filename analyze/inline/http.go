@@ -132,6 +132,17 @@ func envURL(e []part) (string, bool) {
 // object among toks reads as its whole value (body: process.env.TOKEN),
 // or "".
 func fieldEnv(toks []token, key string) string {
+	if i, ok := fieldValue(toks, key); ok {
+		if name, next := envAt(toks, i); next > i {
+			return name
+		}
+	}
+	return ""
+}
+
+// fieldValue returns the index of the value of the first key: value (or
+// key => value, key = value) field among toks.
+func fieldValue(toks []token, key string) (int, bool) {
 	for i := 0; i+2 < len(toks); i++ {
 		t := toks[i]
 		if !(t.k == tIdent && t.text == key || t.k == tStr && text(t.parts) == key && !dynamic(t.parts)) {
@@ -140,31 +151,21 @@ func fieldEnv(toks []token, key string) string {
 		if sep := toks[i+1]; sep.k != tPunct || sep.text != ":" && sep.text != "=>" && sep.text != "=" {
 			continue
 		}
-		if name, next := envAt(toks, i+2); next > i+2 {
-			return name
-		}
-		return ""
+		return i + 2, true
 	}
-	return ""
+	return 0, false
 }
 
 // field returns the literal string value of the key: value field of an
 // object among toks (method: "DELETE", "url": "https://…"), and whether
 // the key is there; "" with true when its value is computed at run time.
 func field(toks []token, key string) (string, bool) {
-	for i := 0; i+2 < len(toks); i++ {
-		t := toks[i]
-		if !(t.k == tIdent && t.text == key || t.k == tStr && text(t.parts) == key && !dynamic(t.parts)) {
-			continue
-		}
-		if sep := toks[i+1]; sep.k != tPunct || sep.text != ":" && sep.text != "=>" && sep.text != "=" {
-			continue
-		}
-		v := toks[i+2]
-		if v.k == tStr && len(v.parts) == 1 && !v.parts[0].dyn {
-			return v.parts[0].text, true
-		}
-		return "", true
+	i, ok := fieldValue(toks, key)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	if v := toks[i]; v.k == tStr && len(v.parts) == 1 && !v.parts[0].dyn {
+		return v.parts[0].text, true
+	}
+	return "", true
 }

@@ -88,39 +88,35 @@ func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 		if file == "" {
 			return out
 		}
-		for j := 1; j < len(c.Args); j++ {
-			a, v := c.Args[j], ""
-			switch {
-			case (a == "-c" || a == "--bytes") && j+1 < len(c.Args) && !c.Dynamic[j+1]:
-				v = c.Args[j+1]
-			case strings.HasPrefix(a, "--bytes="):
-				v = a[len("--bytes="):]
-			case strings.HasPrefix(a, "-c") && len(a) > 2:
-				v = a[2:]
-			}
-			if n, ok := parseSize(v); ok && n >= hugeAllocation {
-				out = append(out, exhaustFinding("head writes "+v+" into "+file+", which fills the disk", file))
-				break
-			}
+		if v, ok := hugeSize(c, "-c", "--bytes"); ok {
+			out = append(out, exhaustFinding("head writes "+v+" into "+file+", which fills the disk", file))
 		}
 	case "fallocate":
-		for j := 1; j+1 < len(c.Args); j++ {
-			a, v := c.Args[j], ""
-			switch {
-			case a == "-l" || a == "--length":
-				v = c.Args[j+1]
-			case strings.HasPrefix(a, "--length="):
-				v = a[len("--length="):]
-			case strings.HasPrefix(a, "-l") && len(a) > 2:
-				v = a[2:]
-			}
-			if n, ok := parseSize(v); ok && n >= hugeAllocation {
-				out = append(out, exhaustFinding("fallocate takes "+v+" of disk at once", ""))
-				break
-			}
+		if v, ok := hugeSize(c, "-l", "--length"); ok {
+			out = append(out, exhaustFinding("fallocate takes "+v+" of disk at once", ""))
 		}
 	}
 	return out
+}
+
+// hugeSize returns the size c gives by option short or long (-c 100G,
+// -c100G, --bytes 100G, --bytes=100G) when it is hugeAllocation or more.
+func hugeSize(c *Command, short, long string) (string, bool) {
+	for j := 1; j < len(c.Args); j++ {
+		a, v := c.Args[j], ""
+		switch {
+		case (a == short || a == long) && j+1 < len(c.Args) && !c.Dynamic[j+1]:
+			v = c.Args[j+1]
+		case strings.HasPrefix(a, long+"="):
+			v = a[len(long)+1:]
+		case strings.HasPrefix(a, short) && len(a) > len(short):
+			v = a[len(short):]
+		}
+		if n, ok := parseSize(v); ok && n >= hugeAllocation {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 func exhaustFinding(reason, file string) risk.Finding {

@@ -56,15 +56,10 @@ func ToolVerb(name string) (risk.Level, string) {
 // user), or, when the verb ends the name, the word before it
 // (namespace_delete).
 func toolObject(after, before string) string {
-	obj := before
-	for after != "" {
-		tok, tail := nextToken(after)
-		if tok != "" {
-			obj = tok
-		}
-		after = tail
+	if obj := lastToken(after); obj != "" {
+		return obj
 	}
-	return strings.ToLower(obj)
+	return strings.ToLower(before)
 }
 
 // removes are the destructive verbs that take their object away (not
