@@ -26,7 +26,8 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	if c.Known {
 		return out, nil
 	}
-	if l, arg := shell.ToolArgs(c.Name, c.Action.Arguments); l > risk.Safe {
+	verbLevel, verb := shell.ToolVerb(c.Name)
+	if l, arg := shell.ToolArgs(c.Name, verbLevel, verb, c.Action.Arguments); l > risk.Safe {
 		// its options read as a command line's: destroy: true is
 		// --destroy, resourceType: "namespace" kubectl's kind
 		f := risk.Finding{Analyzer: "hints", Rule: "hints.tool_args", Level: l, Locked: l == risk.Critical,
@@ -38,7 +39,7 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 		}
 		out = append(out, f)
 	}
-	if l, verb := shell.ToolVerb(c.Name); l > risk.Safe {
+	if l := verbLevel; l > risk.Safe {
 		// an unknown tool is judged by the verb it is named for, as a
 		// command-line tool's subcommand is: whatever its annotations
 		// say, which can only raise

@@ -1,7 +1,8 @@
 package shell
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/risk"
@@ -14,13 +15,15 @@ import (
 // or sync) makes the call at least High, as --destroy, --hard and
 // --force do on the command line; a kind argument naming what holds
 // everything else (resourceType: "namespace", kind: "Database") makes a
-// tool named for removing Critical, as kubectl delete namespace is. It
-// returns the level and the argument that decides it (0 and "" when
-// none does); verb and level are ToolVerb's for the tool's name.
-func ToolArgs(name string, args map[string]any) (risk.Level, string) {
-	verbLevel, verb := ToolVerb(name)
+// tool named for removing Critical, as kubectl delete namespace is.
+// verbLevel and verb are what ToolVerb returns for name. It returns the
+// level and the argument that decides it (0 and "" when none does); the
+// arguments are read in the order of their names, so that the one a
+// reason names does not depend on map order.
+func ToolArgs(name string, verbLevel risk.Level, verb string, args map[string]any) (risk.Level, string) {
+	keys := slices.Sorted(maps.Keys(args))
 	if verbLevel == risk.High && removes[verb] {
-		for _, k := range sortedKeys(args) {
+		for _, k := range keys {
 			if s, ok := args[k].(string); ok && kindKeys[normKey(k)] && scopeNoun(strings.ToLower(s)) {
 				return risk.Critical, k + ": " + s
 			}
@@ -30,7 +33,7 @@ func ToolArgs(name string, args map[string]any) (risk.Level, string) {
 	for _, w := range nameTokens(name) {
 		forced = forced || forceVerbs[w]
 	}
-	for _, k := range sortedKeys(args) {
+	for _, k := range keys {
 		key := normKey(k)
 		switch v := args[k].(type) {
 		case bool:
@@ -54,17 +57,6 @@ func normKey(k string) string {
 		k = strings.NewReplacer("_", "", "-", "").Replace(k)
 	}
 	return k
-}
-
-// sortedKeys returns the names of args in order, so that the argument a
-// reason names does not depend on map order.
-func sortedKeys(args map[string]any) []string {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // nameTokens splits a tool's name into lower-case words (see nextToken),

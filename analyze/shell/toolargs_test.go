@@ -37,7 +37,8 @@ func TestToolArgs(t *testing.T) {
 		{"", nil, 0},
 	}
 	for _, tt := range tests {
-		if got, why := ToolArgs(tt.name, tt.args); got != tt.want || (got > 0) != (why != "") {
+		vl, verb := ToolVerb(tt.name)
+		if got, why := ToolArgs(tt.name, vl, verb, tt.args); got != tt.want || (got > 0) != (why != "") {
 			t.Errorf("ToolArgs(%q, %v) = %v %q, want %v", tt.name, tt.args, got, why, tt.want)
 		}
 	}
@@ -47,7 +48,8 @@ func FuzzToolArgs(f *testing.F) {
 	f.Add("kubectl_delete", "resourceType", "namespace", true)
 	f.Add("git_push", "force", "", true)
 	f.Fuzz(func(t *testing.T, name, key, val string, b bool) {
-		l, why := ToolArgs(name, map[string]any{key: val, key + "x": b})
+		vl, verb := ToolVerb(name)
+		l, why := ToolArgs(name, vl, verb, map[string]any{key: val, key + "x": b})
 		if (l > 0) != (why != "") || l > risk.Critical {
 			t.Fatalf("ToolArgs = %v %q", l, why)
 		}
