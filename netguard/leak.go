@@ -67,11 +67,13 @@ func leaks(c *tool.Call) []risk.Finding {
 			return !cat.Local() && !cat.Internal() && !secrets.ForService(t.host, hosts)
 		}
 		to := sentIn(c, s.Raw, away)
-		where, res := cutHost(to), resource(to)
-		if to == "" && sink && !forServer(server, hosts) && sentToServer(c, s.Raw) {
+		var where, res string
+		switch {
+		case to != "":
+			where, res = cutHost(to), resource(to)
+		case sink && !forServer(server, hosts) && sentToServer(c, s.Raw):
 			to, where, res = server, "MCP server "+server+" by "+c.Name+", which publishes what it is given", "mcp:"+server
-		}
-		if to == "" {
+		default:
 			continue
 		}
 		why := "The " + s.Description + " written " + strings.TrimPrefix(s.Where, "written ") + " (" + s.Match + ") is sent to " + where
