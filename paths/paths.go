@@ -387,7 +387,7 @@ func credentialDir(dir, home string) uint8 {
 		return credMay
 	}
 	// a credential place of the system at or above dir, or below it
-	if credentialSystemSet.near(dir) {
+	if credentialSystemSet.near(dir) || dir == "/proc" || strings.HasPrefix(dir, "/proc/") {
 		return credMay
 	}
 	// r is dir below the home the path lies in, "" when dir is that home:
@@ -577,10 +577,33 @@ var credentialHome = []string{
 
 var credentialSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/root/.ssh", "/var/lib/docker", "/run/secrets", "/var/run/secrets"}
 
+// procSecret reports whether p is a process's environment or memory
+// under /proc (/proc/1/environ, /proc/self/mem, /proc/*/task/7/environ):
+// the environment holds the tokens and passwords a service was started
+// with, the memory everything it has read.
+func procSecret(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	pid, rest, ok := strings.Cut(rest, "/")
+	if !ok || pid == "" {
+		return false
+	}
+	if t, ok := strings.CutPrefix(rest, "task/"); ok {
+		tid, r, ok := strings.Cut(t, "/")
+		if !ok || tid == "" {
+			return false
+		}
+		rest = r
+	}
+	return rest == "environ" || rest == "mem"
+}
+
 // credentialIn reports whether p holds credentials, rest and ok being
 // inAnyHome's answer for it.
 func credentialIn(p, rest string, ok bool) bool {
-	if credentialSystemSet.holds(p) {
+	if credentialSystemSet.holds(p) || procSecret(p) {
 		return true
 	}
 	if !ok || strings.HasSuffix(rest, ".pub") || strings.HasSuffix(rest, "/known_hosts") {
