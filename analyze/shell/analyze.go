@@ -372,10 +372,21 @@ func mayRun(f risk.Finding, c *Command) risk.Finding {
 // not see.
 const xargsInput = "$(xargs input)"
 
-// redirects judges the files a command's redirections write.
+// redirects judges the files a command's redirections write, and those
+// they read (cat < ~/.ssh/id_rsa reads the key as cat ~/.ssh/id_rsa does).
 func (k *Knowledge) redirects(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
 	for _, rd := range c.Redirs {
 		if rd.Stdin() {
+			continue
+		}
+		if rd.Op == "<" {
+			if k.RedirectIn.Rule != "" {
+				c := Command{Args: []string{"<", rd.Target}, Dynamic: []bool{false, rd.Dynamic}}
+				target := [1]int{1}
+				if f, ok := k.RedirectIn.judge(&c, target[:], env); ok {
+					out = append(out, f)
+				}
+			}
 			continue
 		}
 		if strings.HasPrefix(rd.Target, "/dev/tcp/") || strings.HasPrefix(rd.Target, "/dev/udp/") {

@@ -34,8 +34,10 @@ type Knowledge struct {
 	// substitution; Downloaders fetch text from the network.
 	Interpreters []string `yaml:"interpreters"`
 	Downloaders  []string `yaml:"downloaders"`
-	// Redirect judges files written by > and >>.
-	Redirect Row `yaml:"redirect"`
+	// Redirect judges files written by > and >>; RedirectIn, when the
+	// knowledge has it, files read by <, whatever command reads them.
+	Redirect   Row `yaml:"redirect"`
+	RedirectIn Row `yaml:"redirect_in"`
 	// SQLClients maps a database client to where its SQL stands.
 	SQLClients map[string]SQLClient `yaml:"sql_clients"`
 	Rows       []Row                `yaml:"commands"`
@@ -315,11 +317,14 @@ func (k *Knowledge) index(eager bool) error {
 		k.vflags[name] = set(fs)
 	}
 	rows := []*Row{&k.Redirect}
+	if k.RedirectIn.Rule != "" {
+		rows = append(rows, &k.RedirectIn)
+	}
 	for i := range k.Rows {
 		rows = append(rows, &k.Rows[i])
 	}
 	for _, r := range rows {
-		if eager || r == &k.Redirect {
+		if eager || r == &k.Redirect || r == &k.RedirectIn {
 			if err := r.compile(eager); err != nil {
 				return err
 			}

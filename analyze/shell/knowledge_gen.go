@@ -55,6 +55,12 @@ func commandsData() *Knowledge {
 			Effect: "write",
 			Reason: "The command writes over {target}",
 		},
+		RedirectIn: Row{
+			Rule:   "cmd.credential_file_access",
+			Target: "operands",
+			Effect: "read",
+			Reason: "The command reads the secrets in {target}",
+		},
 		SQLClients: map[string]SQLClient{
 			"bq": {Flags: []string{}, Operand: 2},
 			"clickhouse-client": {

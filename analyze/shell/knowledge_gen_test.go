@@ -56,7 +56,7 @@ func TestKnowledgeGenerated(t *testing.T) {
 // k, so that no process parses a built-in row's pattern to find it.
 func argNeedsSource(p golit.Printer, k *Knowledge) string {
 	var pats []string
-	for _, r := range append([]Row{k.Redirect}, k.Rows...) {
+	for _, r := range append([]Row{k.Redirect, k.RedirectIn}, k.Rows...) {
 		if r.ArgMatch != "" && !slices.Contains(pats, r.ArgMatch) {
 			pats = append(pats, r.ArgMatch)
 		}

@@ -55,8 +55,8 @@ func describe(fs []risk.Finding) string {
 // knowledge generated from it.
 func TestKnowledgeSamples(t *testing.T) {
 	k := yamlKnowledge(t)
-	rows := append([]Row{k.Redirect}, k.Rows...)
-	for _, r := range rows {
+	rows := append([]Row{k.Redirect, k.RedirectIn}, k.Rows...)
+	for i, r := range rows {
 		if len(r.Match) == 0 || len(r.NoMatch) == 0 {
 			t.Errorf("%s %v: every row needs match and no_match samples", r.Rule, r.Cmd)
 		}
@@ -84,8 +84,11 @@ func TestKnowledgeSamples(t *testing.T) {
 			for _, c := range r.Cmd {
 				one.byName[c] = []*Row{&one.Rows[0]}
 			}
-			if r.Rule == k.Redirect.Rule {
+			switch i {
+			case 0:
 				one.Redirect = r
+			case 1:
+				one.RedirectIn = r
 			}
 			if fs := one.Analyze(cmds, testEnv); len(fs) > 0 {
 				if _, ok := levelOf(fs, r.Rule); ok {

@@ -13,7 +13,7 @@ import (
 // irreversible effect: it counts as a locked row.
 func TestKnowledgeLocked(t *testing.T) {
 	k := yamlKnowledge(t) // with the samples
-	rows := append([]Row{k.Redirect}, k.Rows...)
+	rows := append([]Row{k.Redirect, k.RedirectIn}, k.Rows...)
 	locked := 0
 	for _, r := range rows {
 		critical := r.level == risk.Critical
