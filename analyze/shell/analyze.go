@@ -109,6 +109,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if e.store != nil {
 			out = k.storeFindings(out, cmds, i, e.store)
 		}
+		if e.control != controlNone {
+			out = controlFindings(out, cmds, i, e.control)
+		}
 		out = exhaustion(out, c, name)
 		out = scopeRemoval(out, start, c)
 		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {

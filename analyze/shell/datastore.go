@@ -146,7 +146,8 @@ func appendFlagValues(out, args, flags []string) []string {
 }
 
 // stdinTexts returns what command i reads on stdin that the script
-// shows: heredocs and here-strings, and what echo or printf pipe into it.
+// shows: heredocs and here-strings, and what echo or printf pipe into it
+// (as they print it: escapes read, printf's format applied).
 func stdinTexts(cmds []Command, i int) []string {
 	var texts []string
 	for _, rd := range cmds[i].Redirs {
@@ -158,7 +159,7 @@ func stdinTexts(cmds []Command, i int) []string {
 		in := cmds[j]
 		if len(in.Args) > 1 {
 			if n := commandName(in.Args[0]); n == "echo" || n == "printf" {
-				texts = append(texts, strings.Join(in.Args[1:], " "))
+				texts = append(texts, echoText(in))
 			}
 		}
 	}

@@ -226,7 +226,8 @@ var ncValueFlags = setOf("-w", "-p", "-s", "-i", "-q", "-x", "-X", "-e", "-c", "
 	"--wait", "--idle-timeout", "--delay", "--max-conns", "--allow", "--allowfile", "--deny", "--denyfile", "-m", "-d", "-o")
 
 // connectHost returns the host nc, ncat, netcat or telnet connects to:
-// the first operand, unless the command listens (-l).
+// the first operand, unless the command listens (-l) or connects to a
+// UNIX socket (-U).
 func connectHost(c Command, name string) string {
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
@@ -235,6 +236,8 @@ func connectHost(c Command, name string) string {
 			return ""
 		case a == "-l" || a == "--listen" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "l") && name != "telnet":
 			return ""
+		case a == "--unixsock" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "U") && name != "telnet":
+			return "" // nc -U /run/x.sock: a local socket, no host
 		case ncValueFlags[a]:
 			j++
 		case strings.HasPrefix(a, "-"):

@@ -97,6 +97,8 @@ type entry struct {
 	runtime  string // the runtime scriptCLI reads (cliRuntime); "": none
 	// store: the data store client it is (datastore.go); nil: none
 	store *storeClient
+	// control: the control language it takes on stdin (control.go)
+	control controlKind
 	// sink: the kind of network client it is (exfil.go); http: the
 	// kind of HTTP client (http.go)
 	sink sinkKind
@@ -131,7 +133,8 @@ func (k *Knowledge) entry(name string) *entry {
 func (k *Knowledge) lookup(name string) *entry {
 	e := &entry{name: name, rows: k.byName[name], vflags: k.vflags[name], interp: k.interp[interpreterName(name)], down: k.down[name],
 		printer: printers[name], archiver: archivers[name], judge: semantics(name), sink: sinkKindOf(name),
-		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name], http: httpKindOf(name)}
+		nameVerb: nameVerb(name), runtime: cliRuntime(name), store: storeClients[name], http: httpKindOf(name),
+		control: controlKindOf(name)}
 	if cl, ok := k.SQLClients[name]; ok {
 		e.sql = &cl
 	}
