@@ -72,3 +72,20 @@ func TestUnknownOnDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestInformationalRunsNothing: a program that only reports (getent,
+// id, uname) is not guessed to run a command its operands name (getent
+// passwd deploy looks up an account; it does not run passwd).
+func TestInformationalRunsNothing(t *testing.T) {
+	for _, script := range []string{"getent passwd deploy", "getent group sudo", "id passwd x"} {
+		for _, f := range analyzeScript(t, script) {
+			if f.Level >= risk.Medium {
+				t.Errorf("%q: %s %s: %s", script, f.Rule, f.Level, f.Reason)
+			}
+		}
+	}
+	// an unknown program is still guessed to run what it names
+	if l, ok := levelOf(analyzeScript(t, "frobwrap rm -rf ~"), "fs.recursive_delete"); !ok || l != risk.Critical {
+		t.Errorf("frobwrap rm -rf ~: fs.recursive_delete %s %v, want critical", l, ok)
+	}
+}

@@ -914,7 +914,7 @@ func (r *resolver) mayRun(name string, cmd *Command, depth, id int, off uint) er
 		return nil // a lone word: `man rm` runs nothing
 	}
 	k := DefaultKnowledge()
-	if k.byName[commandName(name)] != nil || k.interp[interpreterName(name)] || notRunners[name] {
+	if k.byName[commandName(name)] != nil || k.interp[interpreterName(name)] || notRunners[name] || informational.has(name) {
 		return nil
 	}
 	next := cmd.Args[i]
