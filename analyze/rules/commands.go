@@ -72,10 +72,10 @@ func commandBits(cmds []shell.Command, i int) uint8 {
 	}
 	if installs(c.Args) {
 		bits |= bitInstall
-		if elev {
+		if elev && !simulated(c.Args) {
 			bits |= bitSystemInstall
 		}
-	} else if elev && buildInstall(c.Args) {
+	} else if elev && buildInstall(c.Args) && !simulated(c.Args) {
 		bits |= bitSystemInstall
 	}
 	switch gitSub(c.Args) {
@@ -387,12 +387,33 @@ func interactive(c *shell.Command) bool {
 // packages' own install scripts run as root.
 var privSystemInstall = &commandRule{at: func(cmds []shell.Command, i int) bool {
 	c := &cmds[i]
-	return elevated(c.Via) && (installs(c.Args) || buildInstall(c.Args))
+	return elevated(c.Via) && (installs(c.Args) || buildInstall(c.Args)) && !simulated(c.Args)
 },
 	bit:      bitSystemInstall,
 	pattern:  systemInstallPattern,
 	keywords: []string{"sudo", "doas", "pkexec", "run0"},
 	atCmd:    true,
+}
+
+// simulated reports an install that only says what it would do:
+// apt-get -s/--simulate, pip --dry-run, dnf --assumeno, make -n.
+func simulated(args []string) bool {
+	name := path.Base(args[0])
+	for _, a := range args[1:] {
+		switch a {
+		case "--simulate", "--dry-run", "--dryrun", "--just-print", "--no-act", "--recon", "--assumeno":
+			return true
+		case "-s":
+			if name == "apt-get" || name == "apt" {
+				return true
+			}
+		case "-n":
+			if name == "make" || name == "gmake" || name == "ninja" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // buildInstall reports a build tool's install target: make install,
