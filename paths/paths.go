@@ -350,6 +350,18 @@ func (e Env) AbsCredential(p string) (string, bool) {
 	return "", false
 }
 
+// HoldsCredentials reports whether credential places may lie below the
+// absolute, clean directory p: the root, a home directory, ~/.config,
+// /etc, /var (whoever copies such a folder whole copies the keys in it),
+// not the workspace or a project folder. A credential path itself is
+// IsCredential's.
+func (e Env) HoldsCredentials(p string) bool {
+	if p == "" || p[0] != '/' || !clean(p) {
+		return false
+	}
+	return credentialDir(p, strings.TrimSuffix(e.Home, "/")) != credNone
+}
+
 // credentialMay reports whether dir+"/"+rel may be a credential path in
 // the home home (see inAnyHome): false only when it is none (credentialIn
 // says no), judged without joining them. dir is absolute and clean and

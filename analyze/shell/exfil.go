@@ -122,6 +122,11 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 				found = true
 				break
 			}
+			if w := folderSource(p, here); w != "" {
+				report(ruleFor(w), w, c.Line(), p, risk.Critical)
+				found = true
+				break
+			}
 		}
 		// what flows into it: its own reading commands' output through
 		// pipes, substitutions and variables
@@ -190,7 +195,7 @@ func orNetwork(to string) string {
 // ruleFor is the rule of sending the sensitive data what names.
 func ruleFor(what string) string {
 	switch what {
-	case srcCredentials, srcSecrets:
+	case srcCredentials, srcSecrets, srcHolding:
 		return ruleExfilCredential
 	case srcEnvironment:
 		return ruleExfilEnv
@@ -210,6 +215,7 @@ const (
 	srcPersonal    = "personal files"
 	srcStore       = "secrets from a keychain or secret store"
 	srcDatabase    = "database rows"
+	srcHolding     = "a folder that holds credentials" // home, /, ~/.config, /etc sent whole
 )
 
 // sourceOf names the sensitive data command c itself reads (and prints
@@ -245,13 +251,33 @@ func (k *Knowledge) sourceOf(c Command, env Env) string {
 		}
 	}
 	if !k.down[name] && !lists[name] { // what a network command prints is the answer, not what it sent
+		archiver := archivers[name]
 		for n := 1; n < len(c.Args); n++ {
 			if a := c.Args[n]; !c.Dynamic[n] && a != "" && !strings.HasPrefix(a, "-") && !c.DirDynamic {
 				if w := pathSource(here.Abs(a), here); w != "" {
 					return w
 				}
+				if archiver {
+					if w := folderSource(here.Abs(a), here); w != "" {
+						return w
+					}
+				}
 			}
 		}
+	}
+	return ""
+}
+
+// folderSource names the sensitive data a folder p sent or archived whole
+// holds: credentials when it is the root, a home, ~/.config, /etc or
+// another folder credential places lie below (see paths.HoldsCredentials);
+// "" for others.
+func folderSource(p string, env Env) string {
+	if q := strings.TrimRight(p, "/"); q != "" {
+		p = q
+	}
+	if env.HoldsCredentials(p) {
+		return srcHolding
 	}
 	return ""
 }
