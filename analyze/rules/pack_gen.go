@@ -152,7 +152,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "code.fork_loop",
-		Pattern:    `(?s)(?:while\s*\(?\s*(?:true|1)\s*\)?\s*:?\s*\{?\s*(?:os\.)?fork\(\)|\bfork\s+while\s+fork\b|\bwhile\s*\(?\s*fork\b)`,
+		Pattern:    `(?s)(?:\b(?:while\s*\(?\s*(?i:true|1)\s*\)?|for\s*\(\s*;\s*;\s*\)|loop)\s*(?::|\bdo\b)?\s*\{?\s*(?:[\w$]+(?:\.|::|->))?(?:pcntl_)?fork\b|\bfork\s*(?:\(\s*\))?\s+(?:while\s+(?:fork|1|true|!\s*0)|until\s+(?:0|false|nil))\b|\bwhile\s*\(?\s*fork\b)`,
 		Level:      risk.Critical,
 		Reason:     "Unbounded process creation (fork bomb) exhausts the machine",
 		Reversible: true,
