@@ -763,6 +763,10 @@ func (a *analysis) invoke(f *function, pos []value, kw []kwValue) value {
 
 // method evaluates a method call on a value that is not a module.
 func (a *analysis) method(r value, m string, c *args) value {
+	switch m {
+	case "append", "extend", "insert", "appendleft", "add", "write", "writelines", "put":
+		a.growth(m)
+	}
 	switch r.k {
 	case kStr, kBytes:
 		if r.loose && r.k == kStr && (m != "replace" || len(c.pos)+len(c.kw) == 1) {

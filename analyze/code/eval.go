@@ -38,6 +38,10 @@ type loop struct {
 	unbounded bool  // while True: and the like
 	exits     bool  // its body can leave it (break, return, exit)
 	count     int64 // iterations of a for loop over range(n), when known
+	// endless: a comprehension over an iterable without end (iter(int,
+	// 1), itertools.count()): no break, no pause, every turn runs the
+	// element
+	endless bool
 }
 
 // analysis is the state of one reading of a code text.
@@ -988,7 +992,10 @@ func (a *analysis) comprehension(n *node) value {
 	for _, cf := range n.fors {
 		it := a.eval(cf.iter)
 		out.t |= it.t
-		a.loops = append(a.loops, loop{src: it.src, count: rangeCount(it)})
+		// a comprehension over an endless iterable never ends: it has no
+		// break ([x.append(b' ' * 2**30) for _ in iter(int, 1)])
+		endless := unboundedIter(cf.iter)
+		a.loops = append(a.loops, loop{src: it.src, count: rangeCount(it), unbounded: endless, endless: endless})
 		a.assign(cf.target, derived(it))
 		for _, c := range cf.conds {
 			a.eval(c)

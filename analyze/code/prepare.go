@@ -42,6 +42,7 @@ const (
 	RuleNative          = "code.native"           // high: ctypes libraries and raw memory
 	RuleDynamicSQL      = "code.dynamic_sql"      // medium: SQL computed at run time
 	RuleKillAll         = "code.kill_all"         // high: os.kill(-1, …)
+	RuleGrowth          = "code.unbounded_growth" // high: .append/.write in a comprehension without end
 	RuleCloudAPI        = "code.cloud_api"        // low: an SDK call, judged as the equivalent command (aws, gsutil, docker, kubectl)
 	RuleCloudDelete     = "code.cloud_delete"     // high: an SDK call that deletes cloud resources
 	RuleTamper          = "code.tamper"           // high: erasing shell history or system logs

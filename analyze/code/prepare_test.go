@@ -440,6 +440,12 @@ func TestCodeExecution(t *testing.T) {
 		{"ctypes", "import ctypes\nlibc = ctypes.CDLL('libc.so.6')\nlibc.ptrace(16, 1234, 0, 0)", []check{has(RuleNative, risk.High)}},
 		{"ctypes util is fine", "import ctypes.util\nprint(ctypes.util.find_library('c'))", []check{nothing()}},
 		{"kill all", "import os, signal\nos.kill(-1, signal.SIGKILL)", []check{has(RuleKillAll, risk.High)}},
+		{"endless comprehension appends", "x = []\n[x.append(' ' * 10**9) for _ in iter(int, 1)]", []check{has(RuleGrowth, risk.High)}},
+		{"endless comprehension writes", "import itertools\nf = open('/var/fill.bin', 'wb')\n[f.write(b'0' * 2**26) for _ in itertools.count()]", []check{has(RuleGrowth, risk.High)}},
+		{"endless generator consumed", "import itertools\ns = set()\nany(s.add(i) for i in itertools.count())", []check{has(RuleGrowth, risk.High)}},
+		{"bounded comprehension appends", "x = []\n[x.append(i) for i in range(10)]", []check{lacks(RuleGrowth)}},
+		{"endless iterator sliced", "import itertools\nprint(list(itertools.islice(itertools.count(), 5)))", []check{lacks(RuleGrowth)}},
+		{"appends in a loop statement are the rules'", "a = []\nwhile True:\n    a.append(input())", []check{lacks(RuleGrowth)}},
 	})
 }
 

@@ -1027,6 +1027,20 @@ func (a *analysis) fork() {
 	}
 }
 
+// growth records a method that grows its receiver (append, write …):
+// in a comprehension without end it grows until memory or the disk is
+// full. (Loop statements are res.growth_loop's, which reads their bodies
+// for pauses and breaks.)
+func (a *analysis) growth(m string) {
+	for _, l := range a.loops {
+		if l.endless {
+			a.add(risk.Finding{Rule: RuleGrowth, Level: risk.High, Reversible: true,
+				Reason: "Code calls ." + m + "() on every turn of a comprehension without end, which grows memory or a file until the machine runs out"})
+			return
+		}
+	}
+}
+
 // spawn records a process started without waiting for it: in a loop
 // without end or of many rounds, processes pile up.
 func (a *analysis) spawn() {
