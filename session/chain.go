@@ -329,7 +329,13 @@ func (ch *chain) send(e *tool.Effect) {
 		if to == "" {
 			to = "the network"
 		}
-		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: risk.Critical, Locked: true,
+		// a database dump goes off the machine for backups as a matter
+		// of course: asked, not locked (as the shell judges it)
+		l := risk.Critical
+		if f.Sensitive == tool.SensitiveDump {
+			l = risk.High
+		}
+		ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleExfiltration, Level: l, Locked: l == risk.Critical,
 			Reason:   fmt.Sprintf("This sends %s, which holds %s saved in step %d, to %s", p, f.Sensitive, f.Step, to),
 			Resource: "file:" + p})
 		return

@@ -48,7 +48,8 @@ type Effect struct {
 	Lang string
 	// Sensitive names the kind of sensitive data that WriteFile puts in Path
 	// or that ReadFile reads ("credentials", "environment", "database rows"),
-	// "" when the data is not known to be sensitive.
+	// "" when the data is not known to be sensitive; SensitiveDump for a
+	// database dump.
 	Sensitive string
 	// From are the files whose data WriteFile or SendData carries (cat a b > c,
 	// tar czf - dir | nc host).
@@ -239,3 +240,8 @@ func patchDeletes(a *risk.Action) map[string]bool {
 	}
 	return out
 }
+
+// SensitiveDump is Effect.Sensitive for a database dump: rows sent off the
+// machine, as backups send them as a matter of course (high, not the
+// critical of credentials).
+const SensitiveDump = "a database dump"

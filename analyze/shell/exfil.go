@@ -1,12 +1,14 @@
 package shell
 
 import (
+	"path"
 	"strings"
 
 	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
+	"github.com/agentwarden/warden/tool"
 )
 
 // Exfiltration is read as data flow: each command's sources (what
@@ -108,7 +110,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 		found := false
 		if s.self {
 			if w := k.sourceOf(c, env); w != "" {
-				report(ruleFor(w), w, c.Line(), "", risk.Critical)
+				report(ruleFor(w), w, c.Line(), "", levelFor(w))
 				found = true
 			}
 		}
@@ -118,12 +120,12 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 				break
 			}
 			if w := pathSource(p, here); w != "" {
-				report(ruleFor(w), w, c.Line(), p, risk.Critical)
+				report(ruleFor(w), w, c.Line(), p, levelFor(w))
 				found = true
 				break
 			}
 			if w := folderSource(p, here); w != "" {
-				report(ruleFor(w), w, c.Line(), p, risk.Critical)
+				report(ruleFor(w), w, c.Line(), p, levelFor(w))
 				found = true
 				break
 			}
@@ -132,7 +134,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 		// pipes, substitutions and variables
 		if !found && (s.stdin || k.substData(c, s)) {
 			if j, w := upstream(i); j >= 0 {
-				report(ruleFor(w), w, cmds[j].Line(), "", risk.Critical)
+				report(ruleFor(w), w, cmds[j].Line(), "", levelFor(w))
 				found = true
 			}
 		}
@@ -192,6 +194,16 @@ func orNetwork(to string) string {
 	return to
 }
 
+// levelFor is the level of sending the sensitive data what names off
+// the machine: critical, but high for a database dump, which backups
+// send off the machine as a matter of course (asked, not locked).
+func levelFor(what string) risk.Level {
+	if what == srcDump {
+		return risk.High
+	}
+	return risk.Critical
+}
+
 // ruleFor is the rule of sending the sensitive data what names.
 func ruleFor(what string) string {
 	switch what {
@@ -216,6 +228,7 @@ const (
 	srcStore       = "secrets from a keychain or secret store"
 	srcDatabase    = "database rows"
 	srcHolding     = "a folder that holds credentials" // home, /, ~/.config, /etc sent whole
+	srcDump        = tool.SensitiveDump
 )
 
 // sourceOf names the sensitive data command c itself reads (and prints
@@ -239,6 +252,8 @@ func (k *Knowledge) sourceOf(c Command, env Env) string {
 	switch {
 	case envDump(c):
 		return srcEnvironment
+	case dumpTools[name]:
+		return srcDump
 	case historyDump(c, name):
 		return srcHistory
 	case k.isSQLClient(name):
@@ -302,8 +317,34 @@ func pathSource(p string, env Env) string {
 		return srcHistory
 	case personal(p, env.Home):
 		return srcPersonal
+	case dataDump(p):
+		return srcDump
 	}
 	return ""
+}
+
+// dumpTools print a whole database.
+var dumpTools = map[string]bool{"pg_dump": true, "pg_dumpall": true, "mysqldump": true, "mariadb-dump": true, "mongodump": true,
+	"mongoexport": true, "cockroach-dump": true, "influxd-backup": true}
+
+// dataDump reports a file that holds a database's rows: a dump by its
+// kind (.dump, .bak, .bson, .rdb, compressed or not), or SQL and database
+// files in a folder or under a name of backups, dumps or exports
+// (/var/backups/customers.sql, db_dump.sql.gz) — not a project's
+// migrations or schema (migrations/001_init.sql).
+func dataDump(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	for _, z := range []string{".gz", ".bz2", ".xz", ".zst", ".zip", ".7z"} {
+		base = strings.TrimSuffix(base, z)
+	}
+	switch strings.ToLower(path.Ext(base)) {
+	case ".dump", ".pgdump", ".bak", ".bson", ".rdb":
+		return true
+	case ".sql", ".db", ".sqlite", ".sqlite3", ".csv", ".tsv", ".jsonl", ".ndjson":
+		low := strings.ToLower(p)
+		return strings.Contains(low, "backup") || strings.Contains(low, "dump") || strings.Contains(low, "export")
+	}
+	return false
 }
 
 // personalDirs are the folders of home that hold a person's own files,
