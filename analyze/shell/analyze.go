@@ -128,6 +128,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			prior = call.Prior
 		}
 		out = gitRemotes(out, cmds, prior)
+		out = k.gitSecrets(out, cmds, env)
 	}
 	return k.exfilFlow(out, cmds, sinks, env)
 }
