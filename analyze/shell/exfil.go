@@ -264,6 +264,13 @@ func (k *Knowledge) sourceOf(c Command, env Env) string {
 		if v := secretRefIn(c, nil, true, nil); v != "" {
 			return "the secret in $" + v
 		}
+	case name == "printenv":
+		// printenv GITHUB_TOKEN AWS_SECRET_ACCESS_KEY prints those
+		for j := 1; j < len(c.Args); j++ {
+			if !c.Dynamic[j] && secretVar(c.Args[j]) {
+				return "the secret in $" + c.Args[j]
+			}
+		}
 	}
 	if !k.down[name] && !lists[name] { // what a network command prints is the answer, not what it sent
 		archiver := archivers[name]
