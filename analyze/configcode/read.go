@@ -263,10 +263,31 @@ func (r *reader) ciScript(key, s string) {
 				r.findings = append(r.findings, risk.Finding{Analyzer: "configcode", Rule: "ci.script_injection", Level: risk.High, Reversible: true,
 					Reason: "The workflow puts untrusted event text (" + strings.TrimSpace(x) + ") into the script of a `" + key + ":` step: whoever writes that text runs commands in CI, with its secrets"})
 			}
-			return "__expr__"
+			return ciExprWord(m)
 		})
 	}
 	r.add(key+" step", s)
+}
+
+// ciExprWord is the word a CI expression stands for in the step's script
+// as the shell reads it: the secrets context as the environment's secrets
+// (${{ secrets.NPM_TOKEN }} as ${NPM_TOKEN_SECRET}, a variable the shell's
+// exfiltration analysis takes for a secret, its first word still naming
+// the service it is for; toJSON(secrets) as $(env), every secret at
+// once); any other expression as a plain word.
+func ciExprWord(m string) string {
+	x := strings.TrimSpace(m[3 : len(m)-2])
+	if name, ok := strings.CutPrefix(x, "secrets."); ok && name != "" && strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == "" {
+		up := strings.ToUpper(name)
+		if strings.HasSuffix(up, "_URL") || strings.HasSuffix(up, "_HOST") || strings.HasSuffix(up, "_ENDPOINT") {
+			return "${" + name + "}" // where requests go, not what they carry
+		}
+		return "${" + name + "_SECRET}"
+	}
+	if strings.Contains(strings.ReplaceAll(x, " ", ""), "toJSON(secrets)") || x == "secrets" {
+		return "$(env)"
+	}
+	return "__expr__"
 }
 
 // yamlKeyLine reads a line that names a key and maybe its value:
