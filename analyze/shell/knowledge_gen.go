@@ -967,9 +967,17 @@ func commandsData() *Knowledge {
 				Rule:   "cloud.iam_grant",
 				Cmd:    []string{"aws"},
 				Sub:    []string{"iam"},
-				SubAny: []string{"attach-role-policy", "attach-user-policy", "attach-group-policy", "put-role-policy", "put-user-policy", "put-group-policy", "create-policy-version", "update-assume-role-policy", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile"},
+				SubAny: []string{"attach-role-policy", "attach-user-policy", "attach-group-policy", "put-role-policy", "put-user-policy", "put-group-policy", "create-policy-version", "update-assume-role-policy", "add-user-to-group"},
 				Level:  "medium",
-				Reason: "The IAM call grants permissions or mints credentials",
+				Reason: "The IAM call grants permissions",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"iam"},
+				SubAny: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential", "reset-service-specific-credential", "upload-ssh-public-key", "upload-signing-certificate"},
+				Level:  "high",
+				Reason: "The IAM call mints a long-lived credential (access key, console password, SSH key) that acts as the user until revoked",
 			},
 			{
 				Rule:     "cloud.iam_grant",
@@ -991,7 +999,7 @@ func commandsData() *Knowledge {
 				Rule:     "cloud.iam_grant",
 				Cmd:      []string{"gcloud", "gsutil"},
 				NoFlag:   []string{"--help"},
-				ArgMatch: `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*)$`,
+				ArgMatch: `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`,
 				Level:    "high",
 				Reason:   "The grant makes a resource public or gives owner, editor or admin rights",
 			},
@@ -1325,9 +1333,10 @@ func commandsData() *Knowledge {
 			{
 				Rule:   "cloud.iam_grant",
 				Cmd:    []string{"gcloud"},
-				Sub:    []string{"iam", "service-accounts", "keys", "create"},
-				Level:  "medium",
-				Reason: "The command mints a key for a service account and writes it to a file",
+				Sub:    []string{"iam", "service-accounts", "keys"},
+				SubAny: []string{"create", "upload"},
+				Level:  "high",
+				Reason: "The command mints a long-lived key for a service account, which acts as the account until revoked",
 			},
 			{
 				Rule:     "code.ci_secret_write",
@@ -1367,6 +1376,218 @@ func commandsData() *Knowledge {
 				SubAny: []string{"destroy", "d"},
 				Level:  "low",
 				Reason: "rails destroy removes the files a generator made in the workspace",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad"},
+				SubAny:   []string{"credential", "federated-credential"},
+				ArgMatch: "^(?:reset|create)$",
+				Level:    "high",
+				Reason:   "The command mints a secret, certificate or federated trust for an Azure application or service principal, which acts as it until revoked",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh", "glab"},
+				Sub:    []string{"ssh-key", "add"},
+				Level:  "high",
+				Reason: "The SSH key added to the account logs in as the account, to every repository it can reach",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh"},
+				Sub:    []string{"repo", "deploy-key", "add"},
+				Level:  "medium",
+				Reason: "The deploy key reads the repository for whoever holds its private half",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gh", "glab"},
+				SubAny:   []string{"deploy-key"},
+				AnyFlag:  []string{"--allow-write", "-w", "--can-push"},
+				ArgMatch: "^add$",
+				Level:    "high",
+				Reason:   "The deploy key pushes to the repository for whoever holds its private half",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"glab"},
+				Sub:    []string{"deploy-key", "add"},
+				Level:  "medium",
+				Reason: "The deploy key reads the repository for whoever holds its private half",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh", "glab"},
+				Sub:    []string{"gpg-key", "add"},
+				Level:  "medium",
+				Reason: "Commits signed with the added GPG key show as the account's, verified",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"mc", "mcli"},
+				SubAny:   []string{"anonymous", "policy"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:public|download|upload)$",
+				Level:    "high",
+				Reason:   "The bucket becomes readable or writable by anyone, without credentials",
+			},
+			{
+				Rule:   "cloud.public_access",
+				Cmd:    []string{"mc", "mcli"},
+				Sub:    []string{"anonymous", "set-json"},
+				Level:  "medium",
+				Reason: "The anonymous-access policy from a file may open the bucket to anyone",
+			},
+			{
+				Rule:    "cloud.public_access",
+				Cmd:     []string{"s3cmd"},
+				AnyFlag: []string{"--acl-public", "-P"},
+				Level:   "high",
+				Reason:  "The objects become readable by everyone",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"vault"},
+				Sub:    []string{"policy"},
+				SubAny: []string{"write"},
+				Level:  "medium",
+				Reason: "The policy grants the access its paths name to every token that holds it",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"vault"},
+				Sub:      []string{"policy"},
+				SubAny:   []string{"write"},
+				ArgMatch: `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`,
+				Stdin:    true,
+				Level:    "high",
+				Reason:   "The policy grants every path, Vault's own configuration or sudo, an administrator's rights",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"vault"},
+				Sub:      []string{"token", "create"},
+				ArgMatch: "^(?:-?-policy=)?root$",
+				Level:    "high",
+				Reason:   "The command mints a root token, which can do anything in Vault",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gcloud"},
+				SubAny:   []string{"add-metadata"},
+				ArgMatch: "(?:^|[=,])(?:ssh-keys|sshKeys)=",
+				Level:    "high",
+				Reason:   "The SSH keys added to the metadata log in to the project's or the instance's machines",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gcloud"},
+				Sub:    []string{"compute", "os-login", "ssh-keys"},
+				SubAny: []string{"add"},
+				Level:  "high",
+				Reason: "The SSH key added to the OS Login profile logs in to every machine the account can reach",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"vm", "vmss"},
+				AnyFlag:  []string{"--ssh-key-value", "--password", "-p"},
+				ArgMatch: "^user$",
+				Level:    "high",
+				Reason:   "The command sets an SSH key or password for a user on the machine, who then logs in with it",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"ssh-copy-id"},
+				NoFlag: []string{"-n", "-h", "-?"},
+				Level:  "medium",
+				Reason: "The key is appended to the remote account's authorized_keys; whoever holds its private half logs in",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"doctl", "hcloud", "linode-cli", "scw", "exo"},
+				SubAny:   []string{"ssh-key", "ssh-keys", "sshkeys"},
+				ArgMatch: "^(?:create|add|import|upload)$",
+				Level:    "medium",
+				Reason:   "The SSH key added to the account is installed on the servers it creates",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"aws"},
+				SubAny: []string{"send-ssh-public-key", "send-serial-console-ssh-public-key"},
+				Level:  "medium",
+				Reason: "The key logs in to the instance for the next minute",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"modify-snapshot-attribute", "modify-image-attribute", "modify-db-snapshot-attribute", "modify-db-cluster-snapshot-attribute", "modify-fpga-image-attribute"},
+				ArgMatch: `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`,
+				Level:    "high",
+				Reason:   "The snapshot or image becomes public, and anyone can restore it with the data it holds",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"aws"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`,
+				Level:    "high",
+				Reason:   "The resource policy lets anyone, or any AWS account, use the resource",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"heroku"},
+				ArgMatch: "^(?:access|members):add$",
+				Level:    "high",
+				Reason:   "The account added to the app or team deploys it and reads its config vars, secrets included",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"admin"},
+				SubAny:   []string{"user", "svcacct", "accesskey", "policy"},
+				ArgMatch: "^(?:add|create|attach|set)$",
+				Level:    "medium",
+				Reason:   "The command creates MinIO credentials or attaches a policy to them",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"admin", "policy"},
+				SubAny:   []string{"attach", "set"},
+				ArgMatch: "^(?:consoleAdmin|readwrite|writeonly)$",
+				Level:    "high",
+				Reason:   "The policy attached gives the user administrator or write rights over every bucket",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"rabbitmqctl"},
+				SubAny:   []string{"set_user_tags"},
+				ArgMatch: "^administrator$",
+				Level:    "high",
+				Reason:   "The administrator tag gives the user full control of the broker",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"rabbitmqctl"},
+				SubAny: []string{"add_user", "set_permissions"},
+				Level:  "medium",
+				Reason: "The command creates a broker user or grants it permissions",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"kubectl", "oc"},
+				Sub:    []string{"certificate", "approve"},
+				Level:  "medium",
+				Reason: "Approving the signing request issues a client certificate for the identity it names",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"kubectl", "oc"},
+				Sub:    []string{"create", "token"},
+				Level:  "medium",
+				Reason: "The command mints a token for the service account and prints it",
 			},
 			{
 				Rule:    "cred.secret_store_read",
@@ -1418,7 +1639,15 @@ func commandsData() *Knowledge {
 			{
 				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"vault"},
-				SubAny: []string{"get", "read"},
+				Sub:    []string{"read"},
+				Level:  "medium",
+				Reason: "The command prints secrets from Vault",
+			},
+			{
+				Rule:   "cred.secret_store_read",
+				Cmd:    []string{"vault"},
+				Sub:    []string{"kv"},
+				SubAny: []string{"get"},
 				Level:  "medium",
 				Reason: "The command prints secrets from Vault",
 			},
@@ -2069,6 +2298,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
 	case `(?:^|[;&|]\s*)mirror(?:\s[^;]*)?\s(?:--delete\b|-[a-zA-Z]*e[a-zA-Z]*\b)`:
 		return []string{"mirror"}, true
+	case "(?:^|[=,])(?:ssh-keys|sshKeys)=":
+		return []string{"-keys", "keys"}, true
 	case "(?i)(?:^|[^a-z])(?:chrome|chromium|brave|edge|opera|vivaldi|firefox|safari|arc)(?:[^a-z]|$)":
 		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
 	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
@@ -2089,7 +2320,9 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"secret", "token", "key"}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
 		return []string{"administratoraccess", "iamfullaccess", "poweruseraccess", `action"`, `principal"`, "admin"}, true
-	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*)$`:
+	case `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`:
+		return []string{`"principal`}, true
+	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`:
 		return []string{"users", "roles/"}, true
 	case `^(?:(?:https?|ftp)://|git\+|git@)`:
 		return []string{"http", "ftp", "git"}, true
@@ -2105,6 +2338,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
 		return []string{"0"}, true
+	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
+		return []string{"all", "group=all", `"group"`}, true
 	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
 		return []string{"0"}, true
 	case "^(?:--privileged|--pid=host|--net=host|--network=host|--ipc=host|--userns=host|--cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--security-opt=(?:apparmor|seccomp)[:=]unconfined|host|ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|(?:apparmor|seccomp)[:=]unconfined)$":
@@ -2121,6 +2356,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
 	case "^(?:--visibility=)?public$|^--public$":
 		return []string{"public", "--public"}, true
+	case "^(?:-?-policy=)?root$":
+		return []string{"root"}, true
 	case "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)":
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
@@ -2137,10 +2374,22 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
 	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
 		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
+	case "^(?:access|members):add$":
+		return []string{"access", "members"}, true
+	case "^(?:add|create|attach|set)$":
+		return []string{"add", "create", "attach", "set"}, true
+	case "^(?:consoleAdmin|readwrite|writeonly)$":
+		return []string{"consoleadmin", "readwrite", "writeonly"}, true
+	case "^(?:create|add|import|upload)$":
+		return []string{"create", "add", "import", "upload"}, true
 	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
+	case "^(?:public|download|upload)$":
+		return []string{"public", "download", "upload"}, true
+	case "^(?:reset|create)$":
+		return []string{"reset", "create"}, true
 	case "^(?:secrets|auth|audit)$":
 		return []string{"secrets", "au"}, true
 	case "^(?:secret|key|certificate)$":
@@ -2179,8 +2428,16 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
 		return []string{"+"}, true
+	case "^add$":
+		return []string{"add"}, true
+	case "^administrator$":
+		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case "^user$":
+		return []string{"user"}, true
+	case `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`:
+		return []string{"path", "capabilities"}, true
 	}
 	return nil, false
 }
