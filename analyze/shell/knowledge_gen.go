@@ -1590,6 +1590,105 @@ func commandsData() *Knowledge {
 				Reason: "The command mints a token for the service account and prints it",
 			},
 			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"pg_restore"},
+				NoFlag:   []string{"-l", "--list", "-f", "--file", "--help"},
+				ArgMatch: "^(?:-d.*|--dbname(?:=.*)?)$",
+				Level:    "medium",
+				Reason:   "The restore writes the dump's objects and rows into the database",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"pg_restore"},
+				NoFlag:   []string{"-l", "--list", "-f", "--file", "--help"},
+				ArgMatch: "^(?:--clean|-[aCelOsvxwW1]*c.*)$",
+				Level:    "high",
+				Reason:   "pg_restore --clean drops the database's objects before restoring the dump, and what was written since is gone",
+			},
+			{
+				Rule:   "db.restore_overwrite",
+				Cmd:    []string{"mongorestore"},
+				NoFlag: []string{"--dryRun", "--help"},
+				Level:  "medium",
+				Reason: "The restore writes the dump's documents into the database",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"mongorestore"},
+				AnyFlag: []string{"--drop"},
+				NoFlag:  []string{"--dryRun", "--help"},
+				Level:   "high",
+				Reason:  "mongorestore --drop drops each collection before restoring it, and what was written since is gone",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"myloader"},
+				AnyFlag: []string{"--overwrite-tables", "-o", "--drop-table"},
+				Level:   "high",
+				Reason:  "myloader drops the tables before loading the dump",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"neo4j-admin"},
+				SubAny:   []string{"load", "restore"},
+				ArgMatch: "^--overwrite-destination(?:=true)?$|^--force$",
+				Level:    "high",
+				Reason:   "The load replaces the existing graph database",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"influx"},
+				Sub:     []string{"restore"},
+				AnyFlag: []string{"--full"},
+				Level:   "high",
+				Reason:  "A full restore replaces every bucket, token and setting of the InfluxDB instance",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"clickhouse-backup"},
+				SubAny:  []string{"restore", "restore_remote"},
+				AnyFlag: []string{"--rm", "--drop"},
+				Level:   "high",
+				Reason:  "The restore drops the existing tables before loading the backup",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"pgbackrest"},
+				SubAny:  []string{"restore"},
+				AnyFlag: []string{"--delta", "--force"},
+				Level:   "high",
+				Reason:  "The restore overwrites the cluster's data directory with the backup",
+			},
+			{
+				Rule:   "db.restore_overwrite",
+				Cmd:    []string{"gitlab-backup"},
+				Sub:    []string{"restore"},
+				Level:  "high",
+				Reason: "The restore replaces GitLab's database and repositories with the backup's",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"gitlab-rake"},
+				ArgMatch: "^gitlab:backup:restore$",
+				Level:    "high",
+				Reason:   "The restore replaces GitLab's database and repositories with the backup's",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"mongoimport"},
+				AnyFlag: []string{"--drop"},
+				NoFlag:  []string{"--help"},
+				Level:   "high",
+				Reason:  "mongoimport --drop drops the collection before importing the file",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"mysqlimport"},
+				ArgMatch: "^(?:-d|--delete)$",
+				Level:    "high",
+				Reason:   "mysqlimport --delete empties each table before importing its file",
+			},
+			{
 				Rule:    "cred.secret_store_read",
 				Cmd:     []string{"gpg", "gpg2"},
 				AnyFlag: []string{"--export-secret-keys", "--export-secret-subkeys"},
@@ -2332,6 +2431,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"-", "n", "p", "crd", "node"}, true
 	case "^(?:--bind|--rbind|-B|-R|--move|-M|--make-r?shared)$|(?:^|,)(?:remount|r?bind)(?:,|$)":
 		return []string{"-", "remount", "bind"}, true
+	case "^(?:--clean|-[aCelOsvxwW1]*c.*)$":
+		return []string{"-"}, true
 	case "^(?:--clusterrole=|--role=)?(?:cluster-admin|admin)$|system:(?:anonymous|unauthenticated|authenticated|serviceaccounts)$":
 		return []string{"cluster-admin", "admin", "anonymous", "unauthenticated", "authenticated", "serviceaccounts"}, true
 	case `^(?:--count=|--instance-count=)?(?:\d+:)?(?:[1-9]\d{2,}|[2-9]\d)(?::\d+)?$`:
@@ -2358,6 +2459,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"public", "--public"}, true
 	case "^(?:-?-policy=)?root$":
 		return []string{"root"}, true
+	case "^(?:-d.*|--dbname(?:=.*)?)$":
+		return []string{"-"}, true
+	case "^(?:-d|--delete)$":
+		return []string{"-"}, true
 	case "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)":
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
@@ -2408,6 +2513,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"--delete-destination"}, true
 	case "^--execute$":
 		return []string{"--execute"}, true
+	case "^--overwrite-destination(?:=true)?$|^--force$":
+		return []string{"--overwrite-destination", "--force"}, true
 	case "^-[a-z]*i[a-z]*$":
 		return []string{"-"}, true
 	case "^/":
@@ -2434,6 +2541,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case "^gitlab:backup:restore$":
+		return []string{"gitlab:backup:restore"}, true
 	case "^user$":
 		return []string{"user"}, true
 	case `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`:
