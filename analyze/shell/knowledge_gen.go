@@ -1689,6 +1689,139 @@ func commandsData() *Knowledge {
 				Reason:   "mysqlimport --delete empties each table before importing its file",
 			},
 			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh"},
+				AnyFlag:  []string{"--alter"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`,
+				Level:    "high",
+				Reason:   "Retention set to almost nothing makes the broker delete the topic's messages at once",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"rpk"},
+				Sub:      []string{"topic", "alter-config"},
+				ArgMatch: `(?:^|[,=])retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6})$`,
+				Level:    "high",
+				Reason:   "Retention set to almost nothing makes the broker delete the topic's messages at once",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `"Expiration"`,
+				Level:    "low",
+				Reason:   "The lifecycle rules expire (delete) the objects they select",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`,
+				Level:    "medium",
+				Reason:   "The lifecycle rules replace the bucket's, and may expire (delete) every object in it",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`,
+				Level:    "high",
+				Reason:   "The lifecycle rule expires every object in the bucket within days, and S3 deletes them at its next sweep",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"gsutil"},
+				Sub:    []string{"lifecycle", "set"},
+				Level:  "medium",
+				Reason: "The lifecycle rules from the file replace the bucket's, and may delete its objects",
+			},
+			{
+				Rule:    "cloud.retention_purge",
+				Cmd:     []string{"gcloud"},
+				Sub:     []string{"storage", "buckets", "update"},
+				AnyFlag: []string{"--lifecycle-file"},
+				Level:   "medium",
+				Reason:  "The lifecycle rules from the file replace the bucket's, and may delete its objects",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"ilm"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:add|import|edit)$|^--expir[ey]-days",
+				Level:    "medium",
+				Reason:   "The lifecycle rules may expire (delete) the bucket's objects",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"ilm"},
+				AnyFlag:  []string{"--expire-days", "--expiry-days"},
+				NoFlag:   []string{"--prefix", "--tags", "--help"},
+				ArgMatch: "^(?:--expir[ey]-days=)?(?:[0-9]|[12][0-9]|30)$",
+				Level:    "high",
+				Reason:   "The lifecycle rule expires every object in the bucket within days",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"rabbitmqctl"},
+				SubAny:   []string{"set_policy", "set_operator_policy"},
+				ArgMatch: `"message-ttl"\s*:\s*\d{1,4}\s*[,}]|"max-length(?:-bytes)?"\s*:\s*0\s*[,}]`,
+				Level:    "high",
+				Reason:   "The policy drops the messages of every queue it matches within seconds",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"aws"},
+				SubAny: []string{"decrease-stream-retention-period"},
+				Level:  "medium",
+				Reason: "A shorter retention deletes the stream's records older than it",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"az"},
+				Sub:    []string{"storage", "account", "management-policy"},
+				SubAny: []string{"create", "update"},
+				Level:  "medium",
+				Reason: "The management policy replaces the account's lifecycle rules, and may delete its blobs",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"s3cmd"},
+				Sub:    []string{"expire"},
+				Level:  "medium",
+				Reason: "The expiry rule deletes the bucket's objects after the days given",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"s3cmd"},
+				Sub:      []string{"expire"},
+				AnyFlag:  []string{"--expiry-days", "--expiry-date"},
+				NoFlag:   []string{"--expiry-prefix"},
+				ArgMatch: "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date",
+				Level:    "high",
+				Reason:   "The expiry rule deletes every object in the bucket within days",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-retention-policy"},
+				AnyFlag:  []string{"--retention-in-days"},
+				ArgMatch: "^(?:--retention-in-days=)?[1-7]$",
+				Level:    "high",
+				Reason:   "Retention cut to days deletes every older log event of the group",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"gcloud"},
+				Sub:      []string{"logging", "buckets", "update"},
+				AnyFlag:  []string{"--retention-days"},
+				ArgMatch: "^(?:--retention-days=)?[1-7]$",
+				Level:    "high",
+				Reason:   "Retention cut to days deletes every older log entry of the bucket",
+			},
+			{
 				Rule:    "cred.secret_store_read",
 				Cmd:     []string{"gpg", "gpg2"},
 				AnyFlag: []string{"--export-secret-keys", "--export-secret-subkeys"},
@@ -2391,10 +2524,20 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 	switch pattern {
 	case `"Action"\s*:\s*"DELETE"`:
 		return []string{`"action"`}, true
+	case `"Expiration"`:
+		return []string{`"expiration"`}, true
+	case `"message-ttl"\s*:\s*\d{1,4}\s*[,}]|"max-length(?:-bytes)?"\s*:\s*0\s*[,}]`:
+		return []string{`essage-ttl"`, "ax-length"}, true
+	case `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
+		return []string{`"expiration"`, `expiration"`}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
 	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
 		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
+	case `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`:
+		return []string{"retention."}, true
+	case `(?:^|[,=])retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6})$`:
+		return []string{"retention."}, true
 	case `(?:^|[;&|]\s*)mirror(?:\s[^;]*)?\s(?:--delete\b|-[a-zA-Z]*e[a-zA-Z]*\b)`:
 		return []string{"mirror"}, true
 	case "(?:^|[=,])(?:ssh-keys|sshKeys)=":
@@ -2439,6 +2582,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
 		return []string{"0"}, true
+	case "^(?:--expir[ey]-days=)?(?:[0-9]|[12][0-9]|30)$":
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30"}, true
+	case "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date":
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30", "--expiry-date"}, true
 	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
 		return []string{"all", "group=all", `"group"`}, true
 	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
@@ -2451,6 +2598,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0"}, true
 	case "^(?:--require-approval=)?never$":
 		return []string{"never"}, true
+	case "^(?:--retention-days=)?[1-7]$":
+		return []string{"1", "2", "3", "4", "5", "6", "7"}, true
+	case "^(?:--retention-in-days=)?[1-7]$":
+		return []string{"1", "2", "3", "4", "5", "6", "7"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator)$":
 		return []string{"owner", "contributor", "user access administrator"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
@@ -2483,6 +2634,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"access", "members"}, true
 	case "^(?:add|create|attach|set)$":
 		return []string{"add", "create", "attach", "set"}, true
+	case "^(?:add|import|edit)$|^--expir[ey]-days":
+		return []string{"add", "import", "edit", "--expir"}, true
 	case "^(?:consoleAdmin|readwrite|writeonly)$":
 		return []string{"consoleadmin", "readwrite", "writeonly"}, true
 	case "^(?:create|add|import|upload)$":
@@ -2541,6 +2694,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
+		return []string{"file", `"expiration"`, `expiration"`}, true
 	case "^gitlab:backup:restore$":
 		return []string{"gitlab:backup:restore"}, true
 	case "^user$":
