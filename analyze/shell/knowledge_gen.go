@@ -6,6 +6,7 @@ package shell
 func commandsData() *Knowledge {
 	return &Knowledge{
 		ValueFlags: map[string][]string{
+			"amtool":    {"--alertmanager.url", "--config.file", "-o", "--output", "-a", "--author", "-c", "--comment", "-d", "--duration", "--start", "--end", "--timeout"},
 			"aws":       {"--profile", "--region", "--endpoint-url", "--output", "--query", "--cli-input-json", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--sse-kms-key-id", "--cache-control", "--content-type", "--expires", "--metadata-directive", "--grants", "--page-size"},
 			"az":        {"-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output"},
 			"azcopy":    {"--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--log-level", "--cap-mbps", "--block-size-mb"},
@@ -33,6 +34,7 @@ func commandsData() *Knowledge {
 			"podman":    {"-H", "--url", "--connection", "--filter", "--format", "--log-level", "--root", "--runroot"},
 			"psql":      {"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-o", "--output", "-v", "--set", "-P", "--pset"},
 			"rclone":    {"--config", "--transfers", "--checkers", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--filter-from", "--files-from", "--files-from-raw", "--log-file", "--log-level", "--bwlimit", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--min-age", "--max-age", "--min-size", "--max-size", "--max-delete", "--max-transfer", "--max-duration", "--order-by", "--tpslimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--stats", "--user-agent", "--dedupe-mode", "--track-renames-strategy", "--conflict-resolve", "--conflict-loser", "--conflict-suffix", "--workdir", "--cache-dir"},
+			"restic":    {"-r", "--repo", "--repository-file", "-p", "--password-file", "--password-command", "--cache-dir", "-o", "--option", "--limit-upload", "--limit-download"},
 			"rm":        {},
 			"rsync":     {"-e", "--rsh", "--rsync-path", "-f", "--filter", "--exclude", "--include", "-T", "--temp-dir", "--files-from", "--exclude-from", "--include-from", "--log-file", "--log-file-format", "--out-format", "--password-file", "-B", "--block-size", "--chmod", "--chown", "--usermap", "--groupmap", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--port", "--bwlimit", "--timeout", "--contimeout", "--max-delete", "--max-size", "--min-size", "--address", "--sockopts", "--iconv", "--skip-compress", "--checksum-choice", "--compress-choice", "--write-batch", "--only-write-batch", "--read-batch", "-M", "--remote-option"},
 			"scp":       {"-i", "-P", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"},
@@ -1822,6 +1824,156 @@ func commandsData() *Knowledge {
 				Reason:   "Retention cut to days deletes every older log entry of the bucket",
 			},
 			{
+				Rule:    "cloud.k8s_delete",
+				Cmd:     []string{"kubectl", "oc"},
+				Sub:     []string{"apply"},
+				AnyFlag: []string{"--prune"},
+				NoFlag:  []string{"--dry-run"},
+				Level:   "high",
+				Reason:  "kubectl apply --prune deletes every selected resource the manifests do not name",
+			},
+			{
+				Rule:    "cloud.k8s_delete",
+				Cmd:     []string{"argocd"},
+				Sub:     []string{"app", "sync"},
+				AnyFlag: []string{"--prune"},
+				NoFlag:  []string{"--dry-run", "--preview-changes"},
+				Level:   "high",
+				Reason:  "A sync with --prune deletes every resource of the app that git no longer holds",
+			},
+			{
+				Rule:   "cloud.delete",
+				Cmd:    []string{"splunk"},
+				Sub:    []string{"clean"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "splunk clean deletes indexed event data (or users, KV store) for good",
+			},
+			{
+				Rule:   "cloud.delete",
+				Cmd:    []string{"splunk"},
+				Sub:    []string{"remove", "index"},
+				Level:  "high",
+				Reason: "Removing an index deletes its events",
+			},
+			{
+				Rule:    "cli.lock_break",
+				Cmd:     []string{"restic"},
+				SubAny:  []string{"unlock"},
+				AnyFlag: []string{"--remove-all"},
+				Level:   "high",
+				Reason:  "unlock --remove-all removes live locks too, and a running backup or prune then corrupts the repository",
+			},
+			{
+				Rule:   "cli.lock_break",
+				Cmd:    []string{"borg", "borgmatic"},
+				SubAny: []string{"break-lock"},
+				Level:  "high",
+				Reason: "break-lock removes the repository's locks even when a borg process still holds them",
+			},
+			{
+				Rule:   "cli.lock_break",
+				Cmd:    []string{"terraform", "tofu", "terragrunt"},
+				SubAny: []string{"force-unlock"},
+				Level:  "high",
+				Reason: "force-unlock removes the state lock, and a run still holding it then corrupts the state",
+			},
+			{
+				Rule:   "sec.alerts_silenced",
+				Cmd:    []string{"amtool"},
+				Sub:    []string{"silence"},
+				SubAny: []string{"add", "import"},
+				Level:  "medium",
+				Reason: "The silence mutes the alerts it matches until it expires",
+			},
+			{
+				Rule:     "sec.alerts_silenced",
+				Cmd:      []string{"amtool"},
+				Sub:      []string{"silence"},
+				SubAny:   []string{"add"},
+				ArgMatch: `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`,
+				Level:    "high",
+				Reason:   "The silence matches every alert, so monitoring goes quiet until it expires",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"cloudfront", "create-invalidation"},
+				Level:  "low",
+				Reason: "The invalidation makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"aws"},
+				Sub:      []string{"cloudfront", "create-invalidation"},
+				ArgMatch: `^(?:--paths=)?/\*$|"/\*"|Items=\[?/\*`,
+				Level:    "high",
+				Reason:   "Invalidating every path sends all the distribution's traffic to the origin at once",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"cdn", "afd"},
+				ArgMatch: "^purge$",
+				Level:    "low",
+				Reason:   "The purge makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"cdn", "afd"},
+				AnyFlag:  []string{"--content-paths"},
+				ArgMatch: `^(?:--content-paths=)?/\*$`,
+				Level:    "high",
+				Reason:   "Purging every path sends all the endpoint's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"gcloud"},
+				SubAny: []string{"invalidate-cdn-cache"},
+				Level:  "low",
+				Reason: "The invalidation makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"gcloud"},
+				SubAny:   []string{"invalidate-cdn-cache"},
+				ArgMatch: `^(?:--path=)?/\*$`,
+				Level:    "high",
+				Reason:   "Invalidating every path sends all the load balancer's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"fastly"},
+				Sub:    []string{"purge"},
+				NoFlag: []string{"--all"},
+				Level:  "low",
+				Reason: "The purge makes the CDN fetch the objects from the origin again",
+			},
+			{
+				Rule:    "cloud.cdn_purge",
+				Cmd:     []string{"fastly"},
+				Sub:     []string{"purge"},
+				AnyFlag: []string{"--all"},
+				Level:   "high",
+				Reason:  "Purging everything sends all the service's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"flarectl"},
+				Sub:    []string{"zone", "purge"},
+				Level:  "low",
+				Reason: "The purge makes the CDN fetch the files from the origin again",
+			},
+			{
+				Rule:    "cloud.cdn_purge",
+				Cmd:     []string{"flarectl"},
+				Sub:     []string{"zone", "purge"},
+				AnyFlag: []string{"--everything"},
+				Level:   "high",
+				Reason:  "Purging everything sends all the zone's traffic to the origin at once",
+			},
+			{
 				Rule:    "cred.secret_store_read",
 				Cmd:     []string{"gpg", "gpg2"},
 				AnyFlag: []string{"--export-secret-keys", "--export-secret-subkeys"},
@@ -2560,6 +2712,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"cret", "ssion_token", "access_key"}, true
 	case "(?i)secret|token|key":
 		return []string{"secret", "token", "key"}, true
+	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
+		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
 		return []string{"administratoraccess", "iamfullaccess", "poweruseraccess", `action"`, `principal"`, "admin"}, true
 	case `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`:
@@ -2578,6 +2732,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"-"}, true
 	case "^(?:--clusterrole=|--role=)?(?:cluster-admin|admin)$|system:(?:anonymous|unauthenticated|authenticated|serviceaccounts)$":
 		return []string{"cluster-admin", "admin", "anonymous", "unauthenticated", "authenticated", "serviceaccounts"}, true
+	case `^(?:--content-paths=)?/\*$`:
+		return []string{"/*"}, true
 	case `^(?:--count=|--instance-count=)?(?:\d+:)?(?:[1-9]\d{2,}|[2-9]\d)(?::\d+)?$`:
 		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
@@ -2590,6 +2746,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"all", "group=all", `"group"`}, true
 	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
 		return []string{"0"}, true
+	case `^(?:--path=)?/\*$`:
+		return []string{"/*"}, true
+	case `^(?:--paths=)?/\*$|"/\*"|Items=\[?/\*`:
+		return []string{"/*", `"/*"`, "items="}, true
 	case "^(?:--privileged|--pid=host|--net=host|--network=host|--ipc=host|--userns=host|--cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--security-opt=(?:apparmor|seccomp)[:=]unconfined|host|ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|(?:apparmor|seccomp)[:=]unconfined)$":
 		return []string{"rivileged", "id=host", "=host", "work=host", "ipc=host", "userns=host", "cap-add=", "security-opt=", "host", "all", "admin", "ptrace", "module", "unconfined"}, true
 	case "^(?:--public-access=)?blob$|^--public-access=container$|^(?:--allow-blob-public-access=)?true$":
@@ -2698,6 +2858,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"file", `"expiration"`, `expiration"`}, true
 	case "^gitlab:backup:restore$":
 		return []string{"gitlab:backup:restore"}, true
+	case "^purge$":
+		return []string{"purge"}, true
 	case "^user$":
 		return []string{"user"}, true
 	case `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`:
