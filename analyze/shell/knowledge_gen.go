@@ -1691,6 +1691,14 @@ func commandsData() *Knowledge {
 				Reason:   "mysqlimport --delete empties each table before importing its file",
 			},
 			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"flipt"},
+				Sub:     []string{"import"},
+				AnyFlag: []string{"--drop"},
+				Level:   "high",
+				Reason:  "flipt import --drop deletes every flag and segment before importing the file",
+			},
+			{
 				Rule:     "cloud.retention_purge",
 				Cmd:      []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh"},
 				AnyFlag:  []string{"--alter"},
