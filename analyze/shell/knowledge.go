@@ -216,6 +216,11 @@ type Row struct {
 	NoFlag  []string `yaml:"no_flag"`
 	// ArgMatch: some word must match this RE2 pattern.
 	ArgMatch string `yaml:"arg_match"`
+	// Stdin: ArgMatch may match instead the text the command reads on
+	// stdin, when the script shows it: a heredoc or here-string, or what
+	// echo or printf pipe into it (see stdinRows). vault policy write P -
+	// takes the policy there.
+	Stdin bool `yaml:"stdin"`
 	// Target says which words are the paths judged by ByClass:
 	// operands, last (the destination of cp/mv), kv:KEY (dd's of=),
 	// flag:F1,F2 (their values, @ stripped: curl -d @file), or empty;
@@ -628,6 +633,14 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 				break
 			}
 		}
+		if !found && r.Stdin {
+			for _, rd := range c.Redirs {
+				if rd.Stdin() && !rd.Dynamic && mayMatch(rd.Target, r.needs) && r.re.MatchString(rd.Target) {
+					found = true
+					break
+				}
+			}
+		}
 		if !found {
 			return nil, false
 		}
@@ -674,6 +687,41 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 		return targets, true
 	}
 	return nil, true
+}
+
+// stdinRows judges command i of cmds by its rows that read stdin (Row.Stdin)
+// with the text echo or printf pipe into it, or cat its heredoc, given as
+// a here-string: the rows see a heredoc or here-string on the command
+// itself (match).
+func (k *Knowledge) stdinRows(out []risk.Finding, cmds []Command, i int, env paths.Env) []risk.Finding {
+	c := &cmds[i]
+	if len(c.Args) == 0 || c.Dynamic[0] {
+		return out
+	}
+	name := commandName(c.Args[0])
+	e := k.entry(name)
+	for _, r := range e.rows {
+		if !r.Stdin {
+			continue
+		}
+		for _, j := range c.Inputs {
+			text, ok := shown(cmds[j])
+			if in := cmds[j]; !ok && len(in.Args) == 1 && !in.Dynamic[0] && commandName(in.Args[0]) == "cat" {
+				text, ok = stdinDoc(in) // cat <<EOF | vault policy write p -
+			}
+			if !ok {
+				continue
+			}
+			fc := *c
+			fc.Redirs = append(slices.Clip(c.Redirs), Redirect{Op: "<<<", Target: text})
+			if t, ok := k.match(r, name, &fc, e.split(words{}, &fc)); ok {
+				if f, ok := r.judge(&fc, t, env); ok {
+					out = append(out, mayRun(f, c))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // maxNeeds bounds the strings requiredOf returns: past them, a word is

@@ -6,6 +6,7 @@ package shell
 func commandsData() *Knowledge {
 	return &Knowledge{
 		ValueFlags: map[string][]string{
+			"amtool":    {"--alertmanager.url", "--config.file", "-o", "--output", "-a", "--author", "-c", "--comment", "-d", "--duration", "--start", "--end", "--timeout"},
 			"aws":       {"--profile", "--region", "--endpoint-url", "--output", "--query", "--cli-input-json", "--exclude", "--include", "--acl", "--storage-class", "--sse", "--sse-kms-key-id", "--cache-control", "--content-type", "--expires", "--metadata-directive", "--grants", "--page-size"},
 			"az":        {"-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output"},
 			"azcopy":    {"--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--log-level", "--cap-mbps", "--block-size-mb"},
@@ -33,6 +34,7 @@ func commandsData() *Knowledge {
 			"podman":    {"-H", "--url", "--connection", "--filter", "--format", "--log-level", "--root", "--runroot"},
 			"psql":      {"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-o", "--output", "-v", "--set", "-P", "--pset"},
 			"rclone":    {"--config", "--transfers", "--checkers", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--filter-from", "--files-from", "--files-from-raw", "--log-file", "--log-level", "--bwlimit", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--min-age", "--max-age", "--min-size", "--max-size", "--max-delete", "--max-transfer", "--max-duration", "--order-by", "--tpslimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--stats", "--user-agent", "--dedupe-mode", "--track-renames-strategy", "--conflict-resolve", "--conflict-loser", "--conflict-suffix", "--workdir", "--cache-dir"},
+			"restic":    {"-r", "--repo", "--repository-file", "-p", "--password-file", "--password-command", "--cache-dir", "-o", "--option", "--limit-upload", "--limit-download"},
 			"rm":        {},
 			"rsync":     {"-e", "--rsh", "--rsync-path", "-f", "--filter", "--exclude", "--include", "-T", "--temp-dir", "--files-from", "--exclude-from", "--include-from", "--log-file", "--log-file-format", "--out-format", "--password-file", "-B", "--block-size", "--chmod", "--chown", "--usermap", "--groupmap", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--link-dest", "--partial-dir", "--port", "--bwlimit", "--timeout", "--contimeout", "--max-delete", "--max-size", "--min-size", "--address", "--sockopts", "--iconv", "--skip-compress", "--checksum-choice", "--compress-choice", "--write-batch", "--only-write-batch", "--read-batch", "-M", "--remote-option"},
 			"scp":       {"-i", "-P", "-o", "-F", "-c", "-l", "-S", "-J", "-D", "-X"},
@@ -967,9 +969,17 @@ func commandsData() *Knowledge {
 				Rule:   "cloud.iam_grant",
 				Cmd:    []string{"aws"},
 				Sub:    []string{"iam"},
-				SubAny: []string{"attach-role-policy", "attach-user-policy", "attach-group-policy", "put-role-policy", "put-user-policy", "put-group-policy", "create-policy-version", "update-assume-role-policy", "add-user-to-group", "create-access-key", "create-login-profile", "update-login-profile"},
+				SubAny: []string{"attach-role-policy", "attach-user-policy", "attach-group-policy", "put-role-policy", "put-user-policy", "put-group-policy", "create-policy-version", "update-assume-role-policy", "add-user-to-group"},
 				Level:  "medium",
-				Reason: "The IAM call grants permissions or mints credentials",
+				Reason: "The IAM call grants permissions",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"iam"},
+				SubAny: []string{"create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential", "reset-service-specific-credential", "upload-ssh-public-key", "upload-signing-certificate"},
+				Level:  "high",
+				Reason: "The IAM call mints a long-lived credential (access key, console password, SSH key) that acts as the user until revoked",
 			},
 			{
 				Rule:     "cloud.iam_grant",
@@ -991,7 +1001,7 @@ func commandsData() *Knowledge {
 				Rule:     "cloud.iam_grant",
 				Cmd:      []string{"gcloud", "gsutil"},
 				NoFlag:   []string{"--help"},
-				ArgMatch: `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*)$`,
+				ArgMatch: `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`,
 				Level:    "high",
 				Reason:   "The grant makes a resource public or gives owner, editor or admin rights",
 			},
@@ -1325,9 +1335,10 @@ func commandsData() *Knowledge {
 			{
 				Rule:   "cloud.iam_grant",
 				Cmd:    []string{"gcloud"},
-				Sub:    []string{"iam", "service-accounts", "keys", "create"},
-				Level:  "medium",
-				Reason: "The command mints a key for a service account and writes it to a file",
+				Sub:    []string{"iam", "service-accounts", "keys"},
+				SubAny: []string{"create", "upload"},
+				Level:  "high",
+				Reason: "The command mints a long-lived key for a service account, which acts as the account until revoked",
 			},
 			{
 				Rule:     "code.ci_secret_write",
@@ -1367,6 +1378,608 @@ func commandsData() *Knowledge {
 				SubAny: []string{"destroy", "d"},
 				Level:  "low",
 				Reason: "rails destroy removes the files a generator made in the workspace",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad"},
+				SubAny:   []string{"credential", "federated-credential"},
+				ArgMatch: "^(?:reset|create)$",
+				Level:    "high",
+				Reason:   "The command mints a secret, certificate or federated trust for an Azure application or service principal, which acts as it until revoked",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh", "glab"},
+				Sub:    []string{"ssh-key", "add"},
+				Level:  "high",
+				Reason: "The SSH key added to the account logs in as the account, to every repository it can reach",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh"},
+				Sub:    []string{"repo", "deploy-key", "add"},
+				Level:  "medium",
+				Reason: "The deploy key reads the repository for whoever holds its private half",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gh", "glab"},
+				SubAny:   []string{"deploy-key"},
+				AnyFlag:  []string{"--allow-write", "-w", "--can-push"},
+				ArgMatch: "^add$",
+				Level:    "high",
+				Reason:   "The deploy key pushes to the repository for whoever holds its private half",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"glab"},
+				Sub:    []string{"deploy-key", "add"},
+				Level:  "medium",
+				Reason: "The deploy key reads the repository for whoever holds its private half",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gh", "glab"},
+				Sub:    []string{"gpg-key", "add"},
+				Level:  "medium",
+				Reason: "Commits signed with the added GPG key show as the account's, verified",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"mc", "mcli"},
+				SubAny:   []string{"anonymous", "policy"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:public|download|upload)$",
+				Level:    "high",
+				Reason:   "The bucket becomes readable or writable by anyone, without credentials",
+			},
+			{
+				Rule:   "cloud.public_access",
+				Cmd:    []string{"mc", "mcli"},
+				Sub:    []string{"anonymous", "set-json"},
+				Level:  "medium",
+				Reason: "The anonymous-access policy from a file may open the bucket to anyone",
+			},
+			{
+				Rule:    "cloud.public_access",
+				Cmd:     []string{"s3cmd"},
+				AnyFlag: []string{"--acl-public", "-P"},
+				Level:   "high",
+				Reason:  "The objects become readable by everyone",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"vault"},
+				Sub:    []string{"policy"},
+				SubAny: []string{"write"},
+				Level:  "medium",
+				Reason: "The policy grants the access its paths name to every token that holds it",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"vault"},
+				Sub:      []string{"policy"},
+				SubAny:   []string{"write"},
+				ArgMatch: `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`,
+				Stdin:    true,
+				Level:    "high",
+				Reason:   "The policy grants every path, Vault's own configuration or sudo, an administrator's rights",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"vault"},
+				Sub:      []string{"token", "create"},
+				ArgMatch: "^(?:-?-policy=)?root$",
+				Level:    "high",
+				Reason:   "The command mints a root token, which can do anything in Vault",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gcloud"},
+				SubAny:   []string{"add-metadata"},
+				ArgMatch: "(?:^|[=,])(?:ssh-keys|sshKeys)=",
+				Level:    "high",
+				Reason:   "The SSH keys added to the metadata log in to the project's or the instance's machines",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gcloud"},
+				Sub:    []string{"compute", "os-login", "ssh-keys"},
+				SubAny: []string{"add"},
+				Level:  "high",
+				Reason: "The SSH key added to the OS Login profile logs in to every machine the account can reach",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"vm", "vmss"},
+				AnyFlag:  []string{"--ssh-key-value", "--password", "-p"},
+				ArgMatch: "^user$",
+				Level:    "high",
+				Reason:   "The command sets an SSH key or password for a user on the machine, who then logs in with it",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"ssh-copy-id"},
+				NoFlag: []string{"-n", "-h", "-?"},
+				Level:  "medium",
+				Reason: "The key is appended to the remote account's authorized_keys; whoever holds its private half logs in",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"doctl", "hcloud", "linode-cli", "scw", "exo"},
+				SubAny:   []string{"ssh-key", "ssh-keys", "sshkeys"},
+				ArgMatch: "^(?:create|add|import|upload)$",
+				Level:    "medium",
+				Reason:   "The SSH key added to the account is installed on the servers it creates",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"aws"},
+				SubAny: []string{"send-ssh-public-key", "send-serial-console-ssh-public-key"},
+				Level:  "medium",
+				Reason: "The key logs in to the instance for the next minute",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"modify-snapshot-attribute", "modify-image-attribute", "modify-db-snapshot-attribute", "modify-db-cluster-snapshot-attribute", "modify-fpga-image-attribute"},
+				ArgMatch: `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`,
+				Level:    "high",
+				Reason:   "The snapshot or image becomes public, and anyone can restore it with the data it holds",
+			},
+			{
+				Rule:     "cloud.public_access",
+				Cmd:      []string{"aws"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`,
+				Level:    "high",
+				Reason:   "The resource policy lets anyone, or any AWS account, use the resource",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"heroku"},
+				ArgMatch: "^(?:access|members):add$",
+				Level:    "high",
+				Reason:   "The account added to the app or team deploys it and reads its config vars, secrets included",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"admin"},
+				SubAny:   []string{"user", "svcacct", "accesskey", "policy"},
+				ArgMatch: "^(?:add|create|attach|set)$",
+				Level:    "medium",
+				Reason:   "The command creates MinIO credentials or attaches a policy to them",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"admin", "policy"},
+				SubAny:   []string{"attach", "set"},
+				ArgMatch: "^(?:consoleAdmin|readwrite|writeonly)$",
+				Level:    "high",
+				Reason:   "The policy attached gives the user administrator or write rights over every bucket",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"rabbitmqctl"},
+				SubAny:   []string{"set_user_tags"},
+				ArgMatch: "^administrator$",
+				Level:    "high",
+				Reason:   "The administrator tag gives the user full control of the broker",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"rabbitmqctl"},
+				SubAny: []string{"add_user", "set_permissions"},
+				Level:  "medium",
+				Reason: "The command creates a broker user or grants it permissions",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"kubectl", "oc"},
+				Sub:    []string{"certificate", "approve"},
+				Level:  "medium",
+				Reason: "Approving the signing request issues a client certificate for the identity it names",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"kubectl", "oc"},
+				Sub:    []string{"create", "token"},
+				Level:  "medium",
+				Reason: "The command mints a token for the service account and prints it",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"pg_restore"},
+				NoFlag:   []string{"-l", "--list", "-f", "--file", "--help"},
+				ArgMatch: "^(?:-d.*|--dbname(?:=.*)?)$",
+				Level:    "medium",
+				Reason:   "The restore writes the dump's objects and rows into the database",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"pg_restore"},
+				NoFlag:   []string{"-l", "--list", "-f", "--file", "--help"},
+				ArgMatch: "^(?:--clean|-[aCelOsvxwW1]*c.*)$",
+				Level:    "high",
+				Reason:   "pg_restore --clean drops the database's objects before restoring the dump, and what was written since is gone",
+			},
+			{
+				Rule:   "db.restore_overwrite",
+				Cmd:    []string{"mongorestore"},
+				NoFlag: []string{"--dryRun", "--help"},
+				Level:  "medium",
+				Reason: "The restore writes the dump's documents into the database",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"mongorestore"},
+				AnyFlag: []string{"--drop"},
+				NoFlag:  []string{"--dryRun", "--help"},
+				Level:   "high",
+				Reason:  "mongorestore --drop drops each collection before restoring it, and what was written since is gone",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"myloader"},
+				AnyFlag: []string{"--overwrite-tables", "-o", "--drop-table"},
+				Level:   "high",
+				Reason:  "myloader drops the tables before loading the dump",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"neo4j-admin"},
+				SubAny:   []string{"load", "restore"},
+				ArgMatch: "^--overwrite-destination(?:=true)?$|^--force$",
+				Level:    "high",
+				Reason:   "The load replaces the existing graph database",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"influx"},
+				Sub:     []string{"restore"},
+				AnyFlag: []string{"--full"},
+				Level:   "high",
+				Reason:  "A full restore replaces every bucket, token and setting of the InfluxDB instance",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"clickhouse-backup"},
+				SubAny:  []string{"restore", "restore_remote"},
+				AnyFlag: []string{"--rm", "--drop"},
+				Level:   "high",
+				Reason:  "The restore drops the existing tables before loading the backup",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"pgbackrest"},
+				SubAny:  []string{"restore"},
+				AnyFlag: []string{"--delta", "--force"},
+				Level:   "high",
+				Reason:  "The restore overwrites the cluster's data directory with the backup",
+			},
+			{
+				Rule:   "db.restore_overwrite",
+				Cmd:    []string{"gitlab-backup"},
+				Sub:    []string{"restore"},
+				Level:  "high",
+				Reason: "The restore replaces GitLab's database and repositories with the backup's",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"gitlab-rake"},
+				ArgMatch: "^gitlab:backup:restore$",
+				Level:    "high",
+				Reason:   "The restore replaces GitLab's database and repositories with the backup's",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"mongoimport"},
+				AnyFlag: []string{"--drop"},
+				NoFlag:  []string{"--help"},
+				Level:   "high",
+				Reason:  "mongoimport --drop drops the collection before importing the file",
+			},
+			{
+				Rule:     "db.restore_overwrite",
+				Cmd:      []string{"mysqlimport"},
+				ArgMatch: "^(?:-d|--delete)$",
+				Level:    "high",
+				Reason:   "mysqlimport --delete empties each table before importing its file",
+			},
+			{
+				Rule:    "db.restore_overwrite",
+				Cmd:     []string{"flipt"},
+				Sub:     []string{"import"},
+				AnyFlag: []string{"--drop"},
+				Level:   "high",
+				Reason:  "flipt import --drop deletes every flag and segment before importing the file",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"kafka-configs", "kafka-configs.sh", "kafka-topics", "kafka-topics.sh"},
+				AnyFlag:  []string{"--alter"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`,
+				Level:    "high",
+				Reason:   "Retention set to almost nothing makes the broker delete the topic's messages at once",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"rpk"},
+				Sub:      []string{"topic", "alter-config"},
+				ArgMatch: `(?:^|[,=])retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6})$`,
+				Level:    "high",
+				Reason:   "Retention set to almost nothing makes the broker delete the topic's messages at once",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `"Expiration"`,
+				Level:    "low",
+				Reason:   "The lifecycle rules expire (delete) the objects they select",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`,
+				Level:    "medium",
+				Reason:   "The lifecycle rules replace the bucket's, and may expire (delete) every object in it",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-bucket-lifecycle-configuration", "put-bucket-lifecycle"},
+				ArgMatch: `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`,
+				Level:    "high",
+				Reason:   "The lifecycle rule expires every object in the bucket within days, and S3 deletes them at its next sweep",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"gsutil"},
+				Sub:    []string{"lifecycle", "set"},
+				Level:  "medium",
+				Reason: "The lifecycle rules from the file replace the bucket's, and may delete its objects",
+			},
+			{
+				Rule:    "cloud.retention_purge",
+				Cmd:     []string{"gcloud"},
+				Sub:     []string{"storage", "buckets", "update"},
+				AnyFlag: []string{"--lifecycle-file"},
+				Level:   "medium",
+				Reason:  "The lifecycle rules from the file replace the bucket's, and may delete its objects",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"ilm"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:add|import|edit)$|^--expir[ey]-days",
+				Level:    "medium",
+				Reason:   "The lifecycle rules may expire (delete) the bucket's objects",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"mc", "mcli"},
+				Sub:      []string{"ilm"},
+				AnyFlag:  []string{"--expire-days", "--expiry-days"},
+				NoFlag:   []string{"--prefix", "--tags", "--help"},
+				ArgMatch: "^(?:--expir[ey]-days=)?(?:[0-9]|[12][0-9]|30)$",
+				Level:    "high",
+				Reason:   "The lifecycle rule expires every object in the bucket within days",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"rabbitmqctl"},
+				SubAny:   []string{"set_policy", "set_operator_policy"},
+				ArgMatch: `"message-ttl"\s*:\s*\d{1,4}\s*[,}]|"max-length(?:-bytes)?"\s*:\s*0\s*[,}]`,
+				Level:    "high",
+				Reason:   "The policy drops the messages of every queue it matches within seconds",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"aws"},
+				SubAny: []string{"decrease-stream-retention-period"},
+				Level:  "medium",
+				Reason: "A shorter retention deletes the stream's records older than it",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"az"},
+				Sub:    []string{"storage", "account", "management-policy"},
+				SubAny: []string{"create", "update"},
+				Level:  "medium",
+				Reason: "The management policy replaces the account's lifecycle rules, and may delete its blobs",
+			},
+			{
+				Rule:   "cloud.retention_purge",
+				Cmd:    []string{"s3cmd"},
+				Sub:    []string{"expire"},
+				Level:  "medium",
+				Reason: "The expiry rule deletes the bucket's objects after the days given",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"s3cmd"},
+				Sub:      []string{"expire"},
+				AnyFlag:  []string{"--expiry-days", "--expiry-date"},
+				NoFlag:   []string{"--expiry-prefix"},
+				ArgMatch: "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date",
+				Level:    "high",
+				Reason:   "The expiry rule deletes every object in the bucket within days",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"aws"},
+				SubAny:   []string{"put-retention-policy"},
+				AnyFlag:  []string{"--retention-in-days"},
+				ArgMatch: "^(?:--retention-in-days=)?[1-7]$",
+				Level:    "high",
+				Reason:   "Retention cut to days deletes every older log event of the group",
+			},
+			{
+				Rule:     "cloud.retention_purge",
+				Cmd:      []string{"gcloud"},
+				Sub:      []string{"logging", "buckets", "update"},
+				AnyFlag:  []string{"--retention-days"},
+				ArgMatch: "^(?:--retention-days=)?[1-7]$",
+				Level:    "high",
+				Reason:   "Retention cut to days deletes every older log entry of the bucket",
+			},
+			{
+				Rule:    "cloud.k8s_delete",
+				Cmd:     []string{"kubectl", "oc"},
+				Sub:     []string{"apply"},
+				AnyFlag: []string{"--prune"},
+				NoFlag:  []string{"--dry-run"},
+				Level:   "high",
+				Reason:  "kubectl apply --prune deletes every selected resource the manifests do not name",
+			},
+			{
+				Rule:    "cloud.k8s_delete",
+				Cmd:     []string{"argocd"},
+				Sub:     []string{"app", "sync"},
+				AnyFlag: []string{"--prune"},
+				NoFlag:  []string{"--dry-run", "--preview-changes"},
+				Level:   "high",
+				Reason:  "A sync with --prune deletes every resource of the app that git no longer holds",
+			},
+			{
+				Rule:   "cloud.delete",
+				Cmd:    []string{"splunk"},
+				Sub:    []string{"clean"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "splunk clean deletes indexed event data (or users, KV store) for good",
+			},
+			{
+				Rule:   "cloud.delete",
+				Cmd:    []string{"splunk"},
+				Sub:    []string{"remove", "index"},
+				Level:  "high",
+				Reason: "Removing an index deletes its events",
+			},
+			{
+				Rule:    "cli.lock_break",
+				Cmd:     []string{"restic"},
+				SubAny:  []string{"unlock"},
+				AnyFlag: []string{"--remove-all"},
+				Level:   "high",
+				Reason:  "unlock --remove-all removes live locks too, and a running backup or prune then corrupts the repository",
+			},
+			{
+				Rule:   "cli.lock_break",
+				Cmd:    []string{"borg", "borgmatic"},
+				SubAny: []string{"break-lock"},
+				Level:  "high",
+				Reason: "break-lock removes the repository's locks even when a borg process still holds them",
+			},
+			{
+				Rule:   "cli.lock_break",
+				Cmd:    []string{"terraform", "tofu", "terragrunt"},
+				SubAny: []string{"force-unlock"},
+				Level:  "high",
+				Reason: "force-unlock removes the state lock, and a run still holding it then corrupts the state",
+			},
+			{
+				Rule:   "sec.alerts_silenced",
+				Cmd:    []string{"amtool"},
+				Sub:    []string{"silence"},
+				SubAny: []string{"add", "import"},
+				Level:  "medium",
+				Reason: "The silence mutes the alerts it matches until it expires",
+			},
+			{
+				Rule:     "sec.alerts_silenced",
+				Cmd:      []string{"amtool"},
+				Sub:      []string{"silence"},
+				SubAny:   []string{"add"},
+				ArgMatch: `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`,
+				Level:    "high",
+				Reason:   "The silence matches every alert, so monitoring goes quiet until it expires",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"cloudfront", "create-invalidation"},
+				Level:  "low",
+				Reason: "The invalidation makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"aws"},
+				Sub:      []string{"cloudfront", "create-invalidation"},
+				ArgMatch: `^(?:--paths=)?/\*$|"/\*"|Items=\[?/\*`,
+				Level:    "high",
+				Reason:   "Invalidating every path sends all the distribution's traffic to the origin at once",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"cdn", "afd"},
+				ArgMatch: "^purge$",
+				Level:    "low",
+				Reason:   "The purge makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"az"},
+				SubAny:   []string{"cdn", "afd"},
+				AnyFlag:  []string{"--content-paths"},
+				ArgMatch: `^(?:--content-paths=)?/\*$`,
+				Level:    "high",
+				Reason:   "Purging every path sends all the endpoint's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"gcloud"},
+				SubAny: []string{"invalidate-cdn-cache"},
+				Level:  "low",
+				Reason: "The invalidation makes the CDN fetch the paths from the origin again",
+			},
+			{
+				Rule:     "cloud.cdn_purge",
+				Cmd:      []string{"gcloud"},
+				SubAny:   []string{"invalidate-cdn-cache"},
+				ArgMatch: `^(?:--path=)?/\*$`,
+				Level:    "high",
+				Reason:   "Invalidating every path sends all the load balancer's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"fastly"},
+				Sub:    []string{"purge"},
+				NoFlag: []string{"--all"},
+				Level:  "low",
+				Reason: "The purge makes the CDN fetch the objects from the origin again",
+			},
+			{
+				Rule:    "cloud.cdn_purge",
+				Cmd:     []string{"fastly"},
+				Sub:     []string{"purge"},
+				AnyFlag: []string{"--all"},
+				Level:   "high",
+				Reason:  "Purging everything sends all the service's traffic to the origin at once",
+			},
+			{
+				Rule:   "cloud.cdn_purge",
+				Cmd:    []string{"flarectl"},
+				Sub:    []string{"zone", "purge"},
+				Level:  "low",
+				Reason: "The purge makes the CDN fetch the files from the origin again",
+			},
+			{
+				Rule:    "cloud.cdn_purge",
+				Cmd:     []string{"flarectl"},
+				Sub:     []string{"zone", "purge"},
+				AnyFlag: []string{"--everything"},
+				Level:   "high",
+				Reason:  "Purging everything sends all the zone's traffic to the origin at once",
 			},
 			{
 				Rule:    "cred.secret_store_read",
@@ -1418,7 +2031,15 @@ func commandsData() *Knowledge {
 			{
 				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"vault"},
-				SubAny: []string{"get", "read"},
+				Sub:    []string{"read"},
+				Level:  "medium",
+				Reason: "The command prints secrets from Vault",
+			},
+			{
+				Rule:   "cred.secret_store_read",
+				Cmd:    []string{"vault"},
+				Sub:    []string{"kv"},
+				SubAny: []string{"get"},
 				Level:  "medium",
 				Reason: "The command prints secrets from Vault",
 			},
@@ -2063,12 +2684,24 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 	switch pattern {
 	case `"Action"\s*:\s*"DELETE"`:
 		return []string{`"action"`}, true
+	case `"Expiration"`:
+		return []string{`"expiration"`}, true
+	case `"message-ttl"\s*:\s*\d{1,4}\s*[,}]|"max-length(?:-bytes)?"\s*:\s*0\s*[,}]`:
+		return []string{`essage-ttl"`, "ax-length"}, true
+	case `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
+		return []string{`"expiration"`, `expiration"`}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
 	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
 		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
+	case `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`:
+		return []string{"retention."}, true
+	case `(?:^|[,=])retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6})$`:
+		return []string{"retention."}, true
 	case `(?:^|[;&|]\s*)mirror(?:\s[^;]*)?\s(?:--delete\b|-[a-zA-Z]*e[a-zA-Z]*\b)`:
 		return []string{"mirror"}, true
+	case "(?:^|[=,])(?:ssh-keys|sshKeys)=":
+		return []string{"-keys", "keys"}, true
 	case "(?i)(?:^|[^a-z])(?:chrome|chromium|brave|edge|opera|vivaldi|firefox|safari|arc)(?:[^a-z]|$)":
 		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
 	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
@@ -2087,9 +2720,13 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"cret", "ssion_token", "access_key"}, true
 	case "(?i)secret|token|key":
 		return []string{"secret", "token", "key"}, true
+	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
+		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
 		return []string{"administratoraccess", "iamfullaccess", "poweruseraccess", `action"`, `principal"`, "admin"}, true
-	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*)$`:
+	case `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`:
+		return []string{`"principal`}, true
+	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`:
 		return []string{"users", "roles/"}, true
 	case `^(?:(?:https?|ftp)://|git\+|git@)`:
 		return []string{"http", "ftp", "git"}, true
@@ -2099,14 +2736,28 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"-", "n", "p", "crd", "node"}, true
 	case "^(?:--bind|--rbind|-B|-R|--move|-M|--make-r?shared)$|(?:^|,)(?:remount|r?bind)(?:,|$)":
 		return []string{"-", "remount", "bind"}, true
+	case "^(?:--clean|-[aCelOsvxwW1]*c.*)$":
+		return []string{"-"}, true
 	case "^(?:--clusterrole=|--role=)?(?:cluster-admin|admin)$|system:(?:anonymous|unauthenticated|authenticated|serviceaccounts)$":
 		return []string{"cluster-admin", "admin", "anonymous", "unauthenticated", "authenticated", "serviceaccounts"}, true
+	case `^(?:--content-paths=)?/\*$`:
+		return []string{"/*"}, true
 	case `^(?:--count=|--instance-count=)?(?:\d+:)?(?:[1-9]\d{2,}|[2-9]\d)(?::\d+)?$`:
 		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
 		return []string{"0"}, true
+	case "^(?:--expir[ey]-days=)?(?:[0-9]|[12][0-9]|30)$":
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30"}, true
+	case "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date":
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30", "--expiry-date"}, true
+	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
+		return []string{"all", "group=all", `"group"`}, true
 	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
 		return []string{"0"}, true
+	case `^(?:--path=)?/\*$`:
+		return []string{"/*"}, true
+	case `^(?:--paths=)?/\*$|"/\*"|Items=\[?/\*`:
+		return []string{"/*", `"/*"`, "items="}, true
 	case "^(?:--privileged|--pid=host|--net=host|--network=host|--ipc=host|--userns=host|--cap-add=(?:ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--security-opt=(?:apparmor|seccomp)[:=]unconfined|host|ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|(?:apparmor|seccomp)[:=]unconfined)$":
 		return []string{"rivileged", "id=host", "=host", "work=host", "ipc=host", "userns=host", "cap-add=", "security-opt=", "host", "all", "admin", "ptrace", "module", "unconfined"}, true
 	case "^(?:--public-access=)?blob$|^--public-access=container$|^(?:--allow-blob-public-access=)?true$":
@@ -2115,12 +2766,22 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0"}, true
 	case "^(?:--require-approval=)?never$":
 		return []string{"never"}, true
+	case "^(?:--retention-days=)?[1-7]$":
+		return []string{"1", "2", "3", "4", "5", "6", "7"}, true
+	case "^(?:--retention-in-days=)?[1-7]$":
+		return []string{"1", "2", "3", "4", "5", "6", "7"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator)$":
 		return []string{"owner", "contributor", "user access administrator"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
 		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
 	case "^(?:--visibility=)?public$|^--public$":
 		return []string{"public", "--public"}, true
+	case "^(?:-?-policy=)?root$":
+		return []string{"root"}, true
+	case "^(?:-d.*|--dbname(?:=.*)?)$":
+		return []string{"-"}, true
+	case "^(?:-d|--delete)$":
+		return []string{"-"}, true
 	case "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)":
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
@@ -2137,10 +2798,24 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
 	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
 		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
+	case "^(?:access|members):add$":
+		return []string{"access", "members"}, true
+	case "^(?:add|create|attach|set)$":
+		return []string{"add", "create", "attach", "set"}, true
+	case "^(?:add|import|edit)$|^--expir[ey]-days":
+		return []string{"add", "import", "edit", "--expir"}, true
+	case "^(?:consoleAdmin|readwrite|writeonly)$":
+		return []string{"consoleadmin", "readwrite", "writeonly"}, true
+	case "^(?:create|add|import|upload)$":
+		return []string{"create", "add", "import", "upload"}, true
 	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
+	case "^(?:public|download|upload)$":
+		return []string{"public", "download", "upload"}, true
+	case "^(?:reset|create)$":
+		return []string{"reset", "create"}, true
 	case "^(?:secrets|auth|audit)$":
 		return []string{"secrets", "au"}, true
 	case "^(?:secret|key|certificate)$":
@@ -2159,6 +2834,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"--delete-destination"}, true
 	case "^--execute$":
 		return []string{"--execute"}, true
+	case "^--overwrite-destination(?:=true)?$|^--force$":
+		return []string{"--overwrite-destination", "--force"}, true
 	case "^-[a-z]*i[a-z]*$":
 		return []string{"-"}, true
 	case "^/":
@@ -2179,8 +2856,22 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
 		return []string{"+"}, true
+	case "^add$":
+		return []string{"add"}, true
+	case "^administrator$":
+		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
+		return []string{"file", `"expiration"`, `expiration"`}, true
+	case "^gitlab:backup:restore$":
+		return []string{"gitlab:backup:restore"}, true
+	case "^purge$":
+		return []string{"purge"}, true
+	case "^user$":
+		return []string{"user"}, true
+	case `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`:
+		return []string{"path", "capabilities"}, true
 	}
 	return nil, false
 }

@@ -956,13 +956,15 @@ var notRunners = map[string]bool{
 // interpreter or a wrapper that reads its script from stdin (echo
 // 'system("rm -rf ~")' | perl, echo 'rm -rf ~' | at now): the command is
 // read again with that text as its heredoc. (Shells fed so are read by
-// the resolver itself.)
+// the resolver itself.) The command's rows that read stdin see the text
+// too (stdinRows: echo 'path "*" {…}' | vault policy write p -).
 func (k *Knowledge) fedProgram(out []risk.Finding, cmds []Command, i int, env Env) []risk.Finding {
 	c := cmds[i]
 	name := path.Base(c.Args[0])
 	if isShell(name) || slices.ContainsFunc(c.Redirs, Redirect.Stdin) {
 		return out
 	}
+	out = k.stdinRows(out, cmds, i, env)
 	reads := false
 	for _, w := range wrappersOf(name) {
 		var room [2]piece
