@@ -66,9 +66,19 @@ import (
 // (schedule-key-deletion: destroyNouns) or join a verb to its noun in one
 // token (userdel: compoundVerb).
 //
+// A path that reaches no verb may still be told to destroy by a flag: a
+// tool without rows given --nuke, --drop or --purge-all is read as that
+// verb (destroyFlag, verbs_guard.go).
+//
 // A destructive verb gives high (cli.delete); a verb whose effect is
 // undone by its opposite (disable, detach, kill, cancel, suspend, evict,
-// rollback, yank) gives medium (cli.disrupt). Lowered: a dry run or
+// rollback, yank) gives medium (cli.disrupt), and high when what it
+// disrupts is a defense: monitoring, alerting, audit, scanning, guards,
+// firewalls, backups (cli.impair_defense, verbs_guard.go). A flag that
+// turns a protection off (--no-deletion-protection) gives high
+// (cli.protection_off). Task runners (make, just, task, npm run, yarn,
+// ansible-playbook --tags) are judged by the names of the tasks they run
+// (cli.task_destroy, verbs_task.go). Lowered: a dry run or
 // preview flag anywhere (low), a cache or temporary store as the noun
 // (pip cache purge, gh cache delete: low), local client configuration as
 // the noun (kubectl config delete-context, fastly profile delete:
@@ -77,7 +87,9 @@ import (
 // Rows win: the grammar speaks only for a command none of whose rows
 // fired (see Knowledge.analyze), so rows both extend it (IAM grants,
 // secret reads) and calibrate it (a row at a lower level for a family
-// where the grammar would overstate).
+// where the grammar would overstate). That holds for a protection turned
+// off by flag too: a row that fires on such a command is the knowledge of
+// that command, and must say so itself.
 
 // maxNouns bounds the nouns read before the verb (gcloud alpha compute
 // instances delete has four).
@@ -91,6 +103,7 @@ const (
 	wordDestroy  // deletes or destroys: high
 	wordHelp     // help: no finding
 	wordNounVerb // a benign verb, or a noun when a destructive verb follows
+	wordDisarm   // a disrupting verb when a defense is named, else a noun (disarmVerbs; not in verbWords)
 )
 
 // verbWords classifies a path word's first token. Kept small and
@@ -106,15 +119,19 @@ const (
 //     members; reset (and force_reset): back to empty (rabbitmqctl reset,
 //     kubeadm reset, prisma migrate reset); revoke: a revoked token or
 //     certificate cannot be brought back; archive: takes a shared object
-//     (repository, flag, item) out of service for everyone.
+//     (repository, flag, item) out of service for everyone; teardown: a
+//     torn-down environment or stack is gone (tear-down too).
 //
 // Medium, because the opposite verb undoes them: disable (enable),
 // detach (attach), disassociate, suspend (resume), kill (a process or
 // machine is restarted), cancel, evict (pods reschedule), rollback (roll
-// forward), yank, unset (netlify env:unset: set again). Not verbs here: clean and cleanup (build outputs: make
-// clean, go clean), deactivate (conda deactivate leaves an environment),
-// stop and restart (service control has its own rows), unset, close, and
-// words such as deleted (a state, not an act).
+// forward), yank, unset (netlify env:unset: set again), pause (resume),
+// mute, silence and snooze (alerts sound again). High when what they
+// disrupt is a defense (verbs_guard.go). Not verbs here: clean and
+// cleanup (build outputs: make clean, go clean), restart, close, and
+// words such as deleted (a state, not an act); stop, deactivate and
+// bypass only before a defense (wordDisarm: service control has its own
+// rows, and conda deactivate leaves an environment).
 var verbWords = map[string]uint8{
 	"delete": wordDestroy, "del": wordDestroy, "remove": wordDestroy, "rm": wordDestroy, "rmi": wordDestroy,
 	"rb": wordDestroy, "rmdir": wordDestroy, "rmdirs": wordDestroy, "deletefile": wordDestroy,
@@ -124,11 +141,12 @@ var verbWords = map[string]uint8{
 	"clear": wordDestroy, "empty": wordDestroy,
 	"terminate": wordDestroy, "deprovision": wordDestroy, "decommission": wordDestroy, "deregister": wordDestroy,
 	"unregister": wordDestroy, "uninstall": wordDestroy, "unpublish": wordDestroy, "undefine": wordDestroy,
-	"forget": wordDestroy, "reset": wordDestroy, "revoke": wordDestroy, "archive": wordDestroy,
+	"forget": wordDestroy, "reset": wordDestroy, "revoke": wordDestroy, "archive": wordDestroy, "teardown": wordDestroy,
 
 	"disable": wordDisrupt, "detach": wordDisrupt, "disassociate": wordDisrupt,
 	"suspend": wordDisrupt, "kill": wordDisrupt, "cancel": wordDisrupt, "evict": wordDisrupt, "rollback": wordDisrupt,
-	"yank": wordDisrupt, "unset": wordDisrupt,
+	"yank": wordDisrupt, "unset": wordDisrupt, "pause": wordDisrupt, "mute": wordDisrupt, "silence": wordDisrupt,
+	"snooze": wordDisrupt,
 
 	// verbs that read, create or change without removing: the path ends
 	"list": wordBenign, "ls": wordBenign, "get": wordBenign, "describe": wordBenign, "show": wordBenign,
@@ -305,23 +323,66 @@ func kindOf(name string) cliKind {
 // entry is e: cliVerb finds nothing for a plain or an own command that no
 // runtime runs as a CLI (scriptCLI).
 func (e *entry) mayVerb() bool {
-	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn
+	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn || taskRunners.has(e.name)
 }
 
 // cliVerb judges command c, named name (whose entry is e), by the verb
-// grammar above: a finding, or none.
+// grammar above: a finding, or none. A task runner is read by taskRun;
+// a protection turned off by flag (protectionOff) speaks over a finding
+// of the path below high.
 func cliVerb(c *Command, name string, e *entry) (risk.Finding, bool) {
-	args, dyn := c.Args, c.Dynamic
+	if f, ok, handled := taskRun(c, name, 1); handled {
+		return f, ok // bun run drop-db: a script, before bun runs a file
+	}
 	kind, vf := e.cli, e.vflags
 	start := 1
 	if n, s, ok := scriptCLI(e.runtime, c); ok {
 		name, start = n, s
 		kind = kindOf(name)
 		vf = nil
+		if f, ok, handled := taskRun(c, name, start); handled {
+			return f, ok
+		}
 	}
 	if kind == cliPlain || kind == cliOwn {
 		return risk.Finding{}, false
 	}
+	f, ok := pathVerb(c, name, e, kind, vf, start)
+	if ok && f.Level >= risk.High {
+		return f, ok
+	}
+	if flag := protectionOff(c.Args, c.Dynamic, start); flag != "" {
+		dry := false
+		for j := start; j < len(c.Args); j++ {
+			if a := c.Args[j]; !c.Dynamic[j] {
+				if a == "--help" {
+					return risk.Finding{}, false
+				}
+				dry = dry || isDryRun(a)
+			}
+		}
+		return protectionFinding(leadWords(name, c.Args, c.Dynamic, start), flag, dry), true
+	}
+	return f, ok
+}
+
+// leadWords returns name and the subcommand-shaped words after it up to
+// the first flag, at most four: what a reason calls the command.
+func leadWords(name string, args []string, dyn []bool, start int) string {
+	out := name
+	for i := start; i < len(args) && i < start+4; i++ {
+		if dyn[i] || !subcommandShaped(args[i]) {
+			break
+		}
+		out += " " + args[i]
+	}
+	return out
+}
+
+// pathVerb judges command c by its subcommand path (see above), or by a
+// destructive mode flag when the path reaches no verb (destroyFlag).
+func pathVerb(c *Command, name string, e *entry, kind cliKind, vf map[string]bool, start int) (risk.Finding, bool) {
+	args, dyn := c.Args, c.Dynamic
 	named := start == 1 && e.nameVerb && bareName(c.Args[0])
 	var (
 		pathEnd     = start // args[start:pathEnd] are the path, flags among them
@@ -334,6 +395,9 @@ func cliVerb(c *Command, name string, e *entry) (risk.Finding, bool) {
 		pending     bool // the word before was a flag that may take a value
 		valued      bool // … and most likely does: no verb is read from it
 		pkg         = kind == cliPkg || kind == cliSysPkg
+		disarmAt    = -1 // the first wordDisarm word of the path (stop)
+		disarmWord  string
+		flagAt      = -1 // the destructive mode flag read as the verb
 	)
 	i := start
 	if named {
@@ -408,7 +472,21 @@ walk:
 				cache = cache || pkg && anyToken(tail, cacheNouns)
 				conf = conf || anyToken(tail, configNouns)
 				pathEnd = i + 1
+				if quietVerbs[firstToken(seg)] && rest == "" && i+1 < len(args) && !dyn[i+1] && subcommandShaped(args[i+1]) {
+					// amtool silence add: creates a silence; silence
+					// query, silence expire: reads or ends them
+					next := firstToken(args[i+1])
+					if quietCreates[next] {
+						pathEnd = i + 2
+					} else if _, known := verbWords[next]; known || quietReads[next] {
+						return risk.Finding{}, false
+					}
+				}
 				break walk
+			case wordDisarm:
+				if disarmAt < 0 {
+					disarmAt, disarmWord = i, seg
+				}
 			}
 			nouns++
 			cache = cache || anyToken(seg, cacheNouns)
@@ -418,6 +496,18 @@ walk:
 			if nouns > maxNouns {
 				return risk.Finding{}, false
 			}
+		}
+	}
+	if verb == 0 && disarmAt >= 0 && defenseOf(name, args, dyn, start, disarmAt+1, objectAt(args, dyn, disarmAt+1)) != "" {
+		// aws cloudtrail stop-logging, mytool mfa deactivate
+		verb, verbWord, pathEnd = wordDisrupt, disarmWord, disarmAt+1
+	}
+	if verb == 0 && !pkg && (start > 1 || len(e.rows) == 0 && e.judge == nil) {
+		// tarsnap --nuke, mongorestore --drop: a tool without rows told
+		// by a flag to destroy
+		var head string
+		if flagAt, head = destroyFlag(args, dyn, start); flagAt >= 0 {
+			verb, verbWord, pathEnd = wordDestroy, head, flagAt
 		}
 	}
 	if verb == 0 {
@@ -438,10 +528,16 @@ walk:
 	}
 	what := strings.Join(pathWords(args[start:pathEnd], dyn[start:pathEnd]), " ")
 	full := strings.TrimSpace(name + " " + what)
+	objFrom := pathEnd
+	if flagAt >= 0 {
+		full += " " + cut(args[flagAt], 40)
+		objFrom = flagAt + 1
+	}
 	f := risk.Finding{Analyzer: "shell", Rule: "cli.delete", Level: risk.High, Resource: "cli:" + full}
 	cmd, it := "`"+full+"`", "what it names"
-	if obj := objectOf(args, dyn, pathEnd); obj != "" {
-		cmd, it = cmd+" on "+obj, "it"
+	obj := objectAt(args, dyn, objFrom)
+	if obj >= 0 {
+		cmd, it = cmd+" on "+objectName(args, dyn, obj), "it"
 	}
 	head := verbHead(verbWord)
 	if named {
@@ -453,14 +549,29 @@ walk:
 		f.Reason = cmd + " " + disruptPhrase(head) + " " + it + "; the opposite command undoes that, but what depends on it breaks meanwhile"
 	case head == "archive":
 		f.Reason = cmd + " archives " + it + ": out of service for everyone until someone restores it"
+	case flagAt >= 0:
+		f.Reason = cmd + " " + verbPhrase(head) + " " + it + " (its flag " + cut(args[flagAt], 40) + " says so), which cannot be brought back"
 	default:
 		f.Reason = cmd + " " + verbPhrase(head) + " " + it + ", which cannot be brought back"
+	}
+	artifactClear := artifact && clearVerbs[head] && verb == wordDestroy
+	defense := "" // read only where it changes the finding: a destroy verb is high anyway
+	if (verb == wordDisrupt || artifactClear || conf) && kind != cliLocalEnv && kind != cliConfig {
+		defense = defenseOf(name, args, dyn, start, pathEnd, obj)
 	}
 	switch {
 	case dry:
 		f.Level, f.Reversible = risk.Low, true
 		f.Reason = cmd + " is a dry run: it only reports what it would " + head
-	case (cache || artifact && clearVerbs[head]) && verb == wordDestroy:
+	case cache && verb == wordDestroy:
+		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
+		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
+	case defense != "" && (verb == wordDisrupt || artifactClear || conf):
+		// gh workflow disable codeql-analysis.yml, pagerduty service
+		// disable, foo audit-log clear
+		f.Rule, f.Level, f.Reversible = "cli.impair_defense", risk.High, verb == wordDisrupt
+		f.Reason = cmd + " " + disruptPhrase(head) + " a safety control (" + defense + "): what it would catch goes unseen until someone turns it back on"
+	case artifactClear:
 		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
 		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
 	case conf || kind == cliConfig && f.Level > risk.Medium:
@@ -525,6 +636,8 @@ func verbPhrase(head string) string {
 		return "revokes"
 	case "reset":
 		return "resets (empties)"
+	case "teardown":
+		return "tears down"
 	case "forget":
 		return "forgets (deletes)"
 	case "terminate":
@@ -548,6 +661,9 @@ func verbHead(w string) string {
 			rest = tail
 			continue
 		}
+		if t == "tear" && firstToken(tail) == "down" {
+			return "teardown"
+		}
 		if _, ok := verbWords[t]; ok || tail == "" {
 			return t
 		}
@@ -556,9 +672,9 @@ func verbHead(w string) string {
 	return strings.ToLower(w)
 }
 
-// objectOf returns the first operand after the path, for a reason: what
-// the verb acts on (op item delete "Database Password"), or "".
-func objectOf(args []string, dyn []bool, from int) string {
+// objectAt returns the index of the first operand from args[from:],
+// what the verb acts on (op item delete "Database Password"), or -1.
+func objectAt(args []string, dyn []bool, from int) int {
 	for i := from; i < len(args); i++ {
 		a := args[i]
 		if len(a) > 1 && a[0] == '-' {
@@ -567,12 +683,17 @@ func objectOf(args []string, dyn []bool, from int) string {
 			}
 			continue
 		}
-		if dyn[i] {
-			return "a name computed at run time"
-		}
-		return cut(a, 60)
+		return i
 	}
-	return ""
+	return -1
+}
+
+// objectName is the operand args[i] (objectAt) as a reason shows it.
+func objectName(args []string, dyn []bool, i int) string {
+	if dyn[i] {
+		return "a name computed at run time"
+	}
+	return cut(args[i], 60)
 }
 
 // disruptPhrase says what a disrupting verb (its head token) does, in a
@@ -581,10 +702,12 @@ func disruptPhrase(head string) string {
 	switch head {
 	case "detach":
 		return "detaches"
+	case "bypass":
+		return "bypasses"
 	case "rollback":
 		return "rolls back"
 	}
-	return head + "s" // disables, kills, cancels, suspends, evicts, yanks, unsets
+	return head + "s" // disables, kills, cancels, suspends, evicts, yanks, unsets, mutes, stops
 }
 
 // booleanFlag reports a flag that by convention takes no value, so the
@@ -653,11 +776,18 @@ func classifyWord(w string) (uint8, string) {
 			continue
 		}
 		cls := verbWords[string(low)]
+		if cls == wordNoun && disarmVerbs[string(low)] {
+			cls = wordDisarm
+		}
 		switch {
-		case cls == wordNoun && tail != "" && lastTokenDestroys(tail):
+		case (cls == wordNoun || cls == wordDisarm) && tail != "" && lastTokenDestroys(tail):
 			// service-instance-delete, cache-clear, schedule-key-deletion:
 			// nouns, then the verb or its noun
 			return wordDestroy, ""
+		case cls == wordNoun && string(low) == "tear" && firstToken(tail) == "down":
+			// tear-down, tear_down: teardown
+			_, rest := nextToken(tail)
+			return wordDestroy, rest
 		case cls == wordNoun && compoundVerb(string(low)):
 			// pw userdel bob, mysqladmin dropdb x: a verb joined to its
 			// noun

@@ -14,7 +14,8 @@ func verbLevel(t *testing.T, script string) (risk.Level, string, bool) {
 	fs := analyzeScript(t, script)
 	for _, f := range fs {
 		switch f.Rule {
-		case "cli.delete", "cli.disrupt", "cli.clear_cache", "cli.local_config", "cli.local_env", "pkg.remove":
+		case "cli.delete", "cli.disrupt", "cli.clear_cache", "cli.local_config", "cli.local_env", "pkg.remove",
+			"cli.impair_defense", "cli.protection_off", "cli.task_destroy":
 			return f.Level, f.Rule, true
 		}
 	}
@@ -190,7 +191,7 @@ func TestVerbGrammar(t *testing.T) {
 func TestVerbGrammarSilent(t *testing.T) {
 	for _, cmd := range []string{
 		"git rm --cached secrets.txt", "git branch -d merged", "git add reset --hard",
-		"docker rm web", "docker network rm n", "make clean", "make destroy", "go clean -cache",
+		"docker rm web", "docker network rm n", "make clean", "go clean -cache",
 		"cat delete.txt", "cat delete", "grep delete src/", "echo delete", "echo rm -rf", "touch remove",
 		"ls purge", "man git-rm", "which delete", "tput reset", "reset", "clear",
 		"kubectl get pods", "kubectl describe pod delete-me", "kubectl logs web --since=1h",
@@ -268,7 +269,10 @@ func TestVerbGrammarBelowHigh(t *testing.T) {
 // FuzzCLIVerb checks that the grammar never panics on resolved commands.
 func FuzzCLIVerb(f *testing.F) {
 	for _, s := range []string{"op item delete x", "java -jar a.jar -s u delete-job x", "python -m pip uninstall x",
-		"heroku apps:destroy", "x --a b:c:d delete", "x eraseDisk", "x -- delete", "a b c d e f g delete"} {
+		"heroku apps:destroy", "x --a b:c:d delete", "x eraseDisk", "x -- delete", "a b c d e f g delete",
+		"make -C", "make -nC x destroy", "just --set a", "ansible-playbook -t", "ansible-playbook --tags=a,,b -ta",
+		"npm run", "yarn workspace", "yarn workspace a", "x --deletion-protection", "x --no-disable-api-termination",
+		"x --attributes Key=protection", "x --attributes k=protect=", "amtool silence", "x --nuke=", "x -", "x alerts mute"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -372,7 +376,8 @@ func TestVerbInName(t *testing.T) {
 
 // wordSets are the sets of words the grammar and analyze read.
 var wordSets = []*lazySet{informational, plainCommands, ownCommands, pkgCommands, localEnvCommands, configCommands,
-	sysPkgCommands, pkgRemovals, registryNouns, booleanLong, destroyNouns, nameNouns}
+	sysPkgCommands, pkgRemovals, registryNouns, booleanLong, destroyNouns, nameNouns, defenseWords, flagVerbs, taskRunners,
+	pkgValueFlags, taskDataWords, taskPreviews, taskOutputs}
 
 // TestWordSetAgrees checks lazySet.has, which reads its text's words in
 // place, against the set of the text's fields: for every word of every set,
@@ -414,4 +419,254 @@ func FuzzWordSet(f *testing.F) {
 			t.Errorf("has(%q) in %q = %v, want %v", w, text, got, want)
 		}
 	})
+}
+
+// grammarCase is a command and the level the verb grammar must give it,
+// 0 for nothing; rule, when set, is the rule it must give.
+type grammarCase struct {
+	cmd  string
+	want risk.Level
+	rule string
+}
+
+// checkGrammar checks each case with verbLevel.
+func checkGrammar(t *testing.T, cases []grammarCase) {
+	t.Helper()
+	for _, c := range cases {
+		got, rule, ok := verbLevel(t, c.cmd)
+		switch {
+		case c.want == 0 && ok:
+			t.Errorf("%q: the grammar gives %s %s, want nothing", c.cmd, rule, got)
+		case c.want != 0 && (got != c.want || c.rule != "" && rule != c.rule):
+			t.Errorf("%q: the grammar gives %v (%s), want %s %s; findings:%s", c.cmd, got, rule, c.want, c.rule, describe(analyzeScript(t, c.cmd)))
+		}
+	}
+}
+
+// TestImpairDefense: a disrupting verb on a control that watches or
+// protects a system is high; the same verb on anything else stays
+// medium, and reading or ending a silence says nothing.
+func TestImpairDefense(t *testing.T) {
+	const d = "cli.impair_defense"
+	checkGrammar(t, []grammarCase{
+		{"gh workflow disable codeql-analysis.yml --repo acme/api", risk.High, d},
+		{"gh workflow disable security-scan.yml", risk.High, d},
+		{"gh workflow disable 'Scan images'", risk.High, d},
+		{"pagerduty service disable PXYZ123", risk.High, d},
+		{"opsgenie integration disable prod-alerts", risk.High, d},
+		{"somecli alerts mute --all", risk.High, d},
+		{"datadog-ci monitors disable 12345", risk.High, d},
+		{"foo audit-log disable", risk.High, d},
+		{"xcli guardduty detector suspend abc", risk.High, d},
+		{"somecli firewall disable", risk.High, d},
+		{"acme waf detach web-acl-1", risk.High, d},
+		{"acme backup-policy disable nightly", risk.High, d},
+		{"velero schedule pause daily-backup", risk.High, d},
+		{"acme logging disable --bucket prod", risk.High, d},
+		{"acme monitoring alerts disable-all", risk.High, d},
+		{"amtool silence add --alertmanager.url=http://am:9093 --duration=720h 'alertname=~\".+\"'", risk.High, d},
+		{"acme monitor snooze m-1 --duration 7d", risk.High, d},
+		{"foo audit-log clear", risk.High, d}, // not a log cleared as an artifact
+		{"datadog-agent stop", risk.High, d},  // stop names a defense here
+		{"acme cloudtrail stop-logging --name main", risk.High, d},
+		{"foo mfa deactivate alice", risk.High, d},
+		{"acme alert-rules delete r1", risk.High, "cli.delete"},
+		{"sudo xcli guardduty detector suspend abc", risk.High, d},
+		{"bash -c 'gh workflow disable codeql-analysis.yml'", risk.High, d},
+		{"acme monitors disable m-1 --dry-run", risk.Low, ""},
+		// ordinary objects: medium as before
+		{"gh workflow disable nightly-release.yml", risk.Medium, "cli.disrupt"},
+		{"unleash features disable my-toggle", risk.Medium, "cli.disrupt"},
+		{"acme logs disable", risk.Medium, "cli.disrupt"},
+		{"acme queue pause jobs", risk.Medium, "cli.disrupt"},
+		{"rails log:clear", risk.Low, "cli.clear_cache"},
+		// reading or ending silences, stop and deactivate elsewhere
+		{"amtool silence query", 0, ""},
+		{"amtool silence expire 1234", 0, ""},
+		{"amtool alert query severity=critical", 0, ""},
+		{"pagerduty service list", 0, ""},
+		{"acme monitors list", 0, ""},
+		{"foo server stop", 0, ""},
+		{"conda deactivate", 0, ""},
+		{"npm audit fix", 0, ""},
+		{"acme monitor delete --help", 0, ""},
+	})
+}
+
+// TestProtectionOff: a flag that turns a protection off is high on any
+// CLI the grammar reads; one that turns it on, or prints it, is not.
+func TestProtectionOff(t *testing.T) {
+	const p = "cli.protection_off"
+	checkGrammar(t, []grammarCase{
+		{"aws cloudformation update-termination-protection --no-enable-termination-protection --stack-name prod-db", risk.High, p},
+		{"gcloud compute instances update vm1 --no-deletion-protection", risk.High, p},
+		{"aws rds modify-db-instance --db-instance-identifier prod --no-deletion-protection --apply-immediately", risk.High, p},
+		{"somecli db update --deletion-protection=false", risk.High, p},
+		{"xcli cluster update --deletion-protection false", risk.High, p},
+		{"xcli cluster update --disable-deletion-protection", risk.High, p},
+		{"az postgres flexible-server update -n x --deletion-protection Disabled", risk.High, p},
+		{"acme stack update s --no-termination-protection", risk.High, p},
+		{"aws ec2 modify-instance-attribute --instance-id i-1 --no-disable-api-termination", risk.High, p},
+		{"aws ec2 modify-instance-attribute --instance-id i-1 --disable-api-termination false", risk.High, p},
+		{"aws elbv2 modify-load-balancer-attributes --load-balancer-arn a --attributes Key=deletion_protection.enabled,Value=false", risk.High, p},
+		{"sudo aws cloudformation update-termination-protection --no-enable-termination-protection --stack-name x", risk.High, p},
+		{"somecli db update --deletion-protection=false --dry-run", risk.Low, p},
+		// turned on, or read
+		{"aws cloudformation update-termination-protection --enable-termination-protection --stack-name prod-db", 0, ""},
+		{"gcloud compute instances update vm1 --deletion-protection", 0, ""},
+		{"somecli db update --deletion-protection=true", 0, ""},
+		{"aws ec2 modify-instance-attribute --instance-id i-1 --disable-api-termination", 0, ""},
+		{"aws elbv2 modify-load-balancer-attributes --load-balancer-arn a --attributes Key=deletion_protection.enabled,Value=true Key=idle,Value=false", 0, ""},
+		{"aws rds describe-db-instances --query 'DBInstances[*].DeletionProtection'", 0, ""},
+		{"acme-cli get-deletion-protection v1", 0, ""},
+		{"echo --no-deletion-protection", 0, ""},
+		{"somecli db update --no-deletion-protection --help", 0, ""},
+	})
+}
+
+// TestDestroyFlag: a tool without rows whose path reaches no verb, given
+// a flag that is a destructive verb, is read as that verb.
+func TestDestroyFlag(t *testing.T) {
+	const del = "cli.delete"
+	checkGrammar(t, []grammarCase{
+		{"tarsnap --nuke --keyfile /root/tarsnap.key", risk.High, del},
+		{"/usr/local/bin/tarsnap --nuke", risk.High, del},
+		{"flipt import --drop flags-backup.yml", risk.High, del},
+		{"mongorestore --drop --uri=mongodb://prod:27017 ./dump/", risk.High, del},
+		{"mongoimport --drop --db app --collection users users.json", risk.High, del},
+		{"foo --purge-all", risk.High, del},
+		{"bar --delete-all", risk.High, del},
+		{"baz --wipe", risk.High, del},
+		{"qux --force-delete x", risk.High, del},
+		{"qux --delete=true", risk.High, del},
+		{"qux --clear-everything", risk.High, del},
+		{"wsl --unregister Ubuntu", risk.High, del},
+		{"keytool -delete -alias k -keystore ks.jks", risk.High, del},
+		{"node scripts/tool.js --delete-all", risk.High, del},
+		{"sudo tarsnap --nuke", risk.High, del},
+		{"env X=1 flipt import --drop flags.yml", risk.High, del},
+		{"timeout 60 mongorestore --drop ./dump/", risk.High, del},
+		{"sh -c 'foo --purge-all'", risk.High, del},
+		{"tarsnap --nuke --dry-run", risk.Low, del},
+		{"foo cache --purge-all", risk.Low, "cli.clear_cache"},
+		// off, an object beside the verb, a short verb that means something else, rows, help
+		{"foo --no-delete", 0, ""},
+		{"foo --delete=false", 0, ""},
+		{"foo --drop-caches=false", 0, ""},
+		{"foo --delete-snapshots", 0, ""},
+		{"foo --clear-cache", 0, ""},
+		{"foo --force", 0, ""},
+		{"act --rm", 0, ""},
+		{"tailscale up --reset", 0, ""},
+		{"foo --truncate", 0, ""},
+		{"journalctl --flush", 0, ""},
+		{"update-alternatives --remove java /usr/lib/jvm/x/bin/java", 0, ""},
+		{"gh pr merge 12 --delete-branch", 0, ""},
+		{"foo list --delete", 0, ""},
+		{"brew cleanup --prune=all", 0, ""},
+		{"docker run --rm alpine true", 0, ""},
+		{"tarsnap --nuke --help", 0, ""},
+		{"foo -- --delete", 0, ""},
+	})
+	// rows speak for their own flags
+	for _, cmd := range []string{"rsync -a --delete src/ dst/", "kafka-acls --bootstrap-server b:9092 --remove --allow-principal User:x"} {
+		if _, rule, ok := verbLevel(t, cmd); ok {
+			t.Errorf("%q: the grammar speaks (%s) over the rows", cmd, rule)
+		}
+	}
+}
+
+// TestTaskRunner: a task runner running a target, script or tag whose
+// name says it destroys is high; emptying beside no data is medium;
+// previews, tests, caches and build outputs are low; others nothing.
+func TestTaskRunner(t *testing.T) {
+	const task = "cli.task_destroy"
+	checkGrammar(t, []grammarCase{
+		{"make destroy", risk.High, task},
+		{"make teardown-prod", risk.High, task},
+		{"make tear-down", risk.High, task},
+		{"make -C infra destroy ENV=prod", risk.High, task},
+		{"make -j4 build drop-database", risk.High, task},
+		{"gmake nuke", risk.High, task},
+		{"just nuke", risk.High, task},
+		{"just --set env prod nuke", risk.High, task},
+		{"task destroy", risk.High, task},
+		{"task infra:destroy", risk.High, task},
+		{"go-task db:drop", risk.High, task},
+		{"invoke destroy --env prod", risk.High, task},
+		{"npm run db:drop", risk.High, task},
+		{"npm --prefix api run db:drop", risk.High, task},
+		{"npm run purge", risk.High, task},
+		{"yarn db:reset", risk.High, task},
+		{"yarn workspace api db:reset", risk.High, task},
+		{"yarn run db:reset", risk.High, task},
+		{"pnpm run destroy:all", risk.High, task},
+		{"pnpm destroy:all", risk.High, task},
+		{"pnpm --filter api wipeData", risk.High, task},
+		{"bun run drop-db", risk.High, task},
+		{"deno task db:reset", risk.High, task},
+		{"nx run infra:destroy", risk.High, task},
+		{"cargo make destroy", risk.High, task},
+		{"mise run db:drop", risk.High, task},
+		{"ansible-playbook -i inventories/production site.yml --tags teardown", risk.High, task},
+		{"ansible-playbook -i inv site.yml --tags=destroy", risk.High, task},
+		{"ansible-playbook -i inv site.yml -t deploy,destroy", risk.High, task},
+		{"make disable-monitoring", risk.High, "cli.impair_defense"},
+		{"sudo -E make teardown-prod", risk.High, task},
+		{"env CI=1 npm run db:drop", risk.High, task},
+		{"timeout 600 ansible-playbook site.yml --tags teardown", risk.High, task},
+		{"bash -c 'make destroy'", risk.High, task},
+		{"nice -n 10 just nuke", risk.High, task},
+		// emptying beside no data word
+		{"make uninstall", risk.Medium, task},
+		{"npm run clear", risk.Medium, task},
+		{"npm run reset-project", risk.Medium, task},
+		{"npm run reset-snapshots", risk.Medium, task},
+		{"make prune", risk.Medium, task},
+		// previews, tests, caches, build outputs, dry runs
+		{"make plan-destroy", risk.Low, task},
+		{"npm run test:reset-db", risk.Low, task},
+		{"npm run rm:dist", risk.Low, task},
+		{"make delete-build", risk.Low, task},
+		{"make -n destroy", risk.Low, task},
+		{"make -nB destroy", risk.Low, task},
+		{"make --dry-run destroy", risk.Low, task},
+		{"just --dry-run nuke", risk.Low, task},
+		{"task --dry destroy", risk.Low, task},
+		{"ansible-playbook -i prod site.yml --tags teardown --check", risk.Low, task},
+		// nothing
+		{"make", 0, ""}, {"make clean", 0, ""}, {"make test", 0, ""}, {"make install", 0, ""},
+		{"make clean-cache", 0, ""}, {"make down", 0, ""}, {"make archive", 0, ""}, {"make stop", 0, ""},
+		{"make kill", 0, ""}, {"make build/app.o", 0, ""}, {"make -p destroy", 0, ""},
+		{"just --list", 0, ""}, {"just test", 0, ""}, {"task --list", 0, ""}, {"rake -T", 0, ""},
+		{"npm run build", 0, ""}, {"npm run lint", 0, ""}, {"npm run", 0, ""}, {"npm test", 0, ""},
+		{"yarn dev", 0, ""}, {"yarn add react", 0, ""}, {"yarn cache clean", 0, ""}, {"nx reset", 0, ""},
+		{"bun run ./scripts/drop-db.ts", 0, ""}, {"bun index.ts", 0, ""}, {"turbo run build", 0, ""},
+		{"ansible-playbook site.yml --check", 0, ""}, {"ansible-playbook site.yml --skip-tags destroy", 0, ""},
+		{"ansible-playbook -i inv teardown.yml", 0, ""}, // a file, not judged by its name (see nameVerb)
+		{"ansible-playbook site.yml --tags destroy --list-tasks", 0, ""},
+		{"make destroy --help", 0, ""},
+		// package managers' own commands stay theirs
+		{"yarn remove lodash", risk.Low, "pkg.remove"},
+		{"pnpm prune", risk.Low, "pkg.remove"},
+	})
+}
+
+// TestTokens checks the splitting of words into tokens.
+func TestTokens(t *testing.T) {
+	for w, want := range map[string]string{
+		"codeql-analysis.yml": "codeql analysis yml", "db:drop": "db drop", "eraseDisk": "erase disk",
+		"a/b_c,d=e@f g": "a b c d e f g", "": "", "--x": "x", "ABC": "abc",
+	} {
+		var got []string
+		tokens(w, func(tok string) bool { got = append(got, tok); return true })
+		if strings.Join(got, " ") != want {
+			t.Errorf("tokens(%q) = %q, want %q", w, got, want)
+		}
+	}
+	n := 0
+	tokens(strings.Repeat("a-", 100), func(string) bool { n++; return true })
+	if n != maxTokens {
+		t.Errorf("tokens read %d tokens of a long word, want %d", n, maxTokens)
+	}
 }
