@@ -88,7 +88,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		n := len(out)
 		if e.http != noHTTP { // Requests finds none for other commands
-			out = httpFindings(out, *c, name, call)
+			out = httpFindings(out, cmds, i, name, call)
 		} else if e.cli != cliPlain && e.cli != cliOwn {
 			out = graphqlFindings(out, c, name)
 		}

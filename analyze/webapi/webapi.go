@@ -60,6 +60,9 @@ type Request struct {
 	Body []string
 	// Via names the client, for the reason: "curl", "python requests".
 	Via string
+	// Sandbox is set when the request's credentials name a provider's
+	// test mode (Stripe's sk_test_ keys): it moves no money.
+	Sandbox bool
 }
 
 // target is where a request goes, as far as its risk is concerned.
@@ -126,6 +129,12 @@ func Judge(r Request) (risk.Finding, bool) {
 	via := r.Via
 	if via == "" {
 		via = "The request"
+	}
+	if !read && !r.MethodDynamic && m != "DELETE" {
+		// what a request to a known service does beyond its path's verb
+		if f, ok := money(r, t, m, via); ok {
+			return f, true
+		}
 	}
 	switch {
 	case m == "DELETE" || m == "PURGE":
