@@ -59,11 +59,11 @@ func sandboxHost(host string) bool {
 		strings.Contains(host, ".test.") || strings.Contains(host, "-test-")
 }
 
-// moneyAction returns what the path of a request to a payment provider's
-// live API (host, lower-case, no port) names that moves money, or "":
-// a refund, payout, transfer, charge or capture (not a search of them),
-// a dispute accepted or closed (the money goes to the customer), a
-// subscription cancelled.
+// moneyAction returns what the last segment of the path of a request to a
+// payment provider's live API (host, lower-case, no port) names that
+// moves money, or "": a refund, payout, transfer, charge or capture (not a
+// search of them), a dispute accepted or closed (the money goes to the
+// customer), a subscription cancelled.
 func moneyAction(host, path string) string {
 	if !paymentHost(host) {
 		return ""
@@ -77,31 +77,32 @@ func moneyAction(host, path string) string {
 		segs[n] = seg
 		n++
 	}
-	if n == 0 || moneyReads[segs[n-1]] || dynamicText(segs[n-1]) && n == 1 {
+	if n == 0 || moneyReads[segs[n-1]] {
 		return ""
 	}
 	dispute, subscription := false, false
-	for _, seg := range segs[:n] {
-		found := ""
+	for _, seg := range segs[:n-1] {
 		words(seg, func(w string) {
-			switch {
-			case moneyWords[w]:
-				found = seg
-			case w == "dispute" || w == "disputes":
-				dispute = true
-			case w == "subscription" || w == "subscriptions":
-				subscription = true
-			case dispute && (w == "accept" || w == "close"):
-				found = "dispute " + seg
-			case subscription && w == "cancel":
-				found = "subscription " + seg
-			}
+			dispute = dispute || w == "dispute" || w == "disputes"
+			subscription = subscription || w == "subscription" || w == "subscriptions"
 		})
-		if found != "" {
-			return found
-		}
 	}
-	return ""
+	// the last segment names the act: /v1/refunds creates one,
+	// /captures/ID/refund refunds a capture; /v1/transfers/tr_1 only
+	// updates a transfer, and /payouts/po_1/cancel stops one
+	last, found := segs[n-1], ""
+	words(last, func(w string) {
+		switch {
+		case found != "":
+		case moneyWords[w]:
+			found = last
+		case dispute && (w == "accept" || w == "close"):
+			found = "dispute " + last
+		case subscription && w == "cancel":
+			found = "subscription " + last
+		}
+	})
+	return found
 }
 
 // money returns the finding on a request that moves money (see

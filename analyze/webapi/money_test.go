@@ -35,7 +35,7 @@ func TestMoney(t *testing.T) {
 		{post("https://api.razorpay.com/v1/payments/pay_1/refund"), risk.High, RuleMoney},
 		{post("https://abc-checkout-live.adyenpayments.com/checkout/v71/payments/P/refunds"), risk.High, RuleMoney},
 		{post("https://api.gocardless.com/refunds"), risk.High, RuleMoney},
-		{Request{Method: "PUT", URL: "https://api.wise.com/v1/transfers/1/cancel"}, risk.High, RuleMoney},
+		{post("https://api.stripe.com/v1/transfers/tr_1/reversals"), risk.High, RuleMoney},
 		// not money: reads, sandboxes, test keys, other resources, other hosts
 		{Request{URL: "https://api.stripe.com/v1/refunds?limit=3"}, none, ""},
 		{Request{Method: "GET", URL: "https://connect.squareup.com/v2/refunds"}, none, ""},
@@ -48,6 +48,9 @@ func TestMoney(t *testing.T) {
 		{post("https://api.stripe.com/v1/charges/search"), none, ""},
 		{post("https://api.stripe.com/v1/invoices/create_preview"), none, ""},
 		{post("https://api.github.com/repos/o/r/transfer"), none, ""},
+		{post("https://api.stripe.com/v1/transfers/tr_1", "metadata[k]=v"), none, ""},
+		{post("https://api.stripe.com/v1/charges/ch_1", "description=x"), none, ""},
+		{Request{Method: "PUT", URL: "https://api.wise.com/v1/transfers/1/cancel"}, risk.Medium, RuleAction},
 		{post("http://localhost:3000/api/refunds", "{}"), none, ""},
 		{post("https://api-m.sandbox.paypal.com/v1/billing/subscriptions/I-1/cancel"), risk.Medium, RuleAction},
 	} {
