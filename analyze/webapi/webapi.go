@@ -135,6 +135,14 @@ func Judge(r Request) (risk.Finding, bool) {
 		if f, ok := money(r, t, m, via); ok {
 			return f, true
 		}
+		if f, ok := impair(r, t, m, via, where); ok {
+			return f, true
+		}
+		if all := purgeAll(t.path, r.Body); all != "" && t.known && !t.local {
+			f.Rule, f.Level = RuleAction, risk.High
+			f.Reason = via + " sends " + m + " to " + where + " (" + all + "), purging every object a CDN caches: every request then goes to the origin at once"
+			return f, true
+		}
 	}
 	switch {
 	case m == "DELETE" || m == "PURGE":
@@ -169,7 +177,13 @@ func Judge(r Request) (risk.Finding, bool) {
 		f.Rule, f.Level = RuleWrite, risk.Medium
 		f.Reason = via + " sends " + m + " to " + where + ", replacing or changing the resource the URL names"
 	}
-	if (f.Rule == RuleDelete || f.Rule == RuleAction && actionLevel == risk.High) && cachePath(t.path) {
+	if f.Rule == RuleAction && actionLevel == risk.Medium && productionAction(t.path, action) {
+		// a flag killed or a service disabled in production reaches
+		// everyone who uses it
+		f.Level = risk.High
+		f.Reason += ", in a production environment"
+	}
+	if (f.Rule == RuleDelete || f.Rule == RuleAction && actionLevel == risk.High) && (cachePath(t.path) || cdnPurge(t)) {
 		// a cache's contents are rebuilt on demand (gh api -X DELETE
 		// …/actions/caches/1 is gh cache delete 1)
 		f.Rule, f.Level, f.Reversible = RuleClearCache, risk.Low, true
