@@ -12,14 +12,25 @@ import (
 // httpFindings judges the HTTP requests of command i of cmds, named
 // name, by method, target and what they carry (package webapi): curl -X
 // DELETE, wget --method, httpie's and xh's METHOD word and data items,
-// curlie, gh api, glab api and stripe's get, post and delete; the SQL a
-// request gives a database that takes it over HTTP is analyzed as a
+// curlie, gh api, glab api and stripe's get, post and delete; a body read
+// on stdin (curl -d @-, httpie's piped body, gh api --input -) is what the
+// script shows it is fed (heredocs, here-strings, echo and printf); the
+// SQL a request gives a database that takes it over HTTP is analyzed as a
 // database client's (and recorded on call, see sqlFact).
 func httpFindings(out []risk.Finding, cmds []Command, i int, name string, call *tool.Call) []risk.Finding {
 	c := &cmds[i]
 	sandbox := testKey(c)
+	var stdin []string
+	if bodyOnStdin(c, name) {
+		stdin = stdinTexts(cmds, i)
+	}
 	for _, r := range Requests(*c, name) {
 		r.Sandbox = r.Sandbox || sandbox
+		for _, t := range stdin {
+			if len(r.Body) < maxBodies {
+				r.Body = append(r.Body[:len(r.Body):len(r.Body)], t)
+			}
+		}
 		if f, ok := webapi.Judge(r); ok {
 			f.Analyzer = "shell"
 			out = append(out, mayRun(f, c))
@@ -39,6 +50,36 @@ func httpFindings(out []risk.Finding, cmds []Command, i int, name string, call *
 func testKey(c *Command) bool {
 	for j, a := range c.Args {
 		if !c.Dynamic[j] && (strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyOnStdin reports whether HTTP client c, named name, sends what it
+// reads on stdin: curl's data and upload options given @- or - (-d @-,
+// --data-binary=@-, -T -), gh and glab api's --input -, wget's
+// --post-file or --body-file /dev/stdin; httpie and xh send a piped
+// stdin as the body.
+func bodyOnStdin(c *Command, name string) bool {
+	switch httpKindOf(name) {
+	case httpHTTPie:
+		return true
+	case noHTTP:
+		return false
+	}
+	for j, a := range c.Args {
+		if c.Dynamic[j] {
+			continue
+		}
+		switch {
+		case a == "@-" || strings.HasSuffix(a, "=@-") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "@-"):
+			return true
+		case strings.HasSuffix(a, "/dev/stdin"):
+			return true
+		case a == "-" && j > 0 && (c.Args[j-1] == "--input" || c.Args[j-1] == "-T" || c.Args[j-1] == "--upload-file"):
+			return true
+		case a == "--input=-":
 			return true
 		}
 	}

@@ -354,3 +354,50 @@ func TestHTTPMoney(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPServiceActions: a defense turned off, a CDN's whole cache
+// purged, a service taken down in production, through every client and
+// wrapper and with the body on stdin; and their benign neighbours (levels
+// of http.* findings only).
+func TestHTTPServiceActions(t *testing.T) {
+	const none = risk.Safe
+	for script, want := range map[string]risk.Level{
+		`curl -X PUT https://api.pagerduty.com/services/PABC123 -H "Authorization: Token token=$PD" -d '{"service":{"type":"service","status":"disabled"}}'`: risk.High,
+		`echo '{"service":{"status":"disabled"}}' | http PUT https://api.pagerduty.com/services/P1`:                                                          risk.High,
+		`curl -X PUT https://api.pagerduty.com/services/P1 -d @- <<'EOF'
+{"service": {"status": "disabled"}}
+EOF`: risk.High,
+		`curl -X POST "https://api.datadoghq.com/api/v1/monitor/mute_all" -H "DD-API-KEY: $K"`:         risk.High,
+		`http PATCH https://api.example.com/v1/security/scanners/1 enabled:=false`:                     risk.High,
+		`gh api -X PATCH repos/o/r -f 'security_and_analysis[secret_scanning][status]=disabled'`:       risk.High,
+		`curl -X PUT https://api.example.com/v1/users/42 -d '{"enabled": false}'`:                      risk.Medium,
+		`curl -X POST "https://api.datadoghq.com/api/v1/monitor/123/mute" -H "DD-API-KEY: $K"`:         risk.Medium,
+		`curl -X PUT https://api.pagerduty.com/services/PABC123 -d '{"service":{"name":"payments"}}'`:  risk.Medium,
+		`curl -X POST https://api.datadoghq.com/api/v1/monitor -d '{"name":"cpu","enabled":true}'`:     none,
+		`curl -s "https://api.datadoghq.com/api/v1/monitor?monitor_tags=disabled" -H "DD-API-KEY: $K"`: none,
+
+		`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE/purge_cache" -H "Authorization: Bearer $CF" --data '{"purge_everything":true}'`: risk.High,
+		`echo '{"purge_everything":true}' | curl -X POST "https://api.cloudflare.com/client/v4/zones/$Z/purge_cache" -d @-`:                             risk.High,
+		`curl -X POST https://api.cloudflare.com/client/v4/zones/z/purge_cache --data-binary @- <<< '{"purge_everything": true}'`:                       risk.High,
+		`xh POST https://api.cloudflare.com/client/v4/zones/z/purge_cache purge_everything:=true`:                                                       risk.High,
+		`curl -X POST -H "Fastly-Key: $K" https://api.fastly.com/service/SVC/purge_all`:                                                                 risk.High,
+		`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE/purge_cache" --data '{"files":["https://example.com/a.css"]}'`:                  risk.Low,
+		`curl -X POST -H "Fastly-Key: $K" https://api.fastly.com/service/SVC/purge/key-1`:                                                               risk.Low,
+
+		`curl -X PUT -H "Authorization: Bearer $K" "https://api.split.io/internal/api/v2/splits/ws/$WS/checkout_v2/environments/Production/kill"`: risk.High,
+		`curl -X PUT -H "Authorization: Bearer $K" "https://api.split.io/internal/api/v2/splits/ws/$WS/checkout_v2/environments/Staging/kill"`:    risk.Medium,
+		`curl -X POST https://ci.example.com/api/v4/projects/1/environments/production/pipelines/9/cancel`:                                        risk.Medium,
+	} {
+		got := none
+		var fs []risk.Finding
+		for _, f := range analyzeScript(t, script) {
+			if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
+				fs = append(fs, f)
+				got = max(got, f.Level)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
+		}
+	}
+}
