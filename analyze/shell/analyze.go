@@ -88,7 +88,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		n := len(out)
 		if e.http != noHTTP { // Requests finds none for other commands
-			out = httpFindings(out, *c, name, call)
+			out = httpFindings(out, cmds, i, name, call)
+		} else if e.cli != cliPlain && e.cli != cliOwn {
+			out = graphqlFindings(out, c, name)
 		}
 		if !fired && len(out) == n && e.mayVerb() {
 			// rows, models and an HTTP client's requests win; the verb

@@ -9,16 +9,31 @@ import (
 	"github.com/agentwarden/warden/tool"
 )
 
-// httpFindings judges the HTTP requests of command c, named name, by
-// method and target (package webapi): curl -X DELETE, wget --method,
-// httpie's and xh's METHOD word and data items, curlie, gh api and glab
-// api; the SQL a request gives a database that takes it over HTTP is
-// analyzed as a database client's (and recorded on call, see sqlFact).
-func httpFindings(out []risk.Finding, c Command, name string, call *tool.Call) []risk.Finding {
-	for _, r := range Requests(c, name) {
+// httpFindings judges the HTTP requests of command i of cmds, named
+// name, by method, target and what they carry (package webapi): curl -X
+// DELETE, wget --method, httpie's and xh's METHOD word and data items,
+// curlie, gh api, glab api and stripe's get, post and delete; a body read
+// on stdin (curl -d @-, httpie's piped body, gh api --input -) is what the
+// script shows it is fed (heredocs, here-strings, echo and printf); the
+// SQL a request gives a database that takes it over HTTP is analyzed as a
+// database client's (and recorded on call, see sqlFact).
+func httpFindings(out []risk.Finding, cmds []Command, i int, name string, call *tool.Call) []risk.Finding {
+	c := &cmds[i]
+	sandbox := testKey(c)
+	var stdin []string
+	if bodyOnStdin(c, name) {
+		stdin = stdinTexts(cmds, i)
+	}
+	for _, r := range Requests(*c, name) {
+		r.Sandbox = r.Sandbox || sandbox
+		for _, t := range stdin {
+			if len(r.Body) < maxBodies {
+				r.Body = append(r.Body[:len(r.Body):len(r.Body)], t)
+			}
+		}
 		if f, ok := webapi.Judge(r); ok {
 			f.Analyzer = "shell"
-			out = append(out, mayRun(f, &c))
+			out = append(out, mayRun(f, c))
 		}
 		if carriesText(r) {
 			for _, t := range webapi.SQL(r) {
@@ -27,6 +42,48 @@ func httpFindings(out []risk.Finding, c Command, name string, call *tool.Call) [
 		}
 	}
 	return out
+}
+
+// testKey reports a payment provider's test-mode key among the words of c
+// (curl -u sk_test_…:, -H "Authorization: Bearer sk_test_…"): its
+// requests move no money (webapi.Request.Sandbox).
+func testKey(c *Command) bool {
+	for j, a := range c.Args {
+		if !c.Dynamic[j] && (strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyOnStdin reports whether HTTP client c, named name, sends what it
+// reads on stdin: curl's data and upload options given @- or - (-d @-,
+// --data-binary=@-, -T -), gh and glab api's --input -, wget's
+// --post-file or --body-file /dev/stdin; httpie and xh send a piped
+// stdin as the body.
+func bodyOnStdin(c *Command, name string) bool {
+	switch httpKindOf(name) {
+	case httpHTTPie:
+		return true
+	case noHTTP:
+		return false
+	}
+	for j, a := range c.Args {
+		if c.Dynamic[j] {
+			continue
+		}
+		switch {
+		case a == "@-" || strings.HasSuffix(a, "=@-") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "@-"):
+			return true
+		case strings.HasSuffix(a, "/dev/stdin"):
+			return true
+		case a == "-" && j > 0 && (c.Args[j-1] == "--input" || c.Args[j-1] == "-T" || c.Args[j-1] == "--upload-file"):
+			return true
+		case a == "--input=-":
+			return true
+		}
+	}
+	return false
 }
 
 // carriesText reports whether request r carries text of its own: a body,
@@ -56,6 +113,10 @@ func Requests(c Command, name string) []webapi.Request {
 		if len(c.Args) > 1 && c.Args[1] == "api" && !c.Dynamic[1] {
 			return apiRequests(c, name)
 		}
+	case httpStripe:
+		if len(c.Args) > 2 && !c.Dynamic[1] && methodWord(c.Args[1]) {
+			return stripeRequests(c)
+		}
 	}
 	return nil
 }
@@ -70,6 +131,7 @@ const (
 	httpWget                   // wget
 	httpHTTPie                 // httpie's http and https, xh and xhs
 	httpForge                  // gh and glab, whose api subcommand makes requests
+	httpStripe                 // stripe, whose get, post and delete make requests
 )
 
 // httpKindOf returns the kind of HTTP client name is.
@@ -83,6 +145,8 @@ func httpKindOf(name string) httpKind {
 		return httpHTTPie
 	case "gh", "glab":
 		return httpForge
+	case "stripe":
+		return httpStripe
 	}
 	return noHTTP
 }
@@ -486,4 +550,45 @@ func wgetRequests(c Command) []webapi.Request {
 		urls[i].Method, urls[i].MethodDynamic, urls[i].Body = method, methodDyn, body
 	}
 	return urls
+}
+
+// stripeValue are the options of stripe get, post and delete that take a
+// value.
+var stripeValue = setOf("-d", "--data", "--api-key", "-c", "--color", "--config", "--device-name", "--log-level",
+	"-p", "--project-name", "-e", "--expand", "-i", "--idempotency", "--stripe-account", "--stripe-version", "-v",
+	"--limit", "--starting-after", "--ending-before")
+
+// stripeRequests reads stripe get|post|delete PATH [-d key=value…]: a
+// request to api.stripe.com, in test mode unless --live or a live key
+// (--api-key sk_live_…) says otherwise.
+func stripeRequests(c Command) []webapi.Request {
+	r := webapi.Request{Method: c.Args[1], Via: "stripe " + strings.ToLower(c.Args[1]), Sandbox: true}
+	path, pathDyn := "", false
+	for j := 2; j < len(c.Args); j++ {
+		a, d := c.Args[j], c.Dynamic[j]
+		flag, v, glued := cutLong(a)
+		if stripeValue[flag] && !glued && j+1 < len(c.Args) {
+			j++
+			v, d = c.Args[j], c.Dynamic[j]
+		}
+		switch {
+		case flag == "--live":
+			r.Sandbox = false
+		case flag == "--api-key":
+			r.Sandbox = !d && strings.Contains(v, "_test_")
+		case flag == "-d" || flag == "--data":
+			if !d && len(r.Body) < maxBodies {
+				r.Body = append(r.Body, v)
+			}
+		case stripeValue[flag] || strings.HasPrefix(a, "-") && !d:
+		case path == "" && !pathDyn:
+			path, pathDyn = a, d
+		}
+	}
+	if path == "" && !pathDyn {
+		return nil
+	}
+	r.URL = "https://api.stripe.com/" + strings.TrimPrefix(path, "/")
+	r.Dynamic = pathDyn
+	return []webapi.Request{r}
 }

@@ -54,6 +54,10 @@ func TestRequests(t *testing.T) {
 		`glab api -X DELETE projects/1`:                                 "DELETE https://gitlab.com/api/v4/projects/1",
 		`glab api --method DELETE /projects/1/variables/K`:              "DELETE https://gitlab.com/api/v4/projects/1/variables/K",
 		`glab api projects/1 --paginate`:                                " https://gitlab.com/api/v4/projects/1",
+		`stripe post /v1/refunds -d charge=ch_1 --live`:                 "post https://api.stripe.com/v1/refunds",
+		`stripe delete /v1/customers/cus_1`:                             "delete https://api.stripe.com/v1/customers/cus_1",
+		`stripe get -d limit=3 /v1/charges`:                             "get https://api.stripe.com/v1/charges",
+		`stripe refunds create --charge ch_1`:                           "",
 		`gh repo delete o/r`:                                            "",
 		`echo curl -X DELETE https://api.example.com/v1/a`:              "",
 		`sudo -u svc curl -X DELETE https://api.example.com/v1/a`:       "DELETE https://api.example.com/v1/a",
@@ -316,5 +320,88 @@ func TestCarriesText(t *testing.T) {
 	}
 	if read < len(scripts)/4 { // each endpoint takes some of the keys
 		t.Errorf("webapi.SQL read SQL in %d of %d requests", read, len(scripts))
+	}
+}
+
+// TestHTTPMoney: money moved through a payment provider's live API,
+// through every client and wrapper (stripe's own get and post too); not
+// a read, a sandbox or a test key (levels of http.* and
+// cloud.money_movement findings only).
+func TestHTTPMoney(t *testing.T) {
+	const none = risk.Safe
+	for script, want := range map[string]risk.Level{
+		`curl -X POST https://connect.squareup.com/v2/refunds -H "Authorization: Bearer $T" -d '{"payment_id":"p","amount_money":{"amount":1}}'`: risk.High,
+		`sudo curl -X POST https://api-m.paypal.com/v1/payments/payouts --json '{"items":[]}'`:                                                   risk.High,
+		`env A=1 timeout 30 /usr/bin/curl --data @- https://api.stripe.com/v1/refunds -u "$STRIPE_KEY:" < refund.txt`:                            risk.High,
+		`http POST https://api.stripe.com/v1/refunds charge=ch_1 -a "$STRIPE_KEY:"`:                                                              risk.High,
+		`wget --post-data amount=1 https://api.stripe.com/v1/payouts`:                                                                            risk.High,
+		`curl -X POST "https://connect.squareup.com/v2/subscriptions/$SUB_ID/cancel" -H "Authorization: Bearer $T"`:                              risk.High,
+		`stripe post /v1/refunds -d charge=ch_1 --live`:                                                                                          risk.High,
+		`stripe post /v1/payouts -d amount=1 --api-key "$STRIPE_LIVE_KEY"`:                                                                       risk.High,
+		`curl https://api.stripe.com/v1/refunds -u sk_test_4eC39HqLyjWDarjtT1zdp7dc: -d charge=ch_1`:                                             none,
+		`stripe post /v1/refunds -d charge=ch_1`:                                                                                                 none,
+		`stripe get /v1/refunds --live`:                                                                                                          none,
+		`curl -s https://connect.squareupsandbox.com/v2/payments?limit=10 -H "Authorization: Bearer $T"`:                                         none,
+		`curl -X POST https://connect.squareupsandbox.com/v2/refunds -d '{}'`:                                                                    none,
+		`curl -s https://api-m.paypal.com/v1/payments/payouts/B1 -H "Authorization: Bearer $T"`:                                                  none,
+	} {
+		got := none
+		var fs []risk.Finding
+		for _, f := range analyzeScript(t, script) {
+			if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
+				fs = append(fs, f)
+				got = max(got, f.Level)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
+		}
+	}
+}
+
+// TestHTTPServiceActions: a defense turned off, a CDN's whole cache
+// purged, a service taken down in production, through every client and
+// wrapper and with the body on stdin; and their benign neighbours (levels
+// of http.* findings only).
+func TestHTTPServiceActions(t *testing.T) {
+	const none = risk.Safe
+	for script, want := range map[string]risk.Level{
+		`curl -X PUT https://api.pagerduty.com/services/PABC123 -H "Authorization: Token token=$PD" -d '{"service":{"type":"service","status":"disabled"}}'`: risk.High,
+		`echo '{"service":{"status":"disabled"}}' | http PUT https://api.pagerduty.com/services/P1`:                                                          risk.High,
+		`curl -X PUT https://api.pagerduty.com/services/P1 -d @- <<'EOF'
+{"service": {"status": "disabled"}}
+EOF`: risk.High,
+		`curl -X POST "https://api.datadoghq.com/api/v1/monitor/mute_all" -H "DD-API-KEY: $K"`:         risk.High,
+		`http PATCH https://api.example.com/v1/security/scanners/1 enabled:=false`:                     risk.High,
+		`gh api -X PATCH repos/o/r -f 'security_and_analysis[secret_scanning][status]=disabled'`:       risk.High,
+		`curl -X PUT https://api.example.com/v1/users/42 -d '{"enabled": false}'`:                      risk.Medium,
+		`curl -X POST "https://api.datadoghq.com/api/v1/monitor/123/mute" -H "DD-API-KEY: $K"`:         risk.Medium,
+		`curl -X PUT https://api.pagerduty.com/services/PABC123 -d '{"service":{"name":"payments"}}'`:  risk.Medium,
+		`curl -X POST https://api.datadoghq.com/api/v1/monitor -d '{"name":"cpu","enabled":true}'`:     none,
+		`curl -s "https://api.datadoghq.com/api/v1/monitor?monitor_tags=disabled" -H "DD-API-KEY: $K"`: none,
+
+		`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE/purge_cache" -H "Authorization: Bearer $CF" --data '{"purge_everything":true}'`: risk.High,
+		`echo '{"purge_everything":true}' | curl -X POST "https://api.cloudflare.com/client/v4/zones/$Z/purge_cache" -d @-`:                             risk.High,
+		`curl -X POST https://api.cloudflare.com/client/v4/zones/z/purge_cache --data-binary @- <<< '{"purge_everything": true}'`:                       risk.High,
+		`xh POST https://api.cloudflare.com/client/v4/zones/z/purge_cache purge_everything:=true`:                                                       risk.High,
+		`curl -X POST -H "Fastly-Key: $K" https://api.fastly.com/service/SVC/purge_all`:                                                                 risk.High,
+		`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE/purge_cache" --data '{"files":["https://example.com/a.css"]}'`:                  risk.Low,
+		`curl -X POST -H "Fastly-Key: $K" https://api.fastly.com/service/SVC/purge/key-1`:                                                               risk.Low,
+
+		`curl -X PUT -H "Authorization: Bearer $K" "https://api.split.io/internal/api/v2/splits/ws/$WS/checkout_v2/environments/Production/kill"`: risk.High,
+		`curl -X PUT -H "Authorization: Bearer $K" "https://api.split.io/internal/api/v2/splits/ws/$WS/checkout_v2/environments/Staging/kill"`:    risk.Medium,
+		`curl -X POST https://ci.example.com/api/v4/projects/1/environments/production/pipelines/9/cancel`:                                        risk.Medium,
+	} {
+		got := none
+		var fs []risk.Finding
+		for _, f := range analyzeScript(t, script) {
+			if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
+				fs = append(fs, f)
+				got = max(got, f.Level)
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
+		}
 	}
 }

@@ -74,35 +74,18 @@ func verbLevel(w string) risk.Level {
 }
 
 // bodyAction returns what in the texts a request carries names an action
-// and the level it gives: a GraphQL mutation field whose name starts with
-// a verb (deleteRepository, removeOutsideCollaborator), anywhere; and, to
-// a data store's admin API (service set), a command key ("delete": …,
-// <delete>) of a bulk or update body.
+// and the level it gives: a GraphQL mutation field whose name names one
+// (deleteRepository, alertsPolicyDelete: see MutationLevel), anywhere;
+// and, to a data store's admin API (service set), a command key
+// ("delete": …, <delete>) of a bulk or update body.
 func bodyAction(body []string, service string) (string, risk.Level) {
 	best, what := risk.Safe, ""
 	for _, b := range body {
 		if len(b) > maxBody {
 			b = b[:maxBody]
 		}
-		if i := strings.Index(b, "mutation"); i >= 0 {
-			m := withoutStrings(b[i+len("mutation"):])
-			ident(m, func(id string, end int) {
-				if next := strings.TrimLeft(m[end:], " \t\r\n"); strings.HasPrefix(next, ":") {
-					return // an argument's name
-				}
-				if prev := strings.TrimRight(m[:end-len(id)], " \t\r\n"); strings.HasSuffix(prev, ":") {
-					return // an argument's value
-				}
-				first := ""
-				words(id, func(w string) {
-					if first == "" {
-						first = w
-					}
-				})
-				if l := PathVerb(first); l > best {
-					best, what = l, "GraphQL mutation "+id
-				}
-			})
+		if id, l := mutationAction(b); l > best {
+			best, what = l, "GraphQL mutation "+id
 		}
 		if service == "" {
 			continue
@@ -122,27 +105,6 @@ func bodyAction(body []string, service string) (string, risk.Level) {
 		})
 	}
 	return what, best
-}
-
-// withoutStrings blanks the contents of the double-quoted strings of a
-// GraphQL text (escaped quotes too: it may sit inside a JSON string), so
-// that words in argument values are not read as fields.
-func withoutStrings(s string) string {
-	b := []byte(s)
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '\\' && i+1 < len(b) && b[i+1] == '"':
-			in = !in // \" inside a JSON string: GraphQL's own quote
-			b[i], b[i+1] = ' ', ' '
-			i++
-		case b[i] == '"':
-			in = !in
-		case in:
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }
 
 // ident calls f with each identifier of s ([A-Za-z_][A-Za-z0-9_]*) and

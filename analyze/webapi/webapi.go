@@ -60,6 +60,9 @@ type Request struct {
 	Body []string
 	// Via names the client, for the reason: "curl", "python requests".
 	Via string
+	// Sandbox is set when the request's credentials name a provider's
+	// test mode (Stripe's sk_test_ keys): it moves no money.
+	Sandbox bool
 }
 
 // target is where a request goes, as far as its risk is concerned.
@@ -127,6 +130,20 @@ func Judge(r Request) (risk.Finding, bool) {
 	if via == "" {
 		via = "The request"
 	}
+	if !read && !r.MethodDynamic && m != "DELETE" {
+		// what a request to a known service does beyond its path's verb
+		if f, ok := money(r, t, m, via); ok {
+			return f, true
+		}
+		if f, ok := impair(r, t, m, via, where); ok {
+			return f, true
+		}
+		if all := purgeAll(t.path, r.Body); all != "" && t.known && !t.local {
+			f.Rule, f.Level = RuleAction, risk.High
+			f.Reason = via + " sends " + m + " to " + where + " (" + all + "), purging every object a CDN caches: every request then goes to the origin at once"
+			return f, true
+		}
+	}
 	switch {
 	case m == "DELETE" || m == "PURGE":
 		f.Rule, f.Level = RuleDelete, risk.High
@@ -160,7 +177,13 @@ func Judge(r Request) (risk.Finding, bool) {
 		f.Rule, f.Level = RuleWrite, risk.Medium
 		f.Reason = via + " sends " + m + " to " + where + ", replacing or changing the resource the URL names"
 	}
-	if (f.Rule == RuleDelete || f.Rule == RuleAction && actionLevel == risk.High) && cachePath(t.path) {
+	if f.Rule == RuleAction && actionLevel == risk.Medium && productionAction(t.path, action) {
+		// a flag killed or a service disabled in production reaches
+		// everyone who uses it
+		f.Level = risk.High
+		f.Reason += ", in a production environment"
+	}
+	if (f.Rule == RuleDelete || f.Rule == RuleAction && actionLevel == risk.High) && (cachePath(t.path) || cdnPurge(t)) {
 		// a cache's contents are rebuilt on demand (gh api -X DELETE
 		// …/actions/caches/1 is gh cache delete 1)
 		f.Rule, f.Level, f.Reversible = RuleClearCache, risk.Low, true
