@@ -464,7 +464,7 @@ func TestImpairDefense(t *testing.T) {
 		{"velero schedule pause daily-backup", risk.High, d},
 		{"acme logging disable --bucket prod", risk.High, d},
 		{"acme monitoring alerts disable-all", risk.High, d},
-		{"amtool silence add --alertmanager.url=http://am:9093 --duration=720h 'alertname=~\".+\"'", risk.High, d},
+		{"alerts-cli silence add --url=http://am:9093 --duration=720h 'alertname=~\".+\"'", risk.High, d}, // amtool has rows now (sec.alerts_silenced)
 		{"acme monitor snooze m-1 --duration 7d", risk.High, d},
 		{"foo audit-log clear", risk.High, d}, // not a log cleared as an artifact
 		{"datadog-agent stop", risk.High, d},  // stop names a defense here
@@ -531,9 +531,9 @@ func TestDestroyFlag(t *testing.T) {
 	checkGrammar(t, []grammarCase{
 		{"tarsnap --nuke --keyfile /root/tarsnap.key", risk.High, del},
 		{"/usr/local/bin/tarsnap --nuke", risk.High, del},
-		{"flipt import --drop flags-backup.yml", risk.High, del},
-		{"mongorestore --drop --uri=mongodb://prod:27017 ./dump/", risk.High, del},
-		{"mongoimport --drop --db app --collection users users.json", risk.High, del},
+		{"flagctl import --drop flags-backup.yml", risk.High, del}, // flipt, mongorestore, mongoimport: rows (db.restore_overwrite)
+		{"docrestore --drop --uri=mongodb://prod:27017 ./dump/", risk.High, del},
+		{"docimport --drop --db app --collection users users.json", risk.High, del},
 		{"foo --purge-all", risk.High, del},
 		{"bar --delete-all", risk.High, del},
 		{"baz --wipe", risk.High, del},
@@ -544,8 +544,8 @@ func TestDestroyFlag(t *testing.T) {
 		{"keytool -delete -alias k -keystore ks.jks", risk.High, del},
 		{"node scripts/tool.js --delete-all", risk.High, del},
 		{"sudo tarsnap --nuke", risk.High, del},
-		{"env X=1 flipt import --drop flags.yml", risk.High, del},
-		{"timeout 60 mongorestore --drop ./dump/", risk.High, del},
+		{"env X=1 flagctl import --drop flags.yml", risk.High, del},
+		{"timeout 60 docrestore --drop ./dump/", risk.High, del},
 		{"sh -c 'foo --purge-all'", risk.High, del},
 		{"tarsnap --nuke --dry-run", risk.Low, del},
 		{"foo cache --purge-all", risk.Low, "cli.clear_cache"},

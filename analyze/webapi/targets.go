@@ -106,11 +106,12 @@ var pathVerbs = map[string]risk.Level{
 	"nuke": risk.High, "shred": risk.High, "truncate": risk.High, "flushall": risk.High, "flushdb": risk.High,
 	"empty": risk.High, "terminate": risk.High, "deprovision": risk.High, "decommission": risk.High,
 	"deregister": risk.High, "unregister": risk.High, "uninstall": risk.High, "unpublish": risk.High,
-	"forget": risk.High, "reset": risk.High, "revoke": risk.High, "shutdown": risk.High,
+	"forget": risk.High, "reset": risk.High, "revoke": risk.High, "shutdown": risk.High, "teardown": risk.High,
 
 	"disable": risk.Medium, "deactivate": risk.Medium, "detach": risk.Medium, "disassociate": risk.Medium,
 	"suspend": risk.Medium, "kill": risk.Medium, "cancel": risk.Medium, "evict": risk.Medium,
-	"rollback": risk.Medium, "yank": risk.Medium,
+	"rollback": risk.Medium, "yank": risk.Medium, "pause": risk.Medium, "mute": risk.Medium, "silence": risk.Medium,
+	"snooze": risk.Medium,
 }
 
 // PathVerb returns the level a path word naming an action gives a
