@@ -51,7 +51,7 @@ func defenseTarget(t target) bool {
 			host = host[:i]
 		}
 		for _, d := range defenseHosts {
-			if host == d || strings.HasSuffix(host, "."+d) {
+			if underDomain(host, d, "") {
 				return true
 			}
 		}

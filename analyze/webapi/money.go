@@ -44,11 +44,25 @@ func paymentHost(host string) bool {
 		return false
 	}
 	for _, d := range paymentHosts {
-		if host == d || strings.HasSuffix(host, "."+d) || strings.HasSuffix(host, "-"+d) {
+		if underDomain(host, d, "-") {
 			return true
 		}
 	}
 	return false
+}
+
+// underDomain reports whether host is the domain d or a name below it
+// (api.d), or, when seps holds '-', one joined to it by a hyphen
+// (checkout-d): without building "."+d for each domain compared.
+func underDomain(host, d, seps string) bool {
+	if host == d {
+		return true
+	}
+	n := len(host) - len(d) - 1
+	if n < 0 || host[n+1:] != d {
+		return false
+	}
+	return host[n] == '.' || strings.IndexByte(seps, host[n]) >= 0
 }
 
 // sandboxHost reports a provider's test host: api-m.sandbox.paypal.com,

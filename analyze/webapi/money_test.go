@@ -67,3 +67,19 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+func TestUnderDomain(t *testing.T) {
+	for _, c := range []struct {
+		host, d, seps string
+		want          bool
+	}{
+		{"stripe.com", "stripe.com", "", true}, {"api.stripe.com", "stripe.com", "", true},
+		{"notstripe.com", "stripe.com", "", false}, {"checkout-adyen.com", "adyen.com", "-", true},
+		{"checkout-adyen.com", "adyen.com", "", false}, {"adyen.com.evil.net", "adyen.com", "-", false},
+		{"om", "stripe.com", "", false}, {"", "stripe.com", "-", false},
+	} {
+		if got := underDomain(c.host, c.d, c.seps); got != c.want {
+			t.Errorf("underDomain(%q, %q, %q) = %v", c.host, c.d, c.seps, got)
+		}
+	}
+}
