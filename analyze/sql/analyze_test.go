@@ -192,6 +192,17 @@ var analyzeCases = []tc{
 	is("SET GLOBAL general_log = 'ON'", high, "sql.server_config"),
 	is("SET @@GLOBAL.general_log_file = '/var/www/x.php'", high, "sql.server_config"),
 	is("SHUTDOWN", high, "sql.server_config"),
+	// the server's own tables of accounts and privileges, and its plugins
+	is("UPDATE mysql.user SET authentication_string='' WHERE User='root'", high, "sql.privileges table:mysql.user"),
+	is("INSERT INTO mysql.user (Host, User) VALUES ('%', 'x')", high, "sql.privileges"),
+	is("DELETE FROM `mysql`.`db` WHERE Db = 'app'", high, "sql.privileges"),
+	is("UPDATE pg_catalog.pg_authid SET rolsuper = true WHERE rolname = 'app'", high, "sql.privileges"),
+	is("SELECT User, Host FROM mysql.user", low, "sql.read"),
+	is("UPDATE app.users SET name = 'x' WHERE id = 3", medium, "sql.write").without("sql.privileges"),
+	is("UNINSTALL PLUGIN audit_log", high, "sql.server_config"),
+	is("UNINSTALL COMPONENT 'file://component_validate_password'", high, "sql.server_config"),
+	is("UNINSTALL PLUGIN daemon_memcached", medium, "sql.server_config"),
+	is("INSTALL PLUGIN x SONAME 'lib_mysqludf_sys.so'", high, "sql.untrusted_code"),
 
 	// Hidden DML: CTEs, EXPLAIN ANALYZE, prepared statements, bodies.
 	is("WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x", high, "sql.delete_without_where table:t").without("sql.read"),

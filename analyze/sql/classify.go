@@ -198,6 +198,8 @@ func (s *stmt) dispatch(i int) {
 	case "KILL", "PURGE":
 		s.st.Kind = Admin
 		s.add(RuleServerConfig, risk.Medium, false, "", verb+" interferes with the database server's sessions or logs")
+	case "INSTALL", "UNINSTALL":
+		s.plugin(i, verb)
 	case "SYSTEM":
 		// The mysql client's system command.
 		s.st.Kind = Meta

@@ -73,6 +73,7 @@ func (s *stmt) insert(i int) {
 	j = s.skip(j, "OVERWRITE", "INTO", "TABLE")
 	name, _ := s.name(j)
 	addTable(&s.st, name)
+	s.privilegeWrite(verb, name)
 	s.sourceTables(j)
 	if overwrite {
 		s.add(RuleTruncate, risk.High, false, tableRes(name), "INSERT OVERWRITE replaces every row"+ofTable(name))
@@ -85,6 +86,62 @@ func (s *stmt) insert(i int) {
 	s.add(RuleWrite, risk.Medium, true, tableRes(name), what+orUnknown(name))
 }
 
+// plugin judges MySQL's INSTALL and UNINSTALL PLUGIN or COMPONENT: an
+// installed plugin is a shared library loaded into the server; an
+// uninstalled audit, firewall, password-validation or authentication
+// plugin is a control the server no longer applies.
+func (s *stmt) plugin(i int, verb string) {
+	s.st.Kind = Admin
+	obj := upper(s.at(i + 1).text)
+	if obj != "PLUGIN" && obj != "COMPONENT" {
+		s.add(RuleUnrecognized, risk.Medium, false, "", verb+" is not a statement warden recognizes")
+		return
+	}
+	name := strings.Trim(s.at(i+2).value(), "'\"`")
+	if verb == "INSTALL" {
+		s.add(RuleUntrustedCode, risk.High, false, "", "INSTALL "+obj+" loads "+orUnknown(name)+", a shared library, into the database server")
+		return
+	}
+	low := strings.ToLower(name)
+	for _, w := range []string{"audit", "firewall", "validate_password", "password", "auth", "connection_control", "keyring", "masking", "enterprise"} {
+		if strings.Contains(low, w) {
+			s.add(RuleServerConfig, risk.High, false, "", "UNINSTALL "+obj+" removes "+name+", a security control the server then no longer applies")
+			return
+		}
+	}
+	s.add(RuleServerConfig, risk.Medium, false, "", "UNINSTALL "+obj+" removes "+orUnknown(name)+" from the server")
+}
+
+// privilegeTable reports one of the database server's own tables of
+// accounts and privileges (mysql.user, pg_authid …): writing it changes
+// who may log in and what they may do, behind GRANT's back.
+func privilegeTable(name string) bool {
+	n := strings.ToLower(strings.NewReplacer("`", "", "\"", "", "[", "", "]", "").Replace(name))
+	if rest, ok := strings.CutPrefix(n, "mysql."); ok {
+		switch rest {
+		case "user", "db", "global_priv", "tables_priv", "columns_priv", "procs_priv", "proxies_priv", "role_edges", "default_roles":
+			return true
+		}
+		return false
+	}
+	switch strings.TrimPrefix(n, "pg_catalog.") {
+	case "pg_authid", "pg_auth_members", "pg_shadow", "pg_user", "pg_roles", "sqlite_master", "sqlite_schema":
+		return true
+	}
+	return false
+}
+
+// privilegeWrite adds the finding on a write to a privilege table among
+// targets.
+func (s *stmt) privilegeWrite(verb string, targets ...string) {
+	for _, t := range targets {
+		if privilegeTable(t) {
+			s.add(RulePrivileges, risk.High, false, tableRes(t), verb+" writes "+t+", the server's own table of accounts and privileges: who may log in, and as what, changes")
+			return
+		}
+	}
+}
+
 func (s *stmt) update(i int) {
 	s.st.Kind = Write
 	j := s.skip(i+1, "LOW_PRIORITY", "IGNORE")
@@ -95,6 +152,7 @@ func (s *stmt) update(i int) {
 	for _, t := range targets {
 		addTable(&s.st, t)
 	}
+	s.privilegeWrite("UPDATE", targets...)
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
 }
@@ -120,6 +178,7 @@ func (s *stmt) delete(i int) {
 	for _, t := range targets {
 		addTable(&s.st, t)
 	}
+	s.privilegeWrite("DELETE", targets...)
 	s.sourceTables(j)
 	s.filtered("DELETE", targets, RuleDeleteWithoutWhere, "removes every row", "removes the rows")
 }
