@@ -718,12 +718,25 @@ func (u *upWalk) walk(j, depth int, visit func(j int, c Command) bool) bool {
 	if !visit(j, u.cmds[j]) {
 		return false
 	}
+	// what a wrapper prints is what the commands it runs print (timeout 5
+	// env > f: env's output): they follow it, their Via longer than its
+	for k := j + 1; k < len(u.cmds) && wrappedBy(u.cmds[k].Via, u.cmds[j].Via); k++ {
+		if !u.visited(k) && !visit(k, u.cmds[k]) {
+			return false
+		}
+	}
 	for _, in := range u.cmds[j].Inputs {
 		if !u.walk(in, depth+1, visit) {
 			return false
 		}
 	}
 	return true
+}
+
+// wrappedBy reports whether a command whose Via is inner runs inside
+// one whose Via is outer: outer is a proper prefix of inner.
+func wrappedBy(inner, outer []string) bool {
+	return len(inner) > len(outer) && slices.Equal(inner[:len(outer)], outer)
 }
 
 // maxFarList is how many commands far lists before farSet holds them.

@@ -19,6 +19,8 @@ func TestGitSecrets(t *testing.T) {
 		`cp ~/.ssh/id_ed25519 deploy/ && git add deploy && git commit -m k`:                                           risk.High,
 		`git add config/id_rsa && git commit -m key`:                                                                  risk.High,
 		`env > env.txt && git add env.txt && git commit -m e && git push`:                                             risk.Critical,
+		`sudo sops -d s.enc.yaml > config/prod.yaml && git add config/prod.yaml && git commit -m c && git push`:       risk.Critical,
+		`timeout 9 env > e.txt && git add e.txt && git commit -m e && git push`:                                       risk.Critical,
 		`vault kv get -field=pw secret/app > pw.txt && git add pw.txt && git commit -m p`:                             risk.High,
 	} {
 		got, ok, rule := exfilLevel(analyzeScript(t, script))
