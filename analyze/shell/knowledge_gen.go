@@ -596,9 +596,160 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.account_change",
-				Cmd:    []string{"usermod", "useradd", "adduser", "userdel", "deluser", "groupadd", "groupdel", "gpasswd", "chpasswd", "passwd", "visudo", "vipw", "chsh"},
+				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "delgroup", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "visudo", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
 				Level:  "high",
 				Reason: "The command changes user accounts, groups or passwords",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"usermod"},
+				NoFlag: []string{"-G", "--groups"},
+				Level:  "high",
+				Reason: "The command changes a user account",
+			},
+			{
+				Rule:    "priv.account_change",
+				Cmd:     []string{"usermod"},
+				AnyFlag: []string{"-p", "--password", "-o", "--non-unique", "-u", "--uid", "-U", "--unlock", "-s", "--shell", "-g", "--gid", "-l", "--login", "-d", "--home", "-R", "--root", "-P", "--prefix", "-e", "--expiredate", "-L", "--lock", "-f", "--inactive", "-m", "--move-home", "-v", "--add-subuids", "-w", "--add-subgids"},
+				Level:   "high",
+				Reason:  "The command changes a user account",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"usermod", "gpasswd", "ldapaddusertogroup", "adduser", "addgroup"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (sudo, wheel, admin, docker) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"ipa", "pw"},
+				SubAny:   []string{"group-add-member", "groupmod"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (Domain Admins, admins, wheel) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"samba-tool"},
+				Sub:      []string{"group"},
+				SubAny:   []string{"addmembers"},
+				ArgMatch: "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a domain administrators' group gives the account an administrator's rights over the domain",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"usermod", "gpasswd"},
+				Level:  "medium",
+				Reason: "The command changes an account's groups",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"samba-tool"},
+				SubAny:   []string{"addmembers", "removemembers", "create", "add", "setpassword", "enable", "delete", "setexpiry"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:group|user|computer)$",
+				Level:    "medium",
+				Reason:   "The command changes a domain's users or groups",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net"},
+				Sub:      []string{"rpc", "group"},
+				SubAny:   []string{"addmem"},
+				ArgMatch: "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (Domain Admins, Administrators) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"net"},
+				Sub:      []string{"rpc"},
+				SubAny:   []string{"addmem", "delmem", "add", "password", "delete"},
+				ArgMatch: "^(?:group|user)$",
+				Level:    "medium",
+				Reason:   "The command changes a domain's users or groups",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				SubAny:   []string{"localgroup", "group"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "medium",
+				Reason:   "The command adds an account to a group",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				Sub:      []string{"localgroup"},
+				SubAny:   []string{"administrators", "Administrators", "ADMINISTRATORS"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "high",
+				Reason:   "Membership of the Administrators group gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				Sub:      []string{"group"},
+				SubAny:   []string{"Domain Admins", "Enterprise Admins", "Schema Admins", "domain admins", "enterprise admins", "schema admins"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "high",
+				Reason:   "Membership of a domain administrators' group gives the account an administrator's rights over the domain",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"ldapmodify", "ldapadd", "ldapdelete", "ldapmodrdn", "ldappasswd"},
+				NoFlag: []string{"-n", "--help"},
+				Level:  "medium",
+				Reason: "The command changes entries of the directory (accounts, groups, passwords)",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"ldapmodify", "ldapadd"},
+				NoFlag:   []string{"-n"},
+				ArgMatch: `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`,
+				Stdin:    true,
+				Level:    "high",
+				Reason:   "The LDIF adds a member to an administrators' group of the directory",
+			},
+			{
+				Rule:    "priv.account_change",
+				Cmd:     []string{"dscl"},
+				AnyFlag: []string{"-create", "-append", "-merge", "-delete", "-passwd", "-change", "-changei", "-deletepl", "-mergepl"},
+				Level:   "high",
+				Reason:  "The command changes macOS users or groups (membership, password, admin rights)",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"dseditgroup"},
+				AnyFlag:  []string{"-a", "-d"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of the admin group gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"dseditgroup"},
+				ArgMatch: "^(?:edit|create|delete)$",
+				Level:    "medium",
+				Reason:   "The command changes a macOS group",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"pw"},
+				SubAny: []string{"useradd", "usermod", "userdel", "groupadd", "groupdel", "lock", "unlock"},
+				Level:  "high",
+				Reason: "The command changes user accounts or groups",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"pw", "ipa"},
+				SubAny: []string{"groupmod", "group-add-member", "group-remove-member", "user-add", "user-mod", "passwd"},
+				Level:  "medium",
+				Reason: "The command changes users or groups",
 			},
 			{
 				Rule:   "priv.switch_user",
@@ -1027,6 +1178,41 @@ func commandsData() *Knowledge {
 				ArgMatch: "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$",
 				Level:    "high",
 				Reason:   "The command grants owner, contributor or access-administrator rights",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad", "group"},
+				SubAny:   []string{"member", "owner"},
+				ArgMatch: "^add$",
+				Level:    "medium",
+				Reason:   "The command adds an account to a directory group, which gives it the group's roles",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad", "group", "member", "add"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: `(?i)admin|owners?\b|privileged`,
+				Level:    "high",
+				Reason:   "The command adds an account to an administrators' group, which gives it their rights",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gcloud"},
+				Sub:    []string{"identity", "groups", "memberships"},
+				SubAny: []string{"add", "modify-membership-roles"},
+				Level:  "medium",
+				Reason: "The command adds an account to a Google group, which gives it the group's roles",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gcloud"},
+				Sub:      []string{"identity", "groups", "memberships"},
+				SubAny:   []string{"add", "modify-membership-roles"},
+				ArgMatch: `(?i)^(?:--group-email=)?[\w.+-]*(?:admin|owner)[\w.+-]*@|^(?:--roles=|--add-roles=)?(?:[A-Z,]*,)?OWNER\b`,
+				Level:    "high",
+				Reason:   "The command adds an account to an administrators' group, or makes it the group's owner",
 			},
 			{
 				Rule:   "cloud.iam_grant",
@@ -2702,14 +2888,24 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"mirror"}, true
 	case "(?:^|[=,])(?:ssh-keys|sshKeys)=":
 		return []string{"-keys", "keys"}, true
+	case "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)":
+		return []string{"sudo", "wheel", "admin", "root", "docker", "xd", "ibvirt", "isk", "omain admins", "enterprise admins", "schema admins", "enterprise key admins", "key admins", "account operators", "backup operators", "server operators", "print operators", "dnsadmins", "group policy creator owners", "trust admins"}, true
 	case "(?i)(?:^|[^a-z])(?:chrome|chromium|brave|edge|opera|vivaldi|firefox|safari|arc)(?:[^a-z]|$)":
 		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
+	case `(?i)^(?:--group-email=)?[\w.+-]*(?:admin|owner)[\w.+-]*@|^(?:--roles=|--add-roles=)?(?:[A-Z,]*,)?OWNER\b`:
+		return []string{"admin", "owner", "owner"}, true
+	case "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)":
+		return []string{"domain admins", "enterprise ", "key admins", "schema admins", "dministrators", "ccount operators", "backup operators", "server operators", "print operators", "dnsadmins", "group policy creator owners"}, true
 	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
 		return []string{"exec", "system", "exec", "system"}, true
+	case "(?i)^/add$":
+		return []string{"/add"}, true
 	case "(?i)^cap_":
 		return []string{"cap_"}, true
 	case `(?i)^core\.hookspath$`:
 		return []string{"core.hookspath"}, true
+	case `(?i)admin|owners?\b|privileged`:
+		return []string{"admin", "owner", "privileged"}, true
 	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
 		return []string{"cap_", "all", "=ep"}, true
 	case `(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|credential|secret|passw|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore|\.jks\b|\.ovpn\b|token`:
@@ -2720,6 +2916,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"cret", "ssion_token", "access_key"}, true
 	case "(?i)secret|token|key":
 		return []string{"secret", "token", "key"}, true
+	case `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`:
+		return []string{"member", "uniquemember", "memberuid"}, true
 	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
 		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
@@ -2810,6 +3008,12 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"create", "add", "import", "upload"}, true
 	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
+	case "^(?:edit|create|delete)$":
+		return []string{"edit", "create", "delete"}, true
+	case "^(?:group|user)$":
+		return []string{"group", "user"}, true
+	case "^(?:group|user|computer)$":
+		return []string{"group", "user", "computer"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
 	case "^(?:public|download|upload)$":
