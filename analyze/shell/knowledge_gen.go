@@ -2842,6 +2842,222 @@ func commandsData() *Knowledge {
 				Reason:   "Installing a package straight from a URL skips the registry's checks",
 			},
 			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"apt", "apt-get", "aptitude", "nala", "dnf", "yum", "microdnf", "tdnf", "zypper", "apk", "snap", "xbps-remove", "pkg"},
+				SubAny:   []string{"remove", "purge", "autoremove", "autopurge", "erase", "rm", "del", "delete"},
+				NoFlag:   []string{"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--assumeno", "--help"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"dpkg"},
+				AnyFlag:  []string{"-r", "-P", "--remove", "--purge"},
+				NoFlag:   []string{"--dry-run", "--no-act", "--simulate"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"rpm"},
+				AnyFlag:  []string{"-e", "--erase"},
+				NoFlag:   []string{"--test"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"pacman", "yay", "paru"},
+				AnyFlag:  []string{"-R", "--remove"},
+				NoFlag:   []string{"-p", "--print"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"rpm"},
+				AnyFlag:  []string{"-e", "--erase"},
+				NoFlag:   []string{"--test"},
+				ArgMatch: "^--nodeps$",
+				Level:    "high",
+				Reason:   "Removing packages without their dependency checks breaks everything that depends on them",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"pacman", "yay", "paru"},
+				AnyFlag:  []string{"-R", "--remove"},
+				ArgMatch: "^-[A-Za-z]*d[A-Za-z]*d[A-Za-z]*$",
+				Level:    "high",
+				Reason:   "Removing packages without their dependency checks (-dd) breaks everything that depends on them",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"dpkg"},
+				AnyFlag:  []string{"-r", "-P", "--remove", "--purge"},
+				ArgMatch: "^--force-(?:[a-z-]+,)*(?:all|depends|remove-essential|remove-protected)(?:,|$)",
+				Level:    "high",
+				Reason:   "Forcing a removal past dependencies or the essential-package guard breaks everything that depends on what goes",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"apt", "apt-get", "aptitude", "apk"},
+				SubAny:   []string{"remove", "purge", "autoremove", "del"},
+				ArgMatch: "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential",
+				Level:    "high",
+				Reason:   "Removing packages past the essential-package guard breaks the machine's base system",
+			},
+			{
+				Rule:    "pkg.remove_essential",
+				Cmd:     []string{"brew"},
+				SubAny:  []string{"uninstall", "remove", "rm"},
+				AnyFlag: []string{"--ignore-dependencies"},
+				Level:   "high",
+				Reason:  "Uninstalling past its dependents leaves the formulae that need it broken",
+			},
+			{
+				Rule:    "pkg.remove_essential",
+				Cmd:     []string{"pip", "pip3", "python", "python3", "uv"},
+				SubAny:  []string{"uninstall"},
+				AnyFlag: []string{"--break-system-packages"},
+				Level:   "high",
+				Reason:  "Uninstalling from the system's Python past its guard removes modules the system's own tools import",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"pip", "pip3", "python", "python3"},
+				SubAny:    []string{"global.index-url", "global.extra-index-url", "install.index-url", "install.extra-index-url", "download.index-url", "wheel.index-url", "global.find-links", "install.find-links"},
+				ArgMatch:  "^https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "Pointing pip's package index at another host lets that host serve any package to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"pip", "pip3", "python", "python3"},
+				SubAny:    []string{"global.trusted-host", "install.trusted-host"},
+				ArgMatch:  `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`,
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "medium",
+				Reason:    "A trusted host is fetched from without checking its TLS certificate, so anyone on the path can serve packages in its name",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"npm", "pnpm", "yarn", "cnpm", "bun"},
+				SubAny:    []string{"registry", "npmRegistryServer"},
+				ArgMatch:  "^https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "Pointing the package registry at another host lets that host serve any package to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:    []string{"set"},
+				ArgMatch:  "^(?:registry|npmRegistryServer)=https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "Pointing the package registry at another host lets that host serve any package to every later install",
+			},
+			{
+				Rule:     "pkg.registry_change",
+				Cmd:      []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:   []string{"set"},
+				ArgMatch: `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`,
+				Level:    "medium",
+				Reason:   "The registry of a scope, or turning off TLS checks, changes where the packages installed later come from",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"gem"},
+				Sub:       []string{"sources"},
+				AnyFlag:   []string{"-a", "--add"},
+				ArgMatch:  "^(?:--add=)?https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "A gem source on another host serves any gem to every later install",
+			},
+			{
+				Rule:     "pkg.registry_change",
+				Cmd:      []string{"bundle", "bundler"},
+				Sub:      []string{"config"},
+				NoFlag:   []string{"--delete"},
+				ArgMatch: `^mirror\.`,
+				Level:    "high",
+				Reason:   "A mirror of the gem source serves any gem in its place to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"conda", "mamba", "micromamba"},
+				Sub:       []string{"config"},
+				AnyFlag:   []string{"--add", "--append", "--prepend", "--set"},
+				ArgMatch:  "^https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "A channel on another host serves any package to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"poetry", "pdm", "dotnet", "nuget"},
+				SubAny:    []string{"source", "config", "sources"},
+				NoFlag:    []string{"--help", "-h"},
+				ArgMatch:  "^(?:--source=|-Source=)?https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "A package source on another host serves any package to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"uv"},
+				SubAny:    []string{"add", "init"},
+				AnyFlag:   []string{"--index", "--default-index", "--index-url", "--extra-index-url"},
+				ArgMatch:  "(?:^|=)https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "The index added to the project serves any package to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"composer"},
+				Sub:       []string{"config"},
+				SubAny:    []string{"repo.packagist", "repositories.packagist", "repo.packagist.org", "repositories.packagist.org"},
+				ArgMatch:  "^https?://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "Re-pointing packagist serves any package in its place to every later install",
+			},
+			{
+				Rule:      "pkg.registry_change",
+				Cmd:       []string{"go"},
+				Sub:       []string{"env"},
+				AnyFlag:   []string{"-w"},
+				ArgMatch:  "^GOPROXY=[a-z]+://",
+				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:     "high",
+				Reason:    "A module proxy on another host serves any module version to every later build",
+			},
+			{
+				Rule:     "pkg.registry_change",
+				Cmd:      []string{"go"},
+				Sub:      []string{"env"},
+				AnyFlag:  []string{"-w"},
+				ArgMatch: `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`,
+				Level:    "high",
+				Reason:   "Turning off the checksum database or TLS for modules lets a module change under the same version unseen",
+			},
+			{
+				Rule:     "pkg.registry_change",
+				Cmd:      []string{"go"},
+				Sub:      []string{"env"},
+				AnyFlag:  []string{"-w"},
+				ArgMatch: "^GONOSUMDB=.+",
+				Level:    "medium",
+				Reason:   "Modules under these paths are no longer checked against the checksum database",
+			},
+			{
 				Rule:    "pkg.install_local_system",
 				Cmd:     []string{"dpkg", "rpm"},
 				AnyFlag: []string{"-i", "--install", "-U", "--upgrade"},
@@ -2878,6 +3094,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{`"expiration"`, `expiration"`}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
+	case "(?:^|=)https?://":
+		return []string{"http"}, true
 	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
 		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
 	case `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`:
@@ -2930,6 +3148,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"http", "ftp", "git"}, true
 	case `^(?:--acl=)?(?:public-read|public-read-write|authenticated-read)$|global/AllUsers|global/AuthenticatedUsers|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|Block\w*=false|"Block\w*"\s*:\s*false`:
 		return []string{"public-read", "authenticated-read", "global/a", `"principal"`, "=false", `"block`}, true
+	case "^(?:--add=)?https?://":
+		return []string{"http"}, true
 	case "^(?:--all|--all-namespaces|-A|namespace|namespaces|ns|pv|persistentvolume|persistentvolumes|pvc|crd|node|nodes)$":
 		return []string{"-", "n", "p", "crd", "node"}, true
 	case "^(?:--bind|--rbind|-B|-R|--move|-M|--make-r?shared)$|(?:^|,)(?:remount|r?bind)(?:,|$)":
@@ -2972,6 +3192,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"owner", "contributor", "user access administrator"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
 		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
+	case "^(?:--source=|-Source=)?https?://":
+		return []string{"http"}, true
 	case "^(?:--visibility=)?public$|^--public$":
 		return []string{"public", "--public"}, true
 	case "^(?:-?-policy=)?root$":
@@ -2992,6 +3214,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "ermissive"}, true
 	case `^(?:AllUsers|AllAuthenticatedUsers)(?::\w+)?$|^public-read(?:-write)?$|^authenticated-read$`:
 		return []string{"users", "authenticatedusers", "public-read", "authenticated-read"}, true
+	case `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`:
+		return []string{"sumdb=off", "nosumdb=", "private=", "sumcheck=1", "verify=", "insecure=", "-insecure"}, true
+	case `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`:
+		return []string{"."}, true
 	case `^(?:[ugoa]*\+[rwxXt]*s[rwxXt]*|[2467][0-7]{3}|0?[0-7]?[0-7][0-7][2367]|a\+w|o\+w|[ugoa]*=rwxs?)$`:
 		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
 	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
@@ -3010,6 +3236,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
 	case "^(?:edit|create|delete)$":
 		return []string{"edit", "create", "delete"}, true
+	case `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`:
+		return nil, true
 	case "^(?:group|user)$":
 		return []string{"group", "user"}, true
 	case "^(?:group|user|computer)$":
@@ -3018,6 +3246,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return nil, true
 	case "^(?:public|download|upload)$":
 		return []string{"public", "download", "upload"}, true
+	case "^(?:registry|npmRegistryServer)=https?://":
+		return []string{"registry", "npmregistryserver"}, true
 	case "^(?:reset|create)$":
 		return []string{"reset", "create"}, true
 	case "^(?:secrets|auth|audit)$":
@@ -3034,12 +3264,20 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"stop", "quit"}, true
 	case "^(?:system(?:/|$)|/Library/LaunchDaemons/|/System/Library/)":
 		return []string{"system", "library/launchdaemons/", "system/library/"}, true
+	case "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential":
+		return []string{"allow-remove-essential", "force-broken-world", "apt::get::allow-remove-essential"}, true
 	case "^--delete-destination(?:=(?:[Tt]rue|[Pp]rompt))?$":
 		return []string{"--delete-destination"}, true
 	case "^--execute$":
 		return []string{"--execute"}, true
+	case "^--force-(?:[a-z-]+,)*(?:all|depends|remove-essential|remove-protected)(?:,|$)":
+		return []string{"--force-"}, true
+	case "^--nodeps$":
+		return []string{"--nodeps"}, true
 	case "^--overwrite-destination(?:=true)?$|^--force$":
 		return []string{"--overwrite-destination", "--force"}, true
+	case "^-[A-Za-z]*d[A-Za-z]*d[A-Za-z]*$":
+		return []string{"-"}, true
 	case "^-[a-z]*i[a-z]*$":
 		return []string{"-"}, true
 	case "^/":
@@ -3048,8 +3286,14 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"/dev/"}, true
 	case "^0$":
 		return []string{"0"}, true
+	case `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`:
+		return []string{":registry", ".npmregistryserver", "strict-ssl=false", "strict-ssl", "enablestrictssl"}, true
 	case "^ACCEPT$":
 		return []string{"accept"}, true
+	case "^GONOSUMDB=.+":
+		return []string{"gonosumdb="}, true
+	case "^GOPROXY=[a-z]+://":
+		return []string{"goproxy="}, true
 	case "^[06]$":
 		return []string{"0", "6"}, true
 	case "^[A-Za-z0-9_.-]+=0(?::[A-Za-z0-9-]+)?$":
@@ -3070,6 +3314,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"file", `"expiration"`, `expiration"`}, true
 	case "^gitlab:backup:restore$":
 		return []string{"gitlab:backup:restore"}, true
+	case "^https?://":
+		return []string{"http"}, true
+	case `^mirror\.`:
+		return []string{"mirror."}, true
 	case "^purge$":
 		return []string{"purge"}, true
 	case "^user$":
