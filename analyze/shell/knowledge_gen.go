@@ -596,7 +596,7 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.account_change",
-				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "delgroup", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "visudo", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
+				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "visudo", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
 				Level:  "high",
 				Reason: "The command changes user accounts, groups or passwords",
 			},
@@ -649,7 +649,7 @@ func commandsData() *Knowledge {
 			{
 				Rule:     "priv.account_change",
 				Cmd:      []string{"samba-tool"},
-				SubAny:   []string{"addmembers", "removemembers", "create", "add", "setpassword", "enable", "delete", "setexpiry"},
+				SubAny:   []string{"addmembers", "removemembers", "create", "add", "setpassword", "enable", "setexpiry"},
 				NoFlag:   []string{"--help", "-h"},
 				ArgMatch: "^(?:group|user|computer)$",
 				Level:    "medium",
@@ -668,10 +668,19 @@ func commandsData() *Knowledge {
 				Rule:     "priv.account_change",
 				Cmd:      []string{"net"},
 				Sub:      []string{"rpc"},
-				SubAny:   []string{"addmem", "delmem", "add", "password", "delete"},
+				SubAny:   []string{"addmem", "delmem", "add", "password"},
 				ArgMatch: "^(?:group|user)$",
 				Level:    "medium",
 				Reason:   "The command changes a domain's users or groups",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"samba-tool", "net"},
+				SubAny:   []string{"delete", "disable"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:user|computer)$",
+				Level:    "high",
+				Reason:   "The command deletes or disables a domain account",
 			},
 			{
 				Rule:     "priv.admin_group_member",
@@ -701,7 +710,7 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.account_change",
-				Cmd:    []string{"ldapmodify", "ldapadd", "ldapdelete", "ldapmodrdn", "ldappasswd"},
+				Cmd:    []string{"ldapmodify", "ldapadd", "ldapmodrdn", "ldappasswd"},
 				NoFlag: []string{"-n", "--help"},
 				Level:  "medium",
 				Reason: "The command changes entries of the directory (accounts, groups, passwords)",
@@ -733,14 +742,21 @@ func commandsData() *Knowledge {
 			{
 				Rule:     "priv.account_change",
 				Cmd:      []string{"dseditgroup"},
-				ArgMatch: "^(?:edit|create|delete)$",
+				ArgMatch: "^delete$",
+				Level:    "high",
+				Reason:   "The command deletes a macOS group",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"dseditgroup"},
+				ArgMatch: "^(?:edit|create)$",
 				Level:    "medium",
 				Reason:   "The command changes a macOS group",
 			},
 			{
 				Rule:   "priv.account_change",
 				Cmd:    []string{"pw"},
-				SubAny: []string{"useradd", "usermod", "userdel", "groupadd", "groupdel", "lock", "unlock"},
+				SubAny: []string{"useradd", "usermod", "groupadd", "lock", "unlock"},
 				Level:  "high",
 				Reason: "The command changes user accounts or groups",
 			},
@@ -2927,135 +2943,175 @@ func commandsData() *Knowledge {
 				Reason:  "Uninstalling from the system's Python past its guard removes modules the system's own tools import",
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"pip", "pip3", "python", "python3"},
-				SubAny:    []string{"global.index-url", "global.extra-index-url", "install.index-url", "install.extra-index-url", "download.index-url", "wheel.index-url", "global.find-links", "install.find-links"},
-				ArgMatch:  "^https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "Pointing pip's package index at another host lets that host serve any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"pip", "pip3", "python", "python3"},
+				SubAny:     []string{"global.index-url", "global.extra-index-url", "install.index-url", "install.extra-index-url", "download.index-url", "wheel.index-url", "global.find-links", "install.find-links"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing pip's package index at another host lets that host serve any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"pip", "pip3", "python", "python3"},
-				SubAny:    []string{"global.trusted-host", "install.trusted-host"},
-				ArgMatch:  `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`,
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "medium",
-				Reason:    "A trusted host is fetched from without checking its TLS certificate, so anyone on the path can serve packages in its name",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"pip", "pip3", "python", "python3"},
+				SubAny:     []string{"global.trusted-host", "install.trusted-host"},
+				ArgMatch:   `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`,
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "medium",
+				Reason:     "A trusted host is fetched from without checking its TLS certificate, so anyone on the path can serve packages in its name",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"npm", "pnpm", "yarn", "cnpm", "bun"},
-				SubAny:    []string{"registry", "npmRegistryServer"},
-				ArgMatch:  "^https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "Pointing the package registry at another host lets that host serve any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm", "bun"},
+				SubAny:     []string{"registry", "npmRegistryServer"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing the package registry at another host lets that host serve any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"npm", "pnpm", "yarn", "cnpm"},
-				SubAny:    []string{"set"},
-				ArgMatch:  "^(?:registry|npmRegistryServer)=https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "Pointing the package registry at another host lets that host serve any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:     []string{"set"},
+				ArgMatch:   "^(?:registry|npmRegistryServer)=https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing the package registry at another host lets that host serve any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:     "pkg.registry_change",
-				Cmd:      []string{"npm", "pnpm", "yarn", "cnpm"},
-				SubAny:   []string{"set"},
-				ArgMatch: `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`,
-				Level:    "medium",
-				Reason:   "The registry of a scope, or turning off TLS checks, changes where the packages installed later come from",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:     []string{"set"},
+				ArgMatch:   `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`,
+				Level:      "medium",
+				Reason:     "The registry of a scope, or turning off TLS checks, changes where the packages installed later come from",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"gem"},
-				Sub:       []string{"sources"},
-				AnyFlag:   []string{"-a", "--add"},
-				ArgMatch:  "^(?:--add=)?https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "A gem source on another host serves any gem to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"gem"},
+				Sub:        []string{"sources"},
+				AnyFlag:    []string{"-a", "--add"},
+				ArgMatch:   "^(?:--add=)?https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A gem source on another host serves any gem to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:     "pkg.registry_change",
-				Cmd:      []string{"bundle", "bundler"},
-				Sub:      []string{"config"},
-				NoFlag:   []string{"--delete"},
-				ArgMatch: `^mirror\.`,
-				Level:    "high",
-				Reason:   "A mirror of the gem source serves any gem in its place to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"bundle", "bundler"},
+				Sub:        []string{"config"},
+				NoFlag:     []string{"--delete"},
+				ArgMatch:   `^mirror\.`,
+				Level:      "high",
+				Reason:     "A mirror of the gem source serves any gem in its place to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"conda", "mamba", "micromamba"},
-				Sub:       []string{"config"},
-				AnyFlag:   []string{"--add", "--append", "--prepend", "--set"},
-				ArgMatch:  "^https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "A channel on another host serves any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"conda", "mamba", "micromamba"},
+				Sub:        []string{"config"},
+				AnyFlag:    []string{"--add", "--append", "--prepend", "--set"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A channel on another host serves any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"poetry", "pdm", "dotnet", "nuget"},
-				SubAny:    []string{"source", "config", "sources"},
-				NoFlag:    []string{"--help", "-h"},
-				ArgMatch:  "^(?:--source=|-Source=)?https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "A package source on another host serves any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"poetry", "pdm", "dotnet", "nuget"},
+				SubAny:     []string{"source", "config", "sources"},
+				NoFlag:     []string{"--help", "-h"},
+				ArgMatch:   "^(?:--source=|-Source=)?https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A package source on another host serves any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"uv"},
-				SubAny:    []string{"add", "init"},
-				AnyFlag:   []string{"--index", "--default-index", "--index-url", "--extra-index-url"},
-				ArgMatch:  "(?:^|=)https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "The index added to the project serves any package to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"uv"},
+				SubAny:     []string{"add", "init"},
+				AnyFlag:    []string{"--index", "--default-index", "--index-url", "--extra-index-url"},
+				ArgMatch:   "(?:^|=)https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "The index added to the project serves any package to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"composer"},
-				Sub:       []string{"config"},
-				SubAny:    []string{"repo.packagist", "repositories.packagist", "repo.packagist.org", "repositories.packagist.org"},
-				ArgMatch:  "^https?://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "Re-pointing packagist serves any package in its place to every later install",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"composer"},
+				Sub:        []string{"config"},
+				SubAny:     []string{"repo.packagist", "repositories.packagist", "repo.packagist.org", "repositories.packagist.org"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Re-pointing packagist serves any package in its place to every later install",
+				Reversible: true,
 			},
 			{
-				Rule:      "pkg.registry_change",
-				Cmd:       []string{"go"},
-				Sub:       []string{"env"},
-				AnyFlag:   []string{"-w"},
-				ArgMatch:  "^GOPROXY=[a-z]+://",
-				ArgExcept: `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
-				Level:     "high",
-				Reason:    "A module proxy on another host serves any module version to every later build",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"add-apt-repository", "apt-add-repository"},
+				NoFlag:     []string{"-r", "--remove", "--help", "-h", "-L", "--list"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
 			},
 			{
-				Rule:     "pkg.registry_change",
-				Cmd:      []string{"go"},
-				Sub:      []string{"env"},
-				AnyFlag:  []string{"-w"},
-				ArgMatch: `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`,
-				Level:    "high",
-				Reason:   "Turning off the checksum database or TLS for modules lets a module change under the same version unseen",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"dnf", "yum-config-manager", "zypper"},
+				SubAny:     []string{"config-manager", "addrepo", "ar"},
+				AnyFlag:    []string{"--add-repo", "--enable", "--enablerepo", "-f", "--refresh", "-p", "--priority", "-G", "--no-gpgcheck"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
 			},
 			{
-				Rule:     "pkg.registry_change",
-				Cmd:      []string{"go"},
-				Sub:      []string{"env"},
-				AnyFlag:  []string{"-w"},
-				ArgMatch: "^GONOSUMDB=.+",
-				Level:    "medium",
-				Reason:   "Modules under these paths are no longer checked against the checksum database",
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"yum-config-manager"},
+				AnyFlag:    []string{"--add-repo"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   "^GOPROXY=[a-z]+://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A module proxy on another host serves any module version to every later build",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`,
+				Level:      "high",
+				Reason:     "Turning off the checksum database or TLS for modules lets a module change under the same version unseen",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   "^GONOSUMDB=.+",
+				ArgExcept:  `^GONOSUMDB=[*,]*\*[*,]*$`,
+				Level:      "medium",
+				Reason:     "Modules under these paths are no longer checked against the checksum database",
+				Reversible: true,
 			},
 			{
 				Rule:    "pkg.install_local_system",
@@ -3063,6 +3119,275 @@ func commandsData() *Knowledge {
 				AnyFlag: []string{"-i", "--install", "-U", "--upgrade"},
 				Level:   "high",
 				Reason:  "Installing a local system package runs its scripts as root",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"vagrant"},
+				SubAny: []string{"destroy"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "vagrant destroy deletes the machine and its disk, with what was stored on it",
+			},
+			{
+				Rule:    "vm.delete",
+				Cmd:     []string{"multipass"},
+				SubAny:  []string{"delete", "remove", "rm"},
+				AnyFlag: []string{"--purge", "-p"},
+				Level:   "high",
+				Reason:  "multipass delete --purge deletes the instances and their disks for good",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"multipass"},
+				SubAny: []string{"purge"},
+				Level:  "high",
+				Reason: "multipass purge deletes the deleted instances' disks for good",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"limactl", "lima", "colima", "orbctl", "orb"},
+				SubAny: []string{"delete", "remove", "rm", "factory-reset", "prune"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "The command deletes the virtual machine and its disk (for colima and OrbStack, every container, image and volume in it)",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"podman"},
+				Sub:    []string{"machine"},
+				SubAny: []string{"rm", "remove", "reset"},
+				Level:  "high",
+				Reason: "The command deletes the podman machine and its disk, with every container, image and volume in it",
+			},
+			{
+				Rule:    "vm.delete",
+				Cmd:     []string{"virsh"},
+				SubAny:  []string{"undefine"},
+				AnyFlag: []string{"--remove-all-storage", "--storage", "--wipe-storage", "--delete-storage-volume-snapshots"},
+				Level:   "high",
+				Reason:  "The domain is undefined with its disks, which are deleted",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"virsh"},
+				SubAny: []string{"vol-delete", "vol-wipe", "pool-delete"},
+				Level:  "high",
+				Reason: "The command deletes or wipes a storage volume or pool, the disks of virtual machines",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"govc"},
+				SubAny: []string{"vm.destroy", "datastore.rm", "vm.unregister"},
+				Level:  "high",
+				Reason: "The command deletes the virtual machine and its disks",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"link", "l", "li", "lin"},
+				ArgMatch: "^down$",
+				Level:    "high",
+				Reason:   "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"del", "delete", "flush"},
+				ArgMatch: `^(?:default|0/0|0\.0\.0\.0/0|::/0)$`,
+				Level:    "high",
+				Reason:   "Deleting the default route cuts the machine off every network beyond its own",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"addr", "address", "a"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:flush|f|fl|flu|flus)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's addresses cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				Sub:      []string{"route", "flush"},
+				ArgMatch: "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's routes cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				Sub:      []string{"r", "flush"},
+				ArgMatch: "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's routes cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ifdown", "ifconfig", "networkctl"},
+				NoFlag:   []string{"-n", "--no-act", "--help", "-h"},
+				ArgMatch: "^down$",
+				Level:    "high",
+				Reason:   "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"ifdown"},
+				NoFlag: []string{"-n", "--no-act", "--help", "-h", "-V", "--version"},
+				Level:  "high",
+				Reason: "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"networkctl"},
+				SubAny: []string{"delete"},
+				Level:  "high",
+				Reason: "Deleting a network device cuts off the network it carried",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"nmcli"},
+				SubAny:   []string{"networking", "radio", "n", "net", "netw", "r", "ra", "rad"},
+				ArgMatch: "^off$",
+				Level:    "high",
+				Reason:   "Turning networking or the radios off cuts the machine off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"nmcli"},
+				SubAny:   []string{"connection", "con", "conn", "c", "device", "dev", "d"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:delete|del|down|disconnect|dis)$",
+				Level:    "high",
+				Reason:   "Deleting or taking down a network connection cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"tc"},
+				Sub:      []string{"qdisc"},
+				SubAny:   []string{"add", "change", "replace", "a", "c", "r"},
+				ArgMatch: `^(?:[5-9]\d|100)(?:\.\d+)?%$`,
+				Level:    "high",
+				Reason:   "Dropping or corrupting most of the packets cuts the machine off the network",
+			},
+			{
+				Rule:       "net.config_change",
+				Cmd:        []string{"tc"},
+				SubAny:     []string{"qdisc", "q", "qd", "class", "filter", "f"},
+				ArgMatch:   "^(?:add|change|replace|del|delete|a|c|r|d)$",
+				Level:      "low",
+				Reason:     "The command changes how the machine's traffic is queued or shaped",
+				Reversible: true,
+			},
+			{
+				Rule:       "net.config_change",
+				Cmd:        []string{"ip"},
+				SubAny:     []string{"set", "add", "change", "replace"},
+				NoFlag:     []string{"--help"},
+				Level:      "low",
+				Reason:     "The command changes the machine's interfaces, addresses or routes",
+				Reversible: true,
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"rfkill"},
+				SubAny: []string{"block"},
+				Level:  "high",
+				Reason: "Blocking the radios cuts the machine off its wireless networks",
+			},
+			{
+				Rule:    "net.cut_off",
+				Cmd:     []string{"dhclient", "dhcpcd"},
+				AnyFlag: []string{"-r", "-x", "-k", "--release", "--exit"},
+				Level:   "high",
+				Reason:  "Releasing the DHCP lease takes the interface's address away",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"route"},
+				SubAny:   []string{"del", "delete", "flush", "-f"},
+				ArgMatch: `^(?:default|0\.0\.0\.0|-net|-f|flush)$`,
+				Level:    "high",
+				Reason:   "Deleting the default route cuts the machine off every network beyond its own",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"networksetup"},
+				AnyFlag:  []string{"-setairportpower", "-setnetworkserviceenabled"},
+				ArgMatch: "(?i)^off$",
+				Level:    "high",
+				Reason:   "Turning the network service or Wi-Fi off cuts the machine off the network",
+			},
+			{
+				Rule:     "cred.key_overwrite",
+				Cmd:      []string{"ssh-keygen"},
+				NoFlag:   []string{"-l", "-y", "-F", "-R", "-H", "-B", "-D", "-e", "-i", "-L", "-Q", "-k", "-s", "-Y", "-p", "-c", "-r", "-K", "-A", "-M", "-G", "-T", "-I"},
+				ArgMatch: `(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk|xmss)|ssh_host_\w+_key)$`,
+				Target:   "flag:-f",
+				Effect:   "write",
+				Reason:   "Generating a key into {target} replaces the key there",
+			},
+			{
+				Rule:    "cred.key_delete",
+				Cmd:     []string{"gpg", "gpg2"},
+				AnyFlag: []string{"--delete-secret-keys", "--delete-secret-key", "--delete-secret-and-public-keys", "--delete-secret-and-public-key", "--delete-keys", "--delete-key"},
+				Level:   "high",
+				Reason:  "Deleting keys from the keyring; a secret key cannot be brought back, and what it signed or decrypts is lost with it",
+			},
+			{
+				Rule:    "cred.key_delete",
+				Cmd:     []string{"certutil"},
+				AnyFlag: []string{"-D", "-F"},
+				Level:   "high",
+				Reason:  "Deleting a certificate or key from the NSS database removes what it identifies",
+			},
+			{
+				Rule:    "cred.key_overwrite",
+				Cmd:     []string{"openssl"},
+				Target:  "flag:-out,-keyout",
+				ByClass: map[string]string{"credential": "high", "startup": "high", "system": "high"},
+				Reason:  "The key or certificate written to {target} replaces the one there",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"postsuper"},
+				AnyFlag: []string{"-d"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Deleting queued messages {target} loses them undelivered",
+			},
+			{
+				Rule:     "mail.queue_delete",
+				Cmd:      []string{"postsuper"},
+				AnyFlag:  []string{"-d"},
+				ArgMatch: `^(?:ALL|-)$|^\$\(`,
+				Level:    "high",
+				Reason:   "Deleting the whole mail queue, or the messages a command picks at run time, loses them undelivered",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"exim", "exim4", "exim-4"},
+				AnyFlag: []string{"-Mrm", "-Mg"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Deleting queued messages {target} loses them undelivered",
+			},
+			{
+				Rule:     "mail.queue_delete",
+				Cmd:      []string{"exim", "exim4", "exim-4"},
+				AnyFlag:  []string{"-Mrm", "-Mg"},
+				ArgMatch: `^\$\(`,
+				Level:    "high",
+				Reason:   "Deleting the messages a command picks at run time loses them undelivered",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"qmHandle", "qmhandle"},
+				AnyFlag: []string{"-D", "-S"},
+				Level:   "high",
+				Reason:  "Deleting the whole mail queue loses every message in it undelivered",
 			},
 			{
 				Rule:   "res.crypto_miner",
@@ -3092,6 +3417,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{`essage-ttl"`, "ax-length"}, true
 	case `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
 		return []string{`"expiration"`, `expiration"`}, true
+	case `(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk|xmss)|ssh_host_\w+_key)$`:
+		return []string{"id_", "ssh_host_"}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
 	case "(?:^|=)https?://":
@@ -3122,6 +3449,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"cap_"}, true
 	case `(?i)^core\.hookspath$`:
 		return []string{"core.hookspath"}, true
+	case "(?i)^off$":
+		return []string{"off"}, true
 	case `(?i)admin|owners?\b|privileged`:
 		return []string{"admin", "owner", "privileged"}, true
 	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
@@ -3212,10 +3541,14 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a", "g", "o", "+r", "g", "o", "g", "o", "u", "o"}, true
 	case "^(?:0|[Pp]ermissive)$":
 		return []string{"0", "ermissive"}, true
+	case `^(?:ALL|-)$|^\$\(`:
+		return []string{"all", "-", "$("}, true
 	case `^(?:AllUsers|AllAuthenticatedUsers)(?::\w+)?$|^public-read(?:-write)?$|^authenticated-read$`:
 		return []string{"users", "authenticatedusers", "public-read", "authenticated-read"}, true
 	case `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`:
 		return []string{"sumdb=off", "nosumdb=", "private=", "sumcheck=1", "verify=", "insecure=", "-insecure"}, true
+	case `^(?:[5-9]\d|100)(?:\.\d+)?%$`:
+		return []string{"5", "6", "7", "8", "9", "100"}, true
 	case `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`:
 		return []string{"."}, true
 	case `^(?:[ugoa]*\+[rwxXt]*s[rwxXt]*|[2467][0-7]{3}|0?[0-7]?[0-7][0-7][2367]|a\+w|o\+w|[ugoa]*=rwxs?)$`:
@@ -3224,6 +3557,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
 	case "^(?:access|members):add$":
 		return []string{"access", "members"}, true
+	case "^(?:add|change|replace|del|delete|a|c|r|d)$":
+		return []string{"add", "change", "replace", "del", "a", "c", "d", "r"}, true
 	case "^(?:add|create|attach|set)$":
 		return []string{"add", "create", "attach", "set"}, true
 	case "^(?:add|import|edit)$|^--expir[ey]-days":
@@ -3232,10 +3567,18 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"consoleadmin", "readwrite", "writeonly"}, true
 	case "^(?:create|add|import|upload)$":
 		return []string{"create", "add", "import", "upload"}, true
+	case `^(?:default|0/0|0\.0\.0\.0/0|::/0)$`:
+		return []string{"default", "/0", ".0.0.0/0", "::/0"}, true
+	case `^(?:default|0\.0\.0\.0|-net|-f|flush)$`:
+		return []string{"default", "0.0.0.0", "-", "flush"}, true
 	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
-	case "^(?:edit|create|delete)$":
-		return []string{"edit", "create", "delete"}, true
+	case "^(?:delete|del|down|disconnect|dis)$":
+		return []string{"el", "own", "is"}, true
+	case "^(?:edit|create)$":
+		return []string{"edit", "create"}, true
+	case "^(?:flush|f|fl|flu|flus)$":
+		return []string{"f"}, true
 	case `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`:
 		return nil, true
 	case "^(?:group|user)$":
@@ -3264,6 +3607,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"stop", "quit"}, true
 	case "^(?:system(?:/|$)|/Library/LaunchDaemons/|/System/Library/)":
 		return []string{"system", "library/launchdaemons/", "system/library/"}, true
+	case "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$":
+		return []string{"table", "dev", "all", "0/0", "default", "proto", "scope", "root", "match", "exact", "via", "type"}, true
+	case "^(?:user|computer)$":
+		return []string{"user", "computer"}, true
 	case "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential":
 		return []string{"allow-remove-essential", "force-broken-world", "apt::get::allow-remove-essential"}, true
 	case "^--delete-destination(?:=(?:[Tt]rue|[Pp]rompt))?$":
@@ -3300,6 +3647,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"=0"}, true
 	case "^[a-z-]+:(?:destroy|delete|remove|rm|reset)$":
 		return []string{":"}, true
+	case `^\$\(`:
+		return []string{"$("}, true
 	case `^\*$|^--principal=\*$|^--aws-account-id=\*$`:
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
@@ -3310,6 +3659,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case "^delete$":
+		return []string{"delete"}, true
+	case "^down$":
+		return []string{"down"}, true
 	case `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
 		return []string{"file", `"expiration"`, `expiration"`}, true
 	case "^gitlab:backup:restore$":
@@ -3318,6 +3671,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"http"}, true
 	case `^mirror\.`:
 		return []string{"mirror."}, true
+	case "^off$":
+		return []string{"off"}, true
 	case "^purge$":
 		return []string{"purge"}, true
 	case "^user$":
