@@ -3324,8 +3324,9 @@ func commandsData() *Knowledge {
 				NoFlag:   []string{"-l", "-y", "-F", "-R", "-H", "-B", "-D", "-e", "-i", "-L", "-Q", "-k", "-s", "-Y", "-p", "-c", "-r", "-K", "-A", "-M", "-G", "-T", "-I"},
 				ArgMatch: `(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk|xmss)|ssh_host_\w+_key)$`,
 				Target:   "flag:-f",
-				Effect:   "write",
-				Reason:   "Generating a key into {target} replaces the key there",
+				ByClass:  map[string]string{"credential": "critical", "home": "high", "root": "high", "startup": "high", "system": "high"},
+				Reason:   "Generating a key into {target} replaces the key there, and what it opened is locked out",
+				Locked:   true,
 			},
 			{
 				Rule:    "cred.key_delete",
