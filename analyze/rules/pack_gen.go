@@ -544,7 +544,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "pkg.registry_override",
-		Pattern:    `\bextra-index-url\b|\bindex-url\s*=\s*http://|\bGOPROXY=[^\s,]*http://|\bnpm\s+config\s+set\s+registry\s+http://|^\s*registry\s*=\s*http://`,
+		Pattern:    `\bextra-index-url\b|\bindex-url\s*=\s*http://(?:[^l1\[\s]|l[^o]|lo[^c]|1[^2]|12[^7])|\bGOPROXY=[^\s,]*http://(?:[^l1\[\s]|l[^o]|lo[^c]|1[^2]|12[^7])|\bnpm\s+config\s+set\s+registry\s+http://(?:[^l1\[\s]|l[^o]|lo[^c]|1[^2]|12[^7])|^\s*registry\s*=\s*http://(?:[^l1\[\s]|l[^o]|lo[^c]|1[^2]|12[^7])`,
 		Level:      risk.High,
 		Reason:     "Pointing a package manager at another registry lets that registry substitute any package",
 		Reversible: true,

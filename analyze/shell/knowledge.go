@@ -214,8 +214,11 @@ type Row struct {
 	// matches inside a cluster (-r in -rf). NoFlag: none may be.
 	AnyFlag []string `yaml:"any_flag"`
 	NoFlag  []string `yaml:"no_flag"`
-	// ArgMatch: some word must match this RE2 pattern.
-	ArgMatch string `yaml:"arg_match"`
+	// ArgMatch: some word must match this RE2 pattern. ArgExcept: a
+	// word that also matches this one does not count (a registry URL on
+	// localhost, or the official registry's own).
+	ArgMatch  string `yaml:"arg_match"`
+	ArgExcept string `yaml:"arg_except"`
 	// Stdin: ArgMatch may match instead the text the command reads on
 	// stdin, when the script shows it: a heredoc or here-string, or what
 	// echo or printf pipe into it (see stdinRows). vault policy write P -
@@ -252,6 +255,7 @@ type Row struct {
 	NoMatch []string          `yaml:"no_match"`
 
 	re      *lazyre.Regexp // ArgMatch
+	except  *lazyre.Regexp // ArgExcept; nil: none
 	needs   *wordNeeds     // what every match of ArgMatch holds (see needsOf)
 	remote  bool           // ByClass judges remote locations (see isRemote)
 	eff     effect.Op      // Effect
@@ -402,6 +406,19 @@ func (r *Row) compile(eager bool) error {
 	}
 	if r.ArgMatch != "" {
 		r.needs = needsOf(r.ArgMatch)
+	}
+	switch {
+	case r.ArgExcept == "":
+	case r.ArgMatch == "":
+		return fmt.Errorf("commands: %s: arg_except without arg_match", r.Rule)
+	case eager:
+		re, err := regexp.Compile(r.ArgExcept)
+		if err != nil {
+			return fmt.Errorf("commands: %s: %w", r.Rule, err)
+		}
+		r.except = lazyre.Compiled(re)
+	default:
+		r.except = lazyre.New(r.ArgExcept)
 	}
 	switch t := r.Target; {
 	case t == "":
@@ -628,14 +645,14 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 		for i := 1; i < len(c.Args); i++ {
 			// a word that holds none of the strings every match holds
 			// is not run through the pattern
-			if mayMatch(c.Args[i], r.needs) && r.re.MatchString(c.Args[i]) {
+			if mayMatch(c.Args[i], r.needs) && r.re.MatchString(c.Args[i]) && !r.excepted(c.Args[i]) {
 				found = true
 				break
 			}
 		}
 		if !found && r.Stdin {
 			for _, rd := range c.Redirs {
-				if rd.Stdin() && !rd.Dynamic && mayMatch(rd.Target, r.needs) && r.re.MatchString(rd.Target) {
+				if rd.Stdin() && !rd.Dynamic && mayMatch(rd.Target, r.needs) && r.re.MatchString(rd.Target) && !r.excepted(rd.Target) {
 					found = true
 					break
 				}
@@ -687,6 +704,12 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 		return targets, true
 	}
 	return nil, true
+}
+
+// excepted reports whether a word ArgMatch matched matches ArgExcept, and
+// so does not count.
+func (r *Row) excepted(w string) bool {
+	return r.except != nil && r.except.MatchString(w)
 }
 
 // stdinRows judges command i of cmds by its rows that read stdin (Row.Stdin)

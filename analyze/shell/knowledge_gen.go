@@ -596,9 +596,176 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.account_change",
-				Cmd:    []string{"usermod", "useradd", "adduser", "userdel", "deluser", "groupadd", "groupdel", "gpasswd", "chpasswd", "passwd", "visudo", "vipw", "chsh"},
+				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "visudo", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
 				Level:  "high",
 				Reason: "The command changes user accounts, groups or passwords",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"usermod"},
+				NoFlag: []string{"-G", "--groups"},
+				Level:  "high",
+				Reason: "The command changes a user account",
+			},
+			{
+				Rule:    "priv.account_change",
+				Cmd:     []string{"usermod"},
+				AnyFlag: []string{"-p", "--password", "-o", "--non-unique", "-u", "--uid", "-U", "--unlock", "-s", "--shell", "-g", "--gid", "-l", "--login", "-d", "--home", "-R", "--root", "-P", "--prefix", "-e", "--expiredate", "-L", "--lock", "-f", "--inactive", "-m", "--move-home", "-v", "--add-subuids", "-w", "--add-subgids"},
+				Level:   "high",
+				Reason:  "The command changes a user account",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"usermod", "gpasswd", "ldapaddusertogroup", "adduser", "addgroup"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (sudo, wheel, admin, docker) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"ipa", "pw"},
+				SubAny:   []string{"group-add-member", "groupmod"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (Domain Admins, admins, wheel) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"samba-tool"},
+				Sub:      []string{"group"},
+				SubAny:   []string{"addmembers"},
+				ArgMatch: "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a domain administrators' group gives the account an administrator's rights over the domain",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"usermod", "gpasswd"},
+				Level:  "medium",
+				Reason: "The command changes an account's groups",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"samba-tool"},
+				SubAny:   []string{"addmembers", "removemembers", "create", "add", "setpassword", "enable", "setexpiry"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:group|user|computer)$",
+				Level:    "medium",
+				Reason:   "The command changes a domain's users or groups",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net"},
+				Sub:      []string{"rpc", "group"},
+				SubAny:   []string{"addmem"},
+				ArgMatch: "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of a privileged group (Domain Admins, Administrators) gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"net"},
+				Sub:      []string{"rpc"},
+				SubAny:   []string{"addmem", "delmem", "add", "password"},
+				ArgMatch: "^(?:group|user)$",
+				Level:    "medium",
+				Reason:   "The command changes a domain's users or groups",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"samba-tool", "net"},
+				SubAny:   []string{"delete", "disable"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:user|computer)$",
+				Level:    "high",
+				Reason:   "The command deletes or disables a domain account",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				SubAny:   []string{"localgroup", "group"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "medium",
+				Reason:   "The command adds an account to a group",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				Sub:      []string{"localgroup"},
+				SubAny:   []string{"administrators", "Administrators", "ADMINISTRATORS"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "high",
+				Reason:   "Membership of the Administrators group gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"net", "net.exe"},
+				Sub:      []string{"group"},
+				SubAny:   []string{"Domain Admins", "Enterprise Admins", "Schema Admins", "domain admins", "enterprise admins", "schema admins"},
+				ArgMatch: "(?i)^/add$",
+				Level:    "high",
+				Reason:   "Membership of a domain administrators' group gives the account an administrator's rights over the domain",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"ldapmodify", "ldapadd", "ldapmodrdn", "ldappasswd"},
+				NoFlag: []string{"-n", "--help"},
+				Level:  "medium",
+				Reason: "The command changes entries of the directory (accounts, groups, passwords)",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"ldapmodify", "ldapadd"},
+				NoFlag:   []string{"-n"},
+				ArgMatch: `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`,
+				Stdin:    true,
+				Level:    "high",
+				Reason:   "The LDIF adds a member to an administrators' group of the directory",
+			},
+			{
+				Rule:    "priv.account_change",
+				Cmd:     []string{"dscl"},
+				AnyFlag: []string{"-create", "-append", "-merge", "-delete", "-passwd", "-change", "-changei", "-deletepl", "-mergepl"},
+				Level:   "high",
+				Reason:  "The command changes macOS users or groups (membership, password, admin rights)",
+			},
+			{
+				Rule:     "priv.admin_group_member",
+				Cmd:      []string{"dseditgroup"},
+				AnyFlag:  []string{"-a", "-d"},
+				ArgMatch: "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)",
+				Level:    "high",
+				Reason:   "Membership of the admin group gives the account an administrator's rights",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"dseditgroup"},
+				ArgMatch: "^delete$",
+				Level:    "high",
+				Reason:   "The command deletes a macOS group",
+			},
+			{
+				Rule:     "priv.account_change",
+				Cmd:      []string{"dseditgroup"},
+				ArgMatch: "^(?:edit|create)$",
+				Level:    "medium",
+				Reason:   "The command changes a macOS group",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"pw"},
+				SubAny: []string{"useradd", "usermod", "groupadd", "lock", "unlock"},
+				Level:  "high",
+				Reason: "The command changes user accounts or groups",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"pw", "ipa"},
+				SubAny: []string{"groupmod", "group-add-member", "group-remove-member", "user-add", "user-mod", "passwd"},
+				Level:  "medium",
+				Reason: "The command changes users or groups",
 			},
 			{
 				Rule:   "priv.switch_user",
@@ -1027,6 +1194,41 @@ func commandsData() *Knowledge {
 				ArgMatch: "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$",
 				Level:    "high",
 				Reason:   "The command grants owner, contributor or access-administrator rights",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad", "group"},
+				SubAny:   []string{"member", "owner"},
+				ArgMatch: "^add$",
+				Level:    "medium",
+				Reason:   "The command adds an account to a directory group, which gives it the group's roles",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"az"},
+				Sub:      []string{"ad", "group", "member", "add"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: `(?i)admin|owners?\b|privileged`,
+				Level:    "high",
+				Reason:   "The command adds an account to an administrators' group, which gives it their rights",
+			},
+			{
+				Rule:   "cloud.iam_grant",
+				Cmd:    []string{"gcloud"},
+				Sub:    []string{"identity", "groups", "memberships"},
+				SubAny: []string{"add", "modify-membership-roles"},
+				Level:  "medium",
+				Reason: "The command adds an account to a Google group, which gives it the group's roles",
+			},
+			{
+				Rule:     "cloud.iam_grant",
+				Cmd:      []string{"gcloud"},
+				Sub:      []string{"identity", "groups", "memberships"},
+				SubAny:   []string{"add", "modify-membership-roles"},
+				ArgMatch: `(?i)^(?:--group-email=)?[\w.+-]*(?:admin|owner)[\w.+-]*@|^(?:--roles=|--add-roles=)?(?:[A-Z,]*,)?OWNER\b`,
+				Level:    "high",
+				Reason:   "The command adds an account to an administrators' group, or makes it the group's owner",
 			},
 			{
 				Rule:   "cloud.iam_grant",
@@ -2656,11 +2858,537 @@ func commandsData() *Knowledge {
 				Reason:   "Installing a package straight from a URL skips the registry's checks",
 			},
 			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"apt", "apt-get", "aptitude", "nala", "dnf", "yum", "microdnf", "tdnf", "zypper", "apk", "snap", "xbps-remove", "pkg"},
+				SubAny:   []string{"remove", "purge", "autoremove", "autopurge", "erase", "rm", "del", "delete"},
+				NoFlag:   []string{"-s", "--simulate", "--dry-run", "--just-print", "--no-act", "--assumeno", "--help"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"dpkg"},
+				AnyFlag:  []string{"-r", "-P", "--remove", "--purge"},
+				NoFlag:   []string{"--dry-run", "--no-act", "--simulate"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"rpm"},
+				AnyFlag:  []string{"-e", "--erase"},
+				NoFlag:   []string{"--test"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"pacman", "yay", "paru"},
+				AnyFlag:  []string{"-R", "--remove"},
+				NoFlag:   []string{"-p", "--print"},
+				ArgMatch: `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`,
+				Level:    "high",
+				Reason:   "Removing a package the machine runs on (C library, SSH server, sudo, init, kernel, package manager) can leave it unable to boot, log in or repair itself",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"rpm"},
+				AnyFlag:  []string{"-e", "--erase"},
+				NoFlag:   []string{"--test"},
+				ArgMatch: "^--nodeps$",
+				Level:    "high",
+				Reason:   "Removing packages without their dependency checks breaks everything that depends on them",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"pacman", "yay", "paru"},
+				AnyFlag:  []string{"-R", "--remove"},
+				ArgMatch: "^-[A-Za-z]*d[A-Za-z]*d[A-Za-z]*$",
+				Level:    "high",
+				Reason:   "Removing packages without their dependency checks (-dd) breaks everything that depends on them",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"dpkg"},
+				AnyFlag:  []string{"-r", "-P", "--remove", "--purge"},
+				ArgMatch: "^--force-(?:[a-z-]+,)*(?:all|depends|remove-essential|remove-protected)(?:,|$)",
+				Level:    "high",
+				Reason:   "Forcing a removal past dependencies or the essential-package guard breaks everything that depends on what goes",
+			},
+			{
+				Rule:     "pkg.remove_essential",
+				Cmd:      []string{"apt", "apt-get", "aptitude", "apk"},
+				SubAny:   []string{"remove", "purge", "autoremove", "del"},
+				ArgMatch: "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential",
+				Level:    "high",
+				Reason:   "Removing packages past the essential-package guard breaks the machine's base system",
+			},
+			{
+				Rule:    "pkg.remove_essential",
+				Cmd:     []string{"brew"},
+				SubAny:  []string{"uninstall", "remove", "rm"},
+				AnyFlag: []string{"--ignore-dependencies"},
+				Level:   "high",
+				Reason:  "Uninstalling past its dependents leaves the formulae that need it broken",
+			},
+			{
+				Rule:    "pkg.remove_essential",
+				Cmd:     []string{"pip", "pip3", "python", "python3", "uv"},
+				SubAny:  []string{"uninstall"},
+				AnyFlag: []string{"--break-system-packages"},
+				Level:   "high",
+				Reason:  "Uninstalling from the system's Python past its guard removes modules the system's own tools import",
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"pip", "pip3", "python", "python3"},
+				SubAny:     []string{"global.index-url", "global.extra-index-url", "install.index-url", "install.extra-index-url", "download.index-url", "wheel.index-url", "global.find-links", "install.find-links"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing pip's package index at another host lets that host serve any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"pip", "pip3", "python", "python3"},
+				SubAny:     []string{"global.trusted-host", "install.trusted-host"},
+				ArgMatch:   `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`,
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "medium",
+				Reason:     "A trusted host is fetched from without checking its TLS certificate, so anyone on the path can serve packages in its name",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm", "bun"},
+				SubAny:     []string{"registry", "npmRegistryServer"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing the package registry at another host lets that host serve any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:     []string{"set"},
+				ArgMatch:   "^(?:registry|npmRegistryServer)=https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Pointing the package registry at another host lets that host serve any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"npm", "pnpm", "yarn", "cnpm"},
+				SubAny:     []string{"set"},
+				ArgMatch:   `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`,
+				Level:      "medium",
+				Reason:     "The registry of a scope, or turning off TLS checks, changes where the packages installed later come from",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"gem"},
+				Sub:        []string{"sources"},
+				AnyFlag:    []string{"-a", "--add"},
+				ArgMatch:   "^(?:--add=)?https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A gem source on another host serves any gem to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"bundle", "bundler"},
+				Sub:        []string{"config"},
+				NoFlag:     []string{"--delete"},
+				ArgMatch:   `^mirror\.`,
+				Level:      "high",
+				Reason:     "A mirror of the gem source serves any gem in its place to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"conda", "mamba", "micromamba"},
+				Sub:        []string{"config"},
+				AnyFlag:    []string{"--add", "--append", "--prepend", "--set"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A channel on another host serves any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"poetry", "pdm", "dotnet", "nuget"},
+				SubAny:     []string{"source", "config", "sources"},
+				NoFlag:     []string{"--help", "-h"},
+				ArgMatch:   "^(?:--source=|-Source=)?https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A package source on another host serves any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"uv"},
+				SubAny:     []string{"add", "init"},
+				AnyFlag:    []string{"--index", "--default-index", "--index-url", "--extra-index-url"},
+				ArgMatch:   "(?:^|=)https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "The index added to the project serves any package to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"composer"},
+				Sub:        []string{"config"},
+				SubAny:     []string{"repo.packagist", "repositories.packagist", "repo.packagist.org", "repositories.packagist.org"},
+				ArgMatch:   "^https?://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "Re-pointing packagist serves any package in its place to every later install",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"add-apt-repository", "apt-add-repository"},
+				NoFlag:     []string{"-r", "--remove", "--help", "-h", "-L", "--list"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"dnf", "yum-config-manager", "zypper"},
+				SubAny:     []string{"config-manager", "addrepo", "ar"},
+				AnyFlag:    []string{"--add-repo", "--enable", "--enablerepo", "-f", "--refresh", "-p", "--priority", "-G", "--no-gpgcheck"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"yum-config-manager"},
+				AnyFlag:    []string{"--add-repo"},
+				Level:      "medium",
+				Reason:     "The repository added serves the system's packages, installed as root",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   "^GOPROXY=[a-z]+://",
+				ArgExcept:  `(?i)^(?:[\w.@:/-]*=)*(?:[a-z+]+://)?(?:[^@/\s]*@)?(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal|pypi\.org|pypi\.python\.org|files\.pythonhosted\.org|download\.pytorch\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|rubygems\.org|index\.rubygems\.org|proxy\.golang\.org|repo\.anaconda\.com|conda\.anaconda\.org/(?:conda-forge|bioconda|pytorch|nvidia)|api\.nuget\.org|repo\.packagist\.org|packagist\.org)(?:[:/,|]|$)`,
+				Level:      "high",
+				Reason:     "A module proxy on another host serves any module version to every later build",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`,
+				Level:      "high",
+				Reason:     "Turning off the checksum database or TLS for modules lets a module change under the same version unseen",
+				Reversible: true,
+			},
+			{
+				Rule:       "pkg.registry_change",
+				Cmd:        []string{"go"},
+				Sub:        []string{"env"},
+				AnyFlag:    []string{"-w"},
+				ArgMatch:   "^GONOSUMDB=.+",
+				ArgExcept:  `^GONOSUMDB=[*,]*\*[*,]*$`,
+				Level:      "medium",
+				Reason:     "Modules under these paths are no longer checked against the checksum database",
+				Reversible: true,
+			},
+			{
 				Rule:    "pkg.install_local_system",
 				Cmd:     []string{"dpkg", "rpm"},
 				AnyFlag: []string{"-i", "--install", "-U", "--upgrade"},
 				Level:   "high",
 				Reason:  "Installing a local system package runs its scripts as root",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"vagrant"},
+				SubAny: []string{"destroy"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "vagrant destroy deletes the machine and its disk, with what was stored on it",
+			},
+			{
+				Rule:    "vm.delete",
+				Cmd:     []string{"multipass"},
+				SubAny:  []string{"delete", "remove", "rm"},
+				AnyFlag: []string{"--purge", "-p"},
+				Level:   "high",
+				Reason:  "multipass delete --purge deletes the instances and their disks for good",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"multipass"},
+				SubAny: []string{"purge"},
+				Level:  "high",
+				Reason: "multipass purge deletes the deleted instances' disks for good",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"limactl", "lima", "colima", "orbctl", "orb"},
+				SubAny: []string{"delete", "remove", "rm", "factory-reset", "prune"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "The command deletes the virtual machine and its disk (for colima and OrbStack, every container, image and volume in it)",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"podman"},
+				Sub:    []string{"machine"},
+				SubAny: []string{"rm", "remove", "reset"},
+				Level:  "high",
+				Reason: "The command deletes the podman machine and its disk, with every container, image and volume in it",
+			},
+			{
+				Rule:    "vm.delete",
+				Cmd:     []string{"virsh"},
+				SubAny:  []string{"undefine"},
+				AnyFlag: []string{"--remove-all-storage", "--storage", "--wipe-storage", "--delete-storage-volume-snapshots"},
+				Level:   "high",
+				Reason:  "The domain is undefined with its disks, which are deleted",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"virsh"},
+				SubAny: []string{"vol-delete", "vol-wipe", "pool-delete"},
+				Level:  "high",
+				Reason: "The command deletes or wipes a storage volume or pool, the disks of virtual machines",
+			},
+			{
+				Rule:   "vm.delete",
+				Cmd:    []string{"govc"},
+				SubAny: []string{"vm.destroy", "datastore.rm", "vm.unregister"},
+				Level:  "high",
+				Reason: "The command deletes the virtual machine and its disks",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"link", "l", "li", "lin"},
+				ArgMatch: "^down$",
+				Level:    "high",
+				Reason:   "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"del", "delete", "flush"},
+				ArgMatch: `^(?:default|0/0|0\.0\.0\.0/0|::/0)$`,
+				Level:    "high",
+				Reason:   "Deleting the default route cuts the machine off every network beyond its own",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				SubAny:   []string{"addr", "address", "a"},
+				NoFlag:   []string{"--help"},
+				ArgMatch: "^(?:flush|f|fl|flu|flus)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's addresses cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				Sub:      []string{"route", "flush"},
+				ArgMatch: "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's routes cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ip"},
+				Sub:      []string{"r", "flush"},
+				ArgMatch: "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$",
+				Level:    "high",
+				Reason:   "Flushing the machine's routes cuts it off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"ifdown", "ifconfig", "networkctl"},
+				NoFlag:   []string{"-n", "--no-act", "--help", "-h"},
+				ArgMatch: "^down$",
+				Level:    "high",
+				Reason:   "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"ifdown"},
+				NoFlag: []string{"-n", "--no-act", "--help", "-h", "-V", "--version"},
+				Level:  "high",
+				Reason: "Taking a network interface down cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"networkctl"},
+				SubAny: []string{"delete"},
+				Level:  "high",
+				Reason: "Deleting a network device cuts off the network it carried",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"nmcli"},
+				SubAny:   []string{"networking", "radio", "n", "net", "netw", "r", "ra", "rad"},
+				ArgMatch: "^off$",
+				Level:    "high",
+				Reason:   "Turning networking or the radios off cuts the machine off the network",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"nmcli"},
+				SubAny:   []string{"connection", "con", "conn", "c", "device", "dev", "d"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:delete|del|down|disconnect|dis)$",
+				Level:    "high",
+				Reason:   "Deleting or taking down a network connection cuts the machine off the network it reaches through it",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"tc"},
+				Sub:      []string{"qdisc"},
+				SubAny:   []string{"add", "change", "replace", "a", "c", "r"},
+				ArgMatch: `^(?:[5-9]\d|100)(?:\.\d+)?%$`,
+				Level:    "high",
+				Reason:   "Dropping or corrupting most of the packets cuts the machine off the network",
+			},
+			{
+				Rule:       "net.config_change",
+				Cmd:        []string{"tc"},
+				SubAny:     []string{"qdisc", "q", "qd", "class", "filter", "f"},
+				ArgMatch:   "^(?:add|change|replace|del|delete|a|c|r|d)$",
+				Level:      "low",
+				Reason:     "The command changes how the machine's traffic is queued or shaped",
+				Reversible: true,
+			},
+			{
+				Rule:       "net.config_change",
+				Cmd:        []string{"ip"},
+				SubAny:     []string{"set", "add", "change", "replace"},
+				NoFlag:     []string{"--help"},
+				Level:      "low",
+				Reason:     "The command changes the machine's interfaces, addresses or routes",
+				Reversible: true,
+			},
+			{
+				Rule:   "net.cut_off",
+				Cmd:    []string{"rfkill"},
+				SubAny: []string{"block"},
+				Level:  "high",
+				Reason: "Blocking the radios cuts the machine off its wireless networks",
+			},
+			{
+				Rule:    "net.cut_off",
+				Cmd:     []string{"dhclient", "dhcpcd"},
+				AnyFlag: []string{"-r", "-x", "-k", "--release", "--exit"},
+				Level:   "high",
+				Reason:  "Releasing the DHCP lease takes the interface's address away",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"route"},
+				SubAny:   []string{"del", "delete", "flush", "-f"},
+				ArgMatch: `^(?:default|0\.0\.0\.0|-net|-f|flush)$`,
+				Level:    "high",
+				Reason:   "Deleting the default route cuts the machine off every network beyond its own",
+			},
+			{
+				Rule:     "net.cut_off",
+				Cmd:      []string{"networksetup"},
+				AnyFlag:  []string{"-setairportpower", "-setnetworkserviceenabled"},
+				ArgMatch: "(?i)^off$",
+				Level:    "high",
+				Reason:   "Turning the network service or Wi-Fi off cuts the machine off the network",
+			},
+			{
+				Rule:     "cred.key_overwrite",
+				Cmd:      []string{"ssh-keygen"},
+				NoFlag:   []string{"-l", "-y", "-F", "-R", "-H", "-B", "-D", "-e", "-i", "-L", "-Q", "-k", "-s", "-Y", "-p", "-c", "-r", "-K", "-A", "-M", "-G", "-T", "-I"},
+				ArgMatch: `(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk|xmss)|ssh_host_\w+_key)$`,
+				Target:   "flag:-f",
+				ByClass:  map[string]string{"credential": "critical", "home": "high", "root": "high", "startup": "high", "system": "high"},
+				Reason:   "Generating a key into {target} replaces the key there, and what it opened is locked out",
+				Locked:   true,
+			},
+			{
+				Rule:    "cred.key_delete",
+				Cmd:     []string{"gpg", "gpg2"},
+				AnyFlag: []string{"--delete-secret-keys", "--delete-secret-key", "--delete-secret-and-public-keys", "--delete-secret-and-public-key", "--delete-keys", "--delete-key"},
+				Level:   "high",
+				Reason:  "Deleting keys from the keyring; a secret key cannot be brought back, and what it signed or decrypts is lost with it",
+			},
+			{
+				Rule:    "cred.key_delete",
+				Cmd:     []string{"certutil"},
+				AnyFlag: []string{"-D", "-F"},
+				Level:   "high",
+				Reason:  "Deleting a certificate or key from the NSS database removes what it identifies",
+			},
+			{
+				Rule:    "cred.key_overwrite",
+				Cmd:     []string{"openssl"},
+				Target:  "flag:-out,-keyout",
+				ByClass: map[string]string{"credential": "high", "startup": "high", "system": "high"},
+				Reason:  "The key or certificate written to {target} replaces the one there",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"postsuper"},
+				AnyFlag: []string{"-d"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Deleting queued messages {target} loses them undelivered",
+			},
+			{
+				Rule:     "mail.queue_delete",
+				Cmd:      []string{"postsuper"},
+				AnyFlag:  []string{"-d"},
+				ArgMatch: `^(?:ALL|-)$|^\$\(`,
+				Level:    "high",
+				Reason:   "Deleting the whole mail queue, or the messages a command picks at run time, loses them undelivered",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"exim", "exim4", "exim-4"},
+				AnyFlag: []string{"-Mrm", "-Mg"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Deleting queued messages {target} loses them undelivered",
+			},
+			{
+				Rule:     "mail.queue_delete",
+				Cmd:      []string{"exim", "exim4", "exim-4"},
+				AnyFlag:  []string{"-Mrm", "-Mg"},
+				ArgMatch: `^\$\(`,
+				Level:    "high",
+				Reason:   "Deleting the messages a command picks at run time loses them undelivered",
+			},
+			{
+				Rule:    "mail.queue_delete",
+				Cmd:     []string{"qmHandle", "qmhandle"},
+				AnyFlag: []string{"-D", "-S"},
+				Level:   "high",
+				Reason:  "Deleting the whole mail queue loses every message in it undelivered",
 			},
 			{
 				Rule:   "res.crypto_miner",
@@ -2690,8 +3418,12 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{`essage-ttl"`, "ax-length"}, true
 	case `(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}|"Expiration"\s*:\s*\{[^{}]*(?:"Days"\s*:\s*(?:[0-9]|[12][0-9]|30)\s*(?:,[^{}]*)?|"Date"[^{}]*)\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
 		return []string{`"expiration"`, `expiration"`}, true
+	case `(?:^|/)(?:id_(?:rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk|xmss)|ssh_host_\w+_key)$`:
+		return []string{"id_", "ssh_host_"}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
+	case "(?:^|=)https?://":
+		return []string{"http"}, true
 	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
 		return []string{"0.0.0.0/0", "::/0", "*", "internet", "any"}, true
 	case `(?:^|[,=\[])(?:log\.)?retention\.(?:ms=(?:\d{1,6}|[12]\d{6}|3[0-5]\d{5})|bytes=\d{1,6}|minutes=[1-5]?\d|hours=0)(?:$|[,\]])`:
@@ -2702,14 +3434,26 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"mirror"}, true
 	case "(?:^|[=,])(?:ssh-keys|sshKeys)=":
 		return []string{"-keys", "keys"}, true
+	case "(?i)(?:^|[,=/:]|^cn=)(?:sudo|sudoers|wheel|admins?|administrators?|root|docker|lxd|libvirt|disk|domain admins|enterprise admins|schema admins|enterprise key admins|key admins|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners|trust admins)(?:$|,)":
+		return []string{"sudo", "wheel", "admin", "root", "docker", "xd", "ibvirt", "isk", "omain admins", "enterprise admins", "schema admins", "enterprise key admins", "key admins", "account operators", "backup operators", "server operators", "print operators", "dnsadmins", "group policy creator owners", "trust admins"}, true
 	case "(?i)(?:^|[^a-z])(?:chrome|chromium|brave|edge|opera|vivaldi|firefox|safari|arc)(?:[^a-z]|$)":
 		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
+	case `(?i)^(?:--group-email=)?[\w.+-]*(?:admin|owner)[\w.+-]*@|^(?:--roles=|--add-roles=)?(?:[A-Z,]*,)?OWNER\b`:
+		return []string{"admin", "owner", "owner"}, true
+	case "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)":
+		return []string{"domain admins", "enterprise ", "key admins", "schema admins", "dministrators", "ccount operators", "backup operators", "server operators", "print operators", "dnsadmins", "group policy creator owners"}, true
 	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
 		return []string{"exec", "system", "exec", "system"}, true
+	case "(?i)^/add$":
+		return []string{"/add"}, true
 	case "(?i)^cap_":
 		return []string{"cap_"}, true
 	case `(?i)^core\.hookspath$`:
 		return []string{"core.hookspath"}, true
+	case "(?i)^off$":
+		return []string{"off"}, true
+	case `(?i)admin|owners?\b|privileged`:
+		return []string{"admin", "owner", "privileged"}, true
 	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
 		return []string{"cap_", "all", "=ep"}, true
 	case `(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.env\b|credential|secret|passw|\.netrc|\.pgpass|git-credentials|wallet\.dat|\.keystore|\.jks\b|\.ovpn\b|token`:
@@ -2720,6 +3464,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"cret", "ssion_token", "access_key"}, true
 	case "(?i)secret|token|key":
 		return []string{"secret", "token", "key"}, true
+	case `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`:
+		return []string{"member", "uniquemember", "memberuid"}, true
 	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
 		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
@@ -2732,6 +3478,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"http", "ftp", "git"}, true
 	case `^(?:--acl=)?(?:public-read|public-read-write|authenticated-read)$|global/AllUsers|global/AuthenticatedUsers|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|Block\w*=false|"Block\w*"\s*:\s*false`:
 		return []string{"public-read", "authenticated-read", "global/a", `"principal"`, "=false", `"block`}, true
+	case "^(?:--add=)?https?://":
+		return []string{"http"}, true
 	case "^(?:--all|--all-namespaces|-A|namespace|namespaces|ns|pv|persistentvolume|persistentvolumes|pvc|crd|node|nodes)$":
 		return []string{"-", "n", "p", "crd", "node"}, true
 	case "^(?:--bind|--rbind|-B|-R|--move|-M|--make-r?shared)$|(?:^|,)(?:remount|r?bind)(?:,|$)":
@@ -2774,6 +3522,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"owner", "contributor", "user access administrator"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
 		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
+	case "^(?:--source=|-Source=)?https?://":
+		return []string{"http"}, true
 	case "^(?:--visibility=)?public$|^--public$":
 		return []string{"public", "--public"}, true
 	case "^(?:-?-policy=)?root$":
@@ -2792,14 +3542,24 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a", "g", "o", "+r", "g", "o", "g", "o", "u", "o"}, true
 	case "^(?:0|[Pp]ermissive)$":
 		return []string{"0", "ermissive"}, true
+	case `^(?:ALL|-)$|^\$\(`:
+		return []string{"all", "-", "$("}, true
 	case `^(?:AllUsers|AllAuthenticatedUsers)(?::\w+)?$|^public-read(?:-write)?$|^authenticated-read$`:
 		return []string{"users", "authenticatedusers", "public-read", "authenticated-read"}, true
+	case `^(?:GOSUMDB=off|GONOSUMDB=[*,]*\*[*,]*|GOPRIVATE=[*,]*\*[*,]*|GONOSUMCHECK=1|GONOVERIFY=.+|GOINSECURE=.+|GOFLAGS=.*-insecure\b.*)$`:
+		return []string{"sumdb=off", "nosumdb=", "private=", "sumcheck=1", "verify=", "insecure=", "-insecure"}, true
+	case `^(?:[5-9]\d|100)(?:\.\d+)?%$`:
+		return []string{"5", "6", "7", "8", "9", "100"}, true
+	case `^(?:[\w-]+\.)+[a-z]{2,}(?::\d+)?$`:
+		return []string{"."}, true
 	case `^(?:[ugoa]*\+[rwxXt]*s[rwxXt]*|[2467][0-7]{3}|0?[0-7]?[0-7][0-7][2367]|a\+w|o\+w|[ugoa]*=rwxs?)$`:
 		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
 	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
 		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
 	case "^(?:access|members):add$":
 		return []string{"access", "members"}, true
+	case "^(?:add|change|replace|del|delete|a|c|r|d)$":
+		return []string{"add", "change", "replace", "del", "a", "c", "d", "r"}, true
 	case "^(?:add|create|attach|set)$":
 		return []string{"add", "create", "attach", "set"}, true
 	case "^(?:add|import|edit)$|^--expir[ey]-days":
@@ -2808,12 +3568,30 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"consoleadmin", "readwrite", "writeonly"}, true
 	case "^(?:create|add|import|upload)$":
 		return []string{"create", "add", "import", "upload"}, true
+	case `^(?:default|0/0|0\.0\.0\.0/0|::/0)$`:
+		return []string{"default", "/0", ".0.0.0/0", "::/0"}, true
+	case `^(?:default|0\.0\.0\.0|-net|-f|flush)$`:
+		return []string{"default", "0.0.0.0", "-", "flush"}, true
 	case "^(?:delete-|terminate-|deregister-|remove-|purge-|disable-|stop-logging|destroy-)":
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
+	case "^(?:delete|del|down|disconnect|dis)$":
+		return []string{"el", "own", "is"}, true
+	case "^(?:edit|create)$":
+		return []string{"edit", "create"}, true
+	case "^(?:flush|f|fl|flu|flus)$":
+		return []string{"f"}, true
+	case `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`:
+		return nil, true
+	case "^(?:group|user)$":
+		return []string{"group", "user"}, true
+	case "^(?:group|user|computer)$":
+		return []string{"group", "user", "computer"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
 	case "^(?:public|download|upload)$":
 		return []string{"public", "download", "upload"}, true
+	case "^(?:registry|npmRegistryServer)=https?://":
+		return []string{"registry", "npmregistryserver"}, true
 	case "^(?:reset|create)$":
 		return []string{"reset", "create"}, true
 	case "^(?:secrets|auth|audit)$":
@@ -2830,12 +3608,24 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"stop", "quit"}, true
 	case "^(?:system(?:/|$)|/Library/LaunchDaemons/|/System/Library/)":
 		return []string{"system", "library/launchdaemons/", "system/library/"}, true
+	case "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$":
+		return []string{"table", "dev", "all", "0/0", "default", "proto", "scope", "root", "match", "exact", "via", "type"}, true
+	case "^(?:user|computer)$":
+		return []string{"user", "computer"}, true
+	case "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential":
+		return []string{"allow-remove-essential", "force-broken-world", "apt::get::allow-remove-essential"}, true
 	case "^--delete-destination(?:=(?:[Tt]rue|[Pp]rompt))?$":
 		return []string{"--delete-destination"}, true
 	case "^--execute$":
 		return []string{"--execute"}, true
+	case "^--force-(?:[a-z-]+,)*(?:all|depends|remove-essential|remove-protected)(?:,|$)":
+		return []string{"--force-"}, true
+	case "^--nodeps$":
+		return []string{"--nodeps"}, true
 	case "^--overwrite-destination(?:=true)?$|^--force$":
 		return []string{"--overwrite-destination", "--force"}, true
+	case "^-[A-Za-z]*d[A-Za-z]*d[A-Za-z]*$":
+		return []string{"-"}, true
 	case "^-[a-z]*i[a-z]*$":
 		return []string{"-"}, true
 	case "^/":
@@ -2844,14 +3634,22 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"/dev/"}, true
 	case "^0$":
 		return []string{"0"}, true
+	case `^@[\w.-]+:registry(?:=|$)|^npmScopes\.[\w.-]+\.npmRegistryServer$|^strict-ssl=false$|^(?:strict-ssl|enableStrictSsl)$`:
+		return []string{":registry", ".npmregistryserver", "strict-ssl=false", "strict-ssl", "enablestrictssl"}, true
 	case "^ACCEPT$":
 		return []string{"accept"}, true
+	case "^GONOSUMDB=.+":
+		return []string{"gonosumdb="}, true
+	case "^GOPROXY=[a-z]+://":
+		return []string{"goproxy="}, true
 	case "^[06]$":
 		return []string{"0", "6"}, true
 	case "^[A-Za-z0-9_.-]+=0(?::[A-Za-z0-9-]+)?$":
 		return []string{"=0"}, true
 	case "^[a-z-]+:(?:destroy|delete|remove|rm|reset)$":
 		return []string{":"}, true
+	case `^\$\(`:
+		return []string{"$("}, true
 	case `^\*$|^--principal=\*$|^--aws-account-id=\*$`:
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
@@ -2862,10 +3660,20 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"administrator"}, true
 	case "^create$":
 		return []string{"create"}, true
+	case "^delete$":
+		return []string{"delete"}, true
+	case "^down$":
+		return []string{"down"}, true
 	case `^fileb?://|(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")[^{}\[\]]*"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"|"Expiration"\s*:\s*\{[^{}]*"(?:Days|Date)"[^{}]*\}[^{}\[\]]*(?:"Filter"\s*:\s*\{\s*(?:"Prefix"\s*:\s*""\s*)?\}|"Prefix"\s*:\s*"")`:
 		return []string{"file", `"expiration"`, `expiration"`}, true
 	case "^gitlab:backup:restore$":
 		return []string{"gitlab:backup:restore"}, true
+	case "^https?://":
+		return []string{"http"}, true
+	case `^mirror\.`:
+		return []string{"mirror."}, true
+	case "^off$":
+		return []string{"off"}, true
 	case "^purge$":
 		return []string{"purge"}, true
 	case "^user$":

@@ -101,16 +101,18 @@ func TestKnowledgeSamples(t *testing.T) {
 
 func TestLoadKnowledgeErrors(t *testing.T) {
 	for _, src := range []string{
-		"commands: [{cmd: [rm], level: high, reason: x}]",                                        // no rule
-		"commands: [{rule: a, cmd: [rm], level: high}]",                                          // no reason
-		"commands: [{rule: a, cmd: [rm], level: extreme, reason: x}]",                            // bad level
-		"commands: [{rule: a, cmd: [rm], level: unknown, reason: x}]",                            // unknown is not a level
-		"commands: [{rule: a, cmd: [rm], target: operands, reason: x}]",                          // target without by_class
-		"commands: [{rule: a, cmd: [rm], target: operands, by_class: {attic: high}, reason: x}]", // bad class
-		"commands: [{rule: a, cmd: [rm], target: somewhere, by_class: {root: high}, reason: x}]", // bad target
-		"commands: [{rule: a, cmd: [rm], arg_match: '(', level: high, reason: x}]",               // bad regexp
-		"commands: [{rule: a, cmd: [rm], reason: x}]",                                            // no level, no target
-		"commands: [{rule: a, cmd: [rm], level: high, reason: x, colour: red}]",                  // unknown field
+		"commands: [{cmd: [rm], level: high, reason: x}]",                                         // no rule
+		"commands: [{rule: a, cmd: [rm], level: high}]",                                           // no reason
+		"commands: [{rule: a, cmd: [rm], level: extreme, reason: x}]",                             // bad level
+		"commands: [{rule: a, cmd: [rm], level: unknown, reason: x}]",                             // unknown is not a level
+		"commands: [{rule: a, cmd: [rm], target: operands, reason: x}]",                           // target without by_class
+		"commands: [{rule: a, cmd: [rm], target: operands, by_class: {attic: high}, reason: x}]",  // bad class
+		"commands: [{rule: a, cmd: [rm], target: somewhere, by_class: {root: high}, reason: x}]",  // bad target
+		"commands: [{rule: a, cmd: [rm], arg_match: '(', level: high, reason: x}]",                // bad regexp
+		"commands: [{rule: a, cmd: [rm], arg_match: x, arg_except: '(', level: high, reason: x}]", // bad except
+		"commands: [{rule: a, cmd: [rm], arg_except: x, level: high, reason: x}]",                 // except without arg_match
+		"commands: [{rule: a, cmd: [rm], reason: x}]",                                             // no level, no target
+		"commands: [{rule: a, cmd: [rm], level: high, reason: x, colour: red}]",                   // unknown field
 	} {
 		if _, err := LoadKnowledge([]byte("redirect: {rule: r, target: operands, by_class: {root: high}, reason: x}\n" + src)); err == nil {
 			t.Errorf("LoadKnowledge(%s) = nil error", src)

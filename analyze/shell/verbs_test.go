@@ -125,7 +125,8 @@ func TestVerbGrammar(t *testing.T) {
 		// local development environments
 		"kind delete cluster --name dev": risk.Medium,
 		"minikube delete --all":          risk.Medium,
-		"vagrant destroy -f":             risk.Medium,
+		"k3d cluster delete dev":         risk.Medium,
+		"vagrant destroy -f":             risk.High, // the vm.delete row: a VM's disk holds work
 		// flags before the path
 		"rclone -v purge remote:b":                              risk.High,
 		"mytool --verbose delete thing":                         risk.High,
