@@ -39,6 +39,16 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 		}
 		out = append(out, f)
 	}
+	full := c.Name // with its server's name, which may name a defense or a payment provider
+	if c.Server != "" && !strings.Contains(c.Name, c.Server) {
+		full = c.Server + "." + c.Name
+	}
+	if l, rule, why := shell.ToolAction(full, c.Action.Arguments); l > risk.Safe {
+		// what the tool does beyond its verb, judged as the command line
+		// or the request that does the same: a control switched off, money
+		// moved, access granted, a cache purged whole
+		out = append(out, risk.Finding{Analyzer: "hints", Rule: rule, Level: l, Reversible: rule == shell.RuleImpairDefense, Reason: why})
+	}
 	if l := verbLevel; l > risk.Safe {
 		// an unknown tool is judged by the verb it is named for, as a
 		// command-line tool's subcommand is: whatever its annotations

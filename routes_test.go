@@ -258,6 +258,38 @@ var routes = []struct {
 		pyA("from pathlib import Path\nprint(Path('.env').read_text())"), readA("/home/user/project/.env"), mcpReadA("/home/user/project/.env"),
 		geminiReadA("/home/user/project/.env"),
 	}},
+	{"mute one monitor", risk.Medium, []risk.Action{
+		bashA(`curl -X POST "https://api.datadoghq.com/api/v1/monitor/12345/mute" -H "DD-API-KEY: $DD_API_KEY"`),
+		bashA("amtool silence add alertname=DiskFull --duration=2h --comment=maintenance"),
+		{Tool: "mcp__datadog__mute_monitor", Arguments: map[string]any{"monitor_id": 12345}},
+	}},
+	{"mute every monitor", risk.High, []risk.Action{
+		bashA(`curl -X POST "https://api.datadoghq.com/api/v1/monitor/mute_all" -H "DD-API-KEY: $DD_API_KEY"`),
+		bashA(`amtool silence add 'alertname=~".+"' --duration=720h`),
+		{Tool: "mcp__datadog__mute_all_monitors", Arguments: map[string]any{}},
+	}},
+	{"disable an on-call service", risk.High, []risk.Action{
+		bashA(`curl -X PUT https://api.pagerduty.com/services/PABC123 -H "Authorization: Token token=$PD_TOKEN" -d '{"service":{"status":"disabled"}}'`),
+		bashA("pagerduty service disable PABC123"),
+		{Tool: "mcp__pagerduty__disable_service", Arguments: map[string]any{"service_id": "PABC123"}},
+	}},
+	{"refund a live payment", risk.High, []risk.Action{
+		bashA(`curl -X POST https://api.stripe.com/v1/refunds -u "$STRIPE_KEY:" -d payment_intent=pi_3Nx`),
+		{Tool: "mcp__stripe__create_refund", Arguments: map[string]any{"payment_intent": "pi_3Nx"}},
+	}},
+	{"give someone an SSH key to the account", risk.High, []risk.Action{
+		bashA("gh ssh-key add ~/Downloads/contractor.pub --title temp"),
+		{Tool: "mcp__github__add_ssh_key", Arguments: map[string]any{"title": "temp", "key": "ssh-ed25519 AAAAC3Nz contractor"}},
+	}},
+	{"create an access key for a user", risk.High, []risk.Action{
+		bashA("aws iam create-access-key --user-name alice.admin"),
+		{Tool: "mcp__aws__iam_create_access_key", Arguments: map[string]any{"user_name": "alice.admin"}},
+	}},
+	{"purge a CDN of everything", risk.High, []risk.Action{
+		bashA(`curl -X POST "https://api.cloudflare.com/client/v4/zones/$ZONE/purge_cache" -H "Authorization: Bearer $CF_TOKEN" --data '{"purge_everything":true}'`),
+		bashA(`aws cloudfront create-invalidation --distribution-id E123 --paths "/*"`), bashA("fastly purge --all --service-id abc"),
+		{Tool: "mcp__cloudflare__purge_cache", Arguments: map[string]any{"zone_id": "abc", "purge_everything": true}},
+	}},
 	{"read a workspace file", risk.Safe, []risk.Action{
 		bashA("cat README.md"), pyA("print(open('README.md').read())"), readA("/home/user/project/README.md"),
 		bashA(`node -e "console.log(require('fs').readFileSync('README.md', 'utf8'))"`), bashA(`ruby -e 'puts File.read("README.md")'`),
