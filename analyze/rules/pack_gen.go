@@ -319,7 +319,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "persist.service",
-		Pattern:    `\bsystemctl\s+(?:--user\s+)?(?:enable|link|preset)\b|/etc/systemd/system/|\.config/systemd/user/|\blaunchctl\s+(?:load|bootstrap|submit|enable)\b|/Library/Launch(?:Agents|Daemons)/|\bschtasks\s+/create\b|\bupdate-rc\.d\s+\S+\s+(?:defaults|enable)|\bchkconfig\s+\S+\s+on\b|/etc/rc\.local|/etc/init\.d/`,
+		Pattern:    `\bsystemctl\s+(?:--user\s+)?(?:enable|link|preset)\b|\blaunchctl\s+(?:load|bootstrap|submit|enable)\b|\bschtasks\s+/create\b|\bupdate-rc\.d\s+\S+\s+(?:defaults|enable)|\bchkconfig\s+\S+\s+on\b|(?:\b(?:cp|mv|install|ln|tee|rsync|dd)\b[^\n|;&]*?[\s=]|>>?\s*|open\(\s*)["']?[^\s"']*(?:/etc/systemd/system/|\.config/systemd/user/|/Library/Launch(?:Agents|Daemons)/|/etc/rc\.local|/etc/init\.d/)`,
 		Level:      risk.High,
 		Reason:     "Registering a service, launch agent or scheduled task makes code run at every boot or login",
 		Reversible: true,
@@ -604,7 +604,7 @@ var defaultPack = []Rule{
 	},
 	{
 		Name:       "res.stress",
-		Pattern:    `\b(?:stress-ng|stress)\s[^\n]*(?:--vm\b|--cpu\b|--timeout\s+0\b|--vm-bytes\s+100%|--fork\b)`,
+		Pattern:    `\b(?:stress-ng|stress)\s[^\n]*(?:--timeout\s+0\b|-t\s+0\b|--vm-bytes\s+(?:100|9\d)%|--(?:vm|cpu|fork|io|hdd)\s+(?:0|\d{2,})\b)`,
 		Level:      risk.High,
 		Reason:     "A stress tool saturates CPU or memory without limit",
 		Reversible: true,
@@ -662,7 +662,7 @@ var defaultGates = [][]string{
 	{"falco", "auditd", "osquery", "wazuh", "crowdstrike", "sysdig", "clamd", "ossec", "tripwire", "aide", "fail2ban", "mdatp", "wdavdaemon", "sentinel", "cbagentd", "elastic-agent"},                                                                  // sec.kill_security_agent
 	{"-insecure", "gonosumdb=*", "gonosumcheck=1", "goinsecure=", "gosumdb=off", "--trusted-host", "pip_trusted_host", "strict-ssl", "node_tls_reject_unauthorized", "git_ssl_no_verify", "http.sslverify", "--allow-unauthenticated", "[trusted=yes]"}, // sec.tls_verification_off
 	{"crontab", "/etc/cron", "/var/spool/cron"}, // persist.crontab
-	{"systemctl", "/etc/systemd/system/", ".config/systemd/user/", "launchctl", "/library/launchagents/", "/library/launchdaemons/", "schtasks", "update-rc.d", "chkconfig", "/etc/rc.local", "/etc/init.d/"}, // persist.service
+	{"systemctl", "launchctl", "schtasks", "update-rc.d", "chkconfig", "/etc/systemd/system/", ".config/systemd/user/", "/library/launchagents/", "/library/launchdaemons/", "/etc/rc.local", "/etc/init.d/"}, // persist.service
 	{"/.bashrc", "/.bash_profile", "/.bash_login", "/.profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.zlogin", "/.config/fish/config.fish"},                                                                 // persist.shell_startup
 	nil, // persist.authorized_keys
 	nil, // persist.git_config_hooks
