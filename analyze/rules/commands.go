@@ -82,7 +82,9 @@ func commandBits(cmds []shell.Command, i int) uint8 {
 	case "commit":
 		bits |= bitCommit
 	case "push":
-		bits |= bitPush
+		if !dryPush(c.Args) {
+			bits |= bitPush
+		}
 	}
 	return bits
 }
@@ -450,12 +452,17 @@ func gitSub(args []string) string {
 	return ""
 }
 
+// dryPush reports git push -n or --dry-run, which sends nothing.
+func dryPush(args []string) bool {
+	return slices.Contains(args, "--dry-run") || slices.Contains(args, "-n")
+}
+
 // gitCommit and gitPush are rules git.commit and git.push on the parsed
 // commands.
 var (
 	gitCommit = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "commit" },
 		pattern: gitCommitPattern, keywords: []string{"commit"}, bit: bitCommit}
-	gitPush = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" },
+	gitPush = &commandRule{cmd: func(args []string) bool { return gitSub(args) == "push" && !dryPush(args) },
 		pattern: gitPushPattern, keywords: []string{"push"}, bit: bitPush}
 )
 

@@ -275,9 +275,14 @@ func gitFindings(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
 			add("git.branch_force_delete", risk.High, "Force-deleting a branch loses the commits only it holds, merged or not")
 		}
 	case "push":
-		out = g.push(out)
+		if !g.has("-n", "--dry-run") { // a dry run only says what would be sent
+			out = g.push(out)
+		}
 	case "filter-branch", "filter-repo":
-		add("git.history_rewrite", risk.High, "Rewriting the repository's history changes every commit after the change; pushed, it rewrites everyone's")
+		// filter-repo --analyze writes a report, --dry-run shows the rewrite
+		if !g.has("--analyze", "--dry-run") {
+			add("git.history_rewrite", risk.High, "Rewriting the repository's history changes every commit after the change; pushed, it rewrites everyone's")
+		}
 	case "reflog":
 		if len(g.ops) > 0 && (g.ops[0] == "expire" || g.ops[0] == "delete") {
 			l := risk.Medium

@@ -112,6 +112,7 @@ func TestSemanticsSamples(t *testing.T) {
 		"git clean -n", "git clean -fdn", "git clean -fd --dry-run", "git clean -d",
 		"git push", "git push -u origin feature", "git push origin main", "git push origin v1.4.0", "git push --tags",
 		"git push origin main:main", "git fetch --force", "git fetch --prune",
+		"git push --dry-run --force origin main", "git push -n origin :old-branch", "git filter-repo --analyze", "git filter-repo --path x --invert-paths --dry-run",
 		"git branch -d merged", "git branch -a", "git branch -M main", "git branch -m old new",
 		"git reset HEAD file.go", "git reset --soft HEAD~1", "git reset", "git reset -- src/",
 		"git commit -m 'Fix git push --force detection'", "git commit -m \"git checkout -- .\"", "git tag -m 'Document rm -rf' v1.2.3",
