@@ -54,6 +54,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = wrapperLoaders(out, *c, name, env)
 		}
 		e := k.entry(name)
+		if helpOnly(c, name, e) {
+			continue // it prints its help and exits (terraform destroy -help)
+		}
 		if mayExfil(c, e.sink) {
 			sinks = append(sinks, i)
 		}
@@ -133,6 +136,32 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		out = k.gitSecrets(out, cmds, env)
 	}
 	return k.exfilFlow(out, cmds, sinks, env)
+}
+
+// helpOnly reports a command that only prints its help: a word --help
+// or -help among its own words (not a flag's value, not after --), as
+// getopt and the CLI frameworks read it anywhere on the line (rm -rf /
+// --help deletes nothing). Not for interpreters, shells and launchers,
+// whose later words belong to the program they run (python -c CODE
+// --help runs CODE).
+func helpOnly(c *Command, name string, e *entry) bool {
+	found := -1
+	for j := 1; j < len(c.Args); j++ {
+		if c.Dynamic[j] {
+			continue
+		}
+		a := c.Args[j]
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-help" {
+			if !e.vflags[c.Args[j-1]] {
+				found = j
+			}
+			break
+		}
+	}
+	return found > 0 && !e.interp && !isShell(name) && !launcher(name) && !Elevator(name) && e.runtime == ""
 }
 
 // RuleUnknownCommand is the finding on a program no knowledge of warden
