@@ -49,7 +49,10 @@ func httpFindings(out []risk.Finding, cmds []Command, i int, name string, call *
 // requests move no money (webapi.Request.Sandbox).
 func testKey(c *Command) bool {
 	for j, a := range c.Args {
-		if !c.Dynamic[j] && (strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
+		// each key holds _test_: one search for most words, none for
+		// those too short to hold a key
+		if len(a) >= len("sk_test_") && !c.Dynamic[j] && strings.Contains(a, "_test_") &&
+			(strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
 			return true
 		}
 	}
@@ -69,7 +72,8 @@ func bodyOnStdin(c *Command, name string) bool {
 		return false
 	}
 	for j, a := range c.Args {
-		if c.Dynamic[j] {
+		// each form below ends in - or in /dev/stdin: a cheap test first
+		if len(a) == 0 || a[len(a)-1] != '-' && a[len(a)-1] != 'n' || c.Dynamic[j] {
 			continue
 		}
 		switch {

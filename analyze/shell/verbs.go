@@ -103,7 +103,7 @@ const (
 	wordDestroy  // deletes or destroys: high
 	wordHelp     // help: no finding
 	wordNounVerb // a benign verb, or a noun when a destructive verb follows
-	wordDisarm   // a disrupting verb when a defense is named, else a noun (disarmVerbs; not in verbWords)
+	wordDisarm   // a disrupting verb when a defense is named, else a noun (disarmVerb; not in verbWords)
 )
 
 // verbWords classifies a path word's first token. Kept small and
@@ -323,7 +323,7 @@ func kindOf(name string) cliKind {
 // entry is e: cliVerb finds nothing for a plain or an own command that no
 // runtime runs as a CLI (scriptCLI).
 func (e *entry) mayVerb() bool {
-	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn || taskRunners.has(e.name)
+	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn || taskTool(e.name) && taskRunners.has(e.name)
 }
 
 // cliVerb judges command c, named name (whose entry is e), by the verb
@@ -776,7 +776,7 @@ func classifyWord(w string) (uint8, string) {
 			continue
 		}
 		cls := verbWords[string(low)]
-		if cls == wordNoun && disarmVerbs[string(low)] {
+		if cls == wordNoun && disarmVerb(string(low)) {
 			cls = wordDisarm
 		}
 		switch {
