@@ -44,11 +44,17 @@ func paymentHost(host string) bool {
 		return false
 	}
 	for _, d := range paymentHosts {
-		if underDomain(host, d, "-") {
+		if endsLike(host, d) && underDomain(host, d, "-") {
 			return true
 		}
 	}
 	return false
+}
+
+// endsLike is a cheap test before underDomain(host, d, …), which holds
+// only when host ends with d: the byte where d would start is d's first.
+func endsLike(host, d string) bool {
+	return len(host) >= len(d) && len(d) > 0 && host[len(host)-len(d)] == d[0]
 }
 
 // underDomain reports whether host is the domain d or a name below it
