@@ -183,13 +183,23 @@ const curlShortValue = "oHXuAexmwbcrKdFTEyYzCUDQtP"
 // or with next set when the value is the next word.
 func cluster(a, takesValue string, each func(string)) (f byte, value string, next bool) {
 	for k := 1; k < len(a); k++ {
-		each("-" + a[k:k+1])
+		each(dashes[2*int(a[k]) : 2*int(a[k])+2]) // "-" + a[k:k+1], not built
 		if strings.IndexByte(takesValue, a[k]) >= 0 {
 			return a[k], a[k+1:], k+1 == len(a)
 		}
 	}
 	return 0, "", false
 }
+
+// dashes holds "-" and each byte, in order: the option of each letter of a
+// cluster, without building it.
+var dashes = func() string {
+	b := make([]byte, 2*256)
+	for i := range 256 {
+		b[2*i], b[2*i+1] = '-', byte(i)
+	}
+	return string(b)
+}()
 
 // curlRequests reads curl's requests (curlie's too, with methodWords:
 // curlie also takes httpie's METHOD word and data items).

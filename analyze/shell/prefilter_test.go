@@ -177,3 +177,54 @@ func TestBodyOnStdinFast(t *testing.T) {
 		t.Error("no command reads its body on stdin")
 	}
 }
+
+// TestDashes: cluster's table gives "-" and each byte.
+func TestDashes(t *testing.T) {
+	for i := range 256 {
+		b := byte(i)
+		if got, want := dashes[2*i:2*i+2], "-"+string([]byte{b}); got != want {
+			t.Errorf("dashes for %#x = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// FuzzNounKinds holds nounKinds to anyToken of each of its sets.
+func FuzzNounKinds(f *testing.F) {
+	for _, set := range []map[string]bool{cacheNouns, artifactNouns, configNouns} {
+		for n := range set {
+			f.Add(n)
+			f.Add("x-" + n + "_y")
+			f.Add("my" + strings.ToUpper(n[:1]) + n[1:])
+		}
+	}
+	f.Add("")
+	f.Add("cache-config-logs")
+	f.Fuzz(func(t *testing.T, w string) {
+		k := nounKinds(w)
+		for _, s := range []struct {
+			set map[string]bool
+			bit uint8
+		}{{cacheNouns, nounCache}, {artifactNouns, nounArtifact}, {configNouns, nounConfig}} {
+			if got, want := k&s.bit != 0, anyToken(w, s.set); got != want {
+				t.Errorf("nounKinds(%q) bit %d = %v, anyToken says %v", w, s.bit, got, want)
+			}
+		}
+	})
+}
+
+// FuzzTaskLevel holds taskLevel, which asks taskVerbIn first, to
+// taskLevelOf, which does not.
+func FuzzTaskLevel(f *testing.F) {
+	for _, n := range []string{"destroy", "db:drop", "tear-down", "teardown-prod", "disable-monitoring", "stop-audit",
+		"bypass_guard", "build", "test:reset-db", "rm:dist", "reset-snapshots", "userdel", "archive", "nukeAll",
+		"deactivateFirewall", "plan-destroy", "clean", "tear_down_all", "a-b-c-d-e-f-g-h-i-j-k-destroy"} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		l, v, d := taskLevel(n)
+		wl, wv, wd := taskLevelOf(n)
+		if l != wl || v != wv || d != wd {
+			t.Errorf("taskLevel(%q) = %v %q %q, taskLevelOf says %v %q %q", n, l, v, d, wl, wv, wd)
+		}
+	})
+}

@@ -489,9 +489,13 @@ walk:
 				}
 			}
 			nouns++
-			cache = cache || anyToken(seg, cacheNouns)
-			artifact = artifact || anyToken(seg, artifactNouns)
-			conf = conf || anyToken(seg, configNouns)
+			if !cache || !artifact || !conf {
+				// one pass over the tokens for the three sets
+				k := nounKinds(seg)
+				cache = cache || k&nounCache != 0
+				artifact = artifact || k&nounArtifact != 0
+				conf = conf || k&nounConfig != 0
+			}
 			registry = registry || pkg && registryNouns.has(seg)
 			if nouns > maxNouns {
 				return risk.Finding{}, false
@@ -948,6 +952,44 @@ func nextToken(w string) (tok, rest string) {
 func firstToken(w string) string {
 	t, _ := nextToken(w)
 	return strings.ToLower(t)
+}
+
+// The sets of nouns pathVerb asks of each noun word, as bits.
+const (
+	nounCache    = 1 << iota // cacheNouns
+	nounArtifact             // artifactNouns
+	nounConfig               // configNouns
+)
+
+var (
+	nounBitsOnce sync.Once
+	nounBits     map[string]uint8
+)
+
+// nounKinds returns the sets (nounCache, nounArtifact, nounConfig) that
+// hold some token of word w: anyToken of each, in one pass with one
+// lookup a token.
+func nounKinds(w string) uint8 {
+	nounBitsOnce.Do(func() {
+		nounBits = map[string]uint8{}
+		add := func(set map[string]bool, bit uint8) {
+			for n, in := range set {
+				if in {
+					nounBits[n] |= bit
+				}
+			}
+		}
+		add(cacheNouns, nounCache)
+		add(artifactNouns, nounArtifact)
+		add(configNouns, nounConfig)
+	})
+	var k uint8
+	for w != "" {
+		tok, rest := nextToken(w)
+		k |= nounBits[tok]
+		w = rest
+	}
+	return k
 }
 
 // anyToken reports whether some token of word w is in set.

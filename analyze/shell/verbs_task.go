@@ -340,9 +340,37 @@ describe status verify simulate whatif noop help e2e mock mocks fixture fixtures
 var taskOutputs = wordSet(`cache caches tmp temp dist build builds out output outputs target node modules coverage
 artifact artifacts pycache bin obj log logs deps`)
 
+// taskVerbIn reports whether a token of task name n (as taskLevel reads
+// them) is a destructive, disrupting or disarming verb: without one,
+// taskLevel finds nothing.
+func taskVerbIn(n string) bool {
+	found, prev := false, ""
+	tokens(n, func(t string) bool {
+		if prev == "tear" && t == "down" {
+			t = "teardown"
+		}
+		prev = t
+		switch cls := verbWords[t]; {
+		case cls == wordDestroy || cls == wordDisrupt || disarmVerb(t) || cls == wordNoun && compoundVerb(t):
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
 // taskLevel judges a task's name (see above): the level (0: nothing),
 // the verb, and the defense it names ("" if none).
 func taskLevel(n string) (risk.Level, string, string) {
+	if !taskVerbIn(n) {
+		return 0, "", "" // no verb: the sets need not be asked
+	}
+	return taskLevelOf(n)
+}
+
+// taskLevelOf is taskLevel without its test for a verb first.
+func taskLevelOf(n string) (risk.Level, string, string) {
 	var destroy, disrupt, defense string
 	var preview, output, data bool
 	prev := ""
