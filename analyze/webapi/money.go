@@ -40,12 +40,9 @@ var moneyReads = map[string]bool{"search": true, "list": true, "query": true, "p
 
 // paymentHost reports a host of paymentHosts that is no sandbox.
 func paymentHost(host string) bool {
-	if sandboxHost(host) {
-		return false
-	}
 	for _, d := range paymentHosts {
 		if endsLike(host, d) && underDomain(host, d, "-") {
-			return true
+			return !sandboxHost(host) // asked of the few hosts listed
 		}
 	}
 	return false
