@@ -263,7 +263,7 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 				v, d := value()
 				addBody(a, v, d)
 			}
-		case vf[a]:
+		case len(a) > 1 && a[0] == '-' && vf[a]: // each of vf is a flag: no lookup for a URL
 			imply(a)
 			v, d := value()
 			addBody(a, v, d)

@@ -76,9 +76,9 @@ func TestGitSecretsGate(t *testing.T) {
 }
 
 // FuzzMutationsShort: webapi.Mutations finds no field in a text shorter
-// than minMutation, which graphqlFindings does not read.
+// than minMutation or without {, which graphqlFindings does not read.
 func FuzzMutationsShort(f *testing.F) {
-	for _, s := range []string{"mutation{x", "mutation{x}", "mutation {", "mutation{", "mutation{ab", "{mutation}", "m{x}"} {
+	for _, s := range []string{"mutation{x", "mutation{x}", "mutation {", "mutation{", "mutation{ab", "{mutation}", "m{x}", "mutation ($id: ID!) @x { a(id: $id) { id } }", "mutation X { deleteAll }"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -86,6 +86,9 @@ func FuzzMutationsShort(f *testing.F) {
 		webapi.Mutations(s, func(field string) { found = field })
 		if found != "" && len(s) < minMutation {
 			t.Errorf("Mutations(%q) finds %q, but graphqlFindings skips words shorter than %d", s, found, minMutation)
+		}
+		if found != "" && !strings.Contains(s, "{") {
+			t.Errorf("Mutations(%q) finds %q, but graphqlFindings skips words without {", s, found)
 		}
 	})
 }
@@ -227,4 +230,14 @@ func FuzzTaskLevel(f *testing.F) {
 			t.Errorf("taskLevel(%q) = %v %q %q, taskLevelOf says %v %q %q", n, l, v, d, wl, wv, wd)
 		}
 	})
+}
+
+// TestCurlValueFlags: curlRequests looks a word up in curl's value flags
+// only when it starts with - and is longer than that: every one does.
+func TestCurlValueFlags(t *testing.T) {
+	for f := range clientValueFlags["curl"] {
+		if len(f) < 2 || f[0] != '-' {
+			t.Errorf("curl's value flag %q does not start with - or is only that", f)
+		}
+	}
 }
