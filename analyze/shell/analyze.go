@@ -119,8 +119,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = controlFindings(out, cmds, i, e.control)
 		}
 		out = exhaustion(out, c, name)
-		out = scopeRemoval(out, start, c)
-		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
+		if len(out) > start { // scopeRemoval raises a finding of c's
+			out = scopeRemoval(out, start, c)
+		}
+		if !e.known && len(out) == start && !informational.has(name) && !expanded(cmds, i) {
 			if dev, ok := deviceOperand(c, env); ok {
 				out = append(out, unknownOnDevice(c, name, dev))
 			} else {
