@@ -241,3 +241,19 @@ func TestCurlValueFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestDisarmVerb holds disarmVerb to disarmVerbs.
+func TestDisarmVerb(t *testing.T) {
+	asks := []string{"", "stops", "Stop", "deactivated", "by", "pass", "disable"}
+	for w := range disarmVerbs {
+		asks = append(asks, w)
+	}
+	for w := range verbWords {
+		asks = append(asks, w)
+	}
+	for _, w := range asks {
+		if got, want := disarmVerb(w), disarmVerbs[w]; got != want {
+			t.Errorf("disarmVerb(%q) = %v, disarmVerbs says %v", w, got, want)
+		}
+	}
+}
