@@ -32,7 +32,8 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 	// the commands that may send data over the network (see mayExfil)
 	var sinkRoom [4]int
 	sinks := sinkRoom[:0]
-	pushes := false // a command is git's: it may push (see gitRemotes)
+	pushes := false  // a command is git's: it may push (see gitRemotes)
+	commits := false // a command is git commit's (see gitCommits)
 	for i := range cmds {
 		c := &cmds[i] // not copied: most commands are read, and only read
 		if len(c.Findings) > 0 {
@@ -49,7 +50,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		start := len(out)
 		name := commandName(c.Args[0])
-		pushes = pushes || name == "git"
+		if name == "git" {
+			pushes = true
+			commits = commits || gitCommits(c)
+		}
 		if name == "env" || Elevator(name) {
 			out = wrapperLoaders(out, *c, name, env)
 		}
@@ -118,8 +122,10 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = controlFindings(out, cmds, i, e.control)
 		}
 		out = exhaustion(out, c, name)
-		out = scopeRemoval(out, start, c)
-		if !e.known && !informational.has(name) && len(out) == start && !expanded(cmds, i) {
+		if len(out) > start { // scopeRemoval raises a finding of c's
+			out = scopeRemoval(out, start, c)
+		}
+		if !e.known && len(out) == start && !informational.has(name) && !expanded(cmds, i) {
 			if dev, ok := deviceOperand(c, env); ok {
 				out = append(out, unknownOnDevice(c, name, dev))
 			} else {
@@ -133,7 +139,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			prior = call.Prior
 		}
 		out = gitRemotes(out, cmds, prior)
-		out = k.gitSecrets(out, cmds, env)
+		if commits { // gitSecrets finds none without a commit
+			out = k.gitSecrets(out, cmds, env)
+		}
 	}
 	return k.exfilFlow(out, cmds, sinks, env)
 }

@@ -43,6 +43,10 @@ const RuleControlText = "svc.control_command"
 // fed on stdin.
 func controlFindings(out []risk.Finding, cmds []Command, i int, kind controlKind) []risk.Finding {
 	c := &cmds[i]
+	texts := stdinTexts(cmds, i)
+	if len(texts) == 0 {
+		return out // nothing sent: the socket need not be read
+	}
 	daemon := "the server"
 	haproxy := false
 	switch kind {
@@ -58,7 +62,7 @@ func controlFindings(out []risk.Finding, cmds []Command, i int, kind controlKind
 	}
 	var best risk.Finding
 	found := false
-	for _, t := range stdinTexts(cmds, i) {
+	for _, t := range texts {
 		for n := 0; t != "" && n < maxControlLines; n++ {
 			var line string
 			line, t = nextControlLine(t)

@@ -100,6 +100,19 @@ func (k *Knowledge) gitSecrets(out []risk.Finding, cmds []Command, env Env) []ri
 	return out
 }
 
+// gitCommits reports whether git command c may be git commit: a word of
+// it, seen, is commit (readGit takes its subcommand from such a word).
+// gitSecrets finds nothing in a script of no such command: it reports
+// only what a commit put in the history.
+func gitCommits(c *Command) bool {
+	for j := 1; j < len(c.Args); j++ {
+		if c.Args[j] == "commit" && !c.Dynamic[j] {
+			return true
+		}
+	}
+	return false
+}
+
 // sensitiveOut names the sensitive data command i prints (itself or what
 // flows into it), or "".
 func (k *Knowledge) sensitiveOut(cmds []Command, i int, env Env) string {

@@ -7,6 +7,11 @@ import (
 	"github.com/agentwarden/warden/risk"
 )
 
+// minMutation is the length of the shortest text in which
+// webapi.Mutations finds a field (mutation{x): shorter words are not read,
+// nor words without {.
+const minMutation = len("mutation{x")
+
 // graphqlFindings judges the GraphQL mutations command c, named name,
 // hands a service in its operands and flag values (newrelic nerdgraph
 // query 'mutation { alertsPolicyDelete(…) { id } }', a client's --query
@@ -20,7 +25,9 @@ func graphqlFindings(out []risk.Finding, c *Command, name string) []risk.Finding
 	best, field := risk.Safe, ""
 	for j := 1; j < len(c.Args); j++ {
 		a := c.Args[j]
-		if c.Dynamic[j] || !strings.Contains(a, "mutation") {
+		// a mutation opens its selection with {: rare in words, cheap to
+		// find
+		if len(a) < minMutation || c.Dynamic[j] || strings.IndexByte(a, '{') < 0 || !strings.Contains(a, "mutation") {
 			continue
 		}
 		webapi.Mutations(a, func(f string) {

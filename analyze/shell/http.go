@@ -49,7 +49,10 @@ func httpFindings(out []risk.Finding, cmds []Command, i int, name string, call *
 // requests move no money (webapi.Request.Sandbox).
 func testKey(c *Command) bool {
 	for j, a := range c.Args {
-		if !c.Dynamic[j] && (strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
+		// each key holds _test_: one search for most words, none for
+		// those too short to hold a key
+		if len(a) >= len("sk_test_") && !c.Dynamic[j] && strings.Contains(a, "_test_") &&
+			(strings.Contains(a, "sk_test_") || strings.Contains(a, "rk_test_") || strings.Contains(a, "rzp_test_")) {
 			return true
 		}
 	}
@@ -69,7 +72,8 @@ func bodyOnStdin(c *Command, name string) bool {
 		return false
 	}
 	for j, a := range c.Args {
-		if c.Dynamic[j] {
+		// each form below ends in - or in /dev/stdin: a cheap test first
+		if len(a) == 0 || a[len(a)-1] != '-' && a[len(a)-1] != 'n' || c.Dynamic[j] {
 			continue
 		}
 		switch {
@@ -179,13 +183,23 @@ const curlShortValue = "oHXuAexmwbcrKdFTEyYzCUDQtP"
 // or with next set when the value is the next word.
 func cluster(a, takesValue string, each func(string)) (f byte, value string, next bool) {
 	for k := 1; k < len(a); k++ {
-		each("-" + a[k:k+1])
+		each(dashes[2*int(a[k]) : 2*int(a[k])+2]) // "-" + a[k:k+1], not built
 		if strings.IndexByte(takesValue, a[k]) >= 0 {
 			return a[k], a[k+1:], k+1 == len(a)
 		}
 	}
 	return 0, "", false
 }
+
+// dashes holds "-" and each byte, in order: the option of each letter of a
+// cluster, without building it.
+var dashes = func() string {
+	b := make([]byte, 2*256)
+	for i := range 256 {
+		b[2*i], b[2*i+1] = '-', byte(i)
+	}
+	return string(b)
+}()
 
 // curlRequests reads curl's requests (curlie's too, with methodWords:
 // curlie also takes httpie's METHOD word and data items).
@@ -249,7 +263,7 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 				v, d := value()
 				addBody(a, v, d)
 			}
-		case vf[a]:
+		case len(a) > 1 && a[0] == '-' && vf[a]: // each of vf is a flag: no lookup for a URL
 			imply(a)
 			v, d := value()
 			addBody(a, v, d)

@@ -103,7 +103,7 @@ const (
 	wordDestroy  // deletes or destroys: high
 	wordHelp     // help: no finding
 	wordNounVerb // a benign verb, or a noun when a destructive verb follows
-	wordDisarm   // a disrupting verb when a defense is named, else a noun (disarmVerbs; not in verbWords)
+	wordDisarm   // a disrupting verb when a defense is named, else a noun (disarmVerb; not in verbWords)
 )
 
 // verbWords classifies a path word's first token. Kept small and
@@ -323,7 +323,7 @@ func kindOf(name string) cliKind {
 // entry is e: cliVerb finds nothing for a plain or an own command that no
 // runtime runs as a CLI (scriptCLI).
 func (e *entry) mayVerb() bool {
-	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn || taskRunners.has(e.name)
+	return e.runtime != "" || e.cli != cliPlain && e.cli != cliOwn || taskTool(e.name) && taskRunners.has(e.name)
 }
 
 // cliVerb judges command c, named name (whose entry is e), by the verb
@@ -489,9 +489,13 @@ walk:
 				}
 			}
 			nouns++
-			cache = cache || anyToken(seg, cacheNouns)
-			artifact = artifact || anyToken(seg, artifactNouns)
-			conf = conf || anyToken(seg, configNouns)
+			if !cache || !artifact || !conf {
+				// one pass over the tokens for the three sets
+				k := nounKinds(seg)
+				cache = cache || k&nounCache != 0
+				artifact = artifact || k&nounArtifact != 0
+				conf = conf || k&nounConfig != 0
+			}
 			registry = registry || pkg && registryNouns.has(seg)
 			if nouns > maxNouns {
 				return risk.Finding{}, false
@@ -776,7 +780,7 @@ func classifyWord(w string) (uint8, string) {
 			continue
 		}
 		cls := verbWords[string(low)]
-		if cls == wordNoun && disarmVerbs[string(low)] {
+		if cls == wordNoun && disarmVerb(string(low)) {
 			cls = wordDisarm
 		}
 		switch {
@@ -948,6 +952,44 @@ func nextToken(w string) (tok, rest string) {
 func firstToken(w string) string {
 	t, _ := nextToken(w)
 	return strings.ToLower(t)
+}
+
+// The sets of nouns pathVerb asks of each noun word, as bits.
+const (
+	nounCache    = 1 << iota // cacheNouns
+	nounArtifact             // artifactNouns
+	nounConfig               // configNouns
+)
+
+var (
+	nounBitsOnce sync.Once
+	nounBits     map[string]uint8
+)
+
+// nounKinds returns the sets (nounCache, nounArtifact, nounConfig) that
+// hold some token of word w: anyToken of each, in one pass with one
+// lookup a token.
+func nounKinds(w string) uint8 {
+	nounBitsOnce.Do(func() {
+		nounBits = map[string]uint8{}
+		add := func(set map[string]bool, bit uint8) {
+			for n, in := range set {
+				if in {
+					nounBits[n] |= bit
+				}
+			}
+		}
+		add(cacheNouns, nounCache)
+		add(artifactNouns, nounArtifact)
+		add(configNouns, nounConfig)
+	})
+	var k uint8
+	for w != "" {
+		tok, rest := nextToken(w)
+		k |= nounBits[tok]
+		w = rest
+	}
+	return k
 }
 
 // anyToken reports whether some token of word w is in set.

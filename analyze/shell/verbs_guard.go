@@ -21,7 +21,7 @@ import (
 // verb on one stays high, and is not lowered as a log or an artifact
 // being cleared (audit-log clear). Verbs that silence (mute, silence,
 // snooze) are disrupting verbs; so are stop, deactivate and bypass
-// (disarmVerbs), but only when a defense is named (aws cloudtrail
+// (disarmVerb), but only when a defense is named (aws cloudtrail
 // stop-logging, mfa deactivate): elsewhere they are nouns of the path, as
 // they were (service control has rows; conda deactivate leaves an
 // environment).
@@ -60,6 +60,16 @@ var quietReads = map[string]bool{"query": true, "expire": true, "import": true, 
 // disarmVerbs turn a control off only when a defense is named: classifyWord
 // reads them as wordDisarm.
 var disarmVerbs = map[string]bool{"stop": true, "deactivate": true, "bypass": true}
+
+// disarmVerb reports a word of disarmVerbs, without a lookup: classifyWord
+// asks it of every noun (TestDisarmVerb holds the two together).
+func disarmVerb(w string) bool {
+	switch w { // a switch: classifyWord asks it of every noun
+	case "stop", "deactivate", "bypass":
+		return true
+	}
+	return false
+}
 
 // defenseIn returns the first token of word w (split as tokens splits
 // it) that names a defense, or "".

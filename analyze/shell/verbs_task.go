@@ -82,6 +82,19 @@ var (
 // them, though most are cliOwn).
 var taskRunners = wordSet(`make gmake just task go-task invoke inv mage gulp grunt ansible-playbook nx turbo lerna deno bun`)
 
+// taskTool reports whether name may be a task runner: one of
+// targetRunners, ansible-playbook, scriptRuns or taskRunners. It is a
+// cheap test before their tables are looked up (TestTaskTool holds it to
+// them); a name it admits that none of them holds costs only that lookup.
+func taskTool(name string) bool {
+	switch name {
+	case "make", "gmake", "just", "task", "go-task", "invoke", "inv", "mage", "gulp", "grunt", "ansible-playbook",
+		"nx", "turbo", "lerna", "deno", "bun", "npm", "pnpm", "yarn", "pdm", "mise", "pixi", "hatch", "composer", "cargo":
+		return true
+	}
+	return false
+}
+
 // scriptRuns are the words by which a package manager or a monorepo tool
 // runs a script or a task it names: npm run X, deno task X, nx run p:X.
 var scriptRuns = map[string]string{
@@ -103,6 +116,9 @@ var pkgValueFlags = wordSet(`--prefix -w --workspace --userconfig --cache --regi
 // runner: the finding, whether there is one, and whether c is one
 // (handled: the path grammar does not read it).
 func taskRun(c *Command, name string, start int) (f risk.Finding, ok, handled bool) {
+	if !taskTool(name) {
+		return f, false, false // most commands: no table is looked up
+	}
 	args, dyn := c.Args, c.Dynamic
 	var names []string
 	dry := false
@@ -111,8 +127,10 @@ func taskRun(c *Command, name string, start int) (f risk.Finding, ok, handled bo
 		names, dry, handled = r.targets(args, dyn, start)
 	case name == "ansible-playbook":
 		names, dry, handled = ansibleTags(args, dyn, start)
-	case scriptRuns[name] != "":
-		names, handled = scriptName(name, args, dyn, start)
+	default:
+		if runs := scriptRuns[name]; runs != "" {
+			names, handled = scriptName(name, runs, args, dyn, start)
+		}
 	}
 	if !handled || len(names) == 0 {
 		return f, false, handled
@@ -249,9 +267,8 @@ func ansibleTags(args []string, dyn []bool, start int) (names []string, dry, han
 
 // scriptName returns the script a package manager or monorepo tool runs
 // by name (npm run db:drop, yarn db:reset), and whether the command runs
-// one.
-func scriptName(name string, args []string, dyn []bool, start int) ([]string, bool) {
-	runs := scriptRuns[name]
+// one; runs are the words by which name runs one (scriptRuns).
+func scriptName(name, runs string, args []string, dyn []bool, start int) ([]string, bool) {
 	i := nextWord(args, dyn, start)
 	if i < 0 {
 		return nil, false
@@ -323,9 +340,37 @@ describe status verify simulate whatif noop help e2e mock mocks fixture fixtures
 var taskOutputs = wordSet(`cache caches tmp temp dist build builds out output outputs target node modules coverage
 artifact artifacts pycache bin obj log logs deps`)
 
+// taskVerbIn reports whether a token of task name n (as taskLevel reads
+// them) is a destructive, disrupting or disarming verb: without one,
+// taskLevel finds nothing.
+func taskVerbIn(n string) bool {
+	found, prev := false, ""
+	tokens(n, func(t string) bool {
+		if prev == "tear" && t == "down" {
+			t = "teardown"
+		}
+		prev = t
+		switch cls := verbWords[t]; {
+		case cls == wordDestroy || cls == wordDisrupt || disarmVerb(t) || cls == wordNoun && compoundVerb(t):
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
 // taskLevel judges a task's name (see above): the level (0: nothing),
 // the verb, and the defense it names ("" if none).
 func taskLevel(n string) (risk.Level, string, string) {
+	if !taskVerbIn(n) {
+		return 0, "", "" // no verb: the sets need not be asked
+	}
+	return taskLevelOf(n)
+}
+
+// taskLevelOf is taskLevel without its test for a verb first.
+func taskLevelOf(n string) (risk.Level, string, string) {
 	var destroy, disrupt, defense string
 	var preview, output, data bool
 	prev := ""
@@ -340,7 +385,7 @@ func taskLevel(n string) (risk.Level, string, string) {
 			if destroy == "" {
 				destroy = t
 			}
-		case cls == wordDisrupt || disarmVerbs[t]:
+		case cls == wordDisrupt || disarmVerb(t):
 			if disrupt == "" {
 				disrupt = t
 			}

@@ -51,7 +51,7 @@ func defenseTarget(t target) bool {
 			host = host[:i]
 		}
 		for _, d := range defenseHosts {
-			if underDomain(host, d, "") {
+			if endsLike(host, d) && underDomain(host, d, "") {
 				return true
 			}
 		}

@@ -40,15 +40,18 @@ var moneyReads = map[string]bool{"search": true, "list": true, "query": true, "p
 
 // paymentHost reports a host of paymentHosts that is no sandbox.
 func paymentHost(host string) bool {
-	if sandboxHost(host) {
-		return false
-	}
 	for _, d := range paymentHosts {
-		if underDomain(host, d, "-") {
-			return true
+		if endsLike(host, d) && underDomain(host, d, "-") {
+			return !sandboxHost(host) // asked of the few hosts listed
 		}
 	}
 	return false
+}
+
+// endsLike is a cheap test before underDomain(host, d, …), which holds
+// only when host ends with d: the byte where d would start is d's first.
+func endsLike(host, d string) bool {
+	return len(host) >= len(d) && len(d) > 0 && host[len(host)-len(d)] == d[0]
 }
 
 // underDomain reports whether host is the domain d or a name below it
