@@ -116,20 +116,34 @@ func (s *stmt) plugin(i int, verb string) {
 // accounts and privileges (mysql.user, pg_authid …): writing it changes
 // who may log in and what they may do, behind GRANT's back.
 func privilegeTable(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("`", "", "\"", "", "[", "", "]", "").Replace(name))
-	if rest, ok := strings.CutPrefix(n, "mysql."); ok {
-		switch rest {
+	// every such name holds mysql., pg_ or sqlite_: most tables are told
+	// apart without a copy
+	if len(name) < 6 || !strings.ContainsAny(name, "._") {
+		return false
+	}
+	n := name
+	if strings.ContainsAny(n, "`\"[]") {
+		n = unquoteName.Replace(n)
+	}
+	if len(n) > 6 && strings.EqualFold(n[:6], "mysql.") {
+		switch strings.ToLower(n[6:]) {
 		case "user", "db", "global_priv", "tables_priv", "columns_priv", "procs_priv", "proxies_priv", "role_edges", "default_roles":
 			return true
 		}
 		return false
 	}
-	switch strings.TrimPrefix(n, "pg_catalog.") {
+	if len(n) > 11 && strings.EqualFold(n[:11], "pg_catalog.") {
+		n = n[11:]
+	}
+	switch strings.ToLower(n) {
 	case "pg_authid", "pg_auth_members", "pg_shadow", "pg_user", "pg_roles", "sqlite_master", "sqlite_schema":
 		return true
 	}
 	return false
 }
+
+// unquoteName removes the quotes of a quoted table name.
+var unquoteName = strings.NewReplacer("`", "", "\"", "", "[", "", "]", "")
 
 // privilegeWrite adds the finding on a write to a privilege table among
 // targets.
