@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/inline"
 	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
@@ -341,10 +342,18 @@ var dumpTools = map[string]bool{"pg_dump": true, "pg_dumpall": true, "mysqldump"
 // migrations or schema (migrations/001_init.sql).
 func dataDump(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	for _, z := range []string{".gz", ".bz2", ".xz", ".zst", ".zip", ".7z"} {
-		base = strings.TrimSuffix(base, z)
+	ext := path.Ext(base) // most paths end here: no extension, or one of none of these
+	if len(ext) < 3 || len(ext) > 8 {
+		return false
 	}
-	switch strings.ToLower(path.Ext(base)) {
+	var buf [8]byte
+	switch string(inline.AppendLower(buf[:0], ext)) {
+	case ".gz", ".bz2", ".xz", ".zst", ".zip", ".7z":
+		if ext = path.Ext(base[:len(base)-len(ext)]); len(ext) < 3 || len(ext) > 8 {
+			return false
+		}
+	}
+	switch string(inline.AppendLower(buf[:0], ext)) {
 	case ".dump", ".pgdump", ".bak", ".bson", ".rdb":
 		return true
 	case ".sql", ".db", ".sqlite", ".sqlite3", ".csv", ".tsv", ".jsonl", ".ndjson":
