@@ -58,9 +58,6 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = wrapperLoaders(out, *c, name, env)
 		}
 		e := k.entry(name)
-		if helpOnly(c, name, e) {
-			continue // it prints its help and exits (terraform destroy -help)
-		}
 		if mayExfil(c, e.sink) {
 			sinks = append(sinks, i)
 		}
@@ -125,7 +122,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		if len(out) > start { // scopeRemoval raises a finding of c's
 			out = scopeRemoval(out, start, c)
 		}
-		if !e.known && len(out) == start && !informational.has(name) && !expanded(cmds, i) {
+		if len(out) > start && helpOnly(c, name, e) {
+			out = out[:start] // it prints its help and exits (terraform destroy -help)
+			continue
+		}
+		if !e.known && len(out) == start && !informational.has(name) && !expanded(cmds, i) && !helpOnly(c, name, e) {
 			if dev, ok := deviceOperand(c, env); ok {
 				out = append(out, unknownOnDevice(c, name, dev))
 			} else {
@@ -245,7 +246,8 @@ func storageDevice(p string, env paths.Env) bool {
 // from their arguments: warden knows them, and they need no row.
 var informational = wordSet(`uname arch nproc free uptime id whoami groups logname hostname hostnamectl tty getent locale
 lsb_release sw_vers seq expr bc dc factor numfmt cal sha1sum sha224sum sha256sum sha384sum sha512sum md5sum shasum cksum
-b2sum sum lscpu lsblk lsusb lspci lsof vmstat iostat mpstat nvidia-smi mkfifo mktemp tempfile yes printenv blkid dumpe2fs smartctl`)
+b2sum sum lscpu lsblk lsusb lspci lsof vmstat iostat mpstat nvidia-smi mkfifo mktemp tempfile yes printenv blkid dumpe2fs smartctl
+udevadm lshw hwinfo dmidecode inxi`)
 
 // expanded reports a command that names an alias or a function of the
 // script (or of the conversation), whose body the resolver expanded in

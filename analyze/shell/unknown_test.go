@@ -77,7 +77,7 @@ func TestUnknownOnDevice(t *testing.T) {
 // id, uname) is not guessed to run a command its operands name (getent
 // passwd deploy looks up an account; it does not run passwd).
 func TestInformationalRunsNothing(t *testing.T) {
-	for _, script := range []string{"getent passwd deploy", "getent group sudo", "id passwd x"} {
+	for _, script := range []string{"getent passwd deploy", "getent group sudo", "id passwd x", "udevadm info --query=all --name=/dev/sda", "lshw -class disk"} {
 		for _, f := range analyzeScript(t, script) {
 			if f.Level >= risk.Medium {
 				t.Errorf("%q: %s %s: %s", script, f.Rule, f.Level, f.Reason)
