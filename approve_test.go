@@ -19,7 +19,7 @@ import (
 func TestApprove(t *testing.T) {
 	ctx := context.Background()
 	repo := t.TempDir()
-	p, err := policy.Parse("p.yaml", []byte(`deny: ["Bash(kubectl delete pod prod-*)"]`))
+	p, err := policy.Parse("p.yaml", []byte(`deny: ["Bash(kubectl delete deployment prod-*)"]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestApprove(t *testing.T) {
 		}
 		return d.Verdict
 	}
-	const cmd = "kubectl delete pod web-1 -n staging"
+	const cmd = "kubectl delete deployment web-1 -n staging"
 	if v := verdict(act("s1", cmd)); v != risk.Ask {
 		t.Fatalf("before approval: %s", v)
 	}
@@ -48,8 +48,8 @@ func TestApprove(t *testing.T) {
 	if v := verdict(act("s1", cmd)); v != risk.Allow {
 		t.Errorf("approved in s1, asked again: %s", v)
 	}
-	if v := verdict(act("s1", "kubectl delete pod web-2 -n staging")); v != risk.Ask {
-		t.Errorf("the approval covers another pod: %s", v)
+	if v := verdict(act("s1", "kubectl delete deployment web-2 -n staging")); v != risk.Ask {
+		t.Errorf("the approval covers another deployment: %s", v)
 	}
 	if v := verdict(act("s2", cmd)); v != risk.Ask {
 		t.Errorf("the session approval leaks into s2: %s", v)
@@ -64,10 +64,10 @@ func TestApprove(t *testing.T) {
 		t.Error("a compound command was remembered")
 	}
 	// a deny rule still wins
-	if _, err := eng.Approve(ctx, act("s3", "kubectl delete pod prod-db-0"), policy.ScopeSession); err != nil {
+	if _, err := eng.Approve(ctx, act("s3", "kubectl delete deployment prod-db-0"), policy.ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if v := verdict(act("s3", "kubectl delete pod prod-db-0")); v != risk.Deny {
+	if v := verdict(act("s3", "kubectl delete deployment prod-db-0")); v != risk.Deny {
 		t.Errorf("an approval overrode a deny rule: %s", v)
 	}
 	// a locked action (critical destruction) is approved exactly, for the

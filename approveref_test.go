@@ -142,7 +142,7 @@ func ptr[T any](v T) *T { return &v }
 func TestApproveRefSession(t *testing.T) {
 	ctx := context.Background()
 	eng, tr := refEngine(t, t.TempDir(), nil)
-	for _, cmd := range []string{"kubectl delete pod web-1 -n staging", "rm -rf /home/user"} {
+	for _, cmd := range []string{"kubectl delete deployment web-1 -n staging", "rm -rf /home/user"} {
 		a := bashAction(cmd, "s1")
 		as, d := checked(t, eng, a)
 		if d.Verdict != risk.Ask {
@@ -208,10 +208,10 @@ func TestApproveRefProject(t *testing.T) {
 		t.Fatal("a refused project approval wrote the project's file")
 	}
 
-	a := bashAction("kubectl delete pod web-1 -n staging", "s1")
+	a := bashAction("kubectl delete deployment web-1 -n staging", "s1")
 	_, d = checked(t, eng, a)
 	_, ap, err := eng.ApproveRef(ctx, d.Ref, policy.ScopeProject, warden.By("ana"))
-	if err != nil || ap.Rule != "Bash(kubectl delete pod web-1 -n staging)" || ap.File != file {
+	if err != nil || ap.Rule != "Bash(kubectl delete deployment web-1 -n staging)" || ap.File != file {
 		t.Fatalf("ApproveRef(project) = %+v, %v", ap, err)
 	}
 	rule := ap.Rule
@@ -219,7 +219,7 @@ func TestApproveRefProject(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), rule) {
 		t.Fatalf("project file %q, %v", data, err)
 	}
-	if _, d := checked(t, eng, bashAction("kubectl delete pod web-1 -n staging", "s9")); d.Verdict != risk.Allow || d.Origin != file+" (approved)" || d.Layer != policy.LayerApproval {
+	if _, d := checked(t, eng, bashAction("kubectl delete deployment web-1 -n staging", "s9")); d.Verdict != risk.Allow || d.Origin != file+" (approved)" || d.Layer != policy.LayerApproval {
 		t.Errorf("approved for the project, another conversation: %+v", d)
 	}
 	var refused, made int

@@ -172,9 +172,9 @@ var routes = []struct {
 		{Tool: "mcp__cloud__delete_resource", Arguments: map[string]any{"kind": "Database", "id": "shop"}},
 		bashA("pscale database delete shop --force"), bashA("acme delete-namespace production"), bashA("gcloud projects delete shop-prod"),
 	}},
-	{"delete one pod", risk.High, []risk.Action{
-		bashA("kubectl delete pod web-1"),
-		{Tool: "mcp__kubernetes__kubectl_delete", Arguments: map[string]any{"resourceType": "pod", "name": "web-1"}},
+	{"delete one deployment", risk.High, []risk.Action{
+		bashA("kubectl delete deployment web-1"),
+		{Tool: "mcp__kubernetes__kubectl_delete", Arguments: map[string]any{"resourceType": "deployment", "name": "web-1"}},
 	}},
 	{"force-push over a branch", risk.High, []risk.Action{
 		bashA("git push --force origin main"), bashA("git push -f origin main"), codexA("git push --force origin main"),

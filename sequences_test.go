@@ -39,7 +39,7 @@ func TestSequenceClasses(t *testing.T) {
 
 		// a conversation switched to production
 		{"kubectl context prod, then a scale to zero", []string{"kubectl config use-context prod-eu", "kubectl scale deployment web --replicas=0"}, risk.High},
-		{"kubectx production, then a delete", []string{"kubectx production", "kubectl delete pod web-7d9c"}, risk.Critical},
+		{"kubectx production, then a delete", []string{"kubectx production", "kubectl delete deployment web"}, risk.Critical},
 		{"kubens prod, then a rollout restart", []string{"kubens prod", "kubectl rollout restart deploy/api"}, risk.High},
 		{"oc project, then apply", []string{"oc project shop-prod", "oc apply -f deploy.yaml"}, risk.High},
 		{"kubectl context prod, then helm upgrade", []string{"kubectl config use-context gke_acme_europe-west1_production", "helm upgrade api ./chart"}, risk.High},

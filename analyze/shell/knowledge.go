@@ -219,6 +219,9 @@ type Row struct {
 	// localhost, or the official registry's own).
 	ArgMatch  string `yaml:"arg_match"`
 	ArgExcept string `yaml:"arg_except"`
+	// NoArg: no word may match this RE2 pattern (kubectl delete of any
+	// kind but pods). A word computed at run time is matched as written.
+	NoArg string `yaml:"no_arg"`
 	// Stdin: ArgMatch may match instead the text the command reads on
 	// stdin, when the script shows it: a heredoc or here-string, or what
 	// echo or printf pipe into it (see stdinRows). vault policy write P -
@@ -256,6 +259,8 @@ type Row struct {
 
 	re      *lazyre.Regexp // ArgMatch
 	except  *lazyre.Regexp // ArgExcept; nil: none
+	noArg   *lazyre.Regexp // NoArg; nil: none
+	noNeeds *wordNeeds     // what every match of NoArg holds
 	needs   *wordNeeds     // what every match of ArgMatch holds (see needsOf)
 	remote  bool           // ByClass judges remote locations (see isRemote)
 	eff     effect.Op      // Effect
@@ -419,6 +424,20 @@ func (r *Row) compile(eager bool) error {
 		r.except = lazyre.Compiled(re)
 	default:
 		r.except = lazyre.New(r.ArgExcept)
+	}
+	switch {
+	case r.NoArg == "":
+	case eager:
+		re, err := regexp.Compile(r.NoArg)
+		if err != nil {
+			return fmt.Errorf("commands: %s: %w", r.Rule, err)
+		}
+		r.noArg = lazyre.Compiled(re)
+	default:
+		r.noArg = lazyre.New(r.NoArg)
+	}
+	if r.NoArg != "" {
+		r.noNeeds = needsOf(r.NoArg)
 	}
 	switch t := r.Target; {
 	case t == "":
@@ -638,6 +657,13 @@ func (k *Knowledge) match(r *Row, name string, c *Command, w words) (targets []i
 	for _, f := range r.NoFlag {
 		if hasFlag(w.flags, f) {
 			return nil, false
+		}
+	}
+	if r.noArg != nil {
+		for i := 1; i < len(c.Args); i++ {
+			if mayMatch(c.Args[i], r.noNeeds) && r.noArg.MatchString(c.Args[i]) {
+				return nil, false
+			}
 		}
 	}
 	if r.re != nil {

@@ -13,7 +13,9 @@ func commandsData() *Knowledge {
 			"chmod":     {"--reference"},
 			"chown":     {"--reference", "--from"},
 			"cp":        {"-t", "--target-directory", "-S", "--suffix"},
+			"crictl":    {"-r", "--runtime-endpoint", "--image-endpoint", "--config", "--timeout"},
 			"crontab":   {"-u"},
+			"ctr":       {"-n", "--namespace", "-a", "--address", "--timeout", "--connect-timeout"},
 			"curl":      {"-o", "--output", "-H", "--header", "-X", "--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-x", "--proxy", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "-b", "--cookie", "-c", "--cookie-jar", "--retry", "-r", "--range", "-K", "--config"},
 			"docker":    {"-H", "--host", "--context", "--config", "-l", "--log-level", "--filter", "--format"},
 			"duckdb":    {"-cmd", "-separator", "-init", "-f"},
@@ -947,8 +949,69 @@ func commandsData() *Knowledge {
 				Cmd:    []string{"docker", "podman", "nerdctl"},
 				SubAny: []string{"prune"},
 				NoFlag: []string{"--volumes"},
+				NoArg:  "^(?:buildx|builder)$",
 				Level:  "medium",
 				Reason: "Pruning deletes stopped containers, unused images and networks",
+			},
+			{
+				Rule:     "container.prune",
+				Cmd:      []string{"docker", "podman", "nerdctl", "buildah"},
+				SubAny:   []string{"prune"},
+				NoFlag:   []string{"--help", "-h"},
+				ArgMatch: "^(?:buildx|builder)$",
+				Level:    "low",
+				Reason:   "Pruning the build cache makes the next builds slower; it holds no data",
+			},
+			{
+				Rule:    "container.prune",
+				Cmd:     []string{"docker", "podman", "nerdctl"},
+				Sub:     []string{"image", "prune"},
+				AnyFlag: []string{"-a", "--all"},
+				Level:   "high",
+				Reason:  "Pruning every unused image deletes every image no running container uses, locally built and loaded ones too",
+			},
+			{
+				Rule:    "container.prune",
+				Cmd:     []string{"podman", "crictl"},
+				SubAny:  []string{"rmi"},
+				AnyFlag: []string{"-a", "--all", "--prune"},
+				Level:   "high",
+				Reason:  "Removing every image of the machine deletes those no registry holds too, and every container started next pulls again",
+			},
+			{
+				Rule:     "container.prune",
+				Cmd:      []string{"docker", "podman", "nerdctl", "crictl"},
+				SubAny:   []string{"rmi", "rm", "remove"},
+				ArgMatch: "^\"?(?:\\$\\(|`)(?:sudo\\s+)?(?:docker|podman|nerdctl|crictl)\\s+(?:images|image\\s+ls|image\\s+list)(?:\\s+(?:-q|-a|-aq|-qa|--quiet|--all))+(?:\\)|`)\"?$",
+				Level:    "high",
+				Reason:   "Removing every image the machine lists deletes those no registry holds too",
+			},
+			{
+				Rule:    "container.remove",
+				Cmd:     []string{"crictl"},
+				SubAny:  []string{"rm", "rmp"},
+				AnyFlag: []string{"-a", "--all"},
+				Level:   "high",
+				Reason:  "Removing every container or pod of the node stops and deletes every workload it runs",
+			},
+			{
+				Rule:    "container.remove",
+				Cmd:     []string{"crictl"},
+				Sub:     []string{"rmp"},
+				NoFlag:  []string{"-a", "--all"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Removing pod sandboxes {target} stops and deletes their containers",
+			},
+			{
+				Rule:    "container.remove",
+				Cmd:     []string{"ctr"},
+				SubAny:  []string{"rm", "remove", "delete", "del"},
+				Target:  "names",
+				Level:   "low",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Removing containerd objects {target}",
 			},
 			{
 				Rule:    "container.prune",
@@ -985,7 +1048,7 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:    "container.prune_volumes",
-				Cmd:     []string{"docker", "podman"},
+				Cmd:     []string{"docker", "podman", "nerdctl"},
 				SubAny:  []string{"prune"},
 				AnyFlag: []string{"--volumes"},
 				Level:   "high",
@@ -993,7 +1056,7 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "container.prune_volumes",
-				Cmd:    []string{"docker", "podman"},
+				Cmd:    []string{"docker", "podman", "nerdctl"},
 				Sub:    []string{"volume"},
 				SubAny: []string{"rm", "prune", "remove"},
 				Level:  "high",
@@ -1008,19 +1071,99 @@ func commandsData() *Knowledge {
 				Reason:  "Taking a compose project down with its volumes deletes the data they hold",
 			},
 			{
-				Rule:   "cloud.disrupt",
-				Cmd:    []string{"kubectl", "oc"},
-				SubAny: []string{"cordon"},
-				Level:  "medium",
-				Reason: "Cordoning a node stops new pods from being scheduled on it",
+				Rule:    "cloud.disrupt",
+				Cmd:     []string{"kubectl", "oc"},
+				SubAny:  []string{"cordon"},
+				Target:  "names",
+				Level:   "medium",
+				ByClass: map[string]string{"dynamic": "high"},
+				Reason:  "Cordoning nodes {target} stops new pods from being scheduled on them",
+			},
+			{
+				Rule:     "cloud.disrupt",
+				Cmd:      []string{"kubectl", "oc"},
+				SubAny:   []string{"taint"},
+				AnyFlag:  []string{"--all", "-l", "--selector"},
+				NoFlag:   []string{"--dry-run"},
+				ArgMatch: ":NoExecute$",
+				Level:    "high",
+				Reason:   "A NoExecute taint on every node evicts every pod of the cluster that does not tolerate it",
+			},
+			{
+				Rule:     "cloud.disrupt",
+				Cmd:      []string{"kubectl", "oc"},
+				SubAny:   []string{"taint"},
+				NoFlag:   []string{"--all", "-l", "--selector", "--dry-run"},
+				ArgMatch: ":NoExecute$",
+				Level:    "medium",
+				Reason:   "A NoExecute taint evicts the node's pods that do not tolerate it",
+			},
+			{
+				Rule:     "cloud.disrupt",
+				Cmd:      []string{"kubectl", "oc"},
+				SubAny:   []string{"taint"},
+				AnyFlag:  []string{"--all"},
+				NoFlag:   []string{"--dry-run"},
+				ArgMatch: ":NoSchedule$",
+				Level:    "high",
+				Reason:   "A NoSchedule taint on every node stops new pods from being scheduled anywhere, so none that dies starts again",
+			},
+			{
+				Rule:     "priv.pod_security_off",
+				Cmd:      []string{"kubectl", "oc"},
+				SubAny:   []string{"label", "annotate"},
+				NoFlag:   []string{"--dry-run"},
+				ArgMatch: `(?i)^pod-security\.kubernetes\.io/enforce(?:=privileged|-)$`,
+				Level:    "high",
+				Reason:   "Pod security is no longer enforced in the namespace, so its pods may run privileged and take over their nodes",
 			},
 			{
 				Rule:   "cloud.k8s_delete",
 				Cmd:    []string{"kubectl", "oc"},
 				Sub:    []string{"delete"},
 				NoFlag: []string{"--dry-run"},
+				NoArg:  "^(?:pods?|po)(?:/|$)",
 				Level:  "high",
 				Reason: "kubectl delete removes cluster resources and what runs on them",
+			},
+			{
+				Rule:      "cloud.k8s_delete",
+				Cmd:       []string{"kubectl", "oc"},
+				Sub:       []string{"delete"},
+				NoFlag:    []string{"--dry-run"},
+				ArgMatch:  `^[\w.-]+/`,
+				ArgExcept: "^(?:pods?|po)/",
+				Level:     "high",
+				Reason:    "kubectl delete removes cluster resources and what runs on them",
+			},
+			{
+				Rule:     "cloud.k8s_delete",
+				Cmd:      []string{"kubectl", "oc"},
+				Sub:      []string{"delete"},
+				NoFlag:   []string{"--dry-run"},
+				ArgMatch: "^(?:pods?|po)(?:/|$)",
+				Target:   "names",
+				Level:    "medium",
+				ByClass:  map[string]string{"dynamic": "high"},
+				Reason:   "Deleting pods stops what runs in them; a controller starts new ones, a pod without one is gone",
+			},
+			{
+				Rule:    "cloud.k8s_delete",
+				Cmd:     []string{"kubectl", "oc"},
+				Sub:     []string{"delete"},
+				AnyFlag: []string{"-l", "--selector", "--field-selector"},
+				NoFlag:  []string{"--dry-run"},
+				Level:   "high",
+				Reason:  "kubectl delete removes every resource the selector picks",
+			},
+			{
+				Rule:     "cloud.k8s_delete",
+				Cmd:      []string{"kubectl", "oc"},
+				Sub:      []string{"delete"},
+				NoFlag:   []string{"--dry-run"},
+				ArgMatch: `^(?:--namespace=|-n)?(?:kube-system|openshift-[\w-]+)$`,
+				Level:    "high",
+				Reason:   "Deleting in kube-system takes down what the cluster itself runs on (DNS, proxy, network)",
 			},
 			{
 				Rule:     "cloud.k8s_delete",
@@ -2425,7 +2568,7 @@ func commandsData() *Knowledge {
 			{
 				Rule:    "container.stop",
 				Cmd:     []string{"docker", "podman", "nerdctl", "crictl"},
-				SubAny:  []string{"stop", "kill", "pause"},
+				SubAny:  []string{"stop", "kill", "pause", "stopp"},
 				Target:  "names",
 				Level:   "low",
 				ByClass: map[string]string{"dynamic": "high"},
@@ -2523,6 +2666,16 @@ func commandsData() *Knowledge {
 				Reason:  "Removing images {target}",
 			},
 			{
+				Rule:    "container.remove",
+				Cmd:     []string{"docker", "podman", "nerdctl"},
+				Sub:     []string{"image"},
+				SubAny:  []string{"rm", "remove"},
+				Target:  "names",
+				Level:   "low",
+				ByClass: map[string]string{"dynamic": "medium"},
+				Reason:  "Removing images {target}",
+			},
+			{
 				Rule:   "sec.firewall_or_mac_disable",
 				Cmd:    []string{"ufw"},
 				SubAny: []string{"disable", "reset"},
@@ -2557,6 +2710,179 @@ func commandsData() *Knowledge {
 				Sub:    []string{"flush"},
 				Level:  "high",
 				Reason: "Flushing the nftables ruleset opens the machine",
+			},
+			{
+				Rule:     "sec.firewall_or_mac_disable",
+				Cmd:      []string{"firewall-cmd"},
+				AnyFlag:  []string{"--set-default-zone", "--set-target"},
+				ArgMatch: "^(?:--set-default-zone=)?trusted$|^(?:--set-target=)?ACCEPT$",
+				Level:    "high",
+				Reason:   "A firewall zone that accepts everything opens the machine",
+			},
+			{
+				Rule:     "sec.firewall_or_mac_disable",
+				Cmd:      []string{"socketfilterfw"},
+				AnyFlag:  []string{"--setglobalstate"},
+				ArgMatch: "(?i)^(?:off|0)$",
+				Level:    "high",
+				Reason:   "Turning the application firewall off exposes every listening service",
+			},
+			{
+				Rule:     "sec.firewall_or_mac_disable",
+				Cmd:      []string{"defaults"},
+				Sub:      []string{"write"},
+				SubAny:   []string{"globalstate"},
+				ArgMatch: "(?i)^(?:0|false|no)$",
+				Level:    "high",
+				Reason:   "Setting the application firewall's global state to 0 turns it off, exposing every listening service",
+			},
+			{
+				Rule:    "sec.firewall_or_mac_disable",
+				Cmd:     []string{"spctl"},
+				AnyFlag: []string{"--master-disable", "--global-disable"},
+				Level:   "high",
+				Reason:  "Turning Gatekeeper off lets any downloaded program run unchecked",
+			},
+			{
+				Rule:   "sec.firewall_or_mac_disable",
+				Cmd:    []string{"csrutil"},
+				SubAny: []string{"disable"},
+				Level:  "high",
+				Reason: "Turning System Integrity Protection off lets root change the system and load unsigned kernel code",
+			},
+			{
+				Rule:    "sec.firewall_or_mac_disable",
+				Cmd:     []string{"csrutil"},
+				Sub:     []string{"enable"},
+				AnyFlag: []string{"--without"},
+				Level:   "high",
+				Reason:  "System Integrity Protection enabled without some of its protections leaves those off",
+			},
+			{
+				Rule:     "sec.firewall_or_mac_disable",
+				Cmd:      []string{"defaults"},
+				Sub:      []string{"write"},
+				SubAny:   []string{"LSQuarantine", "GKAutoRearm"},
+				ArgMatch: "(?i)^(?:0|false|no)$",
+				Level:    "high",
+				Reason:   "Downloads are no longer quarantined (or Gatekeeper no longer turns itself back on), so what is downloaded runs unchecked",
+			},
+			{
+				Rule:   "sec.firewall_or_mac_disable",
+				Cmd:    []string{"fdesetup"},
+				SubAny: []string{"disable"},
+				Level:  "high",
+				Reason: "Turning FileVault off decrypts the disk, readable by whoever holds the machine",
+			},
+			{
+				Rule:     "sec.firewall_or_mac_disable",
+				Cmd:      []string{"pfctl"},
+				AnyFlag:  []string{"-F"},
+				ArgMatch: "^(?:all|rules|Tables|a|r)$",
+				Level:    "high",
+				Reason:   "Flushing the packet filter's rules opens the machine",
+			},
+			{
+				Rule:    "sec.quarantine_removed",
+				Cmd:     []string{"xattr"},
+				Sub:     []string{"com.apple.quarantine"},
+				AnyFlag: []string{"-d"},
+				Level:   "medium",
+				Reason:  "Removing the quarantine lets a downloaded program run without Gatekeeper's check",
+			},
+			{
+				Rule:     "sec.quarantine_removed",
+				Cmd:      []string{"xattr"},
+				AnyFlag:  []string{"-c", "-d"},
+				NoFlag:   []string{"-p", "-l", "-w"},
+				ArgMatch: `^(?:/|/Applications|/Users|/Users/[^/]+|/Users/[^/]+/(?:Downloads|Applications|Desktop)|/home/[^/]+|/home/[^/]+/(?:Downloads|Applications|Desktop)|/Volumes/[^/]+)/?(?:\*)?$`,
+				Level:    "high",
+				Reason:   "Removing the quarantine of every app or download lets them all run without Gatekeeper's check",
+			},
+			{
+				Rule:     "net.remote_login",
+				Cmd:      []string{"systemsetup"},
+				AnyFlag:  []string{"-setremotelogin", "-setremoteappleevents"},
+				ArgMatch: "(?i)^on$",
+				Level:    "high",
+				Reason:   "Remote login lets anyone with a password of the machine log in from the network",
+			},
+			{
+				Rule:    "net.remote_login",
+				Cmd:     []string{"kickstart"},
+				AnyFlag: []string{"-activate"},
+				NoFlag:  []string{"-deactivate"},
+				Level:   "high",
+				Reason:  "Remote management (screen sharing) turned on lets users control the machine from the network",
+			},
+			{
+				Rule:   "sec.backup_disable",
+				Cmd:    []string{"tmutil"},
+				SubAny: []string{"disable", "disablelocal", "removedestination"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "Turning Time Machine off (or removing its destination) stops every backup of the machine",
+			},
+			{
+				Rule:   "sec.backup_delete",
+				Cmd:    []string{"tmutil"},
+				SubAny: []string{"delete", "deletelocalsnapshots", "deleteinprogress"},
+				Level:  "high",
+				Reason: "Deleting Time Machine backups or local snapshots removes the way back from every other loss",
+			},
+			{
+				Rule:   "sec.backup_delete",
+				Cmd:    []string{"tmutil"},
+				SubAny: []string{"thinlocalsnapshots"},
+				Level:  "medium",
+				Reason: "Thinning local snapshots deletes the oldest of them to free space",
+			},
+			{
+				Rule:   "sec.backup_disable",
+				Cmd:    []string{"tmutil"},
+				Sub:    []string{"addexclusion"},
+				Target: "operands",
+				ByClass: map[string]string{
+					"credential": "medium",
+					"dynamic":    "medium",
+					"home":       "high",
+					"home-data":  "medium",
+					"outside":    "medium",
+					"root":       "high",
+					"startup":    "medium",
+					"system":     "medium",
+				},
+				Reason: "Excluding {target} from the backup leaves it out of every later backup",
+			},
+			{
+				Rule:     "sec.backup_disable",
+				Cmd:      []string{"snapper"},
+				SubAny:   []string{"set-config"},
+				ArgMatch: "(?i)^TIMELINE_CREATE=(?:no|false|0)$",
+				Level:    "high",
+				Reason:   "Turning the snapshot timeline off stops the automatic snapshots of the file system",
+			},
+			{
+				Rule:     "sec.backup_disable",
+				Cmd:      []string{"zfs"},
+				Sub:      []string{"set"},
+				ArgMatch: `(?i)^com\.sun:auto-snapshot(?::\w+)?=false$`,
+				Level:    "medium",
+				Reason:   "Turning automatic snapshots off for the dataset stops its snapshots",
+			},
+			{
+				Rule:     "sec.backup_disable",
+				Cmd:      []string{"bcdedit", "bcdedit.exe"},
+				ArgMatch: "(?i)^(?:recoveryenabled|bootstatuspolicy)$",
+				Level:    "high",
+				Reason:   "Turning Windows recovery off removes the way back from a broken or encrypted system",
+			},
+			{
+				Rule:   "sec.backup_delete",
+				Cmd:    []string{"vssadmin", "vssadmin.exe"},
+				Sub:    []string{"resize", "shadowstorage"},
+				Level:  "high",
+				Reason: "Shrinking the shadow copy storage deletes the shadow copies that no longer fit",
 			},
 			{
 				Rule:    "sec.history_tamper",
@@ -2745,6 +3071,37 @@ func commandsData() *Knowledge {
 				SubAny: []string{"export"},
 				Level:  "high",
 				Reason: "The command exports the keychain's keys and certificates",
+			},
+			{
+				Rule:   "cred.keychain_dump",
+				Cmd:    []string{"bw", "op", "lpass", "keepassxc-cli", "keepass-cli", "kpcli", "keeper", "gopass", "dcli", "rbw", "enpass-cli", "nordpass"},
+				SubAny: []string{"export"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "The command exports the whole password vault",
+			},
+			{
+				Rule:   "cred.keychain_dump",
+				Cmd:    []string{"bw"},
+				Sub:    []string{"list", "items"},
+				NoFlag: []string{"--search", "--url", "--folderid", "--collectionid", "--help", "-h"},
+				Level:  "high",
+				Reason: "The command prints every item of the password vault, passwords included",
+			},
+			{
+				Rule:    "cred.secret_store_read",
+				Cmd:     []string{"bw"},
+				Sub:     []string{"list", "items"},
+				AnyFlag: []string{"--search", "--url", "--folderid", "--collectionid"},
+				Level:   "medium",
+				Reason:  "The command prints items of the password vault, passwords included",
+			},
+			{
+				Rule:   "cred.secret_store_read",
+				Cmd:    []string{"keepassxc-cli", "keepass-cli"},
+				SubAny: []string{"show", "clip"},
+				Level:  "medium",
+				Reason: "The command reads a password out of a KeePass database",
 			},
 			{
 				Rule:     "cred.browser_key",
@@ -3406,7 +3763,7 @@ func commandsData() *Knowledge {
 	}
 }
 
-// argNeeds returns requiredOf(pattern) for the arg_match patterns of
+// argNeeds returns requiredOf(pattern) for the arg_match and no_arg patterns of
 // commands.yaml (ok is false for any other pattern).
 func argNeeds(pattern string) (needs []string, ok bool) {
 	switch pattern {
@@ -3440,18 +3797,32 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"chrom", "brave", "edge", "opera", "vivaldi", "firefox", "safari", "arc"}, true
 	case `(?i)^(?:--group-email=)?[\w.+-]*(?:admin|owner)[\w.+-]*@|^(?:--roles=|--add-roles=)?(?:[A-Z,]*,)?OWNER\b`:
 		return []string{"admin", "owner", "owner"}, true
+	case "(?i)^(?:0|false|no)$":
+		return []string{"0", "false", "no"}, true
 	case "(?i)^(?:cn=)?(?:domain admins|enterprise admins|enterprise key admins|key admins|schema admins|administrators|account operators|backup operators|server operators|print operators|dnsadmins|group policy creator owners)(?:$|,)":
 		return []string{"domain admins", "enterprise ", "key admins", "schema admins", "dministrators", "ccount operators", "backup operators", "server operators", "print operators", "dnsadmins", "group policy creator owners"}, true
 	case "(?i)^(?:exec|system):|(?i),(?:exec|system):":
 		return []string{"exec", "system", "exec", "system"}, true
+	case "(?i)^(?:off|0)$":
+		return []string{"off", "0"}, true
+	case "(?i)^(?:recoveryenabled|bootstatuspolicy)$":
+		return []string{"recoveryenabled", "bootstatuspolicy"}, true
 	case "(?i)^/add$":
 		return []string{"/add"}, true
+	case "(?i)^TIMELINE_CREATE=(?:no|false|0)$":
+		return []string{"timeline_create="}, true
 	case "(?i)^cap_":
 		return []string{"cap_"}, true
+	case `(?i)^com\.sun:auto-snapshot(?::\w+)?=false$`:
+		return []string{"com.sun:auto-snapshot"}, true
 	case `(?i)^core\.hookspath$`:
 		return []string{"core.hookspath"}, true
 	case "(?i)^off$":
 		return []string{"off"}, true
+	case "(?i)^on$":
+		return []string{"on"}, true
+	case `(?i)^pod-security\.kubernetes\.io/enforce(?:=privileged|-)$`:
+		return []string{"pod-security.kubernetes.io/enforce"}, true
 	case `(?i)admin|owners?\b|privileged`:
 		return []string{"admin", "owner", "privileged"}, true
 	case "(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner|setfcap|setpcap|sys_rawio|bpf|sys_chroot)|^all[+=]|^=ep$":
@@ -3466,6 +3837,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"secret", "token", "key"}, true
 	case `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`:
 		return []string{"member", "uniquemember", "memberuid"}, true
+	case ":NoExecute$":
+		return []string{":noexecute"}, true
+	case ":NoSchedule$":
+		return []string{":noschedule"}, true
 	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
 		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
@@ -3474,6 +3849,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{`"principal`}, true
 	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`:
 		return []string{"users", "roles/"}, true
+	case "^\"?(?:\\$\\(|`)(?:sudo\\s+)?(?:docker|podman|nerdctl|crictl)\\s+(?:images|image\\s+ls|image\\s+list)(?:\\s+(?:-q|-a|-aq|-qa|--quiet|--all))+(?:\\)|`)\"?$":
+		return []string{"docker", "podman", "nerdctl", "crictl"}, true
 	case `^(?:(?:https?|ftp)://|git\+|git@)`:
 		return []string{"http", "ftp", "git"}, true
 	case `^(?:--acl=)?(?:public-read|public-read-write|authenticated-read)$|global/AllUsers|global/AuthenticatedUsers|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|Block\w*=false|"Block\w*"\s*:\s*false`:
@@ -3500,6 +3877,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30", "--expiry-date"}, true
 	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
 		return []string{"all", "group=all", `"group"`}, true
+	case `^(?:--namespace=|-n)?(?:kube-system|openshift-[\w-]+)$`:
+		return []string{"kube-system", "openshift-"}, true
 	case "^(?:--new-capacity=|--min-instances=|--max-instances=|--num-nodes=|--replicas=|--size=|--instance-count=)?0$":
 		return []string{"0"}, true
 	case `^(?:--path=)?/\*$`:
@@ -3522,6 +3901,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"owner", "contributor", "user access administrator"}, true
 	case "^(?:--role=)?(?:Owner|Contributor|User Access Administrator|Role Based Access Control Administrator)$":
 		return []string{"owner", "contributor", "user access administrator", "role based access control administrator"}, true
+	case "^(?:--set-default-zone=)?trusted$|^(?:--set-target=)?ACCEPT$":
+		return []string{"trusted", "accept"}, true
 	case "^(?:--source=|-Source=)?https?://":
 		return []string{"http"}, true
 	case "^(?:--visibility=)?public$|^--public$":
@@ -3536,6 +3917,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
 		return []string{"rm", "unlink", "hred", "rm", "wipe"}, true
+	case `^(?:/|/Applications|/Users|/Users/[^/]+|/Users/[^/]+/(?:Downloads|Applications|Desktop)|/home/[^/]+|/home/[^/]+/(?:Downloads|Applications|Desktop)|/Volumes/[^/]+)/?(?:\*)?$`:
+		return []string{"/"}, true
 	case `^(?:/|/etc|/root|/var/run/docker\.sock|/run/docker\.sock|/home|/boot|/dev)(?::|$)|(?:^|,)(?:source|src)=/(?:,|$)|^--volume=/:|^-v/:`:
 		return []string{"/", "ource", "rc", "--volume=/:", "-v/:"}, true
 	case `^(?:0?[0-7][4-7][0-7]|0?[0-7][0-7][4-7]|[ugoa]*[goa][ugoa]*\+[rwxXst]*r[rwxXst]*|\+r|[go]=[rwx]*r[rwx]*|(?:[ugo]:[^:,]*|o|other):[rwx-]*r[rwx-]*)$`:
@@ -3564,6 +3947,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"add", "create", "attach", "set"}, true
 	case "^(?:add|import|edit)$|^--expir[ey]-days":
 		return []string{"add", "import", "edit", "--expir"}, true
+	case "^(?:all|rules|Tables|a|r)$":
+		return []string{"all", "rules", "tables", "a", "r"}, true
+	case "^(?:buildx|builder)$":
+		return []string{"build"}, true
 	case "^(?:consoleAdmin|readwrite|writeonly)$":
 		return []string{"consoleadmin", "readwrite", "writeonly"}, true
 	case "^(?:create|add|import|upload)$":
@@ -3586,6 +3973,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"group", "user"}, true
 	case "^(?:group|user|computer)$":
 		return []string{"group", "user", "computer"}, true
+	case "^(?:pods?|po)(?:/|$)":
+		return []string{"po"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
 	case "^(?:public|download|upload)$":
@@ -3646,6 +4035,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "6"}, true
 	case "^[A-Za-z0-9_.-]+=0(?::[A-Za-z0-9-]+)?$":
 		return []string{"=0"}, true
+	case `^[\w.-]+/`:
+		return []string{"/"}, true
 	case "^[a-z-]+:(?:destroy|delete|remove|rm|reset)$":
 		return []string{":"}, true
 	case `^\$\(`:

@@ -52,18 +52,20 @@ func TestKnowledgeGenerated(t *testing.T) {
 	golit.Check(t, "knowledge_gen.go", generateKnowledge(t), *update)
 }
 
-// argNeedsSource renders argNeeds: requiredOf of every arg_match pattern of
+// argNeedsSource renders argNeeds: requiredOf of every arg_match and no_arg pattern of
 // k, so that no process parses a built-in row's pattern to find it.
 func argNeedsSource(p golit.Printer, k *Knowledge) string {
 	var pats []string
 	for _, r := range append([]Row{k.Redirect, k.RedirectIn}, k.Rows...) {
-		if r.ArgMatch != "" && !slices.Contains(pats, r.ArgMatch) {
-			pats = append(pats, r.ArgMatch)
+		for _, pat := range []string{r.ArgMatch, r.NoArg} {
+			if pat != "" && !slices.Contains(pats, pat) {
+				pats = append(pats, pat)
+			}
 		}
 	}
 	slices.Sort(pats)
 	var b strings.Builder
-	b.WriteString("// argNeeds returns requiredOf(pattern) for the arg_match patterns of\n" +
+	b.WriteString("// argNeeds returns requiredOf(pattern) for the arg_match and no_arg patterns of\n" +
 		"// commands.yaml (ok is false for any other pattern).\n" +
 		"func argNeeds(pattern string) (needs []string, ok bool) {\n\tswitch pattern {\n")
 	for _, pat := range pats {

@@ -111,6 +111,7 @@ func TestLoadKnowledgeErrors(t *testing.T) {
 		"commands: [{rule: a, cmd: [rm], arg_match: '(', level: high, reason: x}]",                // bad regexp
 		"commands: [{rule: a, cmd: [rm], arg_match: x, arg_except: '(', level: high, reason: x}]", // bad except
 		"commands: [{rule: a, cmd: [rm], arg_except: x, level: high, reason: x}]",                 // except without arg_match
+		"commands: [{rule: a, cmd: [rm], no_arg: '(', level: high, reason: x}]",                   // bad no_arg
 		"commands: [{rule: a, cmd: [rm], reason: x}]",                                             // no level, no target
 		"commands: [{rule: a, cmd: [rm], level: high, reason: x, colour: red}]",                   // unknown field
 	} {

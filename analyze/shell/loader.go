@@ -208,6 +208,9 @@ func wrapperLoaders(out []risk.Finding, c Command, name string, env paths.Env) [
 		if f, ok := loaderFinding(k, v, c.Dynamic[i], elevated, runsIn(c, env)); ok {
 			out = append(out, f)
 		}
+		if f, ok := registryFinding(k, v, c.Dynamic[i], "the command it runs"); ok {
+			out = append(out, f)
+		}
 	}
 	return out
 }

@@ -600,6 +600,7 @@ func (w *walk) node(n syntax.Node) {
 			r.locals = append(r.locals, spanOf(x))
 		}
 	case *syntax.DeclClause:
+		r.sessionAssigns(x.Args, depth, id, x.Pos().Offset())
 		for _, as := range x.Args {
 			r.assign(as)
 			r.substAssign(as)
@@ -610,6 +611,7 @@ func (w *walk) node(n syntax.Node) {
 			w.fail(r.envScripts(x.Assigns, depth, id, x.Pos().Offset()))
 		}
 		if len(x.Args) == 0 {
+			r.sessionAssigns(x.Assigns, depth, id, x.Pos().Offset())
 			for _, as := range x.Assigns {
 				r.assign(as)
 				r.substAssign(as)
@@ -620,6 +622,7 @@ func (w *walk) node(n syntax.Node) {
 		cmd.Depth = depth
 		if len(x.Assigns) > 0 {
 			cmd.Findings = r.loaderAssigns(cmd.Findings, x.Assigns)
+			cmd.Findings = r.registryAssigns(cmd.Findings, x.Assigns, "the command it runs")
 		}
 		if x == w.call {
 			cmd.Redirs = w.redirs

@@ -126,6 +126,9 @@ func (r *resolver) builtin(c *Command) {
 			}
 			r.setVar(name, val)
 			r.delVar(name + "\x00dynamic")
+			if f, ok := registryFinding(name, val, false, "every later install"); ok {
+				c.Findings = append(c.Findings, f) // as sessionAssigns for a parsed line
+			}
 			if r.persist && c.Args[0] != "local" {
 				r.changes = append(room(r.changes), tool.Effect{Kind: tool.SetVar, Path: name, Text: val, Known: true})
 			}

@@ -105,17 +105,17 @@ func TestApproveCommand(t *testing.T) {
 			}
 
 			// the project: the rule is written, and holds in other sessions
-			kube := bashLine("kubectl delete pod web-1 -n staging", "s3", dir)
+			kube := bashLine("kubectl delete deployment web-1 -n staging", "s3", dir)
 			out, _ = approveCLI(t, 0, dsn, assessOne(t, dsn, kube).Ref, "--project", "--by", "ana")
-			if !strings.Contains(out, "allow rule Bash(kubectl delete pod web-1 -n staging) written to "+filepath.Join(dir, ".warden", "policy.yaml")+"\n") {
+			if !strings.Contains(out, "allow rule Bash(kubectl delete deployment web-1 -n staging) written to "+filepath.Join(dir, ".warden", "policy.yaml")+"\n") {
 				t.Errorf("approve --project printed:\n%s", out)
 			}
 			data, err := os.ReadFile(filepath.Join(dir, ".warden", "policy.yaml"))
-			if err != nil || !strings.Contains(string(data), "Bash(kubectl delete pod web-1 -n staging)") {
+			if err != nil || !strings.Contains(string(data), "Bash(kubectl delete deployment web-1 -n staging)") {
 				t.Fatalf("project file: %q, %v", data, err)
 			}
 			// (assess reads the project's policy of its --cwd)
-			code, stdout, stderr := runCLI(t, bashLine("kubectl delete pod web-1 -n staging", "s4", dir)+"\n", "assess", "--store", dsn, "--home", "/home/user", "--cwd", dir)
+			code, stdout, stderr := runCLI(t, bashLine("kubectl delete deployment web-1 -n staging", "s4", dir)+"\n", "assess", "--store", dsn, "--home", "/home/user", "--cwd", dir)
 			if code != 0 || !strings.HasPrefix(stdout, `{"level":"high"`) || !strings.Contains(stdout, `"decision":"allow"`) {
 				t.Errorf("approved for the project, asked in another session: %s %s", stdout, stderr)
 			}
