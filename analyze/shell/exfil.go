@@ -54,6 +54,10 @@ type sink struct {
 	// self: it sends its own output (a /dev/tcp redirection), so what it
 	// reads itself is sent
 	self bool
+	// auth are the computed words that authenticate the request (an
+	// Authorization header, -u user:$TOKEN): a vendor's credential there
+	// goes to whoever the request goes to (see foreignCredential)
+	auth []int
 }
 
 // exfilFlow finds sensitive data that flows into a command that sends it
@@ -140,8 +144,10 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 			}
 		}
 		// secrets the environment holds, named in what it sends (not
-		// to the service the token is for)
-		if !found {
+		// to the service the token is for); a request that sends nothing
+		// but its credentials is judged below
+		authOnly := len(s.files) == 0 && !s.stdin && len(s.data) == 0
+		if !found && !authOnly {
 			if v := secretRefIn(c, s.data, s.stdin, func(v string) bool { return ownService(v, s.to) }); v != "" {
 				l := risk.Critical
 				if s.http && !strings.HasPrefix(v, "AWS_") {
@@ -151,6 +157,16 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 					l = risk.High
 				}
 				report(ruleExfilEnv, "the secret in $"+v, c.Line(), "", l)
+				found = true
+			}
+		}
+		// a vendor's credential authenticating a request to a host that
+		// is not the vendor's (a GitHub token in an Authorization header
+		// to an IP address): whoever runs that host now holds it
+		if !found && len(s.auth) > 0 && s.to != "" && external() {
+			if what, vendor := k.foreignCredential(cmds, i, s); what != "" {
+				out = append(out, risk.Finding{Analyzer: "shell", Rule: ruleExfilEnv, Level: risk.High, Resource: resource(s.to),
+					Reason: s.name + " authenticates to " + cut(s.to, 80) + " with " + what + ", a " + vendor + " credential, though the host is not " + vendor + "'s: whoever runs it now holds the credential"})
 				found = true
 			}
 		}
@@ -475,6 +491,87 @@ func secretRefIn(c Command, data []int, stdin bool, skip func(string) bool) stri
 	return found
 }
 
+// credentialVendors map the first word of a credential variable, or a
+// CLI that prints a token, to its vendor and the domains its API lives
+// under (a host that names the vendor — github.example.com, an
+// Enterprise server — counts as the vendor's too).
+var credentialVendors = map[string]struct {
+	vendor  string
+	domains []string
+}{
+	"github": {"GitHub", []string{"github.com", "githubusercontent.com", "ghcr.io"}}, "gh": {"GitHub", []string{"github.com", "githubusercontent.com", "ghcr.io"}},
+	"gitlab": {"GitLab", []string{"gitlab.com"}}, "glab": {"GitLab", []string{"gitlab.com"}},
+	"aws":    {"AWS", []string{"amazonaws.com", "aws.amazon.com"}},
+	"google": {"Google", []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev", "run.app", "appspot.com", "cloudfunctions.net"}},
+	"gcloud": {"Google", []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev", "run.app", "appspot.com", "cloudfunctions.net"}},
+	"gcp":    {"Google", []string{"googleapis.com", "google.com"}},
+	"azure":  {"Azure", []string{"azure.com", "microsoft.com", "windows.net", "azurecr.io", "microsoftonline.com"}}, "az": {"Azure", []string{"azure.com", "microsoft.com", "windows.net", "azurecr.io", "microsoftonline.com"}},
+	"openai": {"OpenAI", []string{"openai.com"}}, "anthropic": {"Anthropic", []string{"anthropic.com"}},
+	"npm": {"npm", []string{"npmjs.org", "npmjs.com", "yarnpkg.com"}}, "slack": {"Slack", []string{"slack.com"}}, "stripe": {"Stripe", []string{"stripe.com"}},
+	"hf": {"Hugging Face", []string{"huggingface.co"}}, "huggingface": {"Hugging Face", []string{"huggingface.co"}},
+}
+
+// foreignCredential returns a vendor's credential among the words that
+// authenticate command i's request s (a variable named for the vendor,
+// $GITHUB_TOKEN; the output of its CLI, $(gh auth token), $(gcloud auth
+// print-access-token)) when the request goes to a host that is not the
+// vendor's, and the vendor; "" otherwise. Credentials of no known
+// vendor ($API_TOKEN to the API it is for) are not judged: where they
+// belong is not known.
+func (k *Knowledge) foreignCredential(cmds []Command, i int, s sink) (what, vendor string) {
+	host := s.to
+	if j := strings.Index(host, "://"); j >= 0 {
+		host = host[j+3:]
+	}
+	host, _, _ = strings.Cut(host, "/")
+	host = strings.ToLower(hostOf(host))
+	if host == "" || strings.ContainsAny(host, "$`") {
+		return "", ""
+	}
+	foreign := func(key string) (string, bool) {
+		v, ok := credentialVendors[key]
+		if !ok || strings.Contains(host, key) || strings.Contains(host, strings.ToLower(v.vendor)) {
+			return "", false
+		}
+		for _, d := range v.domains {
+			if host == d || strings.HasSuffix(host, "."+d) {
+				return "", false
+			}
+		}
+		return v.vendor, true
+	}
+	c := cmds[i]
+	for _, j := range s.auth {
+		var name string
+		eachVarRef(c.Args[j], func(v string) {
+			if name == "" && secretVar(v) {
+				name = v
+			}
+		})
+		if name != "" {
+			word, _, _ := strings.Cut(strings.ToLower(name), "_")
+			if v, ok := foreign(word); ok {
+				return "$" + name, v
+			}
+		}
+	}
+	// the CLIs whose output the request carries ($(gh auth token))
+	for _, j := range c.Inputs {
+		in := cmds[j]
+		if len(in.Args) < 2 || in.Dynamic[0] {
+			continue
+		}
+		n := commandName(in.Args[0])
+		if _, known := credentialVendors[n]; !known || !k.secretRead(n, in) {
+			continue
+		}
+		if v, ok := foreign(n); ok {
+			return "the output of `" + cut(in.Line(), 60) + "`", v
+		}
+	}
+	return "", ""
+}
+
 // ownService reports whether the secret in variable v goes to the
 // service it is for: the variable's first word names the destination's
 // domain (TELEGRAM_BOT_TOKEN to api.telegram.org, GITHUB_TOKEN to
@@ -730,7 +827,7 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 			}
 		}
 	}
-	if len(s.files) == 0 && !s.stdin && len(s.data) == 0 {
+	if len(s.files) == 0 && !s.stdin && len(s.data) == 0 && len(s.auth) == 0 {
 		return s, false
 	}
 	return s, true
@@ -824,6 +921,9 @@ func (s *sink) curl(c Command, env Env) {
 func (s *sink) curlValue(f, v string, j int, dyn bool, c Command, env Env) {
 	switch {
 	case curlAuthFlags[f]:
+		if dyn && len(s.auth) < 4 {
+			s.auth = append(s.auth, j)
+		}
 		return
 	case f == "-H" || f == "--header":
 		if !dyn {
@@ -831,6 +931,9 @@ func (s *sink) curlValue(f, v string, j int, dyn bool, c Command, env Env) {
 		}
 		name, _, _ := strings.Cut(strings.Trim(v, `"'`), ":")
 		if authHeader(name) {
+			if len(s.auth) < 4 {
+				s.auth = append(s.auth, j)
+			}
 			return
 		}
 		s.data = append(s.data, j)
