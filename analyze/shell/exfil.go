@@ -1120,7 +1120,7 @@ func remoteOperand(a string) bool {
 func (s *sink) cloud(c Command, env Env) bool {
 	var ops []int
 	for j := 1; j < len(c.Args); j++ {
-		if a := c.Args[j]; !strings.HasPrefix(a, "-") || c.Dynamic[j] {
+		if a := c.Args[j]; !strings.HasPrefix(a, "-") || a == "-" || c.Dynamic[j] { // -: stdin (aws s3 cp - s3://b/k)
 			ops = append(ops, j)
 		} else if a == "--file" || a == "-f" || a == "--source" || a == "-s" {
 			if j+1 < len(c.Args) && s.name == "az" {
