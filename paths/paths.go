@@ -823,7 +823,9 @@ func SecretName(p string) bool {
 		return true
 	}
 	switch base {
-	case ".netrc", ".pgpass", ".pypirc", ".npmrc", ".git-credentials", ".htpasswd", "credentials.json", "service-account.json", "secrets.yaml", "secrets.yml", "secrets.json":
+	case ".netrc", ".pgpass", ".pypirc", ".npmrc", ".git-credentials", ".htpasswd", "credentials.json", "service-account.json", "secrets.yaml", "secrets.yml", "secrets.json",
+		"database.yml", "wp-config.php": // Rails' and WordPress's database passwords
+
 		return true
 	}
 	return false

@@ -472,3 +472,16 @@ func TestHoldsCredentials(t *testing.T) {
 		}
 	}
 }
+
+func TestSecretName(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/p/.env": true, "/p/.env.production": true, "/p/.env.example": false, "/p/.env.sample": false,
+		"/home/u/.ssh/id_ed25519": true, "/p/id_rsa.pub": false, "/p/tls/server.key": true, "/p/cert.pem": true,
+		"/p/.netrc": true, "/p/config/database.yml": true, "/var/www/wp-config.php": true, "/p/credentials.json": true,
+		"/p/config/database.yml.example": false, "/p/README.md": false, "/p/keys.go": false, "/p/config/app.yml": false,
+	} {
+		if got := SecretName(p); got != want {
+			t.Errorf("SecretName(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

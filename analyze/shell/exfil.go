@@ -215,7 +215,7 @@ func orNetwork(to string) string {
 // the machine: critical, but high for a database dump, which backups
 // send off the machine as a matter of course (asked, not locked).
 func levelFor(what string) risk.Level {
-	if what == srcDump {
+	if what == srcDump || what == srcPeople { // sent by backups too, and named by a guess
 		return risk.High
 	}
 	return risk.Critical
@@ -246,6 +246,7 @@ const (
 	srcDatabase    = "database rows"
 	srcHolding     = "a folder that holds credentials" // home, /, ~/.config, /etc sent whole
 	srcDump        = tool.SensitiveDump
+	srcPeople      = "records of customers or patients"
 )
 
 // sourceOf names the sensitive data command c itself reads (and prints
@@ -342,6 +343,9 @@ func pathSource(p string, env Env) string {
 	case personal(p, env.Home):
 		return srcPersonal
 	case dataDump(p):
+		if customerData(strings.ToLower(p)) {
+			return srcPeople
+		}
 		return srcDump
 	}
 	return ""
@@ -359,6 +363,10 @@ var dumpTools = map[string]bool{"pg_dump": true, "pg_dumpall": true, "mysqldump"
 func dataDump(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	ext := path.Ext(base) // most paths end here: no extension, or one of none of these
+	if ext == "" {
+		// a folder (or a file without extension) of people's records
+		return customerData(strings.ToLower(p))
+	}
 	if len(ext) < 3 || len(ext) > 8 {
 		return false
 	}
@@ -374,7 +382,21 @@ func dataDump(p string) bool {
 		return true
 	case ".sql", ".db", ".sqlite", ".sqlite3", ".csv", ".tsv", ".jsonl", ".ndjson":
 		low := strings.ToLower(p)
-		return strings.Contains(low, "backup") || strings.Contains(low, "dump") || strings.Contains(low, "export")
+		return strings.Contains(low, "backup") || strings.Contains(low, "dump") || strings.Contains(low, "export") || customerData(low)
+	case ".json", ".xlsx", ".xls", ".parquet", ".avro":
+		return customerData(strings.ToLower(p))
+	}
+	return false
+}
+
+// customerData reports a path (lower-case) with a folder or file named
+// for the records of people a business keeps: customers, patients, PII
+// (./data/customers/, exports/patients.csv).
+func customerData(low string) bool {
+	for _, w := range [...]string{"customer", "patient", "/pii", "_pii", "personal_data", "personal-data"} {
+		if strings.Contains(low, w) {
+			return true
+		}
 	}
 	return false
 }
