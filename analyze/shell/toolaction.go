@@ -107,26 +107,25 @@ func allArgument(args map[string]any) bool {
 	return false
 }
 
-// offArgument returns the argument, as "key: value", that turns what a
-// tool acts on off: enabled/active: false, status/state: disabled,
-// paused, muted, inactive, off; "" when none does.
+// offArgument returns the argument, as "key: value", that switches what
+// a tool acts on off as a request body's field does (webapi.TurnsOff:
+// enabled false, paused true, status "disabled"); "" when none does.
 func offArgument(args map[string]any) string {
 	for _, k := range slices.Sorted(maps.Keys(args)) {
-		switch key := normKey(k); v := args[k].(type) {
+		v := ""
+		switch x := args[k].(type) {
 		case bool:
-			if !v && (key == "enabled" || key == "active" || key == "enable" || key == "monitoring" || key == "logging") {
-				return k + ": false"
-			}
-			if v && (key == "disabled" || key == "paused" || key == "muted" || key == "silenced") {
-				return k + ": true"
+			v = "false"
+			if x {
+				v = "true"
 			}
 		case string:
-			if key == "status" || key == "state" {
-				switch strings.ToLower(v) {
-				case "disabled", "paused", "muted", "inactive", "off", "suspended":
-					return k + ": " + v
-				}
-			}
+			v = strings.ToLower(x)
+		default:
+			continue
+		}
+		if webapi.TurnsOff(normKey(k), v) {
+			return k + ": " + v
 		}
 	}
 	return ""

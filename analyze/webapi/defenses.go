@@ -198,6 +198,14 @@ func disablingBody(body []string, named bool) (string, bool) {
 	return "", false
 }
 
+// TurnsOff reports whether setting key (lower case) to value (lower
+// case: "false", "disabled" …) switches a thing off, as a body's field
+// does (see offKeys): enabled false, paused true, status disabled.
+func TurnsOff(key, value string) bool {
+	want, ok := offKeys[key]
+	return ok && (want == "off" && offStates[value] || want != "off" && value == want)
+}
+
 // namedDefenses are the words of a body's key that name a security
 // control it turns off wherever it is sent (secret_scanning,
 // audit_log, firewall, logging): not alerts or monitors, which a body
