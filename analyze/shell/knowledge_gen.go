@@ -1825,7 +1825,7 @@ func commandsData() *Knowledge {
 			{
 				Rule:     "pkg.publish",
 				Cmd:      []string{"crane", "gcrane", "regctl", "skopeo", "oras"},
-				SubAny:   []string{"tag", "copy", "cp", "push", "mutate", "append"},
+				SubAny:   []string{"tag", "copy", "cp", "push"},
 				ArgMatch: `(?:^|:)(?:latest|stable|prod|production|release|main|master|edge|v\d+(?:\.\d+)?)$`,
 				NoArg:    `^(?:docker://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
 				Level:    "high",
