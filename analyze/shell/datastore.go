@@ -226,6 +226,27 @@ var mongoRules = map[string]redisRule{
 	"replaceOne":       {risk.Low, "replaces a document"},
 }
 
+// mongoCommands judge the database commands run through
+// db.adminCommand or db.runCommand ({shutdown: 1}, "shutdown"), whose
+// names the methods above do not show; group 2 holds the rest of the
+// command document, where force: true may stand.
+var mongoCommands = lazyre.New(`(?:adminCommand|runCommand)\s*\(\s*(?:\{\s*["']?|["'])(shutdown|dropDatabase|drop|replSetReconfig|replSetStepDown|dropAllUsersFromDatabase|dropAllRolesFromDatabase|dropUser|removeShard|fsync)\b([^)]{0,200})`)
+
+var mongoCommandRules = map[string]redisRule{
+	"shutdown":                 {risk.High, "stops the server"},
+	"dropDatabase":             {risk.Critical, "deletes the whole database"},
+	"drop":                     {risk.High, "deletes a whole collection"},
+	"replSetReconfig":          {risk.Medium, "changes the replica set's members"},
+	"replSetStepDown":          {risk.Medium, "makes the primary step down"},
+	"dropAllUsersFromDatabase": {risk.High, "deletes every user"},
+	"dropAllRolesFromDatabase": {risk.High, "deletes every role"},
+	"dropUser":                 {risk.High, "deletes a user"},
+	"removeShard":              {risk.High, "drains and removes a shard from the cluster"},
+	"fsync":                    {risk.Low, "flushes (and may lock) the server"},
+}
+
+var mongoForce = lazyre.New(`\bforce["']?\s*:\s*(?:true|1)\b`)
+
 // MongoFindings judges MongoDB shell JavaScript (mongosh --eval, a
 // heredoc): dropping databases, collections and users, and bulk deletes
 // and updates, which take every document when the filter is empty.
@@ -242,6 +263,21 @@ func MongoFindings(out []risk.Finding, js string) []risk.Finding {
 			Resource: "mongodb:" + m[1]}
 		if m[2] != "" && (m[1] == "deleteMany" || m[1] == "remove" || m[1] == "updateMany") {
 			f.Level, f.Reason = risk.High, "The MongoDB method "+m[1]+" with an empty filter takes every document of the collection"
+		}
+		if f.Level == risk.Critical {
+			f.Locked = true
+		}
+		out = append(out, f)
+	}
+	if !strings.Contains(js, "Command") {
+		return out
+	}
+	for _, m := range mongoCommands.Get().FindAllStringSubmatch(js, 16) {
+		r := mongoCommandRules[m[1]]
+		f := risk.Finding{Analyzer: "shell", Rule: "db.document_command", Level: r.level, Reason: "The MongoDB command " + m[1] + " " + r.what,
+			Resource: "mongodb:" + m[1]}
+		if m[1] == "replSetReconfig" && mongoForce.Get().MatchString(m[2]) {
+			f.Level, f.Reason = risk.High, "The MongoDB command replSetReconfig with force: true rewrites the replica set's members without a majority, and may roll back writes"
 		}
 		if f.Level == risk.Critical {
 			f.Locked = true

@@ -32,6 +32,15 @@ func TestDataStores(t *testing.T) {
 		{"mongosh app --eval 'db.users.deleteMany({age: {$lt: 18}})'", "db.document_command", "medium"},
 		{"mongosh mongodb://db.example.com/app <<'EOF'\nuse app\ndb.orders.updateMany({}, {$set: {paid: true}})\nEOF", "db.document_command", "high"},
 		{"sudo -u mongodb mongosh --host prod-mongo --eval 'db.logs.drop()'", "db.document_command", "critical"},
+		// database commands run through adminCommand / runCommand
+		{"mongosh mongodb://db:27017/admin --eval 'db.adminCommand({shutdown: 1, force: true})'", "db.document_command", "high"},
+		{`mongosh --quiet --eval 'db.getSiblingDB("admin").runCommand({"shutdown": 1})'`, "db.document_command", "high"},
+		{"mongosh --eval 'db.adminCommand(\"shutdown\")'", "db.document_command", "high"},
+		{"mongosh app --eval 'db.runCommand({dropDatabase: 1})'", "db.document_command", "critical"},
+		{"mongosh --eval 'db.adminCommand({replSetReconfig: cfg, force: true})'", "db.document_command", "high"},
+		{"mongosh --eval 'rs.conf(); db.adminCommand({replSetReconfig: cfg})'", "db.document_command", "medium"},
+		{"mongosh --eval 'db.adminCommand({removeShard: \"shard0002\"})'", "db.document_command", "high"},
+		{"mongosh --eval 'db.getSiblingDB(\"admin\").shutdownServer({force: true})'", "db.document_command", "high"},
 	}
 	for _, m := range match {
 		fs := analyzeScript(t, m.cmd)
@@ -54,6 +63,10 @@ func TestDataStores(t *testing.T) {
 		"mongosh --eval 'db.users.find({})'",
 		"mongosh app --eval 'db.users.countDocuments({})'",
 		"mongosh --eval 'db.stats()'",
+		"mongosh --eval 'db.adminCommand({listDatabases: 1})'",
+		"mongosh --eval 'db.adminCommand({getParameter: 1, featureCompatibilityVersion: 1})'",
+		"mongosh --eval 'db.runCommand({serverStatus: 1})'",
+		"mongosh --eval 'db.adminCommand({replSetGetStatus: 1})'",
 		"mongodump --db app --out backup/",
 		"git log --grep dropDatabase",
 	}

@@ -598,9 +598,16 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "priv.account_change",
-				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "visudo", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
+				Cmd:    []string{"useradd", "adduser", "addgroup", "userdel", "deluser", "groupadd", "groupdel", "groupmod", "chpasswd", "passwd", "vipw", "chsh", "newusers", "luseradd", "luserdel", "lusermod", "lgroupadd", "lgroupdel", "lgroupmod"},
 				Level:  "high",
 				Reason: "The command changes user accounts, groups or passwords",
+			},
+			{
+				Rule:   "priv.account_change",
+				Cmd:    []string{"visudo"},
+				NoFlag: []string{"-c", "--check", "-h", "--help", "-V", "--version"},
+				Level:  "high",
+				Reason: "visudo edits who may run what as root",
 			},
 			{
 				Rule:   "priv.account_change",
@@ -1451,11 +1458,65 @@ func commandsData() *Knowledge {
 			{
 				Rule:    "cloud.apply_unreviewed",
 				Cmd:     []string{"terraform", "tofu", "terragrunt"},
-				SubAny:  []string{"apply", "run-all"},
+				SubAny:  []string{"apply"},
 				AnyFlag: []string{"-auto-approve", "--auto-approve", "-auto-approve=true", "--terragrunt-non-interactive", "--non-interactive"},
 				NoFlag:  []string{"-destroy", "--destroy"},
 				Level:   "high",
 				Reason:  "The apply changes infrastructure without showing the plan for review",
+			},
+			{
+				Rule:   "cloud.apply_unreviewed",
+				Cmd:    []string{"terragrunt"},
+				Sub:    []string{"run-all", "apply"},
+				Level:  "high",
+				Reason: "terragrunt run-all apply applies every module of the stack without showing their plans for review",
+			},
+			{
+				Rule:     "cloud.versioning_off",
+				Cmd:      []string{"aws"},
+				Sub:      []string{"s3api", "put-bucket-versioning"},
+				ArgMatch: `Status=Suspended|"Status"\s*:\s*"Suspended"|MFADelete=Disabled|"MFADelete"\s*:\s*"Disabled"`,
+				Level:    "high",
+				Reason:   "Suspending versioning (or MFA delete) makes later overwrites and deletions in the bucket permanent",
+			},
+			{
+				Rule:   "cloud.versioning_off",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"s3api", "put-object-lock-configuration"},
+				NoArg:  "DefaultRetention|^fileb?://",
+				Level:  "high",
+				Reason: "The object lock configuration drops the bucket's default retention, so new objects can be deleted at once",
+			},
+			{
+				Rule:   "cloud.versioning_off",
+				Cmd:    []string{"aws"},
+				Sub:    []string{"s3api", "put-object-lock-configuration"},
+				Level:  "medium",
+				Reason: "The object lock configuration of the bucket changes",
+			},
+			{
+				Rule:   "cloud.versioning_off",
+				Cmd:    []string{"gsutil"},
+				Sub:    []string{"versioning", "set", "off"},
+				Level:  "high",
+				Reason: "Switching versioning off makes later overwrites and deletions in the bucket permanent",
+			},
+			{
+				Rule:    "cloud.versioning_off",
+				Cmd:     []string{"gcloud"},
+				Sub:     []string{"storage", "buckets", "update"},
+				AnyFlag: []string{"--no-versioning", "--clear-soft-delete"},
+				Level:   "high",
+				Reason:  "Switching versioning or soft delete off makes later overwrites and deletions in the bucket permanent",
+			},
+			{
+				Rule:     "cloud.versioning_off",
+				Cmd:      []string{"az"},
+				Sub:      []string{"storage", "account", "blob-service-properties", "update"},
+				AnyFlag:  []string{"--enable-versioning", "--enable-delete-retention", "--enable-container-delete-retention", "--enable-restore-policy"},
+				ArgMatch: "^(?:--enable-[a-z-]+=)?false$",
+				Level:    "high",
+				Reason:   "Switching blob versioning or soft delete off makes later overwrites and deletions permanent",
 			},
 			{
 				Rule:   "cloud.apply_unreviewed",
@@ -1669,6 +1730,122 @@ func commandsData() *Knowledge {
 				NoFlag: []string{"--dry-run", "-n"},
 				Level:  "high",
 				Reason: "Publishing puts the workspace's code on a public registry, where it cannot be fully taken back",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"npm", "pnpm"},
+				Sub:      []string{"dist-tag"},
+				SubAny:   []string{"add", "set"},
+				ArgMatch: "^latest$",
+				Level:    "high",
+				Reason:   "Moving the latest dist-tag changes the version every user of the package installs",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"npm", "pnpm"},
+				Sub:    []string{"dist-tag"},
+				SubAny: []string{"add", "set", "rm"},
+				Level:  "medium",
+				Reason: "The dist-tag changes which version its users install",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"npm", "pnpm", "yarn"},
+				SubAny: []string{"deprecate"},
+				Level:  "medium",
+				Reason: "Deprecating versions on the registry warns everyone who installs them",
+			},
+			{
+				Rule:   "pkg.owner_grant",
+				Cmd:    []string{"npm", "pnpm"},
+				Sub:    []string{"owner"},
+				SubAny: []string{"add"},
+				Level:  "high",
+				Reason: "Adding an owner gives them the right to publish the package",
+			},
+			{
+				Rule:     "pkg.owner_grant",
+				Cmd:      []string{"npm", "pnpm"},
+				Sub:      []string{"access", "grant"},
+				ArgMatch: "^read-write$",
+				Level:    "high",
+				Reason:   "The team gets the right to publish the package",
+			},
+			{
+				Rule:    "pkg.owner_grant",
+				Cmd:     []string{"cargo", "gem"},
+				Sub:     []string{"owner"},
+				AnyFlag: []string{"--add", "-a"},
+				Level:   "high",
+				Reason:  "Adding an owner gives them the right to publish the crate or gem",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"gem"},
+				Sub:    []string{"yank"},
+				Level:  "high",
+				Reason: "A yanked gem version is gone from RubyGems for good, and everything pinned to it breaks",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"docker", "podman", "nerdctl", "buildah"},
+				SubAny:   []string{"push"},
+				ArgMatch: `:(?:latest|stable|prod|production|release|main|master|edge|v?\d+(?:\.\d+)?)$`,
+				NoArg:    `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/`,
+				Level:    "high",
+				Reason:   "Pushing a moving tag changes the image every deployment and pull of that tag gets",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"docker", "podman", "nerdctl", "buildah"},
+				SubAny: []string{"push"},
+				NoArg:  `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
+				Level:  "medium",
+				Reason: "Pushing an image publishes it to the registry",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"docker", "podman"},
+				SubAny:   []string{"build", "buildx"},
+				AnyFlag:  []string{"--push"},
+				ArgMatch: `:(?:latest|stable|prod|production|release|main|master|edge|v?\d+(?:\.\d+)?)$|^type=registry`,
+				NoArg:    `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/`,
+				Level:    "high",
+				Reason:   "The build pushes a moving tag, changing the image every deployment and pull of that tag gets",
+			},
+			{
+				Rule:    "pkg.publish",
+				Cmd:     []string{"docker", "podman"},
+				SubAny:  []string{"build", "buildx"},
+				AnyFlag: []string{"--push"},
+				NoArg:   `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/`,
+				Level:   "medium",
+				Reason:  "The build pushes its image to the registry",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"crane", "gcrane", "regctl", "skopeo", "oras"},
+				SubAny:   []string{"tag", "copy", "cp", "push"},
+				ArgMatch: `(?:^|:)(?:latest|stable|prod|production|release|main|master|edge|v\d+(?:\.\d+)?)$`,
+				NoArg:    `^(?:docker://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
+				Level:    "high",
+				Reason:   "Pointing a moving tag at another image changes what every deployment and pull of that tag gets",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"crane", "gcrane", "regctl", "skopeo", "oras", "helm"},
+				SubAny: []string{"tag", "copy", "cp", "push", "mutate", "append"},
+				NoArg:  `^(?:docker://|oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
+				Level:  "medium",
+				Reason: "The image or chart is published to the registry",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"goreleaser"},
+				Sub:    []string{"release"},
+				NoArg:  "^--snapshot$|^--skip-publish$|^(?:--skip=)?(?:[a-z-]+,)*publish(?:,[a-z-]+)*$|^--help$|^-h$",
+				Level:  "high",
+				Reason: "goreleaser release publishes the release, its archives and images to everyone",
 			},
 			{
 				Rule:   "pkg.publish",
@@ -2527,6 +2704,13 @@ func commandsData() *Knowledge {
 				ArgMatch: "^(?:stop|quit)$",
 				Level:    "high",
 				Reason:   "Signalling the web server to stop takes down every site it serves",
+			},
+			{
+				Rule:   "db.wal_reset",
+				Cmd:    []string{"pg_resetwal", "pg_resetxlog"},
+				NoFlag: []string{"-n", "--dry-run", "--help", "-V", "--version"},
+				Level:  "high",
+				Reason: "pg_resetwal discards the write-ahead log; recent commits are lost and the database may be left corrupt",
 			},
 			{
 				Rule:     "sec.service_stop",
@@ -3779,6 +3963,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"id_", "ssh_host_"}, true
 	case `(?:^|/)\.(?:bash|zsh|sh|python|psql|mysql|sqlite|node_repl|rediscli|irb)_history$|(?:^|/)\.(?:zhistory|histfile)$`:
 		return []string{"_history", "zhistory", "histfile"}, true
+	case `(?:^|:)(?:latest|stable|prod|production|release|main|master|edge|v\d+(?:\.\d+)?)$`:
+		return []string{"latest", "stable", "prod", "release", "ma", "edge", "v"}, true
 	case "(?:^|=)https?://":
 		return []string{"http"}, true
 	case `(?:^|=|,)(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)$`:
@@ -3837,6 +4023,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"secret", "token", "key"}, true
 	case `(?is)dn:\s*cn=(?:domain admins|enterprise admins|schema admins|administrators|admins?|wheel|sudo(?:ers)?|root|docker|trust admins)\s*,.*\b(?:add|replace):\s*(?:member|uniqueMember|memberUid)\b`:
 		return []string{"member", "uniquemember", "memberuid"}, true
+	case `:(?:latest|stable|prod|production|release|main|master|edge|v?\d+(?:\.\d+)?)$`:
+		return []string{":"}, true
+	case `:(?:latest|stable|prod|production|release|main|master|edge|v?\d+(?:\.\d+)?)$|^type=registry`:
+		return []string{":", "type=registry"}, true
 	case ":NoExecute$":
 		return []string{":noexecute"}, true
 	case ":NoSchedule$":
@@ -3845,6 +4035,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
 		return []string{"administratoraccess", "iamfullaccess", "poweruseraccess", `action"`, `principal"`, "admin"}, true
+	case "DefaultRetention|^fileb?://":
+		return []string{"defaultretention", "file"}, true
+	case `Status=Suspended|"Status"\s*:\s*"Suspended"|MFADelete=Disabled|"MFADelete"\s*:\s*"Disabled"`:
+		return []string{"status=suspended", `"suspended"`, "mfadelete=disabled", `"mfadelete"`}, true
 	case `\\?"Principal\\?"\s*:\s*(?:\\?"\*\\?"|\{\s*\\?"AWS\\?"\s*:\s*\[?\s*\\?"\*\\?")`:
 		return []string{`"principal`}, true
 	case `\ball(?:Authenticated)?Users\b|^(?:--role=)?roles/(?:owner|editor|[A-Za-z.]*[aA]dmin[A-Za-z]*|iam\.serviceAccount(?:TokenCreator|User|KeyAdmin)|iam\.workloadIdentityUser)$`:
@@ -3871,6 +4065,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:--desired-capacity=|--desired-count=|--max-size=)?0$":
 		return []string{"0"}, true
+	case "^(?:--enable-[a-z-]+=)?false$":
+		return []string{"false"}, true
 	case "^(?:--expir[ey]-days=)?(?:[0-9]|[12][0-9]|30)$":
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30"}, true
 	case "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date":
@@ -3963,6 +4159,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
 	case "^(?:delete|del|down|disconnect|dis)$":
 		return []string{"el", "own", "is"}, true
+	case `^(?:docker://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
+		return []string{"localhost", "127.", "[::1]", "--help"}, true
+	case `^(?:docker://|oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
+		return []string{"localhost", "127.", "[::1]", "--help"}, true
 	case "^(?:edit|create)$":
 		return []string{"edit", "create"}, true
 	case "^(?:flush|f|fl|flu|flus)$":
@@ -3973,6 +4173,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"group", "user"}, true
 	case "^(?:group|user|computer)$":
 		return []string{"group", "user", "computer"}, true
+	case `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/`:
+		return []string{"localhost", "127.", "[::1]"}, true
+	case `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
+		return []string{"localhost", "127.", "[::1]", "--help"}, true
 	case "^(?:pods?|po)(?:/|$)":
 		return []string{"po"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
@@ -4013,6 +4217,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"--nodeps"}, true
 	case "^--overwrite-destination(?:=true)?$|^--force$":
 		return []string{"--overwrite-destination", "--force"}, true
+	case "^--snapshot$|^--skip-publish$|^(?:--skip=)?(?:[a-z-]+,)*publish(?:,[a-z-]+)*$|^--help$|^-h$":
+		return []string{"--snapshot", "--skip-publish", "publish", "--help", "-h"}, true
 	case "^-[A-Za-z]*d[A-Za-z]*d[A-Za-z]*$":
 		return []string{"-"}, true
 	case "^-[a-z]*i[a-z]*$":
@@ -4061,12 +4267,16 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"gitlab:backup:restore"}, true
 	case "^https?://":
 		return []string{"http"}, true
+	case "^latest$":
+		return []string{"latest"}, true
 	case `^mirror\.`:
 		return []string{"mirror."}, true
 	case "^off$":
 		return []string{"off"}, true
 	case "^purge$":
 		return []string{"purge"}, true
+	case "^read-write$":
+		return []string{"read-write"}, true
 	case "^user$":
 		return []string{"user"}, true
 	case `path\s*"(?:\*|\+/\*|sys/\*|auth/\*|sys/(?:polic|auth|mounts)[^"]*|identity/\*)"|capabilities\s*=\s*\[[^\]]*"sudo"`:

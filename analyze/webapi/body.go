@@ -264,3 +264,63 @@ func jsonValues(s string, keys []string) []string {
 	}
 	return out
 }
+
+// grantKeys are the body fields that set what an account, team or
+// member may do (GitHub's permission and default_repository_permission,
+// GitLab's access_level, Slack's and others' role, base_role, org_role);
+// a key ending in one of them counts (repository_role, member_role).
+var grantKeys = []string{"permission", "role", "access_level"}
+
+// grantField returns the field of a request body (JSON, form or gh api
+// -f key=value) that sets a permission or role to an administrator's
+// (admin, owner, maintain, write-all; GitLab's 40 and 50), and the value;
+// "" when none does. read, pull, write and none are not.
+func grantField(body []string) (string, string) {
+	for _, b := range body {
+		if len(b) > maxBody {
+			b = b[:maxBody]
+		}
+		lb := strings.ToLower(b)
+		for _, key := range grantKeys {
+			for off := 0; ; {
+				i := strings.Index(lb[off:], key)
+				if i < 0 {
+					break
+				}
+				i += off
+				off = i + len(key)
+				start := i // the whole field name: default_repository_permission
+				for start > 0 && (lb[start-1] == '_' || lb[start-1] >= 'a' && lb[start-1] <= 'z') {
+					start--
+				}
+				if start < i && lb[i-1] != '_' {
+					continue // parole, controle: another word
+				}
+				if val := grantValue(lb[off:]); val != "" {
+					return lb[start:off], val
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// grantValue reads the value that follows a field name ("…": "admin",
+// =admin, :owner) and returns it when it is an administrator's.
+func grantValue(s string) string {
+	s = strings.TrimPrefix(s, `"`)
+	s = strings.TrimLeft(s, " \t")
+	if s == "" || s[0] != '=' && s[0] != ':' {
+		return ""
+	}
+	s = strings.TrimLeft(s[1:], " \t\"'")
+	end := 0
+	for end < len(s) && (s[end] == '_' || s[end] == '-' || s[end] >= 'a' && s[end] <= 'z' || s[end] >= '0' && s[end] <= '9') {
+		end++
+	}
+	switch v := s[:end]; v {
+	case "admin", "administrator", "owner", "maintain", "maintainer", "write-all", "write_all", "superuser", "super_admin", "org_admin", "organization_admin", "40", "50":
+		return v
+	}
+	return ""
+}

@@ -34,6 +34,7 @@ const (
 	RuleClearCache    = "http.clear_cache"        // a deletion inside a cache: low
 	RuleWrite         = "http.write"              // PUT, PATCH or another method that changes a resource: medium
 	RuleDynamicMethod = "http.dynamic_method"     // a method computed at run time: medium
+	RuleGrant         = "cloud.iam_grant"         // a write whose body sets a permission or role to admin, owner, maintain: high (medium likewise)
 )
 
 // Request is one HTTP request a command or a program makes.
@@ -120,7 +121,6 @@ func Judge(r Request) (risk.Finding, bool) {
 	}
 	// dev: some server on this machine that is no known admin API, most
 	// likely the agent's own development server: a step lower.
-	dev := t.local && t.service == ""
 	f := risk.Finding{Resource: "url:" + t.shown}
 	if t.shown == "" {
 		f.Resource = ""
@@ -130,12 +130,22 @@ func Judge(r Request) (risk.Finding, bool) {
 	if via == "" {
 		via = "The request"
 	}
+	dev := t.local && t.service == ""
 	if !read && !r.MethodDynamic && m != "DELETE" {
 		// what a request to a known service does beyond its path's verb
 		if f, ok := money(r, t, m, via); ok {
 			return f, true
 		}
 		if f, ok := impair(r, t, m, via, where); ok {
+			return f, true
+		}
+		if field, val := grantField(r.Body); field != "" {
+			f.Rule, f.Level = RuleGrant, risk.High
+			f.Reason = via + " sends " + m + " to " + where + " setting " + field + " to " + val + ", granting administrator rights"
+			if dev {
+				f.Level = risk.Medium
+				f.Reason += " (a server on this machine that is no known data store, most likely a development server)"
+			}
 			return f, true
 		}
 		if all := purgeAll(t.path, r.Body); all != "" && t.known && !t.local {

@@ -54,6 +54,17 @@ func TestJudge(t *testing.T) {
 		{Request{Method: "PUT", URL: "http://localhost:3000/api/settings"}, risk.Medium, RuleConfig},
 		{Request{MethodDynamic: true, URL: "https://api.example.com/v1/users/1"}, risk.Medium, RuleDynamicMethod},
 		{Request{Method: "$M", URL: "https://api.example.com/v1/users/1"}, risk.Medium, RuleDynamicMethod},
+		// access granted: a write whose body sets a permission or role to
+		// an administrator's (cloud.iam_grant); read, pull, member are not
+		{Request{Method: "PATCH", URL: "https://api.github.com/orgs/acme", Body: []string{"default_repository_permission=admin"}}, risk.High, RuleGrant},
+		{Request{Method: "PUT", URL: "https://api.github.com/orgs/acme/teams/t/repos/acme/r", Body: []string{`{"permission": "maintain"}`}}, risk.High, RuleGrant},
+		{Request{Method: "POST", URL: "https://gitlab.example.com/api/v4/groups/1/members", Body: []string{"user_id=5", "access_level=50"}}, risk.High, RuleGrant},
+		{Request{Method: "PATCH", URL: "https://api.example.com/v1/members/7", Body: []string{`{"base_role":"owner"}`}}, risk.High, RuleGrant},
+		{Request{Method: "POST", URL: "http://localhost:3000/api/users", Body: []string{`{"name":"t","role":"admin"}`}}, risk.Medium, RuleGrant},
+		{Request{Method: "PATCH", URL: "https://api.github.com/orgs/acme", Body: []string{"default_repository_permission=read"}}, risk.Medium, RuleWrite},
+		{Request{Method: "PATCH", URL: "https://api.example.com/v1/members/7", Body: []string{`{"role":"viewer"}`}}, risk.Medium, RuleWrite},
+		{Request{Method: "POST", URL: "https://api.example.com/v1/posts", Body: []string{`{"title":"parole:owner"}`}}, none, ""},
+		{Request{Method: "POST", URL: "https://gitlab.example.com/api/v4/groups/1/members", Body: []string{"user_id=5", "access_level=30"}}, none, ""},
 		// benign neighbours: reads, searches, test data on a dev server
 		{Request{URL: "http://localhost:9200/_cat/indices"}, none, ""},
 		{Request{Method: "GET", URL: "http://localhost:9200/_all"}, none, ""},
