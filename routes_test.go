@@ -259,6 +259,7 @@ var routes = []struct {
 		geminiReadA("/home/user/project/.env"),
 	}},
 	{"mute one monitor", risk.Medium, []risk.Action{
+		bashA("datadog-ci monitors mute 12345"),
 		bashA(`curl -X POST "https://api.datadoghq.com/api/v1/monitor/12345/mute" -H "DD-API-KEY: $DD_API_KEY"`),
 		bashA("amtool silence add alertname=DiskFull --duration=2h --comment=maintenance"),
 		{Tool: "mcp__datadog__mute_monitor", Arguments: map[string]any{"monitor_id": 12345}},

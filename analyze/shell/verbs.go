@@ -575,6 +575,12 @@ walk:
 		// disable, foo audit-log clear
 		f.Rule, f.Level, f.Reversible = "cli.impair_defense", risk.High, verb == wordDisrupt
 		f.Reason = cmd + " " + disruptPhrase(head) + " a safety control (" + defense + "): what it would catch goes unseen until someone turns it back on"
+		if quietVerbs[head] && obj >= 0 && !widens(args, dyn, start) {
+			// one monitor muted, one alert silenced: on-call practice,
+			// medium as one silence through the API or amtool is
+			f.Level = risk.Medium
+			f.Reason = cmd + " " + disruptPhrase(head) + " one " + defense + ": what it reports goes unseen until the silence ends"
+		}
 	case artifactClear:
 		f.Rule, f.Level, f.Reversible = "cli.clear_cache", risk.Low, true
 		f.Reason = cmd + " empties a cache, which is rebuilt on demand"
@@ -586,6 +592,27 @@ walk:
 		f.Reason = cmd + " deletes a local development cluster or machine and what is stored in it"
 	}
 	return f, true
+}
+
+// widens reports a word among args[start:] that widens a command to
+// everything (--all, -A, all, '*').
+func widens(args []string, dyn []bool, start int) bool {
+	for i := start; i < len(args); i++ {
+		if dyn[i] {
+			continue
+		}
+		switch a := args[i]; a {
+		case "--all", "-A", "--all-namespaces", "all", "*", "--everything", "--global":
+			return true
+		default:
+			// a matcher that matches every alert (alertname=~".+")
+			if strings.Contains(a, `=~".+"`) || strings.Contains(a, `=~".*"`) || strings.HasSuffix(a, "=~.+") ||
+				strings.HasSuffix(a, "=~.*") || strings.HasSuffix(a, `!=""`) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // destroyNext reports whether the path word after a benign verb is a

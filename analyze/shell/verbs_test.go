@@ -466,7 +466,9 @@ func TestImpairDefense(t *testing.T) {
 		{"acme logging disable --bucket prod", risk.High, d},
 		{"acme monitoring alerts disable-all", risk.High, d},
 		{"alerts-cli silence add --url=http://am:9093 --duration=720h 'alertname=~\".+\"'", risk.High, d}, // amtool has rows now (sec.alerts_silenced)
-		{"acme monitor snooze m-1 --duration 7d", risk.High, d},
+		{"acme monitor snooze m-1 --duration 7d", risk.Medium, d},                                         // one monitor: as one silence
+		{"acme monitors snooze --all --duration 7d", risk.High, d},
+		{"datadog-ci monitors mute 12345", risk.Medium, d},
 		{"foo audit-log clear", risk.High, d}, // not a log cleared as an artifact
 		{"datadog-agent stop", risk.High, d},  // stop names a defense here
 		{"acme cloudtrail stop-logging --name main", risk.High, d},
