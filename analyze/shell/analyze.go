@@ -119,7 +119,7 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = controlFindings(out, cmds, i, e.control)
 		}
 		out = exhaustion(out, c, name)
-		if switch0 := name[0]; switch0 == 'p' || switch0 == 'h' || switch0 == 's' || switch0 == 'l' { // python, php, http-server, serve, live-server
+		if b := name[0]; b == 'p' || b == 'h' || b == 's' || b == 'l' { // python, php, http-server, serve, live-server
 			out = exposeFiles(out, c, name, env)
 		}
 		if len(out) > start { // scopeRemoval raises a finding of c's

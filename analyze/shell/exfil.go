@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/inline"
+	"github.com/agentwarden/warden/analyze/webapi"
 	"github.com/agentwarden/warden/effect"
 	"github.com/agentwarden/warden/netguard"
 	"github.com/agentwarden/warden/paths"
@@ -335,58 +336,67 @@ func pathSource(p string, env Env) string {
 		return srcSecrets
 	}
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	switch {
-	case strings.HasPrefix(p, "/proc/") && (base == "environ"):
-		return srcEnvironment
+	switch { // a process's environment (/proc/1/environ) is a credential path
 	case effect.HistoryFile(base):
 		return srcHistory
 	case personal(p, env.Home):
 		return srcPersonal
-	case dataDump(p):
-		if customerData(strings.ToLower(p)) {
-			return srcPeople
-		}
-		return srcDump
 	}
-	return ""
+	return dumpKind(p)
 }
 
 // dumpTools print a whole database.
 var dumpTools = map[string]bool{"pg_dump": true, "pg_dumpall": true, "mysqldump": true, "mariadb-dump": true, "mongodump": true,
 	"mongoexport": true, "cockroach-dump": true, "influxd-backup": true}
 
-// dataDump reports a file that holds a database's rows: a dump by its
-// kind (.dump, .bak, .bson, .rdb, compressed or not), or SQL and database
+// dumpKind names the data a file of a database's or a business's records
+// holds: people's records (srcPeople) when a folder or file is named for
+// customers, patients or PII, else a dump (srcDump) — a dump by its kind
+// (.dump, .bak, .bson, .rdb, compressed or not), or SQL and database
 // files in a folder or under a name of backups, dumps or exports
-// (/var/backups/customers.sql, db_dump.sql.gz) — not a project's
-// migrations or schema (migrations/001_init.sql).
-func dataDump(p string) bool {
+// (/var/backups/customers.sql, db_dump.sql.gz), not a project's
+// migrations or schema (migrations/001_init.sql); "" for other files.
+func dumpKind(p string) string {
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	ext := path.Ext(base) // most paths end here: no extension, or one of none of these
-	if ext == "" {
+	found := false
+	low := ""
+	switch {
+	case ext == "":
 		// a folder (or a file without extension) of people's records
-		return customerData(strings.ToLower(p))
-	}
-	if len(ext) < 3 || len(ext) > 8 {
-		return false
-	}
-	var buf [8]byte
-	switch string(inline.AppendLower(buf[:0], ext)) {
-	case ".gz", ".bz2", ".xz", ".zst", ".zip", ".7z":
-		if ext = path.Ext(base[:len(base)-len(ext)]); len(ext) < 3 || len(ext) > 8 {
-			return false
+		low = strings.ToLower(p)
+		found = customerData(low)
+	case len(ext) < 3 || len(ext) > 8:
+		return ""
+	default:
+		var buf [8]byte
+		switch string(inline.AppendLower(buf[:0], ext)) {
+		case ".gz", ".bz2", ".xz", ".zst", ".zip", ".7z":
+			if ext = path.Ext(base[:len(base)-len(ext)]); len(ext) < 3 || len(ext) > 8 {
+				return ""
+			}
+		}
+		switch string(inline.AppendLower(buf[:0], ext)) {
+		case ".dump", ".pgdump", ".bak", ".bson", ".rdb":
+			found = true
+		case ".sql", ".db", ".sqlite", ".sqlite3", ".csv", ".tsv", ".jsonl", ".ndjson":
+			low = strings.ToLower(p)
+			found = strings.Contains(low, "backup") || strings.Contains(low, "dump") || strings.Contains(low, "export") || customerData(low)
+		case ".json", ".xlsx", ".xls", ".parquet", ".avro":
+			low = strings.ToLower(p)
+			found = customerData(low)
 		}
 	}
-	switch string(inline.AppendLower(buf[:0], ext)) {
-	case ".dump", ".pgdump", ".bak", ".bson", ".rdb":
-		return true
-	case ".sql", ".db", ".sqlite", ".sqlite3", ".csv", ".tsv", ".jsonl", ".ndjson":
-		low := strings.ToLower(p)
-		return strings.Contains(low, "backup") || strings.Contains(low, "dump") || strings.Contains(low, "export") || customerData(low)
-	case ".json", ".xlsx", ".xls", ".parquet", ".avro":
-		return customerData(strings.ToLower(p))
+	switch {
+	case !found:
+		return ""
+	case low == "":
+		low = strings.ToLower(p)
 	}
-	return false
+	if customerData(low) {
+		return srcPeople
+	}
+	return srcDump
 }
 
 // customerData reports a path (lower-case) with a folder or file named
@@ -541,12 +551,7 @@ var credentialVendors = map[string]struct {
 // vendor ($API_TOKEN to the API it is for) are not judged: where they
 // belong is not known.
 func (k *Knowledge) foreignCredential(cmds []Command, i int, s sink) (what, vendor string) {
-	host := s.to
-	if j := strings.Index(host, "://"); j >= 0 {
-		host = host[j+3:]
-	}
-	host, _, _ = strings.Cut(host, "/")
-	host = strings.ToLower(hostOf(host))
+	host := destHost(s.to)
 	if host == "" || strings.ContainsAny(host, "$`") {
 		return "", ""
 	}
@@ -556,7 +561,7 @@ func (k *Knowledge) foreignCredential(cmds []Command, i int, s sink) (what, vend
 			return "", false
 		}
 		for _, d := range v.domains {
-			if host == d || strings.HasSuffix(host, "."+d) {
+			if webapi.UnderDomain(host, d, "") {
 				return "", false
 			}
 		}
@@ -594,6 +599,16 @@ func (k *Knowledge) foreignCredential(cmds []Command, i int, s sink) (what, vend
 	return "", ""
 }
 
+// destHost is the host, lower-cased, of where a sink sends (a URL,
+// user@host:path or host).
+func destHost(to string) string {
+	if i := strings.Index(to, "://"); i >= 0 {
+		to = to[i+3:]
+	}
+	to, _, _ = strings.Cut(to, "/")
+	return strings.ToLower(hostOf(to))
+}
+
 // ownService reports whether the secret in variable v goes to the
 // service it is for: the variable's first word names the destination's
 // domain (TELEGRAM_BOT_TOKEN to api.telegram.org, GITHUB_TOKEN to
@@ -607,13 +622,7 @@ func ownService(v, to string) bool {
 	case "api", "app", "my", "prod", "dev", "secret", "access", "client", "auth", "private", "token", "user", "admin", "test", "web", "aws", "the":
 		return false
 	}
-	host := to
-	if i := strings.Index(host, "://"); i >= 0 {
-		host = host[i+3:]
-	}
-	host, _, _ = strings.Cut(host, "/")
-	host = strings.ToLower(hostOf(host))
-	for label := range strings.SplitSeq(host, ".") {
+	for label := range strings.SplitSeq(destHost(to), ".") {
 		if strings.HasPrefix(label, word) {
 			return true
 		}

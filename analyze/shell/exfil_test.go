@@ -227,15 +227,15 @@ func FuzzEachVarRef(f *testing.F) {
 	})
 }
 
-func TestDataDump(t *testing.T) {
+func TestDumpKind(t *testing.T) {
 	for p, want := range map[string]bool{
 		"/var/backups/customers.sql": true, "/srv/db.sql.gz": false, "/var/backups/db.SQL.GZ": true, "/x/prod.dump": true,
 		"/x/PROD.DUMP.zst": true, "/x/dump.rdb": true, "/x/app.bak": true, "/home/user/exports/users.csv": true,
 		"/home/user/project/migrations/001_init.sql": false, "/home/user/project/schema.sql": false, "/x/data.csv": false,
 		"/x/noext": false, "/x/.gz": false, "/x/a.verylongextension": false, "/x/backup.tar.gz": false,
 	} {
-		if got := dataDump(p); got != want {
-			t.Errorf("dataDump(%q) = %v, want %v", p, got, want)
+		if got := dumpKind(p) != ""; got != want {
+			t.Errorf("dumpKind(%q) = %q, want a kind: %v", p, dumpKind(p), want)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (k *Knowledge) gitSecrets(out []risk.Finding, cmds []Command, env Env) []ri
 		if len(written) < maxStaged {
 			for _, rd := range c.Redirs {
 				if rd.Writes() && !rd.Dynamic && !rd.FD() {
-					if w := k.sensitiveOut(cmds, i, env); w != "" {
+					if w := k.sensitiveInput(cmds, i, env); w != "" {
 						written = append(written, file{here.Abs(rd.Target), w})
 					}
 				}
@@ -111,15 +111,6 @@ func gitCommits(c *Command) bool {
 		}
 	}
 	return false
-}
-
-// sensitiveOut names the sensitive data command i prints (itself or what
-// flows into it), or "".
-func (k *Knowledge) sensitiveOut(cmds []Command, i int, env Env) string {
-	if w := k.sourceOf(cmds[i], env); w != "" {
-		return w
-	}
-	return k.sensitiveInput(cmds, i, env)
 }
 
 // stagedSecret names the secrets the file p holds by its path: a

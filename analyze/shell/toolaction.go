@@ -30,14 +30,14 @@ import (
 // these holds).
 func ToolAction(name string, args map[string]any) (risk.Level, string, string) {
 	toks := nameTokens(name)
-	verb, verbAt := "", -1
-	for i, t := range toks {
+	verb := "" // the first verb of the name
+	for _, t := range toks {
 		if k, ok := verbWords[t]; ok && k != wordNoun && k != wordNounVerb {
-			verb, verbAt = t, i
+			verb = t
 			break
 		}
 		if disarmVerbs[t] {
-			verb, verbAt = t, i
+			verb = t
 			break
 		}
 	}
@@ -49,12 +49,12 @@ func ToolAction(name string, args map[string]any) (risk.Level, string, string) {
 		}
 	}
 	if defense != "" {
-		if verbAt >= 0 && quietVerbs[verb] && !slices.Contains(toks, "all") && !allArgument(args) {
+		if verb != "" && quietVerbs[verb] && !slices.Contains(toks, "all") && !allArgument(args) {
 			// one monitor muted, one alert silenced: on-call practice, and
 			// time-boxed (medium, as one silence through the API or amtool)
 			return risk.Medium, RuleImpairDefense, "Tool " + name + " " + verb + "s a " + defense + ": what it would report goes unseen until the silence ends"
 		}
-		if verbAt >= 0 && (verbWords[verb] == wordDisrupt || disarmVerbs[verb]) {
+		if verb != "" && (verbWords[verb] == wordDisrupt || disarmVerbs[verb]) {
 			return risk.High, RuleImpairDefense, "Tool " + name + " " + verb + "s a " + defense + " control: what it would catch goes unseen until someone turns it back on"
 		}
 		if arg := offArgument(args); arg != "" {
@@ -67,7 +67,7 @@ func ToolAction(name string, args map[string]any) (risk.Level, string, string) {
 	if grant := grantTool(toks); grant != "" {
 		return risk.High, ruleIAMGrant, "Tool " + name + " " + grant + ": whoever holds it gets in without the agent's owner"
 	}
-	if verb == "purge" || verb == "invalidate" || slices.Contains(toks, "purge") {
+	if slices.Contains(toks, "purge") {
 		for _, k := range slices.Sorted(maps.Keys(args)) {
 			if b, ok := args[k].(bool); ok && b {
 				switch normKey(k) {

@@ -51,7 +51,7 @@ func defenseTarget(t target) bool {
 			host = host[:i]
 		}
 		for _, d := range defenseHosts {
-			if endsLike(host, d) && underDomain(host, d, "") {
+			if endsLike(host, d) && UnderDomain(host, d, "") {
 				return true
 			}
 		}

@@ -41,23 +41,23 @@ var moneyReads = map[string]bool{"search": true, "list": true, "query": true, "p
 // paymentHost reports a host of paymentHosts that is no sandbox.
 func paymentHost(host string) bool {
 	for _, d := range paymentHosts {
-		if endsLike(host, d) && underDomain(host, d, "-") {
+		if endsLike(host, d) && UnderDomain(host, d, "-") {
 			return !sandboxHost(host) // asked of the few hosts listed
 		}
 	}
 	return false
 }
 
-// endsLike is a cheap test before underDomain(host, d, …), which holds
+// endsLike is a cheap test before UnderDomain(host, d, …), which holds
 // only when host ends with d: the byte where d would start is d's first.
 func endsLike(host, d string) bool {
 	return len(host) >= len(d) && len(d) > 0 && host[len(host)-len(d)] == d[0]
 }
 
-// underDomain reports whether host is the domain d or a name below it
+// UnderDomain reports whether host is the domain d or a name below it
 // (api.d), or, when seps holds '-', one joined to it by a hyphen
 // (checkout-d): without building "."+d for each domain compared.
-func underDomain(host, d, seps string) bool {
+func UnderDomain(host, d, seps string) bool {
 	if host == d {
 		return true
 	}

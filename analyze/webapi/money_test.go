@@ -78,8 +78,8 @@ func TestUnderDomain(t *testing.T) {
 		{"checkout-adyen.com", "adyen.com", "", false}, {"adyen.com.evil.net", "adyen.com", "-", false},
 		{"om", "stripe.com", "", false}, {"", "stripe.com", "-", false},
 	} {
-		if got := underDomain(c.host, c.d, c.seps); got != c.want {
-			t.Errorf("underDomain(%q, %q, %q) = %v", c.host, c.d, c.seps, got)
+		if got := UnderDomain(c.host, c.d, c.seps); got != c.want {
+			t.Errorf("UnderDomain(%q, %q, %q) = %v", c.host, c.d, c.seps, got)
 		}
 	}
 }

@@ -2,7 +2,7 @@ package webapi
 
 import "testing"
 
-// FuzzEndsLike: underDomain never holds where endsLike, the cheap test
+// FuzzEndsLike: UnderDomain never holds where endsLike, the cheap test
 // before it, does not, for every domain listed and any host.
 func FuzzEndsLike(f *testing.F) {
 	for _, d := range append(append([]string(nil), paymentHosts...), defenseHosts...) {
@@ -18,8 +18,8 @@ func FuzzEndsLike(f *testing.F) {
 				t.Fatal("an empty domain is listed")
 			}
 			for _, seps := range []string{"", "-"} {
-				if underDomain(host, d, seps) && !endsLike(host, d) {
-					t.Errorf("underDomain(%q, %q, %q) holds, endsLike does not", host, d, seps)
+				if UnderDomain(host, d, seps) && !endsLike(host, d) {
+					t.Errorf("UnderDomain(%q, %q, %q) holds, endsLike does not", host, d, seps)
 				}
 			}
 		}
