@@ -341,14 +341,7 @@ func TestHTTPMoney(t *testing.T) {
 		`curl -X POST https://connect.squareupsandbox.com/v2/refunds -d '{}'`:                                                                    none,
 		`curl -s https://api-m.paypal.com/v1/payments/payouts/B1 -H "Authorization: Bearer $T"`:                                                  none,
 	} {
-		got := none
-		var fs []risk.Finding
-		for _, f := range analyzeScript(t, script) {
-			if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
-				fs = append(fs, f)
-				got = max(got, f.Level)
-			}
-		}
+		got, fs := httpLevel(t, script, none)
 		if got != want {
 			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
 		}
@@ -388,16 +381,23 @@ EOF`: risk.High,
 		`curl -X PUT -H "Authorization: Bearer $K" "https://api.split.io/internal/api/v2/splits/ws/$WS/checkout_v2/environments/Staging/kill"`:    risk.Medium,
 		`curl -X POST https://ci.example.com/api/v4/projects/1/environments/production/pipelines/9/cancel`:                                        risk.Medium,
 	} {
-		got := none
-		var fs []risk.Finding
-		for _, f := range analyzeScript(t, script) {
-			if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
-				fs = append(fs, f)
-				got = max(got, f.Level)
-			}
-		}
+		got, fs := httpLevel(t, script, none)
 		if got != want {
 			t.Errorf("%s: %v, want %v%s", script, got, want, describe(fs))
 		}
 	}
+}
+
+// httpLevel is the highest level the http.* rules and money movement give
+// script (none when neither fires), and those findings.
+func httpLevel(t *testing.T, script string, none risk.Level) (risk.Level, []risk.Finding) {
+	got := none
+	var fs []risk.Finding
+	for _, f := range analyzeScript(t, script) {
+		if strings.HasPrefix(f.Rule, "http.") || f.Rule == webapi.RuleMoney {
+			fs = append(fs, f)
+			got = max(got, f.Level)
+		}
+	}
+	return got, fs
 }
