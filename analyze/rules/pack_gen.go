@@ -618,7 +618,7 @@ var defaultPack = []Rule{
 		Reason:     "A credential (cloud key, token or private key) is hard-coded",
 		Reversible: true,
 		Keywords:   []string{"akia", "asia", "abia", "acca", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "sk_live_", "rk_live_", "aiza", "sk-", "npm_", "pypi-", "private key"},
-		On:         []Target{OnContent, OnCommand, OnCode},
+		On:         []Target{OnContent, OnCommand, OnCode, OnURL, OnText},
 	},
 }
 
