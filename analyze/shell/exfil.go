@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agentwarden/warden/analyze/inline"
@@ -69,7 +70,7 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 	var src memo // does command j read sensitive data itself: what[j]
 	var what []string
 	source := func(j int) bool {
-		what[j] = k.sourceOf(cmds[j], env)
+		what[j] = k.sourceAt(cmds, j, env)
 		return what[j] != ""
 	}
 	upstream := func(i int) (int, string) {
@@ -121,6 +122,16 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 			}
 		}
 		// the files it sends
+		if sendsFound(c, s) {
+			// the files a find chooses (find … -exec curl -T {}, find … |
+			// xargs -I{} curl -F f=@{})
+			if f := feedingFind(cmds, i); f >= 0 {
+				if w := findReads(cmds[f], env); w != "" {
+					report(ruleFor(w), w, cmds[f].Line(), "", levelFor(w))
+					found = true
+				}
+			}
+		}
 		for _, p := range s.files {
 			if found {
 				break
@@ -323,8 +334,9 @@ func folderSource(p string, env Env) string {
 	return ""
 }
 
-// lists are commands that show about files, not what they hold.
-var lists = map[string]bool{"ls": true, "stat": true, "file": true, "test": true, "[": true, "[[": true, "du": true, "wc": true,
+// lists are commands that show about files, not what they hold (find
+// lists names; what its -exec or an xargs reads is judged by findFed).
+var lists = map[string]bool{"find": true, "fd": true, "fdfind": true, "locate": true, "ls": true, "stat": true, "file": true, "test": true, "[": true, "[[": true, "du": true, "wc": true,
 	"chmod": true, "chown": true, "touch": true, "mkdir": true, "rm": true, "readlink": true, "realpath": true, "basename": true, "dirname": true}
 
 // pathSource names the sensitive data the file p holds, or "".
@@ -857,6 +869,12 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 				s.files = append(s.files, here.Abs(rd.Target))
 			}
 		}
+	}
+	if len(c.Inputs) > 0 && slices.Contains(c.Via, "xargs") {
+		// xargs turns what it reads into the words of the command it
+		// runs: what flows into xargs is sent as those words (a URL, a
+		// header, a body)
+		s.stdin = true
 	}
 	if len(s.files) == 0 && !s.stdin && len(s.data) == 0 && len(s.auth) == 0 {
 		return s, false
