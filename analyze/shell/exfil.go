@@ -56,6 +56,9 @@ type sink struct {
 	// self: it sends its own output (a /dev/tcp redirection), so what it
 	// reads itself is sent
 	self bool
+	// published: a publishing command (a gist, an issue, a paste; see
+	// publish), not a network client
+	published bool
 	// auth are the computed words that authenticate the request (an
 	// Authorization header, -u user:$TOKEN): a vendor's credential there
 	// goes to whoever the request goes to (see foreignCredential)
@@ -195,8 +198,9 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 				}
 			}
 		}
-		if len(s.files) > 0 && s.name != "curl" && s.name != "wget" && external() {
-			// curl's and wget's uploads are judged by their rows
+		if len(s.files) > 0 && s.name != "curl" && s.name != "wget" && !s.published && external() {
+			// curl's and wget's uploads, and what is published, are judged
+			// by their rows
 			out = append(out, risk.Finding{Analyzer: "shell", Rule: ruleExfilUpload, Level: risk.Medium,
 				Reason:   s.name + " sends " + cut(strings.Join(s.files, ", "), 80) + " to " + cut(orNetwork(s.to), 80),
 				Resource: resource(s.to)})
@@ -288,7 +292,7 @@ func (k *Knowledge) sourceOf(c Command, env Env) string {
 		return srcHistory
 	case k.isSQLClient(name):
 		return srcDatabase
-	case k.secretRead(name, c):
+	case k.secretRead(name, c), decrypts(name, c):
 		return srcStore
 	case name == "echo" || name == "printf":
 		if v := secretRefIn(c, nil, true, nil); v != "" {
@@ -688,6 +692,7 @@ const (
 	sinkFTP
 	sinkMail
 	sinkDNS
+	sinkPublish // gh, glab, pastebinit: see publish
 )
 
 // sinkKindOf returns the kind of network client name is; noSink for a
@@ -720,6 +725,8 @@ func sinkKindOf(name string) sinkKind {
 		return sinkMail
 	case "dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6", "traceroute", "getent", "resolvectl":
 		return sinkDNS
+	case "gh", "glab", "pastebinit", "gist", "gist-paste", "wgetpaste":
+		return sinkPublish
 	}
 	return noSink
 }
@@ -859,6 +866,10 @@ func (k *Knowledge) sinkOf(c Command, env Env) (sink, bool) {
 		}
 		if s.to == "" {
 			s.to = "a DNS resolver"
+		}
+	case sinkPublish:
+		if !s.publish(c, here) {
+			return s, false
 		}
 	default:
 		return s, false

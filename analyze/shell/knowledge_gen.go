@@ -3318,6 +3318,21 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "cred.secret_store_read",
+				Cmd:    []string{"sops"},
+				SubAny: []string{"decrypt"},
+				Level:  "medium",
+				Reason: "sops decrypts a file of secrets",
+			},
+			{
+				Rule:   "cred.secret_store_read",
+				Cmd:    []string{"glab"},
+				Sub:    []string{"variable"},
+				SubAny: []string{"get", "export"},
+				Level:  "medium",
+				Reason: "The command prints GitLab CI/CD variables, which hold the pipelines' secrets",
+			},
+			{
+				Rule:   "cred.secret_store_read",
 				Cmd:    []string{"op"},
 				Sub:    []string{"document", "get"},
 				Level:  "medium",
