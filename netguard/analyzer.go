@@ -92,7 +92,11 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			out = append(out, f)
 		}
 	}
-	return append(out, leaks(c)...), nil
+	out = append(out, leaks(c)...)
+	if len(c.URLs) > 0 || len(c.Dests) > 0 {
+		out = append(out, credentialParams(c)...)
+	}
+	return out, nil
 }
 
 // dest judges one destination of a command or code.
