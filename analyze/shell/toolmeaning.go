@@ -303,3 +303,41 @@ func everyDocument(toks []string, args map[string]any) (risk.Level, string) {
 	}
 	return risk.Medium, verb + "s the documents its filter matches"
 }
+
+// kvControlFindings judges a key-value store's command line that stores
+// a key naming a security control with an off value (consul kv put
+// config/auth/mfa_required false, etcdctl put /cfg/security/audit_enabled
+// 0): high, as the store's MCP tool is (see ControlKeyOff). The key and
+// value are the last two words after put, past its flags.
+func kvControlFindings(out []risk.Finding, c Command) []risk.Finding {
+	put := -1
+	for i := 1; i < len(c.Args); i++ {
+		if c.Args[i] == "put" && !c.Dynamic[i] {
+			put = i
+			break
+		}
+	}
+	if put < 0 {
+		return out
+	}
+	var kv []string
+	for i := put + 1; i < len(c.Args); i++ {
+		if a := c.Args[i]; a != "" && a[0] != '-' && !c.Dynamic[i] {
+			kv = append(kv, a)
+		}
+	}
+	if len(kv) < 2 {
+		return out
+	}
+	return appendControlOff(out, commandName(c.Args[0]), kv[len(kv)-2], kv[len(kv)-1])
+}
+
+// appendControlOff appends the finding that prog stores value under key
+// when that switches a security control off (see ControlKeyOff).
+func appendControlOff(out []risk.Finding, prog, key, value string) []risk.Finding {
+	if !ControlKeyOff(key, value) {
+		return out
+	}
+	return append(out, risk.Finding{Analyzer: "shell", Rule: RuleImpairDefense, Level: risk.High, Reversible: true,
+		Reason: prog + " sets " + key + " to " + value + ", which switches a security control off: what it would stop gets through"})
+}

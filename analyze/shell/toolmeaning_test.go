@@ -96,3 +96,39 @@ func TestControlKeyOff(t *testing.T) {
 		}
 	}
 }
+
+// TestKVControlOff: the command lines of key-value stores that set a key
+// naming a security control off are high (cli.impair_defense), as the
+// stores' MCP tools are; reads, other keys and on values are not.
+func TestKVControlOff(t *testing.T) {
+	for _, cmd := range []string{
+		"redis-cli SET feature:auth:mfa_required false",
+		"redis-cli -h cache -n 2 set feature:auth:mfa_required 0",
+		"echo 'SET feature:auth:mfa_required false' | redis-cli",
+		"redis-cli HSET settings csrf_protection off",
+		"consul kv put config/auth/mfa_required false",
+		"consul kv put -token=abc config/security/audit_enabled disabled",
+		"etcdctl put /cfg/security/audit_enabled 0",
+		"etcdctl --endpoints=http://etcd:2379 put /cfg/tls/verify false",
+	} {
+		fs := analyzeScript(t, cmd)
+		if l, ok := levelOf(fs, RuleImpairDefense); !ok || l != risk.High {
+			t.Errorf("%q: %s at %v (%v), want high; findings:%s", cmd, RuleImpairDefense, l, ok, describe(fs))
+		}
+	}
+	for _, cmd := range []string{
+		"redis-cli GET feature:auth:mfa_required",
+		"redis-cli SET feature:new_checkout false",
+		"redis-cli SET feature:auth:mfa_required true",
+		"consul kv get config/auth/mfa_required",
+		"consul kv put config/auth/mfa_required true",
+		"consul kv put config/app/page_size 0",
+		"etcdctl get /cfg/security/audit_enabled",
+		"etcdctl put /cfg/app/retries 0",
+	} {
+		fs := analyzeScript(t, cmd)
+		if l, ok := levelOf(fs, RuleImpairDefense); ok {
+			t.Errorf("%q: %s fires at %s; findings:%s", cmd, RuleImpairDefense, l, describe(fs))
+		}
+	}
+}
