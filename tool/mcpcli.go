@@ -35,6 +35,9 @@ var cliTools = map[string]bool{"kubectl": true, "oc": true}
 // Arguments are read in the order of their names, so the command line
 // does not depend on map order.
 func cliCommand(name string, args map[string]any) (string, bool) {
+	if len(name) < 4 || name[0]|0x20 != 'k' && name[0]|0x20 != 'o' {
+		return "", false // a cheap test before the reading
+	}
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
 	if len(words) < 2 || !cliTools[words[0]] {
 		return "", false
