@@ -23,6 +23,9 @@ func (hints) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 		out = append(out, risk.Finding{Analyzer: "hints", Rule: "hints.agent_security_risk", Level: l, Reversible: true,
 			Reason: "The agent itself labelled this action " + string(l.SecurityRisk()) + " risk"})
 	}
+	if f, ok := credentialTyped(c); ok {
+		out = append(out, f)
+	}
 	if c.Known {
 		return out, nil
 	}

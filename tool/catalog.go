@@ -701,6 +701,9 @@ func NormalizeZeroed(c *Call, a *risk.Action, cwd, home string) {
 		c.check(sp, args)
 	case mcp:
 		c.generic(args)
+		if line, ok := cliCommand(name, args); ok {
+			c.appendShell(line)
+		}
 		if like, ok := lookalike(name); ok {
 			// what the tool of that name would do with them, as well
 			c.Like = like.class
@@ -1451,8 +1454,8 @@ func (c *Call) generic(args map[string]any) {
 	if a := c.Action.Annotations; a.ReadOnly() {
 		c.Class = Read
 	}
-	var walk func(key string, v any, depth int)
-	walk = func(key string, v any, depth int) {
+	var walk func(key string, v any, depth int, near string)
+	walk = func(key string, v any, depth int, near string) {
 		if depth > 32 {
 			return
 		}
@@ -1485,7 +1488,9 @@ func (c *Call) generic(args map[string]any) {
 			case "path", "file", "file_path", "filepath", "filename", "source", "destination", "target", "dir", "directory":
 				c.Paths = c.appendString(c.Paths, x)
 			case "content", "text", "body", "data", "url:content", "url:text", "url:body", "url:data":
-				c.Content = appendRoom(c.Content, &c.content1, Content{Text: x})
+				// the file it goes to, when the same object names it
+				// (file_path and content; push_files' files[].path)
+				c.Content = appendRoom(c.Content, &c.content1, Content{Path: near, Text: x})
 			}
 		case []any:
 			elemKey := key
@@ -1495,7 +1500,7 @@ func (c *Call) generic(args map[string]any) {
 				elemKey = ""
 			}
 			for _, e := range x {
-				walk(elemKey, e, depth+1)
+				walk(elemKey, e, depth+1, "")
 			}
 		case map[string]any:
 			keys := make([]string, 0, len(x))
@@ -1503,12 +1508,24 @@ func (c *Call) generic(args map[string]any) {
 				keys = append(keys, k)
 			}
 			sort.Strings(keys) // deterministic order
+			p := filePathIn(x)
 			for _, k := range keys {
-				walk(k, x[k], depth+1)
+				walk(k, x[k], depth+1, p)
 			}
 		}
 	}
-	walk("", args, 0)
+	walk("", args, 0, "")
+}
+
+// filePathIn returns the file an object of a tool's arguments names
+// (path, file_path, filename …), "" when it names none or a URL.
+func filePathIn(m map[string]any) string {
+	for _, k := range [...]string{"file_path", "filePath", "path", "filepath", "filename", "file"} {
+		if s, ok := m[k].(string); ok && s != "" && !wholeURL(s) {
+			return s
+		}
+	}
+	return ""
 }
 
 // wholeURL reports a value that is one web URL and nothing else.

@@ -275,9 +275,22 @@ func TestNormalizeUnknownTool(t *testing.T) {
 			want:   want{class: tool.Other, unknown: true, shell: []string{"make clean"}, text: []string{"bash", "-c", "make clean"}},
 		},
 		{
-			name:   "content",
+			name:   "content goes to the file its object names",
 			action: `{"tool":"notes_add","arguments":{"path":"/w/n.md","body":"secret"}}`,
-			want:   want{class: tool.Other, unknown: true, paths: []string{"/w/n.md"}, content: []tool.Content{{Text: "secret"}}},
+			want:   want{class: tool.Other, unknown: true, paths: []string{"/w/n.md"}, content: []tool.Content{{Path: "/w/n.md", Text: "secret"}}},
+		},
+		{
+			name:   "files of a push, each with its content",
+			action: `{"tool":"mcp__github__push_files","arguments":{"repo":"r","files":[{"path":".github/workflows/ci.yml","content":"on: push"},{"path":"README.md","content":"hi"}]}}`,
+			want: want{name: "push_files", server: "github", class: tool.Other, unknown: true, paths: []string{".github/workflows/ci.yml", "README.md"},
+				content: []tool.Content{{Path: ".github/workflows/ci.yml", Text: "on: push"}, {Path: "README.md", Text: "hi"}},
+				text:    []string{"on: push", ".github/workflows/ci.yml", "hi", "README.md", "r"}},
+		},
+		{
+			name:   "content beside a URL names no file",
+			action: `{"tool":"post_note","arguments":{"path":"https://example.com/n","body":"x"}}`,
+			want: want{class: tool.Other, unknown: true, paths: none[string](), urls: []string{"https://example.com/n"},
+				content: []tool.Content{{Text: "x"}}, text: []string{"x", "https://example.com/n"}},
 		},
 		{
 			name:   "a web address under any name is a URL, not a path",

@@ -114,6 +114,8 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.store != nil {
 			out = k.storeFindings(out, cmds, i, e.store)
+		} else if name == "consul" || name == "etcdctl" {
+			out = kvControlFindings(out, *c)
 		}
 		if e.control != controlNone {
 			out = controlFindings(out, cmds, i, e.control)

@@ -174,6 +174,16 @@ func redisFindings(out []risk.Finding, args []string, fed, dyn bool) []risk.Find
 		return out
 	}
 	name := strings.ToUpper(args[0])
+	// a key naming a security control, set off (see ControlKeyOff)
+	switch {
+	case dyn:
+	case name == "SET" && len(args) > 2:
+		return appendControlOff(out, "redis-cli", args[1], args[2])
+	case (name == "SETEX" || name == "PSETEX") && len(args) > 3:
+		return appendControlOff(out, "redis-cli", args[1], args[3])
+	case name == "HSET" && len(args) > 3:
+		return appendControlOff(out, "redis-cli", args[1]+":"+args[2], args[3])
+	}
 	r, ok := redisCommands[name]
 	if len(args) > 1 {
 		if r2, ok2 := redisCommands[name+" "+strings.ToUpper(args[1])]; ok2 {

@@ -77,7 +77,9 @@ func ToolAction(name string, args map[string]any) (risk.Level, string, string) {
 			}
 		}
 	}
-	return 0, "", ""
+	// what its arguments mean, whatever it is called: access granted,
+	// a thing made public, a protection off, every document changed
+	return argMeaning(name, toks, args)
 }
 
 // The rules of ToolAction's findings: those of the same effects on the
