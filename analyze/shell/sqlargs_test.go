@@ -12,15 +12,15 @@ import (
 // commit messages, reads and words that only look like a keyword are not.
 func TestArgSQL(t *testing.T) {
 	for cmd, want := range map[string]risk.Level{
-		`npx wrangler d1 execute acme-prod-db --remote --command "DROP TABLE users;"`:  risk.Critical,
-		`wrangler d1 execute db --command="DELETE FROM sessions"`:                       risk.High,
-		`turso db shell mydb "TRUNCATE TABLE events"`:                                   risk.High,
-		`neonctl sql -c "UPDATE accounts SET balance = 0"`:                              risk.High,
-		`supabase db execute --sql "ALTER TABLE users DROP COLUMN email"`:               risk.High,
-		`acmectl db run --query 'UPDATE user SET is_admin=1 WHERE login=''guest'''`:     risk.High,
-		`sudo dbtool --execute "DROP DATABASE analytics"`:                               risk.Critical,
-		`wrangler d1 execute db --command "DELETE FROM users WHERE id = 1"`:             risk.Medium,
-		`wrangler d1 execute db --command "INSERT INTO t (a) VALUES (1)"`:               risk.Medium,
+		`npx wrangler d1 execute acme-prod-db --remote --command "DROP TABLE users;"`: risk.Critical,
+		`wrangler d1 execute db --command="DELETE FROM sessions"`:                     risk.High,
+		`turso db shell mydb "TRUNCATE TABLE events"`:                                 risk.High,
+		`neonctl sql -c "UPDATE accounts SET balance = 0"`:                            risk.High,
+		`supabase db execute --sql "ALTER TABLE users DROP COLUMN email"`:             risk.High,
+		`acmectl db run --query 'UPDATE user SET is_admin=1 WHERE login=''guest'''`:   risk.High,
+		`sudo dbtool --execute "DROP DATABASE analytics"`:                             risk.Critical,
+		`wrangler d1 execute db --command "DELETE FROM users WHERE id = 1"`:           risk.Medium,
+		`wrangler d1 execute db --command "INSERT INTO t (a) VALUES (1)"`:             risk.Medium,
 	} {
 		got := risk.Safe
 		for _, f := range analyzeScript(t, cmd) {
