@@ -452,6 +452,9 @@ func ufwRule(args []string) (exposure, string) {
 			if w == "out" {
 				return exposeNone, ""
 			}
+			if w == "on" && i+1 < len(ops) && insideInterface(ops[i+1]) {
+				return exposeNone, "" // loopback, containers, a VPN
+			}
 			if w == "on" || w == "proto" || w == "comment" {
 				i++
 			}
@@ -480,6 +483,20 @@ func ufwRule(args []string) (exposure, string) {
 		port = append(port, short)
 	}
 	return worst(port)
+}
+
+// insideInterface reports an interface that does not face the internet:
+// loopback, container bridges, VPNs and overlays.
+func insideInterface(n string) bool {
+	if n == "lo" {
+		return true
+	}
+	for _, p := range []string{"docker", "br-", "virbr", "wg", "tailscale", "tun", "zt", "cni", "flannel", "cali", "veth", "lxc", "podman"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // firewalldRule reads firewall-cmd --add-port, --add-service and
