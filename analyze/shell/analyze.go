@@ -111,6 +111,8 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.sql != nil {
 			out = k.sqlClient(out, cmds, i, e, call)
+		} else if len(c.Args) > 1 {
+			out = argSQL(out, c, name, e, call)
 		}
 		if e.store != nil {
 			out = k.storeFindings(out, cmds, i, e.store)

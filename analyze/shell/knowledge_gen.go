@@ -1752,8 +1752,9 @@ func commandsData() *Knowledge {
 				Rule:   "pkg.publish",
 				Cmd:    []string{"npm", "pnpm", "yarn"},
 				SubAny: []string{"deprecate"},
-				Level:  "medium",
-				Reason: "Deprecating versions on the registry warns everyone who installs them",
+				NoFlag: []string{"--dry-run", "--help"},
+				Level:  "high",
+				Reason: "Deprecating versions on the registry warns everyone who installs them, as moving the latest dist-tag reaches every user",
 			},
 			{
 				Rule:   "pkg.owner_grant",
@@ -1796,6 +1797,15 @@ func commandsData() *Knowledge {
 				Reason:   "Pushing a moving tag changes the image every deployment and pull of that tag gets",
 			},
 			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"docker", "podman", "nerdctl", "buildah"},
+				SubAny:   []string{"push"},
+				ArgMatch: `:v?\d+\.\d+\.\d+(?:[-+][\w.]+)?$`,
+				NoArg:    `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
+				Level:    "high",
+				Reason:   "Pushing a release version publishes the release to everyone who pulls it",
+			},
+			{
 				Rule:   "pkg.publish",
 				Cmd:    []string{"docker", "podman", "nerdctl", "buildah"},
 				SubAny: []string{"push"},
@@ -1833,7 +1843,15 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "pkg.publish",
-				Cmd:    []string{"crane", "gcrane", "regctl", "skopeo", "oras", "helm"},
+				Cmd:    []string{"helm"},
+				Sub:    []string{"push"},
+				NoArg:  `^(?:oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$|^-h$`,
+				Level:  "high",
+				Reason: "Pushing a chart publishes its version to everyone who installs from the registry",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"crane", "gcrane", "regctl", "skopeo", "oras"},
 				SubAny: []string{"tag", "copy", "cp", "push", "mutate", "append"},
 				NoArg:  `^(?:docker://|oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`,
 				Level:  "medium",
@@ -1853,6 +1871,56 @@ func commandsData() *Knowledge {
 				SubAny: []string{"push", "upload"},
 				Level:  "high",
 				Reason: "Publishing puts the workspace's code on a public registry, where it cannot be fully taken back",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"python", "python3", "py", "pypy3"},
+				SubAny:   []string{"upload", "publish"},
+				NoFlag:   []string{"--dry-run", "--help"},
+				ArgMatch: "^(?:twine|flit|hatch|poetry|pdm)$",
+				Level:    "high",
+				Reason:   "Publishing puts the workspace's code on a public registry, where the version cannot be reused",
+			},
+			{
+				Rule:      "pkg.publish",
+				Cmd:       []string{"mvn", "mvnw", "gradle", "gradlew"},
+				ArgMatch:  `^(?:deploy|deploy:deploy(?:-file)?|release:perform|(?::[\w-]+)*:?publish(?:[A-Z]\w*)?)$`,
+				ArgExcept: `ToMavenLocal$|ToLocal\w*$`,
+				NoArg:     `^--dry-run$|^-m$|^--help$|^-DaltDeploymentRepository=[\w-]*::(?:default::)?file:`,
+				Level:     "high",
+				Reason:    "Deploying publishes the artefact's version to a remote repository, where it cannot be reused",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"dotnet", "nuget"},
+				SubAny: []string{"push"},
+				NoArg:  "^(?:-s|--source|-Source)$|^--help$",
+				Level:  "high",
+				Reason: "Pushing a package publishes its version to NuGet, where it cannot be reused",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"vsce", "ovsx"},
+				SubAny: []string{"publish"},
+				NoFlag: []string{"--help", "-h"},
+				Level:  "high",
+				Reason: "Publishing puts the extension's version on the marketplace for every user, where it cannot be reused",
+			},
+			{
+				Rule:     "pkg.publish",
+				Cmd:      []string{"fastlane", "bundle"},
+				ArgMatch: "^(?:deliver|supply|upload_to_app_store|upload_to_play_store|appstore|upload_to_testflight|testflight)$|^pilot$",
+				NoArg:    "^(?:init|download_metadata|download_screenshots|builds|list|--help|-h|--verify_only(?:=true)?|--validate_only(?:=true)?)$",
+				Level:    "high",
+				Reason:   "The upload publishes a build to the app store, using up its version for good, and may release it to every user",
+			},
+			{
+				Rule:   "pkg.publish",
+				Cmd:    []string{"gh", "glab"},
+				Sub:    []string{"release", "create"},
+				NoFlag: []string{"--draft", "-d", "--help"},
+				Level:  "medium",
+				Reason: "The release and its assets are published to everyone who can see the repository",
 			},
 			{
 				Rule:   "cloud.iam_grant",
@@ -4046,6 +4114,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{":noexecute"}, true
 	case ":NoSchedule$":
 		return []string{":noschedule"}, true
+	case `:v?\d+\.\d+\.\d+(?:[-+][\w.]+)?$`:
+		return []string{":"}, true
 	case `=~\s*"?\^?\(?\.[*+]\)?\$?"?$|!=\s*(?:"")?$`:
 		return []string{"=~", "!="}, true
 	case `AdministratorAccess|IAMFullAccess|PowerUserAccess|"Action"\s*:\s*(?:"\*"|\[\s*"\*"\s*\])|"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")|(?i)^(?:admins?|administrators?)$`:
@@ -4126,6 +4196,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"-"}, true
 	case "^(?:-o)?(?:yaml|json|jsonpath.*|go-template.*)$|^--output=(?:yaml|json|jsonpath|go-template)":
 		return []string{"yaml", "json", "go-template", "--output="}, true
+	case "^(?:-s|--source|-Source)$|^--help$":
+		return []string{"-", "--help"}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
 		return []string{"rm", "unlink", "hred", "rm", "wipe"}, true
 	case `^(?:/|/Applications|/Users|/Users/[^/]+|/Users/[^/]+/(?:Downloads|Applications|Desktop)|/home/[^/]+|/home/[^/]+/(?:Downloads|Applications|Desktop)|/Volumes/[^/]+)/?(?:\*)?$`:
@@ -4174,6 +4246,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"delete-", "terminate-", "deregister-", "remove-", "purge-", "disable-", "stop-logging", "destroy-"}, true
 	case "^(?:delete|del|down|disconnect|dis)$":
 		return []string{"el", "own", "is"}, true
+	case "^(?:deliver|supply|upload_to_app_store|upload_to_play_store|appstore|upload_to_testflight|testflight)$|^pilot$":
+		return []string{"deliver", "supply", "upload_to_", "appstore", "upload_to_testflight", "testflight", "pilot"}, true
+	case `^(?:deploy|deploy:deploy(?:-file)?|release:perform|(?::[\w-]+)*:?publish(?:[A-Z]\w*)?)$`:
+		return []string{"deploy", "release:perform", "publish"}, true
 	case `^(?:docker://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
 		return []string{"localhost", "127.", "[::1]", "--help"}, true
 	case `^(?:docker://|oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
@@ -4188,10 +4264,14 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"group", "user"}, true
 	case "^(?:group|user|computer)$":
 		return []string{"group", "user", "computer"}, true
+	case "^(?:init|download_metadata|download_screenshots|builds|list|--help|-h|--verify_only(?:=true)?|--validate_only(?:=true)?)$":
+		return []string{"init", "download_", "builds", "list", "-"}, true
 	case `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/`:
 		return []string{"localhost", "127.", "[::1]"}, true
 	case `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
 		return []string{"localhost", "127.", "[::1]", "--help"}, true
+	case `^(?:oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$|^-h$`:
+		return []string{"localhost", "127.", "[::1]", "--help", "-h"}, true
 	case "^(?:pods?|po)(?:/|$)":
 		return []string{"po"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
@@ -4218,12 +4298,16 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"system", "library/launchdaemons/", "system/library/"}, true
 	case "^(?:table|dev|all|0/0|default|proto|scope|root|match|exact|via|type)$":
 		return []string{"table", "dev", "all", "0/0", "default", "proto", "scope", "root", "match", "exact", "via", "type"}, true
+	case "^(?:twine|flit|hatch|poetry|pdm)$":
+		return []string{"twine", "flit", "hatch", "oetry", "dm"}, true
 	case "^(?:user|computer)$":
 		return []string{"user", "computer"}, true
 	case "^--(?:allow-remove-essential|force-broken-world)$|^APT::Get::allow-remove-essential":
 		return []string{"allow-remove-essential", "force-broken-world", "apt::get::allow-remove-essential"}, true
 	case "^--delete-destination(?:=(?:[Tt]rue|[Pp]rompt))?$":
 		return []string{"--delete-destination"}, true
+	case `^--dry-run$|^-m$|^--help$|^-DaltDeploymentRepository=[\w-]*::(?:default::)?file:`:
+		return []string{"--dry-run", "-m", "--help", "-daltdeploymentrepository="}, true
 	case "^--execute$":
 		return []string{"--execute"}, true
 	case "^--force-(?:[a-z-]+,)*(?:all|depends|remove-essential|remove-protected)(?:,|$)":

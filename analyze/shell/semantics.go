@@ -24,6 +24,8 @@ func semantics(name string) judgeFunc {
 		return ansibleFindings
 	case "salt", "salt-ssh":
 		return saltFindings
+	case "aws", "gcloud", "az", "doctl", "hcloud", "ufw", "firewall-cmd", "iptables", "ip6tables", "nft":
+		return exposureFindings
 	case "ab", "wrk", "wrk2", "hey", "siege", "vegeta", "k6", "locust", "bombardier", "h2load", "oha", "autocannon", "artillery", "jmeter":
 		return loadFindings
 	}

@@ -71,9 +71,10 @@ func (s *stmt) insert(i int) {
 	}
 	overwrite := s.at(j).is("OVERWRITE") // Hive, Spark: replaces the table's rows
 	j = s.skip(j, "OVERWRITE", "INTO", "TABLE")
-	name, _ := s.name(j)
+	name, k := s.name(j)
 	addTable(&s.st, name)
 	s.privilegeWrite(verb, name)
+	s.appAdminInsert(k, name)
 	s.sourceTables(j)
 	if overwrite {
 		s.add(RuleTruncate, risk.High, false, tableRes(name), "INSERT OVERWRITE replaces every row"+ofTable(name))
@@ -167,6 +168,9 @@ func (s *stmt) update(i int) {
 		addTable(&s.st, t)
 	}
 	s.privilegeWrite("UPDATE", targets...)
+	if len(targets) > 0 {
+		s.appAdminSet(j, targets[0])
+	}
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
 }

@@ -21,6 +21,7 @@ var ports = map[string]string{
 	"6443": "the Kubernetes API", "8001": "the Kubernetes API (kubectl proxy)", "10250": "the kubelet",
 	"6333": "Qdrant", "8108": "Typesense", "7700": "Meilisearch", "8098": "Riak",
 	"5601": "Kibana", "9600": "Logstash", "2019": "Caddy's admin API",
+	"9901": "Envoy's admin API", "15000": "Envoy's admin API (Istio sidecar)", "9990": "Linkerd's admin API",
 }
 
 func portService(p string) string { return ports[p] }
@@ -131,6 +132,9 @@ func PathVerb(word string) risk.Level {
 // Elasticsearch's _close (an index taken offline) destroys; a password
 // reset does not.
 func pathAction(path string) (string, risk.Level) {
+	if seg := stopPath(path); seg != "" {
+		return seg, risk.High
+	}
 	lower := strings.ToLower(path)
 	password := strings.Contains(lower, "passw") || strings.Contains(lower, "pwd")
 	best, bestSeg := risk.Safe, ""
@@ -152,6 +156,43 @@ func pathAction(path string) (string, risk.Level) {
 		})
 	}
 	return bestSeg, best
+}
+
+// stopWords are the path segments of admin endpoints that stop or take out
+// of service the server they are sent to, in the words servers spell them
+// (Envoy's and Finagle's /quitquitquit and /abortabortabort, Prometheus'
+// and Alertmanager's /-/quit), beyond the path verb shutdown.
+var stopWords = map[string]bool{"quitquitquit": true, "abortabortabort": true, "killkillkill": true}
+
+// stopPairs are the last two segments of admin endpoints that stop a
+// server or take it out of its cluster or its load balancer: Prometheus'
+// /-/quit, Envoy's /healthcheck/fail and /drain_listeners (as a pair with
+// its parent: any), Consul's /agent/leave, Nomad's /agent/force-leave.
+var stopPairs = map[[2]string]bool{
+	{"-", "quit"}: true, {"healthcheck", "fail"}: true, {"agent", "leave"}: true, {"agent", "force-leave"}: true,
+	{"", "drain_listeners"}: true, {"", "halt"}: true,
+}
+
+// stopPath returns the segment of path that names an endpoint stopping the
+// server (see stopWords, stopPairs), or "".
+func stopPath(path string) string {
+	if len(path) < 5 {
+		return ""
+	}
+	prev, last := "", ""
+	for seg := range segments(strings.ToLower(path)) {
+		if q := strings.IndexByte(seg, '?'); q >= 0 {
+			seg = seg[:q]
+		}
+		if stopWords[seg] {
+			return seg
+		}
+		prev, last = last, seg
+	}
+	if stopPairs[[2]string{prev, last}] || stopPairs[[2]string{"", last}] {
+		return prev + "/" + last
+	}
+	return ""
 }
 
 // words calls f with the lower-cased words of s, split at anything but
