@@ -126,7 +126,7 @@ func argMeaning(name string, toks []string, args map[string]any) (risk.Level, st
 		case grantKeys[k] && privilegedValues[normKey(val)]:
 			level, rule = risk.High, ruleIAMGrant
 			why = "Tool " + name + " is given " + key + ": " + val + ": whoever it names gets an owner's or an administrator's access, with everything it holds"
-		case exposure(k, val):
+		case makesPublic(k, val):
 			level, rule = risk.High, rulePublicAccess
 			why = "Tool " + name + " is given " + key + ": " + val + ": what it holds becomes readable by everyone"
 		case argProtectionOff(key, val, v == nil):
@@ -164,9 +164,9 @@ func scalarText(v any) string {
 	return ""
 }
 
-// exposure reports an argument that makes what a tool writes public:
+// makesPublic reports an argument that makes what a tool writes public:
 // visibility: "public", private: false, public: true.
-func exposure(k, val string) bool {
+func makesPublic(k, val string) bool {
 	v := strings.ToLower(val)
 	switch k {
 	case "visibility", "access", "acl", "cannedacl", "accesslevel", "audience", "sharing", "privacy", "publicaccess":
