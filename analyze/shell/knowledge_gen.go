@@ -657,6 +657,14 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "disk.format",
+				Cmd:    []string{"diskutil"},
+				SubAny: []string{"eraseDisk", "eraseVolume", "zeroDisk", "randomDisk", "secureErase", "partitionDisk", "reformat", "eraseVolume"},
+				Level:  "critical",
+				Reason: "diskutil erases or repartitions a disk, destroying what is on it",
+				Locked: true,
+			},
+			{
+				Rule:   "disk.format",
 				Cmd:    []string{"cryptsetup"},
 				SubAny: []string{"luksFormat", "erase", "luksErase"},
 				Target: "operands",
