@@ -833,6 +833,21 @@ func commandsData() *Knowledge {
 				Reason:  "mdadm stops the array, fails, removes or adds a member (an added one is overwritten) or reshapes it; a degraded array can be lost",
 			},
 			{
+				Rule:     "disk.change",
+				Cmd:      []string{"mdadm"},
+				AnyFlag:  []string{"-A", "--assemble"},
+				ArgMatch: "^(?:--force|--run|-R|--update=.*)$",
+				Level:    "medium",
+				Reason:   "mdadm assembles the array by force, or rewrites its members' superblocks, even where they disagree",
+			},
+			{
+				Rule:    "disk.dry_run",
+				Cmd:     []string{"lvremove", "vgremove", "pvremove"},
+				AnyFlag: []string{"-t", "--test"},
+				Level:   "low",
+				Reason:  "The LVM command runs with --test and changes nothing",
+			},
+			{
 				Rule:   "disk.volume",
 				Cmd:    []string{"lvreduce"},
 				NoFlag: []string{"-t", "--test", "--help", "-h"},
@@ -4502,6 +4517,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30"}, true
 	case "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date":
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30", "--expiry-date"}, true
+	case "^(?:--force|--run|-R|--update=.*)$":
+		return []string{"-"}, true
 	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
 		return []string{"all", "group=all", `"group"`}, true
 	case `^(?:--namespace=|-n)?(?:kube-system|openshift-[\w-]+)$`:
