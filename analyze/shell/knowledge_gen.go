@@ -29,12 +29,20 @@ func commandsData() *Knowledge {
 			"helm":      {"-n", "--namespace", "--kube-context", "--kubeconfig"},
 			"install":   {"-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix"},
 			"kubectl":   {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"},
+			"lvcreate":  {"-n", "--name", "-L", "--size", "-l", "--extents", "-i", "--stripes", "-I", "--stripesize", "-m", "--mirrors", "--type", "-V", "--virtualsize", "-T", "--thinpool", "-c", "--chunksize", "--addtag"},
+			"lvdisplay": {},
+			"lvextend":  {"-L", "--size", "-l", "--extents", "-i", "--stripes", "-I", "--stripesize"},
+			"lvs":       {"-o", "--options", "-O", "--sort", "-S", "--select"},
+			"lvscan":    {},
 			"mariadb":   {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
 			"mv":        {"-t", "--target-directory", "-S", "--suffix"},
 			"mysql":     {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
 			"op":        {"--account", "--config", "--encoding", "--format", "--vault", "--fields", "--session"},
 			"podman":    {"-H", "--url", "--connection", "--filter", "--format", "--log-level", "--root", "--runroot"},
 			"psql":      {"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-o", "--output", "-v", "--set", "-P", "--pset"},
+			"pvdisplay": {},
+			"pvs":       {"-o", "--options", "-O", "--sort", "-S", "--select"},
+			"pvscan":    {},
 			"rclone":    {"--config", "--transfers", "--checkers", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--filter-from", "--files-from", "--files-from-raw", "--log-file", "--log-level", "--bwlimit", "--backup-dir", "--suffix", "--compare-dest", "--copy-dest", "--min-age", "--max-age", "--min-size", "--max-size", "--max-delete", "--max-transfer", "--max-duration", "--order-by", "--tpslimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--stats", "--user-agent", "--dedupe-mode", "--track-renames-strategy", "--conflict-resolve", "--conflict-loser", "--conflict-suffix", "--workdir", "--cache-dir"},
 			"restic":    {"-r", "--repo", "--repository-file", "-p", "--password-file", "--password-command", "--cache-dir", "-o", "--option", "--limit-upload", "--limit-download"},
 			"rm":        {},
@@ -49,7 +57,13 @@ func commandsData() *Knowledge {
 			"terraform": {"-chdir", "-var", "-var-file", "-target"},
 			"touch":     {"-d", "-t", "-r", "--date", "--reference"},
 			"vault":     {"-namespace", "--namespace", "-address", "--address", "-format", "-field", "-mount", "-output-curl-string"},
+			"vgdisplay": {},
+			"vgs":       {"-o", "--options", "-O", "--sort", "-S", "--select"},
+			"vgscan":    {},
 			"wget":      {"-O", "--output-document", "-P", "--directory-prefix", "-U", "--user-agent", "-e", "--execute", "-t", "--tries", "-T", "--timeout", "--header"},
+			"wipefs":    {"-o", "--offset", "-t", "--types", "-O", "--output"},
+			"zfs":       {"-o", "-t", "-s", "-S", "-d"},
+			"zpool":     {"-o", "-O", "-R", "-T"},
 		},
 		Interpreters: []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "luajit", "pwsh", "powershell", "tclsh", "osascript", "Rscript", "eval", "source", "."},
 		Downloaders:  []string{"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "httpie", "lwp-download", "lwp-request", "GET", "ftp", "tftp", "nc", "ncat", "netcat", "socat", "openssl", "scp", "rsync"},
@@ -518,7 +532,45 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "disk.format",
-				Cmd:    []string{"mkfs", "mkfs.ext4", "mkfs.ext3", "mkfs.ext2", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.ntfs", "mkfs.f2fs", "mkfs.exfat", "mke2fs", "mkswap", "mkntfs"},
+				Cmd:    []string{"mkfs.ext4", "mkfs.ext3", "mkfs.ext2", "mke2fs", "mkfs.ntfs", "mkntfs"},
+				NoFlag: []string{"--help", "--version", "-V", "-n", "--no-action"},
+				Target: "operands",
+				Level:  "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "The command writes a filesystem onto {target}, destroying what is on it",
+				Locked: true,
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"mkfs.xfs"},
+				NoFlag: []string{"--help", "-V", "-N"},
+				Target: "operands",
+				Level:  "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "The command writes a filesystem onto {target}, destroying what is on it",
+				Locked: true,
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.f2fs", "mkfs.exfat", "mkswap", "mkexfatfs", "mkdosfs"},
 				NoFlag: []string{"--help", "--version", "-V"},
 				Target: "operands",
 				Level:  "medium",
@@ -537,9 +589,70 @@ func commandsData() *Knowledge {
 			},
 			{
 				Rule:   "disk.format",
-				Cmd:    []string{"wipefs", "blkdiscard", "sgdisk", "zpool", "cryptsetup"},
+				Cmd:    []string{"mkfs"},
+				NoFlag: []string{"--help", "--version"},
+				NoArg:  "^(?:ext[234])$",
+				Target: "operands",
+				Level:  "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "The command writes a filesystem onto {target}, destroying what is on it",
+				Locked: true,
+			},
+			{
+				Rule:     "disk.format",
+				Cmd:      []string{"mkfs"},
+				NoFlag:   []string{"--help", "--version", "-n"},
+				ArgMatch: "^(?:ext[234])$",
+				Target:   "operands",
+				Level:    "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "The command writes a filesystem onto {target}, destroying what is on it",
+				Locked: true,
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"wipefs"},
+				AnyFlag: []string{"-a", "--all", "-o", "--offset"},
+				NoFlag:  []string{"-n", "--no-act", "--help", "-h", "--version", "-V"},
+				Target:  "operands",
+				Level:   "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "wipefs erases the signatures of {target}, and with them its filesystem, RAID member or partition table",
+				Locked: true,
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"blkdiscard"},
+				NoFlag: []string{"--help", "-h", "--version", "-V"},
 				Level:  "critical",
-				Reason: "The command formats or wipes a disk, destroying what is on it",
+				Reason: "blkdiscard discards every block of the device, destroying what is on it",
 				Locked: true,
 			},
 			{
@@ -551,11 +664,344 @@ func commandsData() *Knowledge {
 				Locked: true,
 			},
 			{
+				Rule:   "disk.format",
+				Cmd:    []string{"cryptsetup"},
+				SubAny: []string{"luksFormat", "erase", "luksErase"},
+				Target: "operands",
+				Level:  "medium",
+				ByClass: map[string]string{
+					"credential": "critical",
+					"device":     "critical",
+					"dynamic":    "high",
+					"guard":      "critical",
+					"home":       "high",
+					"root":       "critical",
+					"startup":    "high",
+					"system":     "high",
+				},
+				Reason: "cryptsetup writes a new LUKS header over {target} or erases its key slots, destroying access to what is on it",
+				Locked: true,
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"cryptsetup"},
+				SubAny: []string{"luksKillSlot", "luksRemoveKey", "reencrypt", "luksHeaderRestore"},
+				Level:  "high",
+				Reason: "cryptsetup removes a key slot, restores an old header or re-encrypts the device in place; a lost last key or an interrupted run leaves the data unreadable",
+			},
+			{
+				Rule:   "disk.change",
+				Cmd:    []string{"cryptsetup"},
+				SubAny: []string{"luksChangeKey", "luksSuspend", "convert", "repair", "resize"},
+				Level:  "medium",
+				Reason: "cryptsetup changes a key, the header's format or the mapping of an encrypted volume",
+			},
+			{
+				Rule:    "disk.partition",
+				Cmd:     []string{"sgdisk"},
+				AnyFlag: []string{"-Z", "--zap-all", "-z", "--zap", "-o", "--clear"},
+				NoFlag:  []string{"-P", "--pretend"},
+				Level:   "critical",
+				Reason:  "sgdisk destroys the partition table (and with --zap-all the protective MBR), and with it every partition on the disk",
+				Locked:  true,
+			},
+			{
+				Rule:    "disk.partition",
+				Cmd:     []string{"sgdisk"},
+				AnyFlag: []string{"-d", "--delete", "-n", "--new", "-N", "--largest-new", "-t", "--typecode", "-c", "--change-name", "-C", "--recompute-chs", "-g", "--mbrtogpt", "-m", "--gpttombr", "-l", "--load-backup", "-R", "--replicate", "-G", "--randomize-guids", "-U", "--disk-guid", "-u", "--partition-guid", "-s", "--sort", "-A", "--attributes", "-e", "--move-second-header", "-j", "--adjust-main-table", "-h", "--hybrid", "-r", "--transpose", "-T", "--transform-bsd"},
+				NoFlag:  []string{"-P", "--pretend"},
+				Level:   "high",
+				Reason:  "sgdisk rewrites the partition table",
+			},
+			{
 				Rule:   "disk.partition",
-				Cmd:    []string{"fdisk", "sfdisk", "cfdisk", "parted", "gdisk"},
-				NoFlag: []string{"-l", "--list"},
+				Cmd:    []string{"fdisk", "cfdisk", "gdisk"},
+				NoFlag: []string{"-l", "--list", "-x", "--list-details", "--help", "-h", "--version", "-V"},
 				Level:  "high",
 				Reason: "The command rewrites a partition table",
+			},
+			{
+				Rule:   "disk.partition",
+				Cmd:    []string{"sfdisk"},
+				NoFlag: []string{"-l", "--list", "-d", "--dump", "-J", "--json", "-V", "--verify", "-s", "--show-size", "-g", "--show-geometry", "-F", "--list-free", "-n", "--no-act", "--help", "-h", "--version", "-v"},
+				Level:  "high",
+				Reason: "sfdisk writes a partition table (read on its input) or changes partitions",
+			},
+			{
+				Rule:     "disk.partition",
+				Cmd:      []string{"parted"},
+				ArgMatch: "^(?:mklabel|mktable|rm|mkpart|mkpartfs|resizepart|resize|name|set|toggle|disk_set|disk_toggle|rescue|move|cp|mkfs|type)$",
+				Level:    "high",
+				Reason:   "parted rewrites the partition table",
+			},
+			{
+				Rule:   "disk.partition",
+				Cmd:    []string{"parted"},
+				NoFlag: []string{"-l", "--list", "-h", "--help", "-v", "--version"},
+				NoArg:  "^(?:print|p|help|version|align-check|mklabel|mktable|rm|mkpart|mkpartfs|resizepart|resize|name|set|toggle|disk_set|disk_toggle|rescue|move|cp|mkfs|type)$",
+				Level:  "high",
+				Reason: "parted without a command runs interactively, where it may rewrite the partition table",
+			},
+			{
+				Rule:   "disk.volume",
+				Cmd:    []string{"zfs"},
+				Sub:    []string{"destroy"},
+				NoFlag: []string{"-n"},
+				Level:  "high",
+				Reason: "zfs destroy deletes the dataset or snapshot and everything stored in it",
+			},
+			{
+				Rule:    "disk.dry_run",
+				Cmd:     []string{"zfs"},
+				Sub:     []string{"destroy"},
+				AnyFlag: []string{"-n"},
+				Level:   "low",
+				Reason:  "zfs destroy -n only reports what it would destroy",
+			},
+			{
+				Rule:    "disk.volume",
+				Cmd:     []string{"zfs"},
+				Sub:     []string{"rollback"},
+				AnyFlag: []string{"-r", "-R"},
+				Level:   "high",
+				Reason:  "zfs rollback -r/-R destroys every snapshot (and clone) newer than the one it returns to, and discards what was written since",
+			},
+			{
+				Rule:   "disk.volume",
+				Cmd:    []string{"zfs"},
+				Sub:    []string{"rollback"},
+				NoFlag: []string{"-r", "-R"},
+				Level:  "high",
+				Reason: "zfs rollback discards everything written to the dataset since the snapshot",
+			},
+			{
+				Rule:    "disk.volume",
+				Cmd:     []string{"zfs"},
+				SubAny:  []string{"receive", "recv"},
+				AnyFlag: []string{"-F"},
+				Level:   "high",
+				Reason:  "zfs receive -F rolls the target back and destroys its snapshots (and datasets) that the stream lacks",
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"zpool"},
+				SubAny: []string{"destroy", "labelclear"},
+				Level:  "critical",
+				Reason: "zpool destroys the pool or clears the ZFS label of a disk, and every dataset on it with it",
+				Locked: true,
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"zpool"},
+				SubAny:  []string{"create", "add", "attach", "replace"},
+				AnyFlag: []string{"-f"},
+				Target:  "operands",
+				Level:   "high",
+				ByClass: map[string]string{"device": "critical", "dynamic": "critical"},
+				Reason:  "zpool -f writes the pool over {target} even where it finds a filesystem or another pool, destroying it",
+				Locked:  true,
+			},
+			{
+				Rule:   "disk.change",
+				Cmd:    []string{"zpool"},
+				SubAny: []string{"create", "add", "attach", "replace"},
+				NoFlag: []string{"-f", "-n"},
+				Level:  "medium",
+				Reason: "zpool builds a pool on the disks it is given (it refuses disks that hold a filesystem or another pool)",
+			},
+			{
+				Rule:   "disk.change",
+				Cmd:    []string{"zpool"},
+				SubAny: []string{"offline", "detach", "export", "remove", "split", "reguid", "upgrade", "set", "clear"},
+				Level:  "medium",
+				Reason: "zpool takes a disk or the pool out of use, or changes the pool's settings",
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"mdadm"},
+				AnyFlag: []string{"-C", "--create", "-B", "--build", "--zero-superblock"},
+				Level:   "critical",
+				Reason:  "mdadm writes new RAID superblocks over the member devices (or erases them), destroying the array they held",
+				Locked:  true,
+			},
+			{
+				Rule:    "disk.array",
+				Cmd:     []string{"mdadm"},
+				AnyFlag: []string{"-S", "--stop", "-f", "--fail", "--set-faulty", "-r", "--remove", "-a", "--add", "--re-add", "--add-spare", "--replace", "-G", "--grow", "--kill-subarray", "--update-subarray", "--update"},
+				NoFlag:  []string{"-C", "--create", "-B", "--build", "--zero-superblock"},
+				Level:   "high",
+				Reason:  "mdadm stops the array, fails, removes or adds a member (an added one is overwritten) or reshapes it; a degraded array can be lost",
+			},
+			{
+				Rule:     "disk.change",
+				Cmd:      []string{"mdadm"},
+				AnyFlag:  []string{"-A", "--assemble"},
+				ArgMatch: "^(?:--force|--run|-R|--update=.*)$",
+				Level:    "medium",
+				Reason:   "mdadm assembles the array by force, or rewrites its members' superblocks, even where they disagree",
+			},
+			{
+				Rule:    "disk.dry_run",
+				Cmd:     []string{"lvremove", "vgremove", "pvremove"},
+				AnyFlag: []string{"-t", "--test"},
+				Level:   "low",
+				Reason:  "The LVM command runs with --test and changes nothing",
+			},
+			{
+				Rule:   "disk.volume",
+				Cmd:    []string{"lvreduce"},
+				NoFlag: []string{"-t", "--test", "--help", "-h"},
+				Level:  "high",
+				Reason: "Shrinking a logical volume cuts off what is stored past its new end",
+			},
+			{
+				Rule:     "disk.volume",
+				Cmd:      []string{"lvresize"},
+				NoFlag:   []string{"-t", "--test"},
+				ArgMatch: `^(?:-[lL]|--size=|--extents=)?-\d`,
+				Level:    "high",
+				Reason:   "Shrinking a logical volume cuts off what is stored past its new end",
+			},
+			{
+				Rule:     "disk.volume",
+				Cmd:      []string{"lvresize"},
+				NoFlag:   []string{"-t", "--test"},
+				ArgMatch: `^(?:-[lL]|--size=|--extents=)?\d`,
+				NoArg:    `^(?:-[lL]|--size=|--extents=)?-\d`,
+				Level:    "medium",
+				Reason:   "Resizing a logical volume to a set size shrinks it when it is larger, cutting off what is stored past the new end",
+			},
+			{
+				Rule:    "disk.volume",
+				Cmd:     []string{"lvconvert"},
+				AnyFlag: []string{"--merge", "--mergesnapshot"},
+				Level:   "high",
+				Reason:  "Merging a snapshot rolls its origin volume back, discarding everything written since the snapshot",
+			},
+			{
+				Rule:    "disk.volume",
+				Cmd:     []string{"vgreduce"},
+				AnyFlag: []string{"--removemissing"},
+				Level:   "high",
+				Reason:  "vgreduce --removemissing drops the volumes that had extents on the missing disks",
+			},
+			{
+				Rule:   "disk.change",
+				Cmd:    []string{"vgreduce"},
+				NoFlag: []string{"--removemissing", "-t", "--test"},
+				Level:  "medium",
+				Reason: "vgreduce takes a disk out of the volume group",
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"pvcreate", "vgcreate", "vgextend"},
+				NoFlag:  []string{"-t", "--test", "--help", "-h"},
+				Target:  "operands",
+				ByClass: map[string]string{"device": "high", "dynamic": "high"},
+				Reason:  "The command writes an LVM label over {target}, replacing the filesystem or partition table it holds",
+			},
+			{
+				Rule:    "disk.volume",
+				Cmd:     []string{"btrfs"},
+				Sub:     []string{"check"},
+				AnyFlag: []string{"--repair", "--init-csum-tree", "--init-extent-tree"},
+				Level:   "high",
+				Reason:  "btrfs check --repair rewrites the filesystem's metadata; its own manual calls it a last resort that can make the damage worse",
+			},
+			{
+				Rule:     "disk.volume",
+				Cmd:      []string{"btrfs"},
+				SubAny:   []string{"resize"},
+				ArgMatch: `^(?:\d+:)?-\d`,
+				Level:    "high",
+				Reason:   "Shrinking the filesystem moves its data off the cut-off end and fails, or leaves it full, when the rest cannot hold it",
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"btrfs"},
+				SubAny:  []string{"add", "replace"},
+				Target:  "operands",
+				ByClass: map[string]string{"device": "high", "dynamic": "high"},
+				Reason:  "btrfs writes the filesystem over {target}",
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"badblocks"},
+				AnyFlag: []string{"-w"},
+				Target:  "operands",
+				Level:   "high",
+				ByClass: map[string]string{"device": "critical", "dynamic": "high"},
+				Reason:  "badblocks -w writes test patterns over every block of {target}, destroying what is on it",
+				Locked:  true,
+			},
+			{
+				Rule:    "disk.change",
+				Cmd:     []string{"badblocks"},
+				AnyFlag: []string{"-n"},
+				NoFlag:  []string{"-w"},
+				Level:   "medium",
+				Reason:  "badblocks -n rewrites every block of the device with what it read; interrupted, or on a mounted filesystem, it can corrupt it",
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"hdparm"},
+				AnyFlag: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--trim-sector-ranges-stdin", "--write-sector", "--make-bad-sector", "--dco-restore"},
+				Level:   "critical",
+				Reason:  "hdparm erases the drive, discards or overwrites its sectors, destroying what is on it",
+				Locked:  true,
+			},
+			{
+				Rule:    "disk.array",
+				Cmd:     []string{"hdparm"},
+				AnyFlag: []string{"--fwdownload", "--fwdownload-mode3", "--fwdownload-mode3-max", "--fwdownload-mode7", "--security-set-pass"},
+				Level:   "high",
+				Reason:  "hdparm replaces the drive's firmware or locks it with a password",
+			},
+			{
+				Rule:     "disk.array",
+				Cmd:      []string{"hdparm"},
+				AnyFlag:  []string{"-N"},
+				ArgMatch: `^p?\d+$`,
+				Level:    "high",
+				Reason:   "hdparm -N with a count changes how many sectors the drive shows; what lies past the new end is cut off",
+			},
+			{
+				Rule:   "disk.format",
+				Cmd:    []string{"nvme"},
+				SubAny: []string{"format", "sanitize", "write-zeroes", "write", "write-uncor"},
+				Level:  "critical",
+				Reason: "nvme erases or overwrites the drive's blocks, destroying what is on them",
+				Locked: true,
+			},
+			{
+				Rule:    "disk.format",
+				Cmd:     []string{"nvme"},
+				SubAny:  []string{"dsm"},
+				AnyFlag: []string{"--ad", "-d"},
+				Level:   "critical",
+				Reason:  "nvme dsm --ad discards the blocks, destroying what is on them",
+				Locked:  true,
+			},
+			{
+				Rule:   "disk.array",
+				Cmd:    []string{"nvme"},
+				SubAny: []string{"fw-download", "fw-commit", "fw-activate"},
+				Level:  "high",
+				Reason: "nvme replaces the drive's firmware; a bad image leaves the drive unusable",
+			},
+			{
+				Rule:   "disk.change",
+				Cmd:    []string{"tune2fs"},
+				NoFlag: []string{"-l", "--help"},
+				Level:  "medium",
+				Reason: "tune2fs changes the filesystem's superblock (features, UUID, limits)",
+			},
+			{
+				Rule:   "disk.volume",
+				Cmd:    []string{"e2fsck", "fsck.ext2", "fsck.ext3", "fsck.ext4"},
+				NoFlag: []string{"-n", "--help"},
+				Level:  "high",
+				Reason: "e2fsck repairs the filesystem in place; on a mounted one it corrupts it",
 			},
 			{
 				Rule:    "priv.ownership_recursive",
@@ -4156,6 +4602,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30"}, true
 	case "^(?:--expiry-days=)?(?:[0-9]|[12][0-9]|30)$|^--expiry-date":
 		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "1", "2", "30", "--expiry-date"}, true
+	case "^(?:--force|--run|-R|--update=.*)$":
+		return []string{"-"}, true
 	case `^(?:--group-names=|--values-to-add=)?all$|Group=all\b|"Group"\s*:\s*"all"`:
 		return []string{"all", "group=all", `"group"`}, true
 	case `^(?:--namespace=|-n)?(?:kube-system|openshift-[\w-]+)$`:
@@ -4190,6 +4638,10 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"public", "--public"}, true
 	case "^(?:-?-policy=)?root$":
 		return []string{"root"}, true
+	case `^(?:-[lL]|--size=|--extents=)?-\d`:
+		return []string{"-"}, true
+	case `^(?:-[lL]|--size=|--extents=)?\d`:
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^(?:-d.*|--dbname(?:=.*)?)$":
 		return []string{"-"}, true
 	case "^(?:-d|--delete)$":
@@ -4222,6 +4674,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"+", "2", "4", "6", "7", "0", "1", "2", "3", "4", "5", "6", "7", "a+w", "o+w", "=rwx"}, true
 	case `^(?:\.|\.\*|\.\+|\^|\^\.\*\$?|sshd|systemd|init|launchd|dockerd|containerd|kubelet|Xorg|Xwayland|WindowServer|loginwindow|systemd-journald|systemd-logind|dbus-daemon|NetworkManager|polkitd|gnome-shell|plasmashell)$`:
 		return []string{".", "^", "shd", "ystemd", "init", "launchd", "dockerd", "containerd", "kubelet", "org", "wayland", "windowserver", "loginwindow", "systemd-", "dbus-daemon", "networkmanager", "polkitd", "gnome-shell", "plasmashell"}, true
+	case `^(?:\d+:)?-\d`:
+		return []string{"-"}, true
 	case "^(?:access|members):add$":
 		return []string{"access", "members"}, true
 	case "^(?:add|change|replace|del|delete|a|c|r|d)$":
@@ -4256,6 +4710,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"localhost", "127.", "[::1]", "--help"}, true
 	case "^(?:edit|create)$":
 		return []string{"edit", "create"}, true
+	case "^(?:ext[234])$":
+		return []string{"ext"}, true
 	case "^(?:flush|f|fl|flu|flus)$":
 		return []string{"f"}, true
 	case `^(?:glibc(?:-common|-minimal-langpack)?|libc6|libc-bin|musl|openssh-server|openssh|ssh|openssh-sshd|dropbear|sudo|sudo-rs|doas|opendoas|systemd(?:-sysv|-libs|-udev)?|libsystemd0|init|sysvinit(?:-core)?|openrc|udev|dbus|linux-image-(?:generic|amd64|virtual|arm64|cloud-amd64)|linux-generic|linux(?:-lts|-zen|-hardened)?|kernel(?:-core|-modules)?|grub(?:2)?(?:-common|-pc|-efi-[\w-]+|-tools|-pc-bin)?|shim(?:-signed|-x64)?|bash|dash|zsh|coreutils|util-linux|busybox|login|passwd|shadow(?:-utils)?|base-files|base-passwd|filesystem|alpine-baselayout|apt|dpkg|rpm|dnf|yum|zypper|pacman|apk-tools|snapd|python3(?:\.\d+)?(?:-minimal)?|python3-(?:apt|dnf|libs)|platform-python|ca-certificates|openssl|openssl-libs|libssl3|libssl1\.1|perl-base|pam|libpam-modules|libpam-runtime|libpam0g|network-manager|NetworkManager|netplan\.io|ifupdown|iproute2?|systemd-networkd|tar|gzip|findutils|grep|sed|gnupg|gpgv|e2fsprogs|mount|libselinux1?|selinux-policy(?:-targeted)?)(?::[a-z0-9]+|=\S*)?$|^(?:linux-image|kernel|glibc|libc6|systemd|grub|openssh|python3)[\w.-]*\*$`:
@@ -4270,12 +4726,16 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"localhost", "127.", "[::1]"}, true
 	case `^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$`:
 		return []string{"localhost", "127.", "[::1]", "--help"}, true
+	case "^(?:mklabel|mktable|rm|mkpart|mkpartfs|resizepart|resize|name|set|toggle|disk_set|disk_toggle|rescue|move|cp|mkfs|type)$":
+		return []string{"label", "table", "rm", "mkpart", "resize", "name", "set", "toggle", "disk_", "rescue", "move", "cp", "mkfs", "type"}, true
 	case `^(?:oci://)?(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d+)?/|^--help$|^-h$`:
 		return []string{"localhost", "127.", "[::1]", "--help", "-h"}, true
 	case "^(?:pods?|po)(?:/|$)":
 		return []string{"po"}, true
 	case `^(?:postgres|postmaster|mysqld|mysqld_safe|mariadbd|mongod|mongos|redis-server|redis-sentinel|memcached|etcd|cassandra|clickhouse-server|influxd|elasticsearch|opensearch|nginx|httpd|apache2|haproxy|envoy|traefik|caddy|php-fpm|rabbitmq-server|beam\.smp|kafka|zookeeper|nats-server|mosquitto|cron|crond|atd|rsyslogd|syslog-ng|auditd|sssd|named|unbound|dnsmasq|ntpd|chronyd|cupsd|smbd|nmbd|vsftpd|postfix|dovecot|exim4?|slapd|kdc|krb5kdc)$`:
 		return nil, true
+	case "^(?:print|p|help|version|align-check|mklabel|mktable|rm|mkpart|mkpartfs|resizepart|resize|name|set|toggle|disk_set|disk_toggle|rescue|move|cp|mkfs|type)$":
+		return []string{"p", "help", "version", "align-check", "label", "table", "rm", "mkpart", "resize", "name", "set", "toggle", "disk_", "rescue", "move", "cp", "mkfs", "type"}, true
 	case "^(?:public|download|upload)$":
 		return []string{"public", "download", "upload"}, true
 	case "^(?:registry|npmRegistryServer)=https?://":
@@ -4372,6 +4832,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"mirror."}, true
 	case "^off$":
 		return []string{"off"}, true
+	case `^p?\d+$`:
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^purge$":
 		return []string{"purge"}, true
 	case "^read-write$":

@@ -44,14 +44,14 @@ func TestUnknownCommand(t *testing.T) {
 // not.
 func TestUnknownOnDevice(t *testing.T) {
 	for _, script := range []string{
-		"mdadm --zero-superblock /dev/sdb1",
-		"nvme format /dev/nvme0n1",
+		"sg_format --format /dev/sdb",
+		"zerofree /dev/sdb1",
 		"mytool --device=/dev/sdb",
-		"badblocks -w /dev/sdc",
-		"pvcreate /dev/mapper/vg-data",
+		"sg_sanitize --crypto /dev/sdc",
+		"xfs_repair -L /dev/mapper/vg-data",
 		"frob /dev/disk/by-id/ata-WDC_WD10",
 		"cd /dev && zapper sdb",
-		"sudo mdadm --create /dev/md0 --level=1 /dev/sdb /dev/sdc",
+		"sudo ddrescue /dev/sda /dev/sdb",
 		"zz /dev/../dev/sda",
 	} {
 		fs := analyzeScript(t, script)
@@ -66,6 +66,8 @@ func TestUnknownOnDevice(t *testing.T) {
 		"frob /dev/null", "frob /dev/stdin", "minicom -D /dev/ttyUSB0", "picocom /dev/ttyACM0", "frob /dev/pts/3",
 		"frob $DEV", "frob ./dev/sda", "cd /tmp && frob sdb", "frob --dev", "frob /devices/x",
 		"blkid /dev/sda1", "smartctl -a /dev/sda", "lsblk /dev/sda", "dumpe2fs -h /dev/sda1",
+		// storage tools warden knows are judged by their mode (commands.yaml, disks)
+		"mdadm --detail /dev/md0", "cryptsetup luksDump /dev/sdb2", "lvdisplay /dev/vg/lv", "tune2fs -l /dev/sda1", "nvme smart-log /dev/nvme0",
 	} {
 		if _, ok := levelOf(analyzeScript(t, script), RuleUnknownOnDevice); ok {
 			t.Errorf("%q: %s fires", script, RuleUnknownOnDevice)
