@@ -159,6 +159,13 @@ var verbWords = map[string]uint8{
 	"put": wordBenign, "upload": wordBenign, "cp": wordBenign, "mv": wordBenign, "move": wordBenign,
 	"cat": wordBenign,
 
+	// permission queries: they name a verb (kubectl auth can-i delete
+	// pods, oc policy who-can delete pods, aws iam simulate-principal-
+	// policy, gcloud … test-iam-permissions, vault token capabilities)
+	// without doing it, and end the path before it
+	"can-i": wordBenign, "who-can": wordBenign, "simulate": wordBenign, "test-iam-permissions": wordBenign,
+	"testiampermissions": wordBenign, "capabilities": wordBenign, "troubleshoot": wordBenign,
+
 	// verbs that are nouns too (gh run delete, aws logs delete-log-group,
 	// restic backup, gcloud builds cancel): they end the path unless a
 	// destructive verb follows them

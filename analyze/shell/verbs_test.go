@@ -673,3 +673,22 @@ func TestTokens(t *testing.T) {
 		t.Errorf("tokens read %d tokens of a long word, want %d", n, maxTokens)
 	}
 }
+
+// TestPermissionQuery: a permission query names a verb without doing it
+// (kubectl auth can-i delete pods); the verb joined to the query word, or
+// the same verb as the command's own subcommand, still fires.
+func TestPermissionQuery(t *testing.T) {
+	checkGrammar(t, []grammarCase{
+		{"kubectl auth can-i delete pods -n production", 0, ""},
+		{"kubectl auth can-i delete pods --as system:serviceaccount:default:x", 0, ""},
+		{"oc policy who-can delete pods", 0, ""},
+		{"oc adm policy who-can delete pods", 0, ""},
+		{"foocli iam simulate-policy delete-bucket", 0, ""},
+		{"foocli projects test-iam-permissions delete", 0, ""},
+		{"vault token capabilities secret/data/prod", 0, ""},
+		{"foocli bucket delete x", risk.High, "cli.delete"},
+		{"foocli can-i-delete bucket", risk.High, "cli.delete"},
+		{"foocli policy who-can-delete x", risk.High, "cli.delete"},
+		{"foocli auth revoke-token x", risk.High, "cli.delete"},
+	})
+}
