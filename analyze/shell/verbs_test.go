@@ -692,3 +692,25 @@ func TestPermissionQuery(t *testing.T) {
 		{"foocli auth revoke-token x", risk.High, "cli.delete"},
 	})
 }
+
+// TestClearLocalCache: a clear verb whose object is a cache (the word's
+// other token, or the operand) empties what is rebuilt on demand; the same
+// verb on a cluster, a database or a named store, and delete of a cache
+// resource, stay high.
+func TestClearLocalCache(t *testing.T) {
+	checkGrammar(t, []grammarCase{
+		{"resolvectl flush-caches", risk.Low, "cli.clear_cache"},
+		{"sudo resolvectl flush-caches", risk.Low, "cli.clear_cache"},
+		{"foocli flush caches", risk.Low, "cli.clear_cache"},
+		{"foocli cache-clear", risk.Low, "cli.clear_cache"},
+		{"foocli flushCaches", risk.Low, "cli.clear_cache"},
+		{"foocli purge_cache --all", risk.Low, "cli.clear_cache"},
+		{"sudo ip neigh flush all", risk.Low, "cli.clear_cache"},
+		{"foocli delete-cache prod", risk.High, "cli.delete"},
+		{"foocli flush-cache-cluster prod", risk.High, "cli.delete"},
+		{"foocli flush db", risk.High, "cli.delete"},
+		{"foocli flush cache.prod", risk.High, "cli.delete"},
+		{"foocli flush-all", risk.High, "cli.delete"},
+		{"sudo ip neigh del 10.0.0.1 dev eth0", risk.High, "cli.delete"},
+	})
+}
