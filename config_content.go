@@ -2,6 +2,7 @@ package warden
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 
@@ -29,6 +30,10 @@ type configWrite struct {
 	path string // absolute
 	kind configcode.Kind
 	text string
+	// unknown: the call writes path with text not known here (a dynamic
+	// redirection, sed -i, cp): text is empty, and only the calibration
+	// of start-up writes reads it (inertStartup)
+	unknown bool
 }
 
 // configWrites returns what call c writes into files that run things: the
@@ -54,7 +59,7 @@ func configWrites(c *tool.Call) []configWrite {
 				return
 			}
 		}
-		out = append(out, configWrite{p, k, text})
+		out = append(out, configWrite{path: p, kind: k, text: text})
 	}
 	for _, ct := range c.Content {
 		if ct.Path != "" {
@@ -78,11 +83,90 @@ func configWrites(c *tool.Call) []configWrite {
 		effects = shellWrites(c, env)
 	}
 	for i := range effects {
-		if ef := &effects[i]; ef.Kind == tool.WriteFile && ef.Known {
+		switch ef := &effects[i]; {
+		case ef.Kind == tool.WriteFile && ef.Known:
 			add(ef.Path, ef.Text)
+		case (ef.Kind == tool.WriteFile || ef.Kind == tool.CopyFile || ef.Kind == tool.FetchFile || ef.Kind == tool.Symlink) && shellRC(ef.Path):
+			out = append(out, configWrite{path: ef.Path, kind: configcode.ShellFile, unknown: true})
 		}
 	}
 	return out
+}
+
+// The calibration of start-up writes: appending an editor, a locale, an
+// alias for ls -la or a tool chain's directory to ~/.bashrc is a change of
+// the user's own configuration, not code planted to run in every shell
+// (configcode.InertShell says which text is inert). When everything a
+// call writes into a user's shell start-up file is known and inert, the
+// findings that judge the write by the file alone (the effect table's
+// start-up class through a redirection, the edit tools or Python, and the
+// rule pack's persist.shell_startup) are medium; what the text holds is
+// judged apart as always (configFindings, the content rules), and a write
+// whose text is not known, or not inert, keeps its level.
+
+// startupWriteRules judge a write to a start-up file by its path alone.
+var startupWriteRules = map[string]bool{"fs.redirect_write": true, "fs.write_system_tee": true, "edit.write": true, "code.startup_write": true,
+	"persist.shell_startup": true}
+
+// shellRC reports a user's interactive shell start-up file.
+func shellRC(p string) bool {
+	switch path.Base(p) {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".bash_aliases", ".kshrc", ".mkshrc":
+		return true
+	case "config.fish":
+		return strings.HasSuffix(p, "/.config/fish/config.fish")
+	}
+	return false
+}
+
+// inertStartup returns the shell start-up files of the user that call c
+// writes only inert text into (nil for none), and whether every start-up
+// file it writes is one of them.
+func inertStartup(ws []configWrite) (inert map[string]bool, all bool) {
+	all = true
+	for _, w := range ws {
+		if w.kind != configcode.ShellFile || !shellRC(w.path) {
+			continue
+		}
+		ok := !w.unknown && configcode.InertShell(w.text)
+		if prev, seen := inert[w.path]; seen {
+			ok = ok && prev
+		}
+		if inert == nil {
+			inert = map[string]bool{}
+		}
+		inert[w.path] = ok
+		all = all && ok
+	}
+	return inert, all && len(inert) > 0
+}
+
+// calmStartupWrites lowers to medium the high findings that judge the
+// writes of ws into user start-up files by the file alone, where the text
+// written there is all known and inert (see inertStartup).
+func calmStartupWrites(c *tool.Call, fs []risk.Finding, ws []configWrite) {
+	inert, all := inertStartup(ws)
+	if inert == nil {
+		return
+	}
+	for _, s := range c.Shell {
+		if strings.Contains(s, "sed") || strings.Contains(s, "perl") {
+			// persist.shell_startup reads sed -i and perl -i, whose
+			// edits no effect records: the rule keeps its level
+			all = false
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.Level != risk.High || !startupWriteRules[f.Rule] {
+			continue
+		}
+		p, isFile := strings.CutPrefix(f.Resource, "file:")
+		if isFile && inert[p] || f.Resource == "" && f.Rule == "persist.shell_startup" && all {
+			f.Level = risk.Medium
+			f.Reason += " (what it adds is settings only: no command, no variable that loads code)"
+		}
+	}
 }
 
 // shellWrites returns the effects of the scripts of c that may write a
@@ -203,6 +287,9 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 	var args map[string]any
 	n := 0
 	for _, w := range writes {
+		if w.unknown {
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path
