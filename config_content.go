@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/configcode"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/paths"
@@ -41,7 +42,7 @@ type configWrite struct {
 // the known text its shell scripts write (redirections, heredocs, the
 // lines given to crontab).
 func configWrites(c *tool.Call) []configWrite {
-	if len(c.Content) == 0 && len(c.Shell) == 0 {
+	if len(c.Content) == 0 && len(c.Shell) == 0 && len(c.Code) == 0 {
 		return nil
 	}
 	var out []configWrite
@@ -80,7 +81,7 @@ func configWrites(c *tool.Call) []configWrite {
 	}
 	effects := c.Effects // the shell preparer's, in a conversation
 	if c.Prior == nil {
-		effects = shellWrites(c, env)
+		effects = append(shellWrites(c, env), codeStartupWrites(c)...)
 	}
 	for i := range effects {
 		switch ef := &effects[i]; {
@@ -167,6 +168,44 @@ func calmStartupWrites(c *tool.Call, fs []risk.Finding, ws []configWrite) {
 			f.Reason += " (what it adds is settings only: no command, no variable that loads code)"
 		}
 	}
+}
+
+// rcNames are the words that name a user's shell start-up file: code
+// that holds none writes none.
+var rcNames = []string{"bashrc", "zshrc", "profile", "zshenv", "zlogin", "bash_login", "bash_aliases", "config.fish", "kshrc"}
+
+// codeStartupWrites returns the writes of the Python code of c into files
+// whose names hold rcNames, when no conversation records them: the code
+// is read again as if it ran in one (on a copy of the call), so that the
+// text it appends to ~/.bashrc is judged as a shell redirection's is.
+func codeStartupWrites(c *tool.Call) []tool.Effect {
+	if len(c.Code) == 0 {
+		return nil
+	}
+	hit := false
+	for _, k := range c.Code {
+		for _, n := range rcNames {
+			if strings.Contains(k.Text, n) {
+				hit = true
+				break
+			}
+		}
+	}
+	if !hit {
+		return nil
+	}
+	sc := tool.Call{Action: c.Action, Class: c.Class, Code: c.Code, Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Work: c.Work,
+		Prior: &tool.Prior{}}
+	if _, err := (code.Preparer{}).Prepare(context.Background(), &sc); err != nil {
+		return nil
+	}
+	var out []tool.Effect
+	for _, ef := range sc.Effects {
+		if shellRC(ef.Path) {
+			out = append(out, ef)
+		}
+	}
+	return out
 }
 
 // shellWrites returns the effects of the scripts of c that may write a
