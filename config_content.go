@@ -172,7 +172,7 @@ func calmStartupWrites(c *tool.Call, fs []risk.Finding, ws []configWrite) {
 
 // rcNames are the words that name a user's shell start-up file: code
 // that holds none writes none.
-var rcNames = []string{"bashrc", "zshrc", "profile", "zshenv", "zlogin", "bash_login", "bash_aliases", "config.fish", "kshrc"}
+var rcNames = []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".zlogin", ".bash_login", ".bash_aliases", "config.fish", ".kshrc", ".mkshrc"}
 
 // codeStartupWrites returns the writes of the Python code of c into files
 // whose names hold rcNames, when no conversation records them: the code
