@@ -2,9 +2,11 @@ package warden
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/analyze/code"
 	"github.com/agentwarden/warden/analyze/configcode"
 	"github.com/agentwarden/warden/analyze/shell"
 	"github.com/agentwarden/warden/paths"
@@ -29,6 +31,10 @@ type configWrite struct {
 	path string // absolute
 	kind configcode.Kind
 	text string
+	// unknown: the call writes path with text not known here (a dynamic
+	// redirection, sed -i, cp): text is empty, and only the calibration
+	// of start-up writes reads it (inertStartup)
+	unknown bool
 }
 
 // configWrites returns what call c writes into files that run things: the
@@ -36,7 +42,7 @@ type configWrite struct {
 // the known text its shell scripts write (redirections, heredocs, the
 // lines given to crontab).
 func configWrites(c *tool.Call) []configWrite {
-	if len(c.Content) == 0 && len(c.Shell) == 0 {
+	if len(c.Content) == 0 && len(c.Shell) == 0 && len(c.Code) == 0 {
 		return nil
 	}
 	var out []configWrite
@@ -54,7 +60,7 @@ func configWrites(c *tool.Call) []configWrite {
 				return
 			}
 		}
-		out = append(out, configWrite{p, k, text})
+		out = append(out, configWrite{path: p, kind: k, text: text})
 	}
 	for _, ct := range c.Content {
 		if ct.Path != "" {
@@ -75,11 +81,128 @@ func configWrites(c *tool.Call) []configWrite {
 	}
 	effects := c.Effects // the shell preparer's, in a conversation
 	if c.Prior == nil {
-		effects = shellWrites(c, env)
+		effects = append(shellWrites(c, env), codeStartupWrites(c)...)
 	}
 	for i := range effects {
-		if ef := &effects[i]; ef.Kind == tool.WriteFile && ef.Known {
+		switch ef := &effects[i]; {
+		case ef.Kind == tool.WriteFile && ef.Known:
 			add(ef.Path, ef.Text)
+		case (ef.Kind == tool.WriteFile || ef.Kind == tool.CopyFile || ef.Kind == tool.FetchFile || ef.Kind == tool.Symlink) && shellRC(ef.Path):
+			out = append(out, configWrite{path: ef.Path, kind: configcode.ShellFile, unknown: true})
+		}
+	}
+	return out
+}
+
+// The calibration of start-up writes: appending an editor, a locale, an
+// alias for ls -la or a tool chain's directory to ~/.bashrc is a change of
+// the user's own configuration, not code planted to run in every shell
+// (configcode.InertShell says which text is inert). When everything a
+// call writes into a user's shell start-up file is known and inert, the
+// findings that judge the write by the file alone (the effect table's
+// start-up class through a redirection, the edit tools or Python, and the
+// rule pack's persist.shell_startup) are medium; what the text holds is
+// judged apart as always (configFindings, the content rules), and a write
+// whose text is not known, or not inert, keeps its level.
+
+// startupWriteRules judge a write to a start-up file by its path alone.
+var startupWriteRules = map[string]bool{"fs.redirect_write": true, "fs.write_system_tee": true, "edit.write": true, "code.startup_write": true,
+	"persist.shell_startup": true}
+
+// shellRC reports a user's interactive shell start-up file.
+func shellRC(p string) bool {
+	switch path.Base(p) {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".bash_aliases", ".kshrc", ".mkshrc":
+		return true
+	case "config.fish":
+		return strings.HasSuffix(p, "/.config/fish/config.fish")
+	}
+	return false
+}
+
+// inertStartup returns the shell start-up files of the user that call c
+// writes only inert text into (nil for none), and whether every start-up
+// file it writes is one of them.
+func inertStartup(ws []configWrite) (inert map[string]bool, all bool) {
+	all = true
+	for _, w := range ws {
+		if w.kind != configcode.ShellFile || !shellRC(w.path) {
+			continue
+		}
+		ok := !w.unknown && configcode.InertShell(w.text)
+		if prev, seen := inert[w.path]; seen {
+			ok = ok && prev
+		}
+		if inert == nil {
+			inert = map[string]bool{}
+		}
+		inert[w.path] = ok
+		all = all && ok
+	}
+	return inert, all && len(inert) > 0
+}
+
+// calmStartupWrites lowers to medium the high findings that judge the
+// writes of ws into user start-up files by the file alone, where the text
+// written there is all known and inert (see inertStartup).
+func calmStartupWrites(c *tool.Call, fs []risk.Finding, ws []configWrite) {
+	inert, all := inertStartup(ws)
+	if inert == nil {
+		return
+	}
+	for _, s := range c.Shell {
+		if strings.Contains(s, "sed") || strings.Contains(s, "perl") {
+			// persist.shell_startup reads sed -i and perl -i, whose
+			// edits no effect records: the rule keeps its level
+			all = false
+		}
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.Level != risk.High || !startupWriteRules[f.Rule] {
+			continue
+		}
+		p, isFile := strings.CutPrefix(f.Resource, "file:")
+		if isFile && inert[p] || f.Resource == "" && f.Rule == "persist.shell_startup" && all {
+			f.Level = risk.Medium
+			f.Reason += " (what it adds is settings only: no command, no variable that loads code)"
+		}
+	}
+}
+
+// rcNames are the words that name a user's shell start-up file: code
+// that holds none writes none.
+var rcNames = []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".zlogin", ".bash_login", ".bash_aliases", "config.fish", ".kshrc", ".mkshrc"}
+
+// codeStartupWrites returns the writes of the Python code of c into files
+// whose names hold rcNames, when no conversation records them: the code
+// is read again as if it ran in one (on a copy of the call), so that the
+// text it appends to ~/.bashrc is judged as a shell redirection's is.
+func codeStartupWrites(c *tool.Call) []tool.Effect {
+	if len(c.Code) == 0 {
+		return nil
+	}
+	hit := false
+	for _, k := range c.Code {
+		for _, n := range rcNames {
+			if strings.Contains(k.Text, n) {
+				hit = true
+				break
+			}
+		}
+	}
+	if !hit {
+		return nil
+	}
+	sc := tool.Call{Action: c.Action, Class: c.Class, Code: c.Code, Cwd: c.Cwd, Home: c.Home, Workspace: c.Workspace, Work: c.Work,
+		Prior: &tool.Prior{}}
+	if _, err := (code.Preparer{}).Prepare(context.Background(), &sc); err != nil {
+		return nil
+	}
+	var out []tool.Effect
+	for _, ef := range sc.Effects {
+		if shellRC(ef.Path) {
+			out = append(out, ef)
 		}
 	}
 	return out
@@ -203,6 +326,9 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 	var args map[string]any
 	n := 0
 	for _, w := range writes {
+		if w.unknown {
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path

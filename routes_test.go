@@ -121,12 +121,20 @@ var routes = []struct {
 		writeA("/home/user/project/notes.md"), editA("/home/user/project/notes.md"), geminiWriteA("/home/user/project/notes.md"),
 		editorA("/home/user/project/notes.md"), mcpWriteA("/home/user/project/notes.md"), patchA("Update", "notes.md"),
 	}},
-	{"write the shell start-up file", risk.High, []risk.Action{
-		bashA("echo 'alias ll=\"ls -l\"' >> ~/.bashrc"), bashA("echo 'alias ll=1' | tee -a ~/.bashrc"), bashA("cp /tmp/rc ~/.bashrc"),
-		bashA("sed -i 's/a/b/' ~/.bashrc"), codexA("echo 'alias ll=1' >> $HOME/.bashrc"),
-		pyA("import os\nwith open(os.path.expanduser('~/.bashrc'), 'a') as f:\n    f.write('alias ll=1')"), pyA("open('/home/user/.bashrc', 'w')"),
+	{"write the shell start-up file", risk.High, []risk.Action{ // aliases of privileged names are never inert (configcode.InertShell)
+		bashA("echo 'alias sudo=\"sudo -E\"' >> ~/.bashrc"), bashA("echo 'alias git=1' | tee -a ~/.bashrc"), bashA("cp /tmp/rc ~/.bashrc"),
+		bashA("sed -i 's/a/b/' ~/.bashrc"), codexA("echo 'alias ssh=1' >> $HOME/.bashrc"),
+		pyA("import os\nwith open(os.path.expanduser('~/.bashrc'), 'a') as f:\n    f.write('alias cd=1')"), pyA("open('/home/user/.bashrc', 'w')"),
 		writeA("/home/user/.bashrc"), editA("/home/user/.bashrc"), geminiWriteA("/home/user/.bashrc"), editorA("/home/user/.bashrc"),
 		mcpWriteA("/home/user/.bashrc"), mcpEditA("/home/user/.bashrc"), patchA("Update", "/home/user/.bashrc"),
+	}},
+	{"append inert settings to the shell start-up file", risk.Medium, []risk.Action{
+		bashA("echo 'alias ll=\"ls -l\"' >> ~/.bashrc"), bashA("echo 'alias ll=1' | tee -a ~/.bashrc"), codexA("echo 'alias ll=1' >> $HOME/.bashrc"),
+		bashA("cat >> ~/.bashrc <<'EOF'\nexport EDITOR=vim\nEOF"),
+		pyA("import os\nwith open(os.path.expanduser('~/.bashrc'), 'a') as f:\n    f.write('alias ll=1')"),
+		pyA("open('/home/user/.bashrc', 'a').write('export EDITOR=vim\\n')"),
+		{Tool: "Write", Arguments: map[string]any{"file_path": "/home/user/.bashrc", "content": "export EDITOR=vim\n"}},
+		{Tool: "Edit", Arguments: map[string]any{"file_path": "/home/user/.bashrc", "old_string": "# end", "new_string": "# end\nalias ll=1"}},
 	}},
 	{"write /etc/hosts", risk.High, []risk.Action{
 		bashA("echo '127.0.0.1 x' >> /etc/hosts"), bashA("echo '127.0.0.1 x' | sudo tee -a /etc/hosts"), bashA("cp hosts /etc/hosts"),

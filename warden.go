@@ -626,8 +626,9 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 	parts := e.prepare(ctx, c, buf[:0]) // sets c.Work
 	parts = runSteps(parts, len(e.analyzers), func(i int) string { return e.analyzers[i].Name() },
 		func(i int) ([]risk.Finding, error) { return e.analyzers[i].Analyze(ctx, c) })
+	var ws []configWrite
 	if !nested {
-		if ws := configWrites(c); len(ws) > 0 {
+		if ws = configWrites(c); len(ws) > 0 {
 			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
 		}
 	}
@@ -644,7 +645,11 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		// opens it: it may hide what none would
 		parts = append(parts, []risk.Finding{{Analyzer: "engine", Rule: "engine.work_budget", Level: risk.Unknown, Locked: true, Reason: c.Work.Reason()}})
 	}
-	return concatFindings(parts)
+	out := concatFindings(parts)
+	if len(ws) > 0 {
+		calmStartupWrites(c, out, ws)
+	}
+	return out
 }
 
 // concatFindings is slices.Concat(parts...), which appends every part,

@@ -429,7 +429,7 @@ func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int) {
 		!(ps > 1 && text[ps-1] == '/' && text[ps-2] == '/') { // not a URL's host
 		if c := g.byName[string(text[ps:pe])]; c != nil {
 			if limit := min(len(text), pe+cliMaxBytes); c.mayHold(text[pe:limit]) {
-				g.command(c, g.wordsAfter(st, text, pe, limit), emit)
+				g.command(c, string(text[ps:pe]), g.wordsAfter(st, text, pe, limit), emit)
 			}
 		}
 	}
@@ -443,8 +443,14 @@ func (g *cliGrammar) scanCLI(st *cliState, text []byte, ks, ke int) {
 		ie++
 	}
 	if ie < len(text) && text[ie] == '=' && g.env[string(text[is:ie])] && (is == 0 || cmdBoundary(text[is-1]) || text[is-1] == '=') {
-		w, _ := readWord(text, ie+1, min(len(text), ie+1+cliMaxValue+1))
-		g.value(w, 0, "", cliSecret, emit)
+		w, we := readWord(text, ie+1, min(len(text), ie+1+cliMaxValue+1))
+		g.value(w, 0, "", func(v string, q bool) bool {
+			if !cliSecret(v, q) {
+				return false
+			}
+			prog, ws := envCommand(text, is, we)
+			return !localTrivial(v, prog, ws)
+		}, emit)
 		return
 	}
 	fs, fe := ks, ke
@@ -517,7 +523,8 @@ func (c *cliCommand) holdsNeedle(rest []byte) bool {
 }
 
 // command finds the passwords in the words after a known program's name.
-func (g *cliGrammar) command(c *cliCommand, ws []cliWord, emit *[][2]int) {
+func (g *cliGrammar) command(c *cliCommand, prog string, ws []cliWord, emit *[][2]int) {
+	cliSecret := func(v string, q bool) bool { return cliSecret(v, q) && !localTrivial(v, prog, ws) }
 	sawSub := len(c.Sub) == 0
 	last := false
 	var positional []int
@@ -643,4 +650,196 @@ func cliPlaceholder(v string) bool {
 		}
 	}
 	return true
+}
+
+// A well-known default password (postgres, root, admin …, or the user's
+// own name) given to a service on this machine is a fixture's, not a
+// secret: anyone who can run the command can read the local default too.
+// The same password to any other host, or a password that is not one of
+// these, stays a secret (TestLocalDefaultPassword).
+
+// defaultPasswords are the passwords services and tutorials ship with.
+var defaultPasswords = words("postgres postgresql password passwd pass root toor admin administrator test testing tester secret " +
+	"changeme changeit example dev develop development local localhost mysql mariadb redis mongo mongodb guest default demo " +
+	"user sa app 123456 1234 12345678 qwerty letmein")
+
+// localByDefault are the clients that, told no host, connect to a server
+// on this machine (a unix socket or localhost).
+var localByDefault = words("psql pg_dump pg_dumpall pg_restore pg_isready createdb dropdb createuser vacuumdb reindexdb clusterdb " +
+	"mysql mysqldump mysqladmin mysqlimport mysqlshow mysqlcheck mysqlpump mysqlsh mariadb mariadb-dump mariadb-admin " +
+	"mariadb-import mariadb-check redis-cli mongosh mongo mongodump mongorestore mongoexport mongoimport mongostat mongotop " +
+	"cqlsh clickhouse-client clickhouse influx")
+
+// localHost reports a host that is this machine: localhost, a loopback
+// address or a unix socket's path, with or without a port.
+func localHost(h string) bool {
+	h = strings.ToLower(strings.Trim(h, "'\""))
+	if strings.HasPrefix(h, "/") || strings.HasPrefix(h, "%2f") {
+		return true // a unix socket
+	}
+	if strings.HasPrefix(h, "[") {
+		if i := strings.IndexByte(h, ']'); i > 0 {
+			h = h[1:i]
+		}
+	} else if strings.Count(h, ":") == 1 {
+		h = h[:strings.IndexByte(h, ':')]
+	}
+	switch {
+	case h == "localhost" || strings.HasSuffix(h, ".localhost") || h == "::1" || h == "0:0:0:0:0:0:0:1":
+		return true
+	case strings.HasPrefix(h, "127.") && strings.Count(h, ".") == 3:
+		return true
+	}
+	return false
+}
+
+// hostFlags are the flags whose value names the server a client talks to.
+var hostFlags = words("-h --host --hostname -H --server -S")
+
+// userFlags are the flags whose value names the user a client logs in as.
+var userFlags = words("-u -U --user --username --login -l")
+
+// envCommand returns the program and the words of the command whose
+// variable assignment spans text[is:we]: the words before it and after it,
+// the program being the first word after it that assigns no variable.
+func envCommand(text []byte, is, we int) (string, []cliWord) {
+	s := is
+	for s > 0 && !endsCommand(text[s-1]) && is-s < cliMaxBytes {
+		s--
+	}
+	var ws []cliWord
+	prog := ""
+	read := func(i, limit int) {
+		for len(ws) < cliMaxWords {
+			for i < limit && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
+				i++
+			}
+			if i >= limit || endsCommand(text[i]) || text[i] == '<' || text[i] == '>' {
+				return
+			}
+			w, next := readWord(text, i, limit)
+			if next <= i {
+				return
+			}
+			ws = append(ws, w)
+			i = next
+		}
+	}
+	read(s, is)
+	n := len(ws)
+	read(we, min(len(text), we+cliMaxBytes))
+	for _, w := range ws[n:] {
+		t := string(w.text)
+		if k := strings.IndexByte(t, '='); k > 0 && !strings.HasPrefix(t, "-") || t == "env" {
+			continue
+		}
+		prog = t[strings.LastIndexByte(t, '/')+1:]
+		break
+	}
+	return prog, ws
+}
+
+// localTrivial reports whether password v, given in the command whose
+// words are ws (its program prog, "" when not known), is a default
+// password sent to this machine: every host the words name is local,
+// and, when they name none, the program connects locally by default.
+func localTrivial(v, prog string, ws []cliWord) bool {
+	if len(v) > 32 {
+		return false
+	}
+	trivial := inLower(defaultPasswords, v)
+	hosts, local := 0, true
+	note := func(h string) {
+		hosts++
+		if !localHost(h) {
+			local = false
+		}
+	}
+	for i := 0; i < len(ws); i++ {
+		w := &ws[i]
+		t := string(w.text)
+		next := func() (string, bool) {
+			if i+1 < len(ws) && !ws[i+1].dyn {
+				return string(ws[i+1].text), true
+			}
+			return "", false
+		}
+		switch {
+		case hostFlags[t]:
+			if h, ok := next(); ok {
+				note(h)
+				i++
+			} else {
+				local = false // a host not known here
+			}
+			continue
+		case userFlags[t]:
+			if u, ok := next(); ok && strings.EqualFold(u, v) {
+				trivial = true
+			}
+			continue
+		}
+		if w.dyn && (strings.Contains(t, "://") || strings.Contains(t, "@") || strings.Contains(strings.ToUpper(t), "HOST")) {
+			local = false // a destination chosen at run time
+			continue
+		}
+		if k := strings.IndexByte(t, '='); k > 0 && strings.HasPrefix(t, "-") {
+			name, val := t[:k], t[k+1:]
+			if hostFlags[name] {
+				note(val)
+			} else if userFlags[name] && strings.EqualFold(val, v) {
+				trivial = true
+			}
+			continue
+		}
+		if len(t) > 2 && t[0] == '-' && t[1] != '-' {
+			switch t[1] {
+			case 'h':
+				if prog != "" && strings.HasPrefix(prog, "m") { // mysql -hdb
+					note(t[2:])
+				}
+			case 'u', 'U':
+				if strings.EqualFold(t[2:], v) {
+					trivial = true
+				}
+			}
+			continue
+		}
+		if k := strings.IndexByte(t, '='); k > 0 && strings.HasSuffix(strings.ToUpper(t[:k]), "HOST") {
+			note(t[k+1:]) // PGHOST=db
+			continue
+		}
+		if k := strings.Index(t, "://"); k > 0 {
+			rest := t[k+3:]
+			if e := strings.IndexAny(rest, "/?#"); e >= 0 {
+				rest = rest[:e]
+			}
+			if a := strings.LastIndexByte(rest, '@'); a >= 0 {
+				if u, _, ok := strings.Cut(rest[:a], ":"); ok && strings.EqualFold(u, v) {
+					trivial = true
+				}
+				rest = rest[a+1:]
+			}
+			note(rest)
+			continue
+		}
+		if a := strings.LastIndexByte(t, '@'); a > 0 && !strings.HasPrefix(t, "-") {
+			note(t[a+1:]) // ssh user@host
+			continue
+		}
+		if u, _, ok := strings.Cut(t, ":"); ok && strings.EqualFold(u, v) { // curl -u user:user
+			trivial = true
+		}
+		if strings.HasPrefix(t, "host=") || strings.Contains(t, " host=") {
+			for _, f := range strings.Fields(t) {
+				if h, ok := strings.CutPrefix(f, "host="); ok {
+					note(h)
+				}
+			}
+		}
+	}
+	if !trivial || !local {
+		return false
+	}
+	return hosts > 0 || localByDefault[prog]
 }

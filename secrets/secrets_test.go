@@ -275,3 +275,44 @@ func TestCLIContinuedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalDefaultPassword: a default password (or the user's own name)
+// given to a service on this machine is no secret; the same password to
+// another host, one chosen at run time, or a real-looking password to
+// localhost still is.
+func TestLocalDefaultPassword(t *testing.T) {
+	secret := []string{
+		"PGPASSWORD=postgres psql -h db.prod.example.com -U postgres",
+		"PGPASSWORD=Zq8pLm2x psql -h localhost -U app",
+		"PGHOST=db.prod PGPASSWORD=postgres psql -U postgres",
+		"PGPASSWORD=postgres psql -h $DBHOST -U postgres",
+		"export PGPASSWORD=postgres",
+		"redis-cli -h 10.0.0.5 -a redis ping",
+		"curl -u admin:admin https://api.example.org",
+		"docker login -u admin -p admin",
+		"sshpass -p Wq8zR3nP ssh root@localhost",
+		"mysql -uroot -pHx82kLm -h 127.0.0.1 shop",
+		"PGPASSWORD=Postgres psql postgresql://postgres@db.example.com:5432/app",
+	}
+	benign := []string{
+		"PGPASSWORD=postgres psql -h localhost -U postgres -d app_test -c 'SELECT count(*) FROM users;'",
+		"PGPASSWORD=postgres psql -U postgres app_test",
+		"PGPASSWORD=app psql -h 127.0.0.1 -U app app_test",
+		"PGPASSWORD=postgres psql -h /var/run/postgresql -U postgres",
+		"PGPASSWORD=Postgres psql postgresql://postgres@localhost:5432/app",
+		"MYSQL_PWD=root mysql -uroot -h localhost",
+		"redis-cli -a redis ping",
+		"curl -u admin:admin http://localhost:8080/api",
+		"mongosh --host localhost -u admin -p admin",
+	}
+	for _, text := range secret {
+		if fs := Default().ScanString("", text); len(fs) == 0 {
+			t.Errorf("%q: no finding, want command_line_password", text)
+		}
+	}
+	for _, text := range benign {
+		if fs := Default().ScanString("", text); len(fs) != 0 {
+			t.Errorf("%q: found %v, want none", text, types(fs))
+		}
+	}
+}

@@ -293,7 +293,7 @@ func (ch *chain) productionCommand(c *tool.Call, cmd tool.Command, own map[strin
 		return
 	}
 	ops, w := fam.split(args, dyn)
-	if fam.readOnly(ops) {
+	if fam.readOnly(ops) || dryRun(name, args, dyn) {
 		return
 	}
 	if w.name == "" {
@@ -327,6 +327,33 @@ func (ch *chain) productionCommand(c *tool.Call, cmd tool.Command, own map[strin
 	// critical destruction of production: no allow rule or mode opens it
 	ch.out = append(ch.out, risk.Finding{Analyzer: "session", Rule: RuleProduction, Level: level, Reason: reason, Resource: "context:" + secrets.MaskURLPasswords(w.name),
 		Locked: level == risk.Critical})
+}
+
+// dryRunFlags make a command only report what it would do: a dry run
+// changes nothing in production, and its own level is the command's
+// (cli.delete reads a dry run low).
+var dryRunFlags = set("--dry-run", "--dryrun", "--dry", "--what-if", "--whatif", "-WhatIf", "--noop", "--plan", "--check")
+
+// dryRun reports whether the words of program name ask for a dry run:
+// one of dryRunFlags (--dry-run=client and =server too, not =none), or
+// -n where it means so (rake -n; kubectl's -n is a namespace, az's a
+// name).
+func dryRun(name string, args []string, dyn []bool) bool {
+	for i, a := range args {
+		if dyn[i] {
+			continue
+		}
+		if a == "--" {
+			break
+		}
+		if dryRunFlags[a] || a == "-n" && name == "rake" {
+			return true
+		}
+		if v, ok := strings.CutPrefix(a, "--dry-run="); ok {
+			return v != "none" && v != "false" && v != "0"
+		}
+	}
+	return false
 }
 
 // split returns the operands of a family command's words, and the

@@ -146,6 +146,17 @@ func TestProductionForOneCommand(t *testing.T) {
 		{"env TF_WORKSPACE=prod kubectl delete pod x", false},
 		{"env RAILS_ENV=production npm run build", false},
 		{"env", false},
+		// a dry run changes nothing; the same command without it does
+		{"env AWS_PROFILE=prod aws ec2 terminate-instances --instance-ids i-0abc --dry-run", false},
+		{"env AWS_PROFILE=prod aws ec2 terminate-instances --instance-ids i-0abc", true},
+		{"env AWS_PROFILE=prod aws ec2 terminate-instances --instance-ids i-0abc --no-dry-run", true},
+		{"env ENV=prod kubectl delete deploy web --dry-run=server", false},
+		{"env ENV=prod kubectl delete deploy web --dry-run=none", true},
+		{"env ENV=prod kubectl delete deploy web -n production", true},
+		{"env RAILS_ENV=production rake -n db:drop", false},
+		{"env RAILS_ENV=production rake db:drop", true},
+		{"env CLOUDSDK_CORE_PROJECT=prod gcloud compute instances delete vm1 --dry-run", false},
+		{"env ENV=prod kubectl exec web -- rm -rf /data --dry-run", true},
 	} {
 		st := New("x", Config{}, nil)
 		c := &tool.Call{Action: &risk.Action{Tool: "Bash"}, Cwd: "/w", Workspace: "/w", Prior: &st.prior}

@@ -174,6 +174,15 @@ var verbWords = map[string]uint8{
 	"help": wordHelp,
 }
 
+// queryWords ask about permissions: they name a verb (kubectl auth can-i
+// delete pods, oc policy who-can delete pods, aws iam simulate-principal-
+// policy, gcloud … test-iam-permissions, vault token capabilities)
+// without doing it, and end the path before it as a benign verb does.
+// Whole words, or a word's first token; not verbWords, whose lists
+// webapi's mutation names share (a GraphQL name is no CLI's query).
+var queryWords = map[string]bool{"can-i": true, "who-can": true, "test-iam-permissions": true, "testiampermissions": true,
+	"simulate": true, "capabilities": true, "troubleshoot": true}
+
 // verbModifiers may precede the verb inside a word: force_reset,
 // bulk-delete, hard-delete.
 var verbModifiers = map[string]bool{"force": true, "hard": true, "soft": true, "bulk": true, "batch": true,
@@ -187,7 +196,10 @@ var cacheNouns = map[string]bool{"cache": true, "caches": true, "tmp": true, "te
 // emptied by clear, flush or purge, they are caches too. Deleted by name
 // (aws logs delete-log-group) they are not.
 var artifactNouns = map[string]bool{"log": true, "logs": true, "route": true, "routes": true, "compiled": true,
-	"optimize": true, "event": true, "events": true, "view": true, "views": true}
+	"optimize": true, "event": true, "events": true, "view": true, "views": true,
+	// the kernel's neighbour (ARP/NDP) table is a cache, learnt again on
+	// the next packet (ip neigh flush)
+	"neigh": true, "neighbor": true, "neighbour": true, "neighbors": true, "neighbours": true}
 
 // clearVerbs empty a store rather than delete named things.
 var clearVerbs = map[string]bool{"clear": true, "flush": true, "purge": true, "empty": true}
@@ -469,7 +481,9 @@ walk:
 					return pkgRemoval(c, name, kind, seg)
 				}
 				verb, verbWord = cls, seg
-				cache = cache || pkg && anyToken(tail, cacheNouns)
+				// a package manager's cache word (npm cache-clean), or a
+				// word that empties a cache (resolvectl flush-caches)
+				cache = cache || pkg && anyToken(tail, cacheNouns) || clearsCache(seg)
 				conf = conf || anyToken(tail, configNouns)
 				pathEnd = i + 1
 				if quietVerbs[firstToken(seg)] && rest == "" && i+1 < len(args) && !dyn[i+1] && subcommandShaped(args[i+1]) {
@@ -557,6 +571,10 @@ walk:
 		f.Reason = cmd + " " + verbPhrase(head) + " " + it + " (its flag " + cut(args[flagAt], 40) + " says so), which cannot be brought back"
 	default:
 		f.Reason = cmd + " " + verbPhrase(head) + " " + it + ", which cannot be brought back"
+	}
+	if !cache && clearVerbs[head] && obj >= 0 && !dyn[obj] && cacheNouns[strings.ToLower(args[obj])] {
+		// foo flush caches: the object the verb empties is a cache
+		cache = true
 	}
 	artifactClear := artifact && clearVerbs[head] && verb == wordDestroy
 	defense := "" // read only where it changes the finding: a destroy verb is high anyway
@@ -794,6 +812,9 @@ func classifyWord(w string) (uint8, string) {
 	if cls, ok := verbWords[w]; ok {
 		return cls, ""
 	}
+	if queryWords[w] {
+		return wordBenign, ""
+	}
 	rest := w
 	for rest != "" {
 		tok, tail := nextToken(rest)
@@ -807,6 +828,9 @@ func classifyWord(w string) (uint8, string) {
 			continue
 		}
 		cls := verbWords[string(low)]
+		if cls == wordNoun && queryWords[string(low)] {
+			return wordBenign, tail // simulate-principal-policy
+		}
 		if cls == wordNoun && disarmVerb(string(low)) {
 			cls = wordDisarm
 		}
@@ -1020,6 +1044,20 @@ func nounKinds(w string) uint8 {
 }
 
 // anyToken reports whether some token of word w is in set.
+// clearsCache reports a path word that empties a cache: a clear verb
+// and a cache noun as its last two tokens, in either order (flush-caches,
+// cache-clear, purge_cache). Not flush-cache-cluster (its object is the
+// cluster) nor delete-cache (delete names the thing, clear its contents).
+func clearsCache(w string) bool {
+	var before, last string
+	for w != "" {
+		before = last
+		last, w = nextToken(w)
+	}
+	before, last = strings.ToLower(before), strings.ToLower(last)
+	return clearVerbs[before] && cacheNouns[last] || cacheNouns[before] && clearVerbs[last]
+}
+
 func anyToken(w string, set map[string]bool) bool {
 	for w != "" {
 		tok, rest := nextToken(w)

@@ -673,3 +673,44 @@ func TestTokens(t *testing.T) {
 		t.Errorf("tokens read %d tokens of a long word, want %d", n, maxTokens)
 	}
 }
+
+// TestPermissionQuery: a permission query names a verb without doing it
+// (kubectl auth can-i delete pods); the verb joined to the query word, or
+// the same verb as the command's own subcommand, still fires.
+func TestPermissionQuery(t *testing.T) {
+	checkGrammar(t, []grammarCase{
+		{"kubectl auth can-i delete pods -n production", 0, ""},
+		{"kubectl auth can-i delete pods --as system:serviceaccount:default:x", 0, ""},
+		{"oc policy who-can delete pods", 0, ""},
+		{"oc adm policy who-can delete pods", 0, ""},
+		{"foocli iam simulate-policy delete-bucket", 0, ""},
+		{"foocli projects test-iam-permissions delete", 0, ""},
+		{"vault token capabilities secret/data/prod", 0, ""},
+		{"foocli bucket delete x", risk.High, "cli.delete"},
+		{"foocli can-i-delete bucket", risk.High, "cli.delete"},
+		{"foocli policy who-can-delete x", risk.High, "cli.delete"},
+		{"foocli auth revoke-token x", risk.High, "cli.delete"},
+	})
+}
+
+// TestClearLocalCache: a clear verb whose object is a cache (the word's
+// other token, or the operand) empties what is rebuilt on demand; the same
+// verb on a cluster, a database or a named store, and delete of a cache
+// resource, stay high.
+func TestClearLocalCache(t *testing.T) {
+	checkGrammar(t, []grammarCase{
+		{"resolvectl flush-caches", risk.Low, "cli.clear_cache"},
+		{"sudo resolvectl flush-caches", risk.Low, "cli.clear_cache"},
+		{"foocli flush caches", risk.Low, "cli.clear_cache"},
+		{"foocli cache-clear", risk.Low, "cli.clear_cache"},
+		{"foocli flushCaches", risk.Low, "cli.clear_cache"},
+		{"foocli purge_cache --all", risk.Low, "cli.clear_cache"},
+		{"sudo ip neigh flush all", risk.Low, "cli.clear_cache"},
+		{"foocli delete-cache prod", risk.High, "cli.delete"},
+		{"foocli flush-cache-cluster prod", risk.High, "cli.delete"},
+		{"foocli flush db", risk.High, "cli.delete"},
+		{"foocli flush cache.prod", risk.High, "cli.delete"},
+		{"foocli flush-all", risk.High, "cli.delete"},
+		{"sudo ip neigh del 10.0.0.1 dev eth0", risk.High, "cli.delete"},
+	})
+}
