@@ -306,7 +306,7 @@ func (r *resolver) partSize(p syntax.WordPart, limit int) int {
 			}
 		}
 		if x.Excl {
-			val = MaxValue // ${!name}: any variable's value, or names
+			val = r.indirectSize(x)
 			if x.Names != 0 {
 				for k := range r.vars {
 					val += len(k) + 1
@@ -336,6 +336,30 @@ func (r *resolver) partSize(p syntax.WordPart, limit int) int {
 		return val
 	}
 	return limit // anything else is not expanded by the resolver
+}
+
+// indirectSize bounds the value of ${!name} (x.Excl): when name holds
+// another variable's name that the resolver knows, it is that variable's
+// value (for v in HOME SHELL; do echo "$v=${!v}"; done); when name is not
+// known the expander cannot build the word either and leaves it dynamic,
+// so its size does not matter; anything else (${!prefix*}, ${!arr[@]},
+// a name of positional parameters) may be any variable's value or the
+// names, MaxValue.
+func (r *resolver) indirectSize(x *syntax.ParamExp) int {
+	if x.Names != 0 || x.Index != nil || x.Param == nil {
+		return MaxValue
+	}
+	ref, ok := r.vars[x.Param.Value]
+	if !ok {
+		if _, set := r.vars[x.Param.Value+"\x00dynamic"]; set || !syntax.ValidName(x.Param.Value) || (r.posSet && positional(x.Param.Value)) {
+			return MaxValue
+		}
+		return 0 // unknown: the expander reports it (env.Get), the word stays dynamic
+	}
+	if !syntax.ValidName(ref) {
+		return MaxValue // ${!v} with v=@, 1 …: the positional parameters
+	}
+	return len(r.vars[ref])
 }
 
 // braceFields returns an upper bound of the number of words w's brace
