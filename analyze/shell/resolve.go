@@ -619,6 +619,9 @@ func (w *walk) node(n syntax.Node) {
 			return
 		}
 		cmd := r.words(x.Args)
+		if len(cmd.Args) > 0 && cmd.Dynamic[0] {
+			cmd = located(cmd, x.Args[0])
+		}
 		cmd.Depth = depth
 		if len(x.Assigns) > 0 {
 			cmd.Findings = r.loaderAssigns(cmd.Findings, x.Assigns)
@@ -701,6 +704,7 @@ func (r *resolver) echoed(id, first int) error {
 			continue
 		}
 		c := r.out[i]
+		name := path.Base(c.Args[0])
 		subst := substScript(c)
 		if !subst && !substProgram(c) && (!isShell(path.Base(c.Args[0])) || !readsStdin(c)) {
 			continue
@@ -721,8 +725,10 @@ func (r *resolver) echoed(id, first int) error {
 				return err
 			}
 		}
-		if subst && !fed {
-			// sh <(cmd), source <(cmd): the script is cmd's output
+		if (subst || name == "eval") && !fed && !integrationFed(r.out, &r.out[i]) {
+			// sh <(cmd), source <(cmd), eval "$(cmd)": the script is
+			// cmd's output, unless cmd prints a local tool's own shell
+			// integration (source <(kubectl completion bash))
 			if err := r.dynamicScript(path.Base(c.Args[0]), c.Depth, id, r.at[i].offset); err != nil {
 				return err
 			}
