@@ -305,6 +305,12 @@ func shellIntegration(a []string) bool {
 		return onlyOf(rest, "-b", "-c", "--sh", "--bourne-shell", "--csh", "--c-shell")
 	case "thefuck":
 		return len(rest) >= 1 && rest[0] == "--alias" && len(rest) <= 2
+	case "register-python-argcomplete":
+		return len(rest) >= 1 && flagsOr(rest, func(w string) bool { return w == rest[len(rest)-1] })
+	case "minikube":
+		return len(rest) >= 1 && (rest[0] == "docker-env" || rest[0] == "podman-env") && flagsOr(rest[1:], func(string) bool { return false })
+	case "docker-machine":
+		return len(rest) == 2 && rest[0] == "env" && !strings.HasPrefix(rest[1], "-")
 	case "keychain":
 		return len(rest) >= 1 && rest[0] == "--eval"
 	case "brew":
