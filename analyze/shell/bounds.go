@@ -306,7 +306,7 @@ func (r *resolver) partSize(p syntax.WordPart, limit int) int {
 			}
 		}
 		if x.Excl {
-			val = MaxValue // ${!name}: any variable's value, or names
+			val = r.indirectSize(x)
 			if x.Names != 0 {
 				for k := range r.vars {
 					val += len(k) + 1
@@ -336,6 +336,88 @@ func (r *resolver) partSize(p syntax.WordPart, limit int) int {
 		return val
 	}
 	return limit // anything else is not expanded by the resolver
+}
+
+// indirectSize bounds the value of ${!name} (x.Excl): when name holds
+// another variable's name that the resolver knows, it is that variable's
+// value (v=HOME; echo "${!v}x"), which is no longer than MaxValue, or nothing when the expander does not know it
+// either (the word stays dynamic, and reads as $NAME: see
+// resolver.source); anything else (name not known, ${!prefix*},
+// ${!arr[@]}, positional parameters) may be any variable's value or the
+// names: MaxValue; but the value of an unknown name that a command which
+// only prints reads is no longer than the longest value warden holds.
+func (r *resolver) indirectSize(x *syntax.ParamExp) int {
+	if x.Names != 0 || x.Index != nil || x.Param == nil {
+		return MaxValue
+	}
+	ref, ok := r.indirectName(x)
+	if !ok {
+		if r.printing {
+			// an argument echo prints: whatever variable it names (for v
+			// in HOME SHELL; do echo "$v=${!v}"; done), the expander builds
+			// it from a value warden holds, or leaves it dynamic
+			n := 0
+			for _, v := range r.vars {
+				n = max(n, len(v))
+			}
+			return n
+		}
+		return MaxValue
+	}
+	return len(r.vars[ref])
+}
+
+// indirectName returns the variable ${!name} (x) reads, when the resolver
+// knows the value of name and it is a variable's name.
+func (r *resolver) indirectName(x *syntax.ParamExp) (string, bool) {
+	if !x.Excl || x.Names != 0 || x.Index != nil || x.Param == nil || r.posSet && positional(x.Param.Value) {
+		return "", false
+	}
+	ref, ok := r.vars[x.Param.Value]
+	if !ok || !syntax.ValidName(ref) {
+		return "", false
+	}
+	return ref, true
+}
+
+// direct returns w with each ${!name} whose variable it knows (see
+// indirectName) written as that variable, ${NAME}, so that a word that
+// stays dynamic reads as what it expands: v=AWS_SECRET_ACCESS_KEY; curl
+// "…?k=${!v}" sends $AWS_SECRET_ACCESS_KEY. It returns w itself when none.
+func (r *resolver) direct(w *syntax.Word) *syntax.Word {
+	parts, changed := r.directParts(w.Parts)
+	if !changed {
+		return w
+	}
+	return &syntax.Word{Parts: parts}
+}
+
+func (r *resolver) directParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	for i, p := range parts {
+		var np syntax.WordPart
+		switch x := p.(type) {
+		case *syntax.ParamExp:
+			if ref, ok := r.indirectName(x); ok && x.Exp == nil && x.Repl == nil && x.Slice == nil && !x.Length {
+				np = &syntax.ParamExp{Dollar: x.Dollar, Rbrace: x.Rbrace, Param: &syntax.Lit{ValuePos: x.Param.ValuePos, ValueEnd: x.Param.ValueEnd, Value: ref}}
+			}
+		case *syntax.DblQuoted:
+			if inner, ok := r.directParts(x.Parts); ok {
+				np = &syntax.DblQuoted{Left: x.Left, Right: x.Right, Dollar: x.Dollar, Parts: inner}
+			}
+		}
+		if np == nil {
+			if out != nil {
+				out = append(out, p)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]syntax.WordPart, 0, len(parts)), parts[:i]...)
+		}
+		out = append(out, np)
+	}
+	return out, out != nil
 }
 
 // braceFields returns an upper bound of the number of words w's brace
@@ -374,4 +456,14 @@ func braceFields(parts []syntax.WordPart, limit int) int {
 		n *= max(k, 1)
 	}
 	return min(n, limit)
+}
+
+// printsOnly reports a command that only prints or tests its arguments:
+// what they expand to changes nothing about what runs.
+func printsOnly(name string) bool {
+	switch name {
+	case "echo", "printf", "test", "[", ":", "true":
+		return true
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -74,7 +75,7 @@ func exhaustion(out []risk.Finding, c *Command, name string) []risk.Finding {
 		if of == "" {
 			of = file
 		}
-		if of == "" || strings.HasPrefix(of, "/dev/") {
+		if of == "" || device(of) {
 			return out
 		}
 		switch {
@@ -131,11 +132,19 @@ func exhaustFinding(reason, file string) risk.Finding {
 // does, or only a device such as /dev/null).
 func writtenFile(c *Command) string {
 	for _, rd := range c.Redirs {
-		if rd.Writes() && rd.Target != "" && !strings.HasPrefix(rd.Target, "/dev/") {
+		if rd.Writes() && rd.Target != "" && !device(rd.Target) {
 			return rd.Target
 		}
 	}
 	return ""
+}
+
+// device reports a path under /dev that is not a file system: a stream
+// (/dev/null), a disk, a terminal. /dev/shm is one (tmpfs, in memory, as
+// /run/shm and /run/user/UID are): an endless writer fills the machine's
+// memory there, which is no better than filling its disk.
+func device(p string) bool {
+	return paths.Within(p, "/dev") && !paths.Within(p, "/dev/shm")
 }
 
 // parseSize reads a size as fallocate and truncate do: a number with an

@@ -292,6 +292,9 @@ type state struct {
 	// capped is set when a word or value was left dynamic for growing past
 	// MaxValue; the next command added carries it (Command.Capped).
 	capped bool
+	// printing is set while the arguments of a command that only prints
+	// or tests them (echo, printf, test) are resolved (see indirectSize).
+	printing bool
 	// sets is set when a script read may set a shell variable (see
 	// assigns), or was not read whole for nesting too deeply.
 	sets bool
@@ -619,6 +622,9 @@ func (w *walk) node(n syntax.Node) {
 			return
 		}
 		cmd := r.words(x.Args)
+		if len(cmd.Args) > 0 && cmd.Dynamic[0] {
+			cmd = located(cmd, x.Args[0])
+		}
 		cmd.Depth = depth
 		if len(x.Assigns) > 0 {
 			cmd.Findings = r.loaderAssigns(cmd.Findings, x.Assigns)
@@ -701,6 +707,7 @@ func (r *resolver) echoed(id, first int) error {
 			continue
 		}
 		c := r.out[i]
+		name := path.Base(c.Args[0])
 		subst := substScript(c)
 		if !subst && !substProgram(c) && (!isShell(path.Base(c.Args[0])) || !readsStdin(c)) {
 			continue
@@ -721,8 +728,10 @@ func (r *resolver) echoed(id, first int) error {
 				return err
 			}
 		}
-		if subst && !fed {
-			// sh <(cmd), source <(cmd): the script is cmd's output
+		if (subst || name == "eval") && !fed && !integrationFed(r.out, &r.out[i]) {
+			// sh <(cmd), source <(cmd), eval "$(cmd)": the script is
+			// cmd's output, unless cmd prints a local tool's own shell
+			// integration (source <(kubectl completion bash))
 			if err := r.dynamicScript(path.Base(c.Args[0]), c.Depth, id, r.at[i].offset); err != nil {
 				return err
 			}
@@ -1274,7 +1283,11 @@ func walkHasSubst(n syntax.Node) bool {
 // its arena (see argsOf): a command costs no allocation of its own.
 func (r *resolver) words(ws []*syntax.Word) Command {
 	args, dyn, anyDyn := r.argBuf[:0], r.dynBuf[:0], false
-	for _, w := range ws {
+	r.printing = false
+	for i, w := range ws {
+		if i == 1 && !dyn[0] {
+			r.printing = printsOnly(args[0])
+		}
 		if s, ok := literal(w); ok && r.work.Charge(wordCost, "shell words") {
 			// appendWord's first case, without the call: most words
 			args, dyn = append(args, s), append(dyn, false)
@@ -1292,6 +1305,7 @@ func (r *resolver) words(ws []*syntax.Word) Command {
 		dyn = append(dyn, true)
 		anyDyn = true
 	}
+	r.printing = false
 	c := Command{Args: r.argsOf(args), Dynamic: r.dynamicOf(dyn, anyDyn)}
 	if cap(args) <= maxScratch {
 		clear(args) // holds no words for the pool
@@ -1401,6 +1415,13 @@ func (r *resolver) source(w *syntax.Word) string {
 	}
 	if s, ok := printedWord(w); ok {
 		return s // as the printer prints it, without the printer
+	}
+	if d := r.direct(w); d != w {
+		// ${!v} of a known name reads as that variable: ${NAME}
+		if s, ok := printedWord(d); ok {
+			return s
+		}
+		w = d
 	}
 	return source(w)
 }
