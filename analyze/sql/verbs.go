@@ -167,6 +167,7 @@ func (s *stmt) update(i int) {
 		addTable(&s.st, t)
 	}
 	s.privilegeWrite("UPDATE", targets...)
+	s.credentialUpdate(s.topLevel(j, "SET"), targets)
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
 }
