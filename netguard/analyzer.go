@@ -92,6 +92,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			out = append(out, f)
 		}
 	}
+	out = append(out, peopleSent(c)...)
 	return append(out, leaks(c)...), nil
 }
 
