@@ -765,6 +765,9 @@ func args(toks []token, i int, bare bool) (exprs [][]part, flags map[string]bool
 			// a call (encodeURIComponent(process.env.NPM_TOKEN),
 			// uri_escape($ENV{TOKEN})) is carried by the call's value,
 			// which the variable then names (see secretInCall)
+			if !envFirst[t.text] {
+				continue
+			}
 			if name, next := envAt(toks, i); next > i {
 				secretInCall(cur, stack, name)
 				i = next - 1
@@ -848,6 +851,16 @@ var envReads = [][]string{
 	{"os", ".", "getenv", "(", "N", ")"}, {"getenv", "(", "N", ")"}, {"Deno", ".", "env", ".", "get", "(", "N", ")"},
 	{"$_SERVER", "[", "N", "]"}, {"$_ENV", "[", "N", "]"}, {"ENVIRON", "[", "N", "]"},
 }
+
+// envFirst are the first words of envReads: a token that is none starts
+// no environment read.
+var envFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range envReads {
+		m[p[0]] = true
+	}
+	return m
+}()
 
 // envAt reads an environment read at toks[i] and returns the variable's
 // name and the index after it (i when there is none).
