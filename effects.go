@@ -32,11 +32,14 @@ func (fileTools) Name() string { return "effects" }
 func (fileTools) Analyze(_ context.Context, c *tool.Call) ([]risk.Finding, error) {
 	var buf [4]tool.FileOp // most file tools name one file
 	ops := c.AppendFileOps(buf[:0])
+	var out []risk.Finding
+	if len(c.Effects) > 0 {
+		out = servedSecrets(c)
+	}
 	if len(ops) == 0 {
-		return nil, nil
+		return out, nil
 	}
 	env := c.Env()
-	var out []risk.Finding
 	for _, o := range ops {
 		p := c.Abs(o.Path)
 		var t effect.Target

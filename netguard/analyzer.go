@@ -92,6 +92,7 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 			out = append(out, f)
 		}
 	}
+	out = append(out, peopleSent(c)...)
 	out = append(out, leaks(c)...)
 	if len(c.URLs) > 0 || len(c.Dests) > 0 {
 		out = append(out, credentialParams(c)...)

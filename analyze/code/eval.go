@@ -1,6 +1,7 @@
 package code
 
 import (
+	"github.com/agentwarden/warden/internal/envname"
 	"maps"
 	"math"
 	"slices"
@@ -72,6 +73,10 @@ type analysis struct {
 	// written holds what the code wrote to files, by absolute path, so
 	// that a script it writes and then runs is read.
 	written map[string]string
+
+	// secretVars are the secret variables (envname.Secret) the code
+	// reads, at most maxSecretVars, for the requests that send them.
+	secretVars []string
 
 	// Reverse shell evidence.
 	socket, dup2, shellIO, interactive bool
@@ -1353,5 +1358,15 @@ func (a *analysis) envVar(name string, def value) value {
 		// reads it (the shell resolves $TMPDIR the same way)
 		return str("/tmp")
 	}
+	if envname.Secret(name) {
+		// a token, key or password: where it goes is judged (see sendOrFetch)
+		if len(a.secretVars) < maxSecretVars && !slices.Contains(a.secretVars, name) {
+			a.secretVars = append(a.secretVars, name)
+		}
+		return value{k: kDyn, t: tSecretVar}
+	}
 	return dynValue
 }
+
+// maxSecretVars bounds the secret variables an analysis remembers.
+const maxSecretVars = 4

@@ -2,6 +2,7 @@ package code
 
 import (
 	"fmt"
+	"github.com/agentwarden/warden/internal/envname"
 	"net/url"
 	"path"
 	"slices"
@@ -1095,7 +1096,18 @@ func (a *analysis) http(method string, u value, c *args, bodyPos int) value {
 	}
 	body := data
 	if c != nil {
-		data = append(data[:len(data):len(data)], c.all()...)
+		data = append(data[:len(data):len(data)], c.pos...)
+		for _, kw := range c.kw {
+			v := kw.v
+			switch kw.name {
+			case "headers", "auth", "cookies":
+				// what authenticates the request is not what it sends: a
+				// token there goes to the service it is for, as curl's -H
+				// and -u are read
+				v.t &^= tSecretVar
+			}
+			data = append(data, v)
+		}
 	}
 	send := hasBody
 	switch method {
@@ -1235,6 +1247,19 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 		}
 		a.add(risk.Finding{Rule: RuleExfiltration, Level: lvl, Resource: resource,
 			Reason: "Code sends " + what + " to " + dest + " (exfiltration)"})
+	case t&tSecretVar != 0 && a.foreignSecret(host) != "":
+		// a token the environment holds, sent in a URL or body to a host
+		// that is not its service's: judged as $NPM_TOKEN in curl's URL
+		v := a.foreignSecret(host)
+		lvl := risk.High
+		switch {
+		case local:
+			lvl = risk.Medium
+		case strings.HasPrefix(strings.ToUpper(v), "AWS_"):
+			lvl = risk.Critical // AWS's keys sign requests and never travel
+		}
+		a.add(risk.Finding{Rule: RuleExfiltration, Level: lvl, Resource: resource,
+			Reason: "Code sends the secret in $" + v + " to " + dest + " (exfiltration)"})
 	case send:
 		lvl := risk.High
 		if local {
@@ -1246,6 +1271,19 @@ func (a *analysis) sendOrFetch(u value, send bool, data []value) {
 		a.add(risk.Finding{Rule: RuleNetworkRead, Level: risk.Low, Resource: resource, Reversible: true,
 			Reason: "Code fetches a resource from " + dest})
 	}
+}
+
+// foreignSecret returns a secret variable the code reads that is not for
+// host's service (see envname.OwnService), "" when every one is. Which of
+// them a request carries is not tracked: one sent to its own service
+// clears the request only when all are.
+func (a *analysis) foreignSecret(host string) string {
+	for _, v := range a.secretVars {
+		if !envname.OwnService(v, host) {
+			return v
+		}
+	}
+	return ""
 }
 
 // webURL reports a URL of a scheme that URL analysis reads.

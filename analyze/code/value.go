@@ -35,11 +35,12 @@ const dyn = "\x00"
 type taint uint16
 
 const (
-	tNet     taint = 1 << iota // downloaded from the network
-	tEnviron                   // the whole process environment
-	tCred                      // the contents of a credential file
-	tDB                        // rows read from a database
-	tSocket                    // a network socket or its descriptor
+	tNet       taint = 1 << iota // downloaded from the network
+	tEnviron                     // the whole process environment
+	tCred                        // the contents of a credential file
+	tDB                          // rows read from a database
+	tSocket                      // a network socket or its descriptor
+	tSecretVar                   // an environment variable whose name says it holds a secret (envname.Secret)
 )
 
 // sensitive is data whose leaving the machine is exfiltration.

