@@ -193,8 +193,8 @@ func unknownCommand(c *Command, name string) risk.Finding {
 }
 
 // RuleUnknownOnDevice is the finding on a program no knowledge of warden
-// names that is given a storage device (mdadm --zero-superblock /dev/sdb1,
-// nvme format /dev/nvme0n1): what it does to the device is not seen, and
+// names that is given a storage device (sg_format /dev/sdb,
+// zerofree /dev/sdb1): what it does to the device is not seen, and
 // what such programs do is rewrite it, so it is high, not low.
 const RuleUnknownOnDevice = "disk.unknown_program"
 
