@@ -258,6 +258,10 @@ var (
 // text), and reports an expression of untrusted text.
 func (r *reader) ciScript(key, s string) {
 	if strings.Contains(s, "${{") {
+		if enc := secretLogged(s); enc != "" && len(r.findings) < MaxPrograms {
+			r.findings = append(r.findings, risk.Finding{Analyzer: "configcode", Rule: RuleSecretLogged, Level: risk.High, Reversible: true,
+				Reason: "A `" + key + ":` step prints the workflow's secrets through " + enc + ": the runner masks a secret's own text in the log, not its encoded form, so whoever reads the job's log reads the secret"})
+		}
 		s = ghExpr().ReplaceAllStringFunc(s, func(m string) string {
 			if x := untrusted().FindString(m); x != "" && len(r.findings) < MaxPrograms {
 				r.findings = append(r.findings, risk.Finding{Analyzer: "configcode", Rule: "ci.script_injection", Level: risk.High, Reversible: true,
@@ -267,6 +271,49 @@ func (r *reader) ciScript(key, s string) {
 		})
 	}
 	r.add(key+" step", s)
+}
+
+// RuleSecretLogged is a CI step that prints secrets in a form the log's
+// masking does not recognise.
+const RuleSecretLogged = "ci.secret_logged"
+
+// logEncoders are programs that re-encode what they are given: a secret
+// piped through one reaches the job's log unmasked.
+var logEncoders = [...]string{"base64", "base32", "basenc", "xxd", "od", "hexdump", "rev", "gzip", "openssl", "tr", "sed", "awk", "fold", "cut"}
+
+// secretLogged returns the encoder through which a line of a CI script
+// pipes a secret (${{ secrets.X }} or toJSON(secrets)) into the log, ""
+// when no line does: the line names a secret, pipes it into an encoder,
+// and sends the result nowhere but standard output (a redirect to a
+// file or a network command is judged as such by the shell analysis).
+func secretLogged(s string) string {
+	for line := range strings.SplitSeq(s, "\n") {
+		if !strings.Contains(line, "secrets") || !strings.Contains(line, "|") || strings.Contains(line, ">") {
+			continue
+		}
+		named := false
+		for _, m := range ghExpr().FindAllString(line, 4) {
+			x := strings.ReplaceAll(m, " ", "")
+			if strings.Contains(x, "secrets.") || strings.Contains(x, "toJSON(secrets)") {
+				named = true
+				break
+			}
+		}
+		if !named {
+			continue
+		}
+		_, piped, _ := strings.Cut(line, "|")
+		for seg := range strings.SplitSeq(piped, "|") {
+			f := strings.Fields(seg)
+			if len(f) == 0 {
+				continue
+			}
+			if slices.Contains(logEncoders[:], path.Base(f[0])) {
+				return "`" + path.Base(f[0]) + "`"
+			}
+		}
+	}
+	return ""
 }
 
 // ciExprWord is the word a CI expression stands for in the step's script

@@ -139,6 +139,27 @@ func TestScriptInjection(t *testing.T) {
 	}
 }
 
+func TestSecretLogged(t *testing.T) {
+	for text, want := range map[string]bool{
+		"steps:\n  - run: echo \"${{ secrets.NPM_TOKEN }}\" | base64\n":                            true,
+		"steps:\n  - run: echo ${{ secrets.A }} ${{ secrets.B }} | xxd -p\n":                       true,
+		"steps:\n  - run: |\n      npm ci\n      echo '${{ toJSON(secrets) }}' | sed 's/./& /g'\n": true,
+		"steps:\n  - run: printf %s \"${{ secrets.KEY }}\" | rev\n":                                true,
+		// masked as it is, sent into a file or a login, or not a secret
+		"steps:\n  - run: echo \"${{ secrets.NPM_TOKEN }}\"\n":                         false,
+		"steps:\n  - run: echo ${{ secrets.KEY }} | base64 -d > key.pem\n":             false,
+		"steps:\n  - run: echo ${{ secrets.TOKEN }} | docker login --password-stdin\n": false,
+		"steps:\n  - run: echo ${{ github.sha }} | cut -c1-7\n":                        false,
+		"steps:\n  - run: echo secrets are in the vault | tr a-z A-Z\n":                false,
+	} {
+		_, fs := Read(Workflow, text)
+		got := slices.ContainsFunc(fs, func(f risk.Finding) bool { return f.Rule == RuleSecretLogged })
+		if got != want {
+			t.Errorf("%q: secret logged %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestReadBounds(t *testing.T) {
 	big := strings.Repeat("- run: echo x\n", 10_000)
 	progs, _ := Read(Workflow, big)
