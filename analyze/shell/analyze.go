@@ -139,6 +139,12 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			} else {
 				out = append(out, unknownCommand(c, name))
 			}
+		} else if t := storageTools[name]; t != nil && len(out) == start && !expanded(cmds, i) && !helpOnly(c, name, e) {
+			// a storage tool warden knows, in a mode none of its rows
+			// names, on a device (storagemodes.go)
+			if f, ok := unknownStorageMode(c, t, name, env); ok {
+				out = append(out, f)
+			}
 		}
 	}
 	if pushes {
