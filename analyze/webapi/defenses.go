@@ -110,7 +110,7 @@ func impair(r Request, t target, m, via, where string) (risk.Finding, bool) {
 	}
 	long := false
 	if mute && !all {
-		all = matchesAll(r.Body)
+		all = matchesAll(r.Body) || everyMonitor(t.path, r.Body)
 		long = !all && longWindow(r.Body)
 	}
 	f := risk.Finding{Rule: RuleImpair, Level: risk.High, Resource: "url:" + t.shown, Reversible: true}
@@ -345,4 +345,19 @@ func fieldTime(lb, key string) (time.Time, bool) {
 		return time.Unix(n, 0), true
 	}
 	return time.Time{}, false
+}
+
+// everyMonitor reports a downtime whose body names a scope but no monitor
+// (Datadog's {"scope": ["env:prod"]} without monitor_id, monitor_tags or
+// monitor_identifier): it silences every monitor of that scope.
+func everyMonitor(path string, body []string) bool {
+	if !strings.Contains(strings.ToLower(path), "downtime") {
+		return false
+	}
+	for _, b := range body {
+		if strings.Contains(b, `"scope"`) && !strings.Contains(b, `"monitor_`) {
+			return true
+		}
+	}
+	return false
 }
