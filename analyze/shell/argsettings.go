@@ -209,6 +209,9 @@ func valueOff(flag, val string) string {
 	}
 	v := strings.TrimSpace(val)
 	if strings.HasPrefix(v, "{") {
+		if !offLiteral(v) {
+			return "" // a cheap test before the parse
+		}
 		var doc any
 		if json.Unmarshal([]byte(v), &doc) != nil {
 			return ""
@@ -266,8 +269,17 @@ func snapshotsCleared(c *Command, name string) (risk.Finding, bool) {
 		if dyn[i] || len(a) < 10 || !subcommandShaped(a) {
 			continue
 		}
+		if !strings.Contains(a, "napshot") && !strings.Contains(a, "ackup") && !strings.Contains(a, "rchive") &&
+			!strings.Contains(a, "ecovery") {
+			continue // a cheap test before the reading
+		}
 		obj := ""
-		la := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(a))
+		la := strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' {
+				return -1
+			}
+			return r
+		}, strings.ToLower(a))
 		for _, v := range backupClears {
 			if r, ok := strings.CutPrefix(la, v); ok && backupObjects[r] {
 				obj = r
@@ -414,4 +426,12 @@ func strs(v any) []string {
 		return out
 	}
 	return nil
+}
+
+// offLiteral reports JSON text that holds a value offValues may name
+// (false, 0, off, disabled …, Suspended), without parsing it.
+func offLiteral(v string) bool {
+	return strings.Contains(v, "false") || strings.Contains(v, "isabled") || strings.Contains(v, "uspended") ||
+		strings.Contains(v, "0") || strings.Contains(v, "off") || strings.Contains(v, "Off") || strings.Contains(v, "none") ||
+		strings.Contains(v, "no\"")
 }
