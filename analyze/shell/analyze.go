@@ -119,6 +119,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		} else if name == "consul" || name == "etcdctl" {
 			out = kvControlFindings(out, *c)
 		}
+		if e.cli != cliPlain && e.cli != cliOwn && len(c.Args) > 1 {
+			out = settingsFindings(out, c, name) // protections off, snapshots cleared, policies that let others in
+		}
 		if e.control != controlNone {
 			out = controlFindings(out, cmds, i, e.control)
 		}

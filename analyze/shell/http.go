@@ -210,7 +210,9 @@ func curlRequests(c Command, name string, from int, methodWords bool) []webapi.R
 	var urls []webapi.Request
 	var body []string
 	addBody := func(flag, v string, dyn bool) {
-		if t := bodyText(flag, v); t != "" && !dyn && len(body) < maxBodies {
+		// a JSON body with a value spliced in at run time ('{"end":'$(date)'}')
+		// is read as written: its literal keys and values are the agent's
+		if t := bodyText(flag, v); t != "" && (!dyn || strings.Contains(t, `{"`)) && len(body) < maxBodies {
 			body = append(body, t)
 		}
 	}

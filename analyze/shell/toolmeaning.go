@@ -27,7 +27,8 @@ const maxArgWalk = 256
 
 // grantKeys name an argument that says what access someone is given.
 var grantKeys = map[string]bool{"permission": true, "permissions": true, "role": true, "roles": true, "accesslevel": true,
-	"access": true, "rolename": true, "memberrole": true, "grant": true, "privilege": true, "privileges": true}
+	"access": true, "rolename": true, "memberrole": true, "grant": true, "privilege": true, "privileges": true,
+	"actions": true, "scopes": true}
 
 // privilegedValues are the access a grant argument may give that holds
 // everything: an owner's or an administrator's.
@@ -35,7 +36,8 @@ var privilegedValues = map[string]bool{"admin": true, "administrator": true, "ow
 	"maintainer": true, "root": true, "superuser": true, "sysadmin": true, "clusteradmin": true, "dbowner": true,
 	"dbadmin": true, "dbadminanydatabase": true, "useradmin": true, "useradminanydatabase": true, "readwriteanydatabase": true,
 	"all": true, "allprivileges": true, "fullaccess": true, "full": true, "superadmin": true, "globaladmin": true,
-	"organizationadmin": true, "orgadmin": true, "projectowner": true, "rolesowner": true, "50": true, "40": true}
+	"organizationadmin": true, "orgadmin": true, "projectowner": true, "rolesowner": true, "50": true, "40": true,
+	"*": true}
 
 // grantVerbs are the words of a tool's name (or of a command document's
 // key, createUser) that give access.
@@ -59,6 +61,11 @@ var controlWords = map[string]bool{"mfa": true, "2fa": true, "twofactor": true, 
 	"auditing": true, "auditlog": true, "logging": true, "csrf": true, "xsrf": true, "ssl": true, "tls": true, "sslverify": true,
 	"verifyssl": true, "captcha": true, "waf": true, "firewall": true, "encryption": true, "encrypt": true, "signing": true,
 	"sso": true, "ratelimit": true, "ratelimiting": true, "scanning": true, "hsts": true}
+
+// A protection of the data itself (backup, point-in-time recovery,
+// versioning, retention, deletion protection) is a control too: see
+// dataProtections (argsettings.go), which the command line reads with
+// these words.
 
 // guardWords name a control only with the word that requires it
 // (auth_required, enforce_login); alone they name a feature.
@@ -188,7 +195,7 @@ func argProtectionOff(key, val string, null bool) bool {
 	ws := keyWords(key)
 	control, guard, require, allow, danger := false, false, false, false, false
 	for i, w := range ws {
-		control = control || controlWords[w]
+		control = control || controlWords[w] || dataProtections[w]
 		guard = guard || guardWords[w]
 		require = require || requireWords[w] || strings.HasPrefix(w, "require") || strings.HasPrefix(w, "enforce")
 		allow = allow || i == 0 && (w == "allow" || w == "allows")
@@ -260,7 +267,7 @@ func ControlKeyOff(key, value string) bool {
 	}
 	control, guard, require := false, false, false
 	for _, w := range keyWords(key) {
-		control = control || controlWords[w]
+		control = control || controlWords[w] || dataProtections[w]
 		guard = guard || guardWords[w]
 		require = require || requireWords[w] || w == "enabled" || w == "enable" || w == "on"
 	}

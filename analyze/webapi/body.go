@@ -301,8 +301,50 @@ func grantField(body []string) (string, string) {
 				}
 			}
 		}
+		if strings.IndexByte(b, '*') >= 0 || strings.Contains(lb, "privileges") {
+			if field := wildcardField(lb); field != "" {
+				return field, "*"
+			}
+		}
 	}
 	return "", ""
+}
+
+// wildcardKeys are the body fields that list what a key, token, role or
+// policy may do: Meilisearch's and others' "actions", "permissions",
+// OAuth "scopes", a policy's "Action", a database's "privileges".
+var wildcardKeys = []string{"actions", "action", "permissions", "scopes", "privileges"}
+
+// wildcardField returns the field of lower-cased body lb that gives every
+// permission (see wildcardKeys): a value of "*", a list whose item is
+// "*", or privileges "all"; "" when none does. ["search"] does not.
+func wildcardField(lb string) string {
+	for _, key := range wildcardKeys {
+		for off := 0; ; {
+			i := strings.Index(lb[off:], key)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(key)
+			if i > 0 && (lb[i-1] == '_' || lb[i-1] >= 'a' && lb[i-1] <= 'z') {
+				continue // transactions, subscopes
+			}
+			s := strings.TrimPrefix(lb[off:], `"`)
+			s = strings.TrimLeft(s, " \t")
+			if s == "" || s[0] != '=' && s[0] != ':' {
+				continue
+			}
+			s = strings.TrimLeft(strings.TrimPrefix(s[1:], "="), " \t[\"'") // httpie's scopes:='["*"]'
+			if strings.HasPrefix(s, "*") && (len(s) == 1 || strings.IndexByte("\"' ,]&", s[1]) >= 0) {
+				return key
+			}
+			if key == "privileges" && strings.HasPrefix(s, "all") && (len(s) == 3 || strings.IndexByte("\"' ,]&_", s[3]) >= 0) {
+				return key
+			}
+		}
+	}
+	return ""
 }
 
 // grantValue reads the value that follows a field name ("…": "admin",

@@ -1,7 +1,9 @@
 package webapi
 
 import (
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentwarden/warden/risk"
 )
@@ -106,15 +108,20 @@ func impair(r Request, t target, m, via, where string) (risk.Finding, bool) {
 	if what == "" {
 		return risk.Finding{}, false
 	}
+	long := false
 	if mute && !all {
-		all = matchesAll(r.Body)
+		all = matchesAll(r.Body) || everyMonitor(t.path, r.Body)
+		long = !all && longWindow(r.Body)
 	}
 	f := risk.Finding{Rule: RuleImpair, Level: risk.High, Resource: "url:" + t.shown, Reversible: true}
 	if t.shown == "" {
 		f.Resource = ""
 	}
 	f.Reason = via + " sends " + m + " to " + where + " (" + what + "), turning off monitoring, alerting or a security control: what it watched then goes unseen"
-	if mute && !all {
+	if long {
+		f.Reason = via + " sends " + m + " to " + where + " (" + what + "), muting what it names for more than a week: its alerts go unseen long after any maintenance"
+	}
+	if mute && !all && !long {
 		// one monitor or alert muted: the rest still watch
 		f.Level = risk.Medium
 		f.Reason = via + " sends " + m + " to " + where + " (" + what + "), muting what it names: its alerts go unseen until the mute ends"
@@ -280,4 +287,77 @@ func cdnPurge(t target) bool {
 		return strings.HasPrefix(p, "/purge")
 	}
 	return strings.HasPrefix(p, "/ccu/")
+}
+
+// maxQuiet is the longest a silence, downtime or maintenance window of
+// named monitors or services may last and still read as maintenance
+// (medium): a week. Longer, what it silences is as good as off (high).
+const maxQuiet = 7 * 24 * time.Hour
+
+// windowKeys are the body fields that start and end a silence, downtime or
+// maintenance window (PagerDuty's start_time/end_time, Datadog's
+// start/end, Alertmanager's startsAt/endsAt).
+var windowKeys = [...][2]string{{"start_time", "end_time"}, {"startsat", "endsat"}, {"starts_at", "ends_at"}, {"start", "end"}}
+
+// longWindow reports a body whose window lasts longer than maxQuiet.
+func longWindow(body []string) bool {
+	for _, b := range body {
+		if len(b) > maxBody {
+			b = b[:maxBody]
+		}
+		lb := strings.ToLower(b)
+		for _, k := range windowKeys {
+			from, ok1 := fieldTime(lb, k[0])
+			to, ok2 := fieldTime(lb, k[1])
+			if ok1 && ok2 && to.Sub(from) > maxQuiet {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldTime reads the time of field key in lower-cased body lb: an RFC
+// 3339 time or Unix seconds.
+func fieldTime(lb, key string) (time.Time, bool) {
+	i := strings.Index(lb, `"`+key+`"`)
+	if i < 0 {
+		return time.Time{}, false
+	}
+	s := strings.TrimLeft(lb[i+len(key)+2:], " \t")
+	if s == "" || s[0] != ':' {
+		return time.Time{}, false
+	}
+	s = strings.TrimLeft(s[1:], " \t")
+	quoted := strings.HasPrefix(s, `"`)
+	s = strings.TrimPrefix(s, `"`)
+	end := strings.IndexAny(s, "\",} \t")
+	if end < 0 {
+		end = len(s)
+	}
+	v := s[:end]
+	if quoted {
+		if t, err := time.Parse(time.RFC3339, strings.ToUpper(v)); err == nil {
+			return t, true
+		}
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		return time.Unix(n, 0), true
+	}
+	return time.Time{}, false
+}
+
+// everyMonitor reports a downtime whose body names a scope but no monitor
+// (Datadog's {"scope": ["env:prod"]} without monitor_id, monitor_tags or
+// monitor_identifier): it silences every monitor of that scope.
+func everyMonitor(path string, body []string) bool {
+	if !strings.Contains(strings.ToLower(path), "downtime") {
+		return false
+	}
+	for _, b := range body {
+		if strings.Contains(b, `"scope"`) && !strings.Contains(b, `"monitor_`) {
+			return true
+		}
+	}
+	return false
 }

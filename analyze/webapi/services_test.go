@@ -31,6 +31,16 @@ func TestServiceActions(t *testing.T) {
 		{post("http://alertmanager:9093/api/v2/silences", `{"matchers":[{"name":"alertname","value":".+","isRegex":true}]}`), risk.High, RuleImpair},
 		{Request{Method: "PATCH", URL: "https://api.github.com/repos/o/r", Body: []string{"security_and_analysis[secret_scanning][status]=disabled"}}, risk.High, RuleImpair},
 		{post("https://api.datadoghq.com/api/v1/monitor/123/mute"), risk.Medium, RuleImpair},
+		// a silence of named things longer than a week (maxQuiet) is as good as off
+		{post("https://api.pagerduty.com/maintenance_windows", `{"maintenance_window":{"start_time":"2026-11-26T00:00:00Z","end_time":"2026-12-26T00:00:00Z","services":[{"id":"PABC123"},{"id":"PXK8L2Q"}]}}`), risk.High, RuleImpair},
+		{post("https://api.datadoghq.com/api/v1/downtime", `{"scope":["host:web1"],"monitor_id":1,"start":1764115200,"end":1766707200}`), risk.High, RuleImpair},
+		{post("http://alertmanager:9093/api/v2/silences", `{"matchers":[{"name":"alertname","value":"DiskFull"}],"startsAt":"2026-11-26T00:00:00Z","endsAt":"2027-01-01T00:00:00Z"}`), risk.High, RuleImpair},
+		{post("https://api.pagerduty.com/maintenance_windows", `{"maintenance_window":{"start_time":"2026-11-26T00:00:00Z","end_time":"2026-11-26T02:00:00Z","services":[{"id":"PABC123"}]}}`), risk.Medium, RuleImpair},
+		{post("https://api.datadoghq.com/api/v1/downtime", `{"scope":["host:web1"],"monitor_id":1,"start":1764115200,"end":1764118800}`), risk.Medium, RuleImpair},
+		{post("https://api.datadoghq.com/api/v1/downtime", `{"scope":["host:web1"],"monitor_id":1,"end":1766707200}`), risk.Medium, RuleImpair},
+		// a downtime of a scope that names no monitor silences every monitor there
+		{post("https://api.datadoghq.com/api/v1/downtime", `{"scope":["env:prod"],"message":"deploy"}`), risk.High, RuleImpair},
+		{post("https://api.datadoghq.com/api/v1/downtime", `{"scope":["env:prod"],"monitor_tags":["service:web"],"end":1764118800,"start":1764115200}`), risk.Medium, RuleImpair},
 		{post("http://alertmanager:9093/api/v2/silences", `{"matchers":[{"name":"alertname","value":"DiskFull"}]}`), risk.Medium, RuleImpair},
 		{put("http://localhost:3000/api/alerts/1", `{"enabled": false}`), risk.Medium, RuleImpair},
 		// an ordinary resource turned off stays a write; turning defenses on is none

@@ -142,6 +142,9 @@ func Judge(r Request) (risk.Finding, bool) {
 		if field, val := grantField(r.Body); field != "" {
 			f.Rule, f.Level = RuleGrant, risk.High
 			f.Reason = via + " sends " + m + " to " + where + " setting " + field + " to " + val + ", granting administrator rights"
+			if val == "*" {
+				f.Reason = via + " sends " + m + " to " + where + " giving " + field + " of *: a key, token or role that may do everything"
+			}
 			if dev {
 				f.Level = risk.Medium
 				f.Reason += " (a server on this machine that is no known data store, most likely a development server)"

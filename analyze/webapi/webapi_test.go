@@ -81,6 +81,15 @@ func TestJudge(t *testing.T) {
 		{Request{Method: "PATCH", URL: "https://api.github.com/orgs/acme", Body: []string{"default_repository_permission=read"}}, risk.Medium, RuleWrite},
 		{Request{Method: "PATCH", URL: "https://api.example.com/v1/members/7", Body: []string{`{"role":"viewer"}`}}, risk.Medium, RuleWrite},
 		{Request{Method: "POST", URL: "https://api.example.com/v1/posts", Body: []string{`{"title":"parole:owner"}`}}, none, ""},
+		// wildcard grants: a key, token or role that may do everything
+		{Request{Method: "POST", URL: "https://search.acme.io/keys", Body: []string{`{"description":"tmp","actions":["*"],"indexes":["*"],"expiresAt":null}`}}, risk.High, RuleGrant},
+		{Request{Method: "POST", URL: "https://api.acme.io/tokens", Body: []string{`scopes:=["*"]`, "name=ci"}}, risk.High, RuleGrant},
+		{Request{Method: "POST", URL: "https://api.acme.io/roles", Body: []string{`{"name":"app","privileges":["ALL"]}`}}, risk.High, RuleGrant},
+		{Request{Method: "PUT", URL: "https://api.acme.io/policies/p1", Body: []string{`{"Statement":[{"Effect":"Allow","Action":"*"}]}`}}, risk.High, RuleGrant},
+		{Request{Method: "POST", URL: "https://search.acme.io/keys", Body: []string{`{"description":"ro","actions":["search"],"indexes":["*"]}`}}, none, ""},
+		{Request{Method: "POST", URL: "https://api.acme.io/roles", Body: []string{`{"name":"app","privileges":["SELECT"]}`}}, none, ""},
+		{Request{Method: "POST", URL: "https://api.acme.io/search", Body: []string{`{"q":"*","transactions":"*"}`}}, none, ""},
+		{Request{URL: "https://search.acme.io/keys?actions=*"}, none, ""},
 		{Request{Method: "POST", URL: "https://gitlab.example.com/api/v4/groups/1/members", Body: []string{"user_id=5", "access_level=30"}}, none, ""},
 		// benign neighbours: reads, searches, test data on a dev server
 		{Request{URL: "http://localhost:9200/_cat/indices"}, none, ""},
