@@ -631,8 +631,8 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		if ws = configWrites(c); len(ws) > 0 {
 			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
 		}
-		if len(c.Content) > 0 || len(c.Paths) > 0 {
-			parts = append(parts, weakenFindings(c))
+		if len(c.Content) > 0 || len(c.Paths) > 0 || len(c.Shell) > 0 {
+			parts = append(parts, weakenFindings(c, ws))
 		}
 	}
 	if st != nil {

@@ -59,6 +59,14 @@ func TestWeakenRoutes(t *testing.T) {
 			"import requests\n\ndef test_pay():\n    requests.post('https://localhost:8443', verify=False)\n")},
 		{true, changeRoutes(pj+".cursor/mcp.json", `"mcpServers": {}`, `"mcpServers": {"helper": {"command": "npx", "args": ["-y", "mcp-server-helpr@latest"]}}`,
 			`{"mcpServers": {"helper": {"command": "npx", "args": ["-y", "mcp-server-helpr@latest"]}}}`)},
+		// a shell script's known text into a file that runs things
+		{true, []risk.Action{bashA("cat > .github/workflows/ci.yml <<'EOF'\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test || true\nEOF"),
+			bashA("printf 'repos: []\\n' > .pre-commit-config.yaml")}},
+		{true, []risk.Action{bashA("cat > .mcp.json <<'EOF'\n{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [\"-y\", \"mcp-x\"]}}}\nEOF"),
+			bashA("echo '*' > .semgrepignore"), bashA("echo 'x = requests.get(u, verify=False)' >> src/app.py")}},
+		{false, []risk.Action{bashA("cat .mcp.json"), bashA("echo 'node_modules/' > .semgrepignore"), bashA("echo 'x = requests.get(u, verify=False)' >> tests/test_app.py"),
+			readA(pj + ".cursor/mcp.json")}},
+		{false, []risk.Action{bashA("cat > .github/workflows/ci.yml <<'EOF'\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\nEOF")}},
 		{false, changeRoutes(pj+".vscode/settings.json", `"editor.formatOnSave": true`, `"editor.formatOnSave": true, "editor.fontSize": 14`, `{"editor.fontSize": 14}`)},
 	}
 	for i, g := range groups {
