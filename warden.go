@@ -631,6 +631,9 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		if ws = configWrites(c); len(ws) > 0 {
 			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
 		}
+		if len(c.Content) > 0 || len(c.Paths) > 0 || len(c.Shell) > 0 {
+			parts = append(parts, weakenFindings(c, ws))
+		}
 	}
 	if st != nil {
 		// the text a chain runs is assessed alone, without the session;

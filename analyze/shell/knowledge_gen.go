@@ -3160,7 +3160,9 @@ func commandsData() *Knowledge {
 				Sub:      []string{"config"},
 				NoFlag:   []string{"--get", "--unset", "--unset-all", "-l", "--list", "--get-all", "--global", "--system"},
 				ArgMatch: `(?i)^core\.hookspath$`,
+				Target:   "last",
 				Level:    "high",
+				ByClass:  map[string]string{"workspace": "medium"},
 				Reason:   "Setting core.hooksPath makes git run the programs of another directory as hooks on every commit, checkout and push",
 			},
 			{

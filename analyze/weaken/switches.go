@@ -1,0 +1,71 @@
+package weaken
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/agentwarden/warden/risk"
+)
+
+// tlsOff matches a line that turns TLS certificate verification off, in
+// the languages' HTTP clients and in tools' configuration files.
+var tlsOff = regexp.MustCompile(`\bverify\s*=\s*False\b|rejectUnauthorized['"]?\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*[=:]\s*['"]?0|` +
+	`InsecureSkipVerify\s*:\s*true|CURLOPT_SSL_VERIFY(?:PEER|HOST)['"]?\s*(?:=>|,)\s*(?:false|0)\b|_create_unverified_context|ssl\.CERT_NONE|` +
+	`check_hostname\s*=\s*False|VERIFY_NONE\b|(?i:strict-?ssl)['"]?\s*[=:]\s*['"]?false|(?i:\bsslVerify)\s*=\s*false|` +
+	`(?i:insecure_skip_verify|skip_tls_verify|tls_skip_verify|ssl_verify|verify_ssl|tls_verify|verify_certs?|ssl_cert_reqs)['"]?\s*[:=]\s*['"]?(?:false|no|0|none|cert_none)\b|` +
+	`NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|ServerCertificateValidationCallback\s*=[^;\n]*=>\s*true|GIT_SSL_NO_VERIFY\s*[=:]\s*['"]?(?:1|true)|` +
+	`PYTHONHTTPSVERIFY\s*[=:]\s*['"]?0`)
+
+var (
+	debugOn      = regexp.MustCompile(`^(?:export\s+)?(?:APP_|FLASK_|DJANGO_)?DEBUG['"]?\s*[=:]\s*['"]?(?:True|true|1|on)\b`)
+	anyHost      = regexp.MustCompile(`ALLOWED_HOSTS\s*=\s*[\[(]\s*['"]\*['"]`)
+	debugExposed = regexp.MustCompile(`\.run\([^)]*debug\s*=\s*True[^)]*host\s*=\s*['"]0\.0\.0\.0|\.run\([^)]*host\s*=\s*['"]0\.0\.0\.0['"][^)]*debug\s*=\s*True`)
+	anyOrigin    = regexp.MustCompile(`(?i)Access-Control-Allow-Origin['"]?\s*[,:=]\s*['"]\*|CORS_(?:ALLOW_ALL_ORIGINS|ORIGIN_ALLOW_ALL)\s*=\s*True|` +
+		`\borigins?['"]?\s*[:=]\s*(?:['"]\*['"]|true\b|\[\s*['"]\*['"])|allow_origins\s*=\s*\[\s*['"]\*['"]|AllowAllOrigins\s*:\s*true|` +
+		`AllowedOrigins\s*:\s*\[\]string\{\s*"\*"|allowedOrigin(?:Pattern)?s\(\s*"\*"`)
+	withCredentials = regexp.MustCompile(`(?i)Access-Control-Allow-Credentials['"]?\s*[,:=]\s*['"]?true|CORS_ALLOW_CREDENTIALS\s*=\s*True|` +
+		`\bcredentials['"]?\s*:\s*true|allow_credentials\s*=\s*True|AllowCredentials\s*:\s*true|allowCredentials\(\s*true|supports_credentials\s*=\s*True`)
+)
+
+// judgeSwitches judges a change of source or configuration for safety
+// switches turned off: TLS verification, debug mode in production,
+// credentials sent to any origin, CSRF protection removed. Tests and
+// fixtures turn them off to reach local servers: not judged there.
+func judgeSwitches(ch Change) []risk.Finding {
+	n := ch.New
+	gate := mayHold(n, "erif", "ERIF", "eject", "EJECT", "CERT_NONE", "trict", "sslVerify", "SSLVERIFY", "SSL_NO_VERIFY", "DEBUG", "debug=True", "rigin", "RIGIN", "Hostname") ||
+		strings.Contains(ch.Old, "CsrfViewMiddleware")
+	if !gate || testPath(ch.Path) {
+		return nil
+	}
+	added, removed := diff(ch.Old, n)
+	var out []risk.Finding
+	for _, l := range added {
+		if m := tlsOff.FindString(l); m != "" {
+			out = append(out, finding("weaken.tls_off", "TLS certificate verification is turned off ("+m+"): anyone on the network path can read and change the traffic", ch.Path))
+			break
+		}
+	}
+	for _, l := range added {
+		if debugOn.MatchString(l) && (prodPath(ch.Path) || anyHost.MatchString(n)) || debugExposed.MatchString(l) {
+			out = append(out, finding("weaken.debug_exposed", "Debug mode is turned on where anyone can reach it ("+l+"): error pages show settings and secrets, "+
+				"and a debugger console runs code", ch.Path))
+			break
+		}
+	}
+	if mayHold(n, "rigin", "RIGIN") && anyOrigin.MatchString(n) && withCredentials.MatchString(n) {
+		for _, l := range added {
+			if anyOrigin.MatchString(l) || withCredentials.MatchString(l) {
+				out = append(out, finding("weaken.cors_credentials", "CORS now lets any origin make credentialed requests ("+l+"): any web page a user visits can act with their session", ch.Path))
+				break
+			}
+		}
+	}
+	for _, l := range removed {
+		if strings.Contains(l, "CsrfViewMiddleware") && !strings.Contains(n, "CsrfViewMiddleware") {
+			out = append(out, finding("weaken.csrf_off", "Django's CSRF middleware is removed: every form and POST view accepts forged requests", ch.Path))
+			break
+		}
+	}
+	return out
+}
