@@ -103,6 +103,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				out = append(out, mayRun(f, c))
 			}
 		}
+		if dnsCLIs[name] {
+			out = dnsFindings(out, c, name)
+		}
 		if restorers[name] {
 			out = restoreFindings(out, c, name, env)
 		}
