@@ -103,6 +103,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				out = append(out, mayRun(f, c))
 			}
 		}
+		if outreachCLIs[name] {
+			out = outreachFindings(out, c, name)
+		}
 		if dnsCLIs[name] {
 			out = dnsFindings(out, c, name)
 		}
