@@ -34,7 +34,10 @@ func dnsFindings(out []risk.Finding, c *Command, name string) []risk.Finding {
 		if !has {
 			return out
 		}
-		return append(out, mayRun(route53Finding(batch), c))
+		if f, ok := route53Finding(batch); ok {
+			out = append(out, mayRun(f, c))
+		}
+		return out
 	case "gcloud":
 		// gcloud dns record-sets VERB [NAME] --type T --rrdatas …
 		verb, ok = afterWords(c, "record-sets")
@@ -126,8 +129,9 @@ func afterWords(c *Command, w string) (string, bool) {
 
 // route53Finding judges a Route 53 change batch: high when it changes a
 // record webapi.SensitiveRecord names; medium otherwise, and when the
-// batch is in a file or cannot be read.
-func route53Finding(batch string) risk.Finding {
+// batch is in a file or cannot be read; nothing for a batch that only
+// deletes ordinary records (the rows judge deletions).
+func route53Finding(batch string) (risk.Finding, bool) {
 	f := risk.Finding{Analyzer: "shell", Rule: webapi.RuleDNSChange, Level: risk.Medium, Reversible: true,
 		Reason: "aws route53 change-resource-record-sets changes DNS records: what resolves through them goes where the new records say"}
 	var b struct {
@@ -142,9 +146,11 @@ func route53Finding(batch string) risk.Finding {
 		}
 	}
 	if len(batch) > 1<<16 || json.Unmarshal([]byte(batch), &b) != nil {
-		return f
+		return f, true
 	}
+	deletes := len(b.Changes) > 0
 	for _, ch := range b.Changes {
+		deletes = deletes && strings.EqualFold(ch.Action, "DELETE")
 		s := ch.ResourceRecordSet
 		content := ""
 		for _, v := range s.ResourceRecords {
@@ -158,8 +164,8 @@ func route53Finding(batch string) risk.Finding {
 			f.Level, f.Reversible, f.Resource = risk.High, false, "dns:"+cut(s.Name, 80)
 			f.Reason = "aws route53 change-resource-record-sets " + strings.ToUpper(ch.Action) + "s " + cut(s.Name, 80) + ", changing " + what +
 				": mail or traffic for the domain goes where the new record says, for everyone"
-			return f
+			return f, true
 		}
 	}
-	return f
+	return f, !deletes // a deletion of ordinary records: the rows judge it
 }
