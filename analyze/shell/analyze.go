@@ -103,6 +103,15 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 				out = append(out, mayRun(f, c))
 			}
 		}
+		if outreachCLIs[name] {
+			out = outreachFindings(out, c, name)
+		}
+		if dnsCLIs[name] {
+			out = dnsFindings(out, c, name)
+		}
+		if restorers[name] {
+			out = restoreFindings(out, c, name, env)
+		}
 		if e.interp {
 			out = k.flow(out, fl, i, name)
 		}

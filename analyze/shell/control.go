@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentwarden/warden/risk"
 )
@@ -44,6 +47,7 @@ const RuleControlText = "svc.control_command"
 func controlFindings(out []risk.Finding, cmds []Command, i int, kind controlKind) []risk.Finding {
 	c := &cmds[i]
 	texts := stdinTexts(cmds, i)
+	looseEchoes(texts, cmds, i)
 	if len(texts) == 0 {
 		return out // nothing sent: the socket need not be read
 	}
@@ -211,4 +215,77 @@ func socketLine(fs []string) (risk.Level, string) {
 		return risk.Medium, "asks it to " + w + " something it runs"
 	}
 	return 0, ""
+}
+
+// looseEchoes rewrites, in texts (stdinTexts of command i), the text of
+// an echo or printf whose words are computed at run time as the words
+// read with their quotes removed and each variable or substitution left
+// as written: echo "disable server be_app/$s" in a loop over backends
+// sends the verb disable server whatever $s holds, and the verb is what
+// the line is judged by.
+func looseEchoes(texts []string, cmds []Command, i int) {
+	k := 0
+	for _, rd := range cmds[i].Redirs {
+		if rd.Stdin() {
+			k++
+		}
+	}
+	for _, j := range cmds[i].Inputs {
+		in := cmds[j]
+		if len(in.Args) <= 1 {
+			continue
+		}
+		if n := commandName(in.Args[0]); n != "echo" && n != "printf" {
+			continue
+		}
+		if k < len(texts) && !static(in, 1) {
+			loose := Command{Args: slices.Clone(in.Args), Dynamic: in.Dynamic}
+			for a := 1; a < len(loose.Args); a++ {
+				if in.Dynamic[a] {
+					loose.Args[a] = looseWord(loose.Args[a])
+				}
+			}
+			texts[k] = echoText(loose)
+		}
+		k++
+	}
+}
+
+// looseWord returns computed word a (its source text) with its quotes
+// removed and its variables and substitutions as written: "x/$s" is x/$s.
+func looseWord(a string) string {
+	if len(a) > 4096 {
+		return a
+	}
+	src := ": " + a
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p)
+	if err != nil || len(f.Stmts) != 1 {
+		return a
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return a
+	}
+	var b strings.Builder
+	var write func(parts []syntax.WordPart)
+	write = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(x.Value)
+			case *syntax.SglQuoted:
+				b.WriteString(x.Value)
+			case *syntax.DblQuoted:
+				write(x.Parts)
+			default:
+				if from, to := p.Pos().Offset(), p.End().Offset(); from <= to && to <= uint(len(src)) {
+					b.WriteString(src[from:to])
+				}
+			}
+		}
+	}
+	write(call.Args[1].Parts)
+	return b.String()
 }

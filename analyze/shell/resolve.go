@@ -708,6 +708,13 @@ func (r *resolver) echoed(id, first int) error {
 		}
 		c := r.out[i]
 		name := path.Base(c.Args[0])
+		if computedProgram(name, &c) && (len(c.Inputs) == 0 || name != "eval" && !integrationFed(r.out, &r.out[i])) {
+			// eval "$X", source "$X": text warden cannot see
+			if err := r.dynamicScript(name, c.Depth, id, r.at[i].offset); err != nil {
+				return err
+			}
+			continue
+		}
 		subst := substScript(c)
 		if !subst && !substProgram(c) && (!isShell(path.Base(c.Args[0])) || !readsStdin(c)) {
 			continue
@@ -1471,6 +1478,9 @@ func (r *resolver) emit(cmd *Command, depth, id int, off uint) error {
 	}
 	if i > 0 {
 		if cmd.Dynamic[i] {
+			if st, ok := stableText(cmd.Args[i]); ok {
+				return r.nested(name, st, depth+1) // sh -c "tar czf b-$(date +%F).tgz src"
+			}
 			return r.dynamicScript(name, depth, id, off) // the script is computed at run time
 		}
 		return r.nested(name, cmd.Args[i], depth+1)

@@ -407,6 +407,7 @@ func pathVerb(c *Command, name string, e *entry, kind cliKind, vf map[string]boo
 		pending     bool // the word before was a flag that may take a value
 		valued      bool // … and most likely does: no verb is read from it
 		pkg         = kind == cliPkg || kind == cliSysPkg
+		machine     bool // a noun of machineNouns before the verb (server rebuild)
 		disarmAt    = -1 // the first wordDisarm word of the path (stop)
 		disarmWord  string
 		flagAt      = -1 // the destructive mode flag read as the verb
@@ -462,6 +463,16 @@ walk:
 				continue
 			}
 			cls, tail := classifyWord(seg)
+			if cls == wordNoun || cls == wordBenign {
+				if isVerb, names := reimageWord(seg); isVerb {
+					// hcloud server rebuild: a fresh image wipes the
+					// machine's disk; npm rebuild: a local build
+					if ambiguous || !machine && !names {
+						return risk.Finding{}, false
+					}
+					cls, tail, seg = wordDestroy, "", "reimage"
+				}
+			}
 			if ambiguous && (value || cls != wordDestroy && cls != wordDisrupt) {
 				continue // most likely the value of the flag before
 			}
@@ -511,6 +522,7 @@ walk:
 				conf = conf || k&nounConfig != 0
 			}
 			registry = registry || pkg && registryNouns.has(seg)
+			machine = machine || machineWord(seg)
 			if nouns > maxNouns {
 				return risk.Finding{}, false
 			}
@@ -689,6 +701,8 @@ func verbPhrase(head string) string {
 		return "tears down"
 	case "forget":
 		return "forgets (deletes)"
+	case "reimage":
+		return "wipes and reinstalls"
 	case "terminate":
 		return "terminates"
 	case "flush", "flushall", "flushdb", "clear", "empty", "purge", "truncate", "wipe":

@@ -227,6 +227,11 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 				noProgram = noProgram || slices.Contains(w.Files, f)
 			}
 			if len(seen) > 0 && hasVal {
+				if valDyn {
+					if st, ok := stableText(val); ok {
+						val, valDyn = st, false // -cmd ".backup b-$(date +%F)"
+					}
+				}
 				if text, ok := w.script(seen[len(seen)-1], val); ok {
 					if valDyn {
 						pieces = append(pieces, piece{kind: pDynamic})
@@ -282,18 +287,22 @@ func (w *Wrapper) read(pieces []piece, args []string, dyn []bool) []piece {
 	case "program":
 		// the first operand, unless a flag gave the program (sed -e, -f)
 		if !noProgram && len(pieces) == 0 && rest < len(args) {
-			if dyn[rest] {
-				pieces = append(pieces, piece{kind: pDynamic})
-			} else {
+			if !dyn[rest] {
 				pieces = append(pieces, piece{kind: pScript, text: args[rest]})
+			} else if st, ok := stableText(args[rest]); ok {
+				pieces = append(pieces, piece{kind: pScript, text: st})
+			} else {
+				pieces = append(pieces, piece{kind: pDynamic})
 			}
 		}
 	case "each":
 		for k := rest; k < len(args); k++ {
-			if dyn[k] {
-				pieces = append(pieces, piece{kind: pDynamic})
-			} else {
+			if !dyn[k] {
 				pieces = append(pieces, piece{kind: pScript, text: args[k]})
+			} else if st, ok := stableText(args[k]); ok {
+				pieces = append(pieces, piece{kind: pScript, text: st}) // sqlite3 db ".backup b-$(date +%F)"
+			} else {
+				pieces = append(pieces, piece{kind: pDynamic})
 			}
 		}
 	case "stdin":

@@ -139,6 +139,12 @@ func Judge(r Request) (risk.Finding, bool) {
 		if f, ok := impair(r, t, m, via, where); ok {
 			return f, true
 		}
+		if f, ok := dnsChange(r, t, m, via); ok {
+			return f, true
+		}
+		if f, ok := massSend(r, t, m, via); ok {
+			return f, true
+		}
 		if field, val := grantField(r.Body); field != "" {
 			f.Rule, f.Level = RuleGrant, risk.High
 			f.Reason = via + " sends " + m + " to " + where + " setting " + field + " to " + val + ", granting administrator rights"
