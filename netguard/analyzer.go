@@ -96,6 +96,9 @@ func (a Analyzer) Analyze(ctx context.Context, c *tool.Call) ([]risk.Finding, er
 	out = append(out, leaks(c)...)
 	if len(c.URLs) > 0 || len(c.Dests) > 0 {
 		out = append(out, credentialParams(c)...)
+		out = append(out, injections(c)...)
+		out = append(out, captures(c)...)
+		out = append(out, encodedData(c)...)
 	}
 	return out, nil
 }

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"github.com/agentwarden/warden/internal/envname"
+	"net"
+	"net/netip"
 	"path"
 	"slices"
 	"strings"
@@ -147,6 +149,13 @@ func (k *Knowledge) exfilFlow(out []risk.Finding, cmds []Command, sinks []int, e
 			}
 			if w := folderSource(p, here); w != "" {
 				report(ruleFor(w), w, c.Line(), p, levelFor(w))
+				found = true
+				break
+			}
+			if dataFolder(p) && s.to != "" && external() && addressed(s.to) {
+				// a project's data/ or db/ folder sent whole to a bare
+				// address: no deployment goes there by number
+				report(ruleExfilSensitive, srcDump, c.Line(), p, risk.High)
 				found = true
 				break
 			}
@@ -336,7 +345,50 @@ func folderSource(p string, env Env) string {
 	if env.HoldsCredentials(p) {
 		return srcHolding
 	}
+	switch base := strings.ToLower(p[strings.LastIndexByte(p, '/')+1:]); base {
+	case "exports", "export", "dumps", "dump", "backups", "backup", "db_dumps", "db-dumps", "db_backups", "db-backups", "sql_dumps", "snapshots":
+		return srcDump // a folder of a business's records (dumpKind names its files)
+	default:
+		if strings.HasSuffix(base, "_export") || strings.HasSuffix(base, "-export") || strings.HasSuffix(base, "_dump") || strings.HasSuffix(base, "-backup") {
+			return srcDump
+		}
+	}
 	return ""
+}
+
+// dataFolder reports a folder named for a project's data (data/, db/,
+// database/, datasets/): sent whole to a bare address it is a dump.
+// Build outputs (dist/, public/, build/) are not.
+func dataFolder(p string) bool {
+	p = strings.TrimRight(p, "/")
+	switch strings.ToLower(p[strings.LastIndexByte(p, '/')+1:]) {
+	case "data", "db", "database", "databases", "datasets", "dataset", "sqlite", "records":
+		return true
+	}
+	return false
+}
+
+// addressed reports a destination (host, user@host:path or URL) written
+// as a public IP address rather than a name (a private one is the
+// company's own network).
+func addressed(to string) bool {
+	h := to
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+		if j := strings.IndexAny(h, "/?#"); j >= 0 {
+			h = h[:j]
+		}
+		if k := strings.LastIndexByte(h, '@'); k >= 0 {
+			h = h[k+1:]
+		}
+		if hh, _, err := net.SplitHostPort(h); err == nil {
+			h = hh
+		}
+	} else {
+		h = hostOf(h)
+	}
+	a, err := netip.ParseAddr(strings.Trim(h, "[]"))
+	return err == nil && !a.IsPrivate() && !a.IsLoopback() && !a.IsLinkLocalUnicast() && !a.IsUnspecified()
 }
 
 // lists are commands that show about files, not what they hold (find

