@@ -1,9 +1,8 @@
 package warden
 
 import (
-	"strings"
-
 	"github.com/agentwarden/warden/effect"
+	"github.com/agentwarden/warden/paths"
 	"github.com/agentwarden/warden/risk"
 	"github.com/agentwarden/warden/tool"
 )
@@ -50,24 +49,5 @@ func servedSecrets(c *tool.Call) []risk.Finding {
 }
 
 // servedPath reports an absolute path below a folder that web servers and
-// static sites publish as it is: a web root (/var/www, /srv/www,
-// /usr/share/nginx/html), or a project's public/, public_html/, static/,
-// www/, htdocs/, wwwroot/ or webroot/ (not one inside node_modules or a
-// vendored package). Build outputs (dist/, build/) and docs/ are not read
-// as served: a build overwrites them, and docs/ is most often sources.
-func servedPath(p string) bool {
-	if strings.HasPrefix(p, "/var/www/") || strings.HasPrefix(p, "/srv/www/") || strings.HasPrefix(p, "/usr/share/nginx/html/") {
-		return true
-	}
-	dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
-	if strings.Contains(dir, "/node_modules/") || strings.Contains(dir, "/vendor/") || strings.Contains(dir, "/site-packages/") {
-		return false
-	}
-	for w := range strings.SplitSeq(dir, "/") {
-		switch w {
-		case "public", "public_html", "static", "www", "htdocs", "wwwroot", "webroot":
-			return true
-		}
-	}
-	return false
-}
+// static sites publish as it is (see paths.Served).
+func servedPath(p string) bool { return paths.Served(p) }

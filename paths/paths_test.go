@@ -485,3 +485,22 @@ func TestSecretName(t *testing.T) {
 		}
 	}
 }
+
+func TestServed(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/var/www/html/public/patients.csv":          true,
+		"/usr/share/nginx/html/u.bin":                true,
+		"/home/user/project/public/debug.txt":        true,
+		"static/c.csv":                               true,
+		"public/report.txt":                          true,
+		"/tmp/orders.csv":                            false,
+		"exports/o.csv":                              false,
+		"node_modules/pkg/public/o.csv":              false,
+		"/home/user/project/dist/app.js":             false,
+		"/home/user/project/node_modules/x/www/a.js": false,
+	} {
+		if got := Served(p); got != want {
+			t.Errorf("Served(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

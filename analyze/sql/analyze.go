@@ -26,7 +26,7 @@ const (
 	RuleSchema             = "sql.schema"               // medium: other CREATE, ALTER, RENAME, COMMENT
 	RulePrivileges         = "sql.privileges"           // high: GRANT, REVOKE, passwords, superusers; medium: other role changes
 	RuleCopyProgram        = "sql.copy_program"         // critical: COPY … TO/FROM PROGRAM
-	RuleExportFile         = "sql.export_file"          // medium: COPY … TO 'file', INTO OUTFILE, \o file
+	RuleExportFile         = "sql.export_file"          // medium: COPY … TO 'file', INTO OUTFILE, \o file; high into a served folder
 	RuleWrite              = "sql.write"                // medium: INSERT, UPDATE/DELETE with WHERE, MERGE, COPY FROM
 	RuleRead               = "sql.read"                 // low: SELECT, SHOW, EXPLAIN, client display commands
 	RuleMultiStatement     = "sql.multi_statement"      // high: a destructive statement stacked after the first
@@ -39,6 +39,8 @@ const (
 	RuleUntrustedCode      = "sql.untrusted_code"       // high: untrusted procedural languages, LOAD, load_extension
 	RuleProcedure          = "sql.procedure"            // medium: DO, CALL, EXECUTE, \i; high: \gexec
 	RuleMaintenance        = "sql.maintenance"          // low: VACUUM, ANALYZE, REINDEX, FLUSH
+	RuleSecurityOff        = "sql.security_off"         // high: row-level security, audit triggers, logs, TLS switched off
+	RuleExhaustion         = "sql.resource_exhaustion"  // high: billions of rows, endless loops, a table doubled in a loop
 )
 
 // Analyze classifies every statement of an SQL text and returns the
@@ -191,6 +193,7 @@ func (a *analysis) statements(toks []token, multi bool) {
 		}
 	}
 	one(toks[start:])
+	a.fs = append(a.fs, loops(toks)...)
 	if stacked > 0 {
 		a.fs = append(a.fs, finding(RuleMultiStatement, risk.High, false, "",
 			fmt.Sprintf("%d statements are stacked and statement %d (%s) is destructive: a pattern of SQL injection", len(a.stmts), stacked, stackedVerb)))

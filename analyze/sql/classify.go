@@ -25,6 +25,7 @@ func (a *analysis) classify(ts []token, top bool) (Statement, []risk.Finding) {
 	if top {
 		s.scanInner()
 		s.scanFunctions()
+		s.scanExhaustion()
 	}
 	switch {
 	case s.st.Kind == Read && len(s.fs) == 0:
@@ -184,7 +185,7 @@ func (s *stmt) dispatch(i int) {
 		s.st.Kind = Admin
 		if verb == "VACUUM" {
 			if j := s.topLevel(i, "INTO"); j > 0 {
-				s.add(RuleExportFile, risk.Medium, true, "", "VACUUM INTO writes a copy of the database to file "+shorten(s.at(j+1).value()))
+				s.export("", "VACUUM INTO", "a copy of the database", s.at(j+1).value())
 				return
 			}
 		}
@@ -203,6 +204,13 @@ func (s *stmt) dispatch(i int) {
 		s.add(RuleServerConfig, risk.Medium, false, "", verb+" interferes with the database server's sessions or logs")
 	case "INSTALL", "UNINSTALL":
 		s.plugin(i, verb)
+	case "DISABLE", "ENABLE":
+		s.disableTrigger(i)
+	case "SP_CONFIGURE":
+		s.st.Kind = Admin
+		if !s.spConfigure(i) {
+			s.add(RuleServerConfig, risk.Medium, true, "", "sp_configure changes the database server's configuration")
+		}
 	case "SYSTEM":
 		// The mysql client's system command.
 		s.st.Kind = Meta

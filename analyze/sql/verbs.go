@@ -15,7 +15,7 @@ func (s *stmt) selectStmt(i int) {
 	}
 	switch n := s.at(j + 1); {
 	case n.is("OUTFILE"), n.is("DUMPFILE"):
-		s.add(RuleExportFile, risk.Medium, true, s.firstTable(), "SELECT … INTO "+upper(n.text)+" writes query results to file "+shorten(s.at(j+2).value())+" on the database server")
+		s.export(s.firstTable(), "SELECT … INTO "+upper(n.text), "query results", s.at(j+2).value())
 	case n.kind == tkIdent || n.kind == tkQuotedIdent:
 		// SELECT … INTO new_table (PostgreSQL, SQL Server) creates a table;
 		// INTO @var and INTO :var only set variables.
@@ -304,6 +304,9 @@ func (s *stmt) alter(i int) {
 	case "TABLE", "FOREIGN TABLE", "MATERIALIZED VIEW":
 		name, k := s.name(s.skip(j, "IF", "EXISTS", "ONLY"))
 		addTable(&s.st, name)
+		if s.protectionsOff(k, name) {
+			return
+		}
 		depth := 0
 		for ; k < len(s.ts); k++ {
 			t := s.ts[k]
@@ -345,8 +348,12 @@ func (s *stmt) alter(i int) {
 		s.add(RulePrivileges, risk.High, true, "", "ALTER DEFAULT PRIVILEGES changes who can access future objects")
 	case "SYSTEM":
 		s.st.Kind = Admin
+		s.settingsOff(j)
 		s.add(RuleServerConfig, risk.High, true, "", "ALTER SYSTEM changes the database server's configuration")
 	default:
+		if s.auditOff(j, obj) {
+			return
+		}
 		name, _ := s.name(s.skip(j, "IF", "EXISTS"))
 		res := ""
 		if (obj == "DATABASE" || obj == "SCHEMA") && name != "" {
@@ -527,7 +534,7 @@ func (s *stmt) copy(i int) {
 		s.st.Kind = Read
 	case to:
 		s.st.Kind = Read
-		s.add(RuleExportFile, risk.Medium, true, res, "COPY writes "+tableOr(name, "query results")+" to file "+shorten(target.value()))
+		s.export(res, "COPY", tableOr(name, "query results"), target.value())
 	case target.is("STDIN") || target.kind != tkString:
 		s.st.Kind = Write
 		s.add(RuleWrite, risk.Medium, true, tableRes(name), "COPY loads rows into "+tableOr(name, "a table"))
@@ -572,6 +579,11 @@ func (s *stmt) execute(i int) {
 		return
 	}
 	name, _ := s.name(j)
+	if strings.EqualFold(name, "sp_configure") || strings.HasSuffix(strings.ToLower(name), ".sp_configure") {
+		if _, k := s.name(j); s.spConfigure(k - 1) {
+			return
+		}
+	}
 	s.add(RuleProcedure, risk.Medium, false, "", s.st.Verb+" runs "+orUnknown(name)+", whose statement is not visible here")
 }
 
@@ -607,6 +619,7 @@ func (s *stmt) load(i int) {
 
 func (s *stmt) set(i int) {
 	s.st.Kind = Session
+	s.settingsOff(i + 1)
 	for j := i + 1; j < len(s.ts) && j < i+5; j++ {
 		t := s.ts[j]
 		switch {
@@ -652,7 +665,7 @@ func (s *stmt) meta(t token) {
 		case cmd == ".read":
 			s.add(RuleProcedure, risk.Medium, false, "", ".read runs SQL from file "+shorten(args)+", whose content is not visible here")
 		case args != "" && cmd != `\g` && cmd != `\gx`:
-			s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes query output to file "+shorten(args))
+			s.export("", cmd, "query output", strings.Trim(args, `'"`))
 		default:
 			s.st.Kind = Read
 		}
@@ -680,7 +693,7 @@ func (s *stmt) meta(t token) {
 			s.st.Kind = Read
 			return
 		}
-		s.add(RuleExportFile, risk.Medium, true, "", cmd+" writes database contents to file "+shorten(args))
+		s.export("", cmd, "database contents", strings.Trim(args, `'"`))
 	case ".load":
 		s.add(RuleUntrustedCode, risk.High, false, "", ".load loads a native library into the database")
 	case ".restore":
