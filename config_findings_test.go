@@ -87,8 +87,7 @@ func TestConfigFindingsRef(t *testing.T) {
 			s := &Step{Kind: KindCheck, Action: a}
 			s.Action.SessionID = id
 			c := e.normalize(s)
-			e.prepare(context.Background(), c, nil)
-			ws := configWrites(c)
+			ws := configWrites(c, e.prepare(context.Background(), c, nil))
 			if len(ws) == 0 {
 				continue
 			}

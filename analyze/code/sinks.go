@@ -324,6 +324,9 @@ var classText = map[paths.Class]string{
 // where renders a target for a reason.
 func where(t target, c paths.Class) string {
 	p := strings.TrimPrefix(t.resource, "file:")
+	if paths.KernelControl(t.p) {
+		return p + " (a kernel control file: what it names the kernel runs as root on the host)"
+	}
 	return p + " (" + classText[c] + ")"
 }
 

@@ -1255,6 +1255,13 @@ func commandsData() *Knowledge {
 			{
 				Rule:     "priv.mount",
 				Cmd:      []string{"mount"},
+				ArgMatch: "^(?:-t)?cgroup$|^--types?=cgroup$|(?:^|,)release_agent=",
+				Level:    "high",
+				Reason:   "Mounting a cgroup v1 hierarchy exposes its release_agent, a program the kernel runs as root on the host (the classic container escape)",
+			},
+			{
+				Rule:     "priv.mount",
+				Cmd:      []string{"mount"},
 				NoFlag:   []string{"-l", "--list", "-h", "--help", "-V", "--version"},
 				ArgMatch: "^/",
 				Level:    "medium",
@@ -4660,6 +4667,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:-s|--source|-Source)$|^--help$":
 		return []string{"-", "--help"}, true
+	case "^(?:-t)?cgroup$|^--types?=cgroup$|(?:^|,)release_agent=":
+		return []string{"cgroup", "=cgroup", "release_agent="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
 		return []string{"rm", "unlink", "hred", "rm", "wipe"}, true
 	case `^(?:/|/Applications|/Users|/Users/[^/]+|/Users/[^/]+/(?:Downloads|Applications|Desktop)|/home/[^/]+|/home/[^/]+/(?:Downloads|Applications|Desktop)|/Volumes/[^/]+)/?(?:\*)?$`:
