@@ -3736,6 +3736,14 @@ func commandsData() *Knowledge {
 				Reason: "Network scanning or brute-forcing tools attack other systems",
 			},
 			{
+				Rule:     "net.scan_or_flood",
+				Cmd:      []string{"nc", "ncat", "netcat"},
+				AnyFlag:  []string{"-z"},
+				ArgMatch: `^\d+-\d+$`,
+				Level:    "high",
+				Reason:   "Probing a range of ports is a port scan of the target",
+			},
+			{
 				Rule:    "net.scan_or_flood",
 				Cmd:     []string{"ping", "ping6"},
 				AnyFlag: []string{"-f"},
@@ -4829,6 +4837,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
 		return []string{"+"}, true
+	case `^\d+-\d+$`:
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^add$":
 		return []string{"add"}, true
 	case "^administrator$":
