@@ -336,6 +336,12 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 		if w.unknown {
 			continue
 		}
+		if w.kind == configcode.PackageIndex {
+			if f, ok := indexFinding(w, c); ok && seen.add(ruleReason{f.Rule, f.Reason}) {
+				out = append(out, f)
+			}
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path
@@ -447,4 +453,25 @@ func shown(p string, c *tool.Call) string {
 		return "~" + p[len(strings.TrimSuffix(c.Home, "/")):]
 	}
 	return p
+}
+
+// indexFinding judges the text w writes into a package manager's
+// configuration (configcode.PackageIndex) as the configuration commands
+// that set the same are (npm config set registry, pip config set
+// global.index-url: pkg.registry_change): a registry, index, mirror or
+// source on another host than the official ones and this machine is
+// high, whatever route wrote it (the Write tool, a redirection, Python).
+func indexFinding(w configWrite, c *tool.Call) (risk.Finding, bool) {
+	for _, u := range configcode.IndexURLs(w.text) {
+		if shell.OfficialRegistry(u) {
+			continue
+		}
+		if len(u) > 80 {
+			u = u[:80] + "…"
+		}
+		return risk.Finding{Analyzer: "configcode", Rule: "pkg.registry_change", Level: risk.High, Reversible: true, Resource: "file:" + w.path,
+			Reason: "In " + shown(w.path, c) + " (" + w.kind.String() + "): the package index is pointed at " + u +
+				", which can then serve any package to every later install"}, true
+	}
+	return risk.Finding{}, false
 }
