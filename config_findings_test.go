@@ -21,6 +21,13 @@ func (e *Engine) configFindingsRef(ctx context.Context, c *tool.Call, writes []c
 	seen := map[string]bool{}
 	n := 0
 	for _, w := range writes {
+		if w.kind == configcode.PackageIndex { // not normalized: the same code
+			if f, ok := indexFinding(w, c); ok && !seen[f.Rule+"\x00"+f.Reason] {
+				seen[f.Rule+"\x00"+f.Reason] = true
+				out = append(out, f)
+			}
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path
