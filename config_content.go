@@ -38,10 +38,12 @@ type configWrite struct {
 }
 
 // configWrites returns what call c writes into files that run things: the
-// content its edit and write tools give (whole files and fragments), and
-// the known text its shell scripts write (redirections, heredocs, the
-// lines given to crontab).
-func configWrites(c *tool.Call) []configWrite {
+// content its edit and write tools give (whole files and fragments), the
+// known text its shell scripts write (redirections, heredocs, the lines
+// given to crontab), and the known text its Python code writes there. fs
+// are the findings of the preparers of c, which say which files the code
+// writes (see codeConfigWrites).
+func configWrites(c *tool.Call, fs [][]risk.Finding) []configWrite {
 	if len(c.Content) == 0 && len(c.Shell) == 0 && len(c.Code) == 0 {
 		return nil
 	}
@@ -81,7 +83,7 @@ func configWrites(c *tool.Call) []configWrite {
 	}
 	effects := c.Effects // the shell preparer's, in a conversation
 	if c.Prior == nil {
-		effects = append(shellWrites(c, env), codeStartupWrites(c)...)
+		effects = append(shellWrites(c, env), codeConfigWrites(c, fs)...)
 	}
 	for i := range effects {
 		switch ef := &effects[i]; {
@@ -170,22 +172,27 @@ func calmStartupWrites(c *tool.Call, fs []risk.Finding, ws []configWrite) {
 	}
 }
 
-// rcNames are the words that name a user's shell start-up file: code
-// that holds none writes none.
-var rcNames = []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".zlogin", ".bash_login", ".bash_aliases", "config.fish", ".kshrc", ".mkshrc"}
+// codeWriteRules are the code analyzer's findings of a write to a named
+// file.
+var codeWriteRules = map[string]bool{code.RuleFileWrite: true, code.RuleStartupWrite: true}
 
-// codeStartupWrites returns the writes of the Python code of c into files
-// whose names hold rcNames, when no conversation records them: the code
-// is read again as if it ran in one (on a copy of the call), so that the
-// text it appends to ~/.bashrc is judged as a shell redirection's is.
-func codeStartupWrites(c *tool.Call) []tool.Effect {
+// codeConfigWrites returns the writes of the Python code of c into files
+// that run things (configcode.KindOf: git hooks, CI workflows, package
+// scripts, Makefiles, crontabs, units, shell start-up files, the PATH's
+// directories …), when no conversation records them: only when the code
+// analyzer's findings fs name such a file is the code read again as if it
+// ran in one (on a copy of the call), so that the text it writes there is
+// judged as a shell redirection's or the Write tool's is.
+func codeConfigWrites(c *tool.Call, fs [][]risk.Finding) []tool.Effect {
 	if len(c.Code) == 0 {
 		return nil
 	}
 	hit := false
-	for _, k := range c.Code {
-		for _, n := range rcNames {
-			if strings.Contains(k.Text, n) {
+	for _, part := range fs {
+		for i := range part {
+			f := &part[i]
+			if p, ok := strings.CutPrefix(f.Resource, "file:"); ok && f.Analyzer == code.Name && codeWriteRules[f.Rule] &&
+				configcode.KindOf(p) != configcode.None {
 				hit = true
 				break
 			}
@@ -201,7 +208,7 @@ func codeStartupWrites(c *tool.Call) []tool.Effect {
 	}
 	var out []tool.Effect
 	for _, ef := range sc.Effects {
-		if shellRC(ef.Path) {
+		if configcode.KindOf(ef.Path) != configcode.None {
 			out = append(out, ef)
 		}
 	}
@@ -329,6 +336,12 @@ func (e *Engine) configFindings(ctx context.Context, c *tool.Call, writes []conf
 		if w.unknown {
 			continue
 		}
+		if w.kind == configcode.PackageIndex {
+			if f, ok := indexFinding(w, c); ok && seen.add(ruleReason{f.Rule, f.Reason}) {
+				out = append(out, f)
+			}
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path
@@ -440,4 +453,25 @@ func shown(p string, c *tool.Call) string {
 		return "~" + p[len(strings.TrimSuffix(c.Home, "/")):]
 	}
 	return p
+}
+
+// indexFinding judges the text w writes into a package manager's
+// configuration (configcode.PackageIndex) as the configuration commands
+// that set the same are (npm config set registry, pip config set
+// global.index-url: pkg.registry_change): a registry, index, mirror or
+// source on another host than the official ones and this machine is
+// high, whatever route wrote it (the Write tool, a redirection, Python).
+func indexFinding(w configWrite, c *tool.Call) (risk.Finding, bool) {
+	for _, u := range configcode.IndexURLs(w.text) {
+		if shell.OfficialRegistry(u) {
+			continue
+		}
+		if len(u) > 80 {
+			u = u[:80] + "…"
+		}
+		return risk.Finding{Analyzer: "configcode", Rule: "pkg.registry_change", Level: risk.High, Reversible: true, Resource: "file:" + w.path,
+			Reason: "In " + shown(w.path, c) + " (" + w.kind.String() + "): the package index is pointed at " + u +
+				", which can then serve any package to every later install"}, true
+	}
+	return risk.Finding{}, false
 }

@@ -21,6 +21,13 @@ func (e *Engine) configFindingsRef(ctx context.Context, c *tool.Call, writes []c
 	seen := map[string]bool{}
 	n := 0
 	for _, w := range writes {
+		if w.kind == configcode.PackageIndex { // not normalized: the same code
+			if f, ok := indexFinding(w, c); ok && !seen[f.Rule+"\x00"+f.Reason] {
+				seen[f.Rule+"\x00"+f.Reason] = true
+				out = append(out, f)
+			}
+			continue
+		}
 		progs, fs := configcode.Read(w.kind, w.text)
 		for _, f := range fs {
 			f.Resource = "file:" + w.path
@@ -87,8 +94,7 @@ func TestConfigFindingsRef(t *testing.T) {
 			s := &Step{Kind: KindCheck, Action: a}
 			s.Action.SessionID = id
 			c := e.normalize(s)
-			e.prepare(context.Background(), c, nil)
-			ws := configWrites(c)
+			ws := configWrites(c, e.prepare(context.Background(), c, nil))
 			if len(ws) == 0 {
 				continue
 			}

@@ -628,7 +628,7 @@ func (e *Engine) analyzeAt(ctx context.Context, c *tool.Call, st *session.State,
 		func(i int) ([]risk.Finding, error) { return e.analyzers[i].Analyze(ctx, c) })
 	var ws []configWrite
 	if !nested {
-		if ws = configWrites(c); len(ws) > 0 {
+		if ws = configWrites(c, parts); len(ws) > 0 {
 			parts = append(parts, runStep("configcode", c, func() ([]risk.Finding, error) { return e.configFindings(ctx, c, ws), nil }))
 		}
 		if len(c.Content) > 0 || len(c.Paths) > 0 || len(c.Shell) > 0 {

@@ -112,11 +112,15 @@ const (
 	// it: its commits, branches, stashes and reflog, which the working
 	// tree does not hold.
 	History
+	// Kernel is a kernel control file (paths.KernelControl): a cgroup's
+	// release_agent, core_pattern, uevent_helper, sysrq-trigger …,
+	// through which a write runs a program as root on the host.
+	Kernel
 	numTargets
 )
 
 var targetNames = [numTargets]string{"", "temp", "workspace", "outside", "home-data", "workspace-root", "startup", "credential",
-	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control", "secret", "history"}
+	"device", "system", "home", "root", "guard", "cache", "dynamic", "null", "loopback", "private", "metadata", "external", "control", "secret", "history", "kernel"}
 
 func (t Target) String() string {
 	if t < numTargets {
@@ -173,6 +177,9 @@ func FileOf(c paths.Class) Target {
 func File(env paths.Env, p string) Target {
 	if nullSink(p) {
 		return Null
+	}
+	if paths.KernelControl(p) {
+		return Kernel
 	}
 	t := FileOf(env.ClassifyAbs(p))
 	if (t == Workspace || t == Outside) && historyStore(p) {

@@ -58,6 +58,8 @@ func TestTable(t *testing.T) {
 		{effect.Write, effect.Device, risk.Critical, true},
 		{effect.Write, effect.Credential, risk.Critical, true},
 		{effect.Write, effect.Guard, risk.Critical, true},
+		{effect.Write, effect.Kernel, risk.Critical, true},
+		{effect.Read, effect.Kernel, risk.Safe, false},
 		{effect.Write, effect.System, risk.High, false},
 		{effect.Write, effect.Startup, risk.High, false},
 		{effect.Write, effect.Dynamic, risk.Medium, false},
@@ -87,8 +89,10 @@ func TestTable(t *testing.T) {
 				t.Errorf("%s × %s: not judged", op, tg)
 			}
 		}
-		if _, ok := effect.Judge(op, effect.History); !ok {
-			t.Errorf("%s × %s: not judged", op, effect.History)
+		for _, tg := range []effect.Target{effect.History, effect.Kernel} {
+			if _, ok := effect.Judge(op, tg); !ok {
+				t.Errorf("%s × %s: not judged", op, tg)
+			}
 		}
 	}
 	if _, ok := effect.Judge(effect.Service, effect.System); ok {
@@ -122,7 +126,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("ParseOp(%q) = %v", op, got)
 		}
 	}
-	for tg := effect.Temp; tg <= effect.History; tg++ {
+	for tg := effect.Temp; tg <= effect.Kernel; tg++ {
 		if got, ok := effect.ParseTarget(tg.String()); !ok || got != tg {
 			t.Errorf("ParseTarget(%q) = %v", tg, got)
 		}

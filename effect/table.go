@@ -47,6 +47,7 @@ var table = [numOps][numTargets]cell{
 		Null:    {safe, true, false, "reads nothing"},
 		Secret:  {medium, true, false, "puts the secrets it holds (a .env file, a private key) into the agent's context"},
 		History: {safe, true, false, "reads a repository's history store"},
+		Kernel:  {safe, true, false, "reads a kernel setting"},
 	},
 	Write: {
 		Temp:          {medium, true, false, "writes scratch space"},
@@ -65,6 +66,8 @@ var table = [numOps][numTargets]cell{
 		Guard:         {critical, false, false, "changes what guards the agent"},
 		Null:          {safe, true, false, "writes nothing that is kept"},
 		History:       {medium, false, false, "writes into a repository's history store"},
+		Kernel: {critical, false, false, "writes a kernel control file, through which the kernel runs a program of the writer's choice as root on the host " +
+			"(a container escape) or acts on the machine at once"},
 	},
 	Delete: {
 		Temp:          {low, true, false, "removes a file from scratch space"},
@@ -83,6 +86,7 @@ var table = [numOps][numTargets]cell{
 		Guard:         {critical, false, false, "removes what guards the agent"},
 		Null:          {safe, true, false, "removes nothing"},
 		History:       {medium, false, false, "removes an empty directory of a repository's history store"},
+		Kernel:        {high, false, false, "removes a kernel control file"},
 	},
 	DeleteTree: {
 		Temp:          {low, true, false, "removes scratch space"},
@@ -100,6 +104,7 @@ var table = [numOps][numTargets]cell{
 		Root:          {critical, false, false, "removes the whole filesystem"},
 		Guard:         {critical, false, false, "removes what guards the agent"},
 		Null:          {safe, true, false, "removes nothing"},
+		Kernel:        {critical, false, false, "removes kernel control files"},
 		History:       {high, false, false, "removes a repository's history: the commits, branches and stashes it holds that were pushed nowhere are gone for good"},
 	},
 	Fetch: {
@@ -136,5 +141,7 @@ var Samples = map[Target][]string{
 	External:      {"https://example.com/", "https://203.0.113.5/x"},
 	Secret:        {"/home/user/project/.env", "/home/user/project/certs/server.key", "/tmp/id_ed25519"},
 	History:       {"/home/user/project/.git", "/home/user/project/.git/objects", "/srv/repos/app/.hg", "/home/user/other/.svn"},
-	Control:       {"http://0.0.0.0:8500/v1/kv/?recurse", "http://127.0.0.1:8200/v1/secret/data/app", "http://10.0.0.7:2375/containers/json"},
+	Kernel: {"/proc/sys/kernel/core_pattern", "/sys/kernel/uevent_helper", "/proc/sysrq-trigger", "/sys/fs/cgroup/rdma/release_agent",
+		"/tmp/cgrp/x/notify_on_release", "/proc/sys/fs/binfmt_misc/register", "/host/proc/sys/kernel/core_pattern"},
+	Control: {"http://0.0.0.0:8500/v1/kv/?recurse", "http://127.0.0.1:8200/v1/secret/data/app", "http://10.0.0.7:2375/containers/json"},
 }

@@ -504,3 +504,30 @@ func TestServed(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelControl: the files through which the kernel runs a program or
+// acts on the host, wherever a cgroup hierarchy or a host's /proc is
+// mounted, and their look-alikes.
+func TestKernelControl(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/proc/sys/kernel/core_pattern":            true,
+		"/host/proc/sys/kernel/core_pattern":       true,
+		"/proc/sys/kernel/modprobe":                true,
+		"/sys/kernel/uevent_helper":                true,
+		"/proc/sysrq-trigger":                      true,
+		"/sys/fs/cgroup/rdma/release_agent":        true,
+		"/tmp/cgrp/x/notify_on_release":            true,
+		"/proc/sys/fs/binfmt_misc/register":        true,
+		"/proc/sys/kernel/hostname":                false,
+		"/proc/sys/net/ipv4/ip_forward":            false,
+		"/home/user/project/core_pattern":          false,
+		"/home/user/project/register":              false,
+		"/home/user/project/docs/release_agent.md": false,
+		"/sys/fs/cgroup/cgroup.procs":              false,
+		"/proc/1/sysrq-trigger":                    false,
+	} {
+		if got := KernelControl(p); got != want {
+			t.Errorf("KernelControl(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // args are the evaluated arguments of a call.
@@ -761,11 +762,27 @@ func (a *analysis) invoke(f *function, pos []value, kw []kwValue) value {
 	return ret
 }
 
+// fetchMethods are the names of methods that open what a URL names on
+// objects the rows do not know (pycurl's setopt, a browser driver's get
+// or goto, a scraper's Request): a URL given to one is a destination.
+var fetchMethods = map[string]bool{"get": true, "post": true, "put": true, "patch": true, "head": true, "request": true, "fetch": true,
+	"open": true, "urlopen": true, "setopt": true, "goto": true, "navigate": true, "download": true, "retrieve": true, "urlretrieve": true,
+	"Request": true, "connect": true}
+
 // method evaluates a method call on a value that is not a module.
 func (a *analysis) method(r value, m string, c *args) value {
 	switch m {
 	case "append", "extend", "insert", "appendleft", "add", "write", "writelines", "put":
 		a.growth(m)
+	}
+	if fetchMethods[m] && (r.k == kObj || r.k == kDyn) {
+		for _, v := range c.pos {
+			if s, ok := v.static(); ok && webURL(s) && utf8.ValidString(s) {
+				if _, _, known := hostOf(s); known {
+					a.dest(s)
+				}
+			}
+		}
 	}
 	switch r.k {
 	case kStr, kBytes:

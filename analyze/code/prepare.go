@@ -35,6 +35,7 @@ const (
 	RuleForkBomb        = "code.fork_bomb"        // critical; high for a loop that can exit or processes that pile up
 	RuleNetworkSend     = "code.network_send"     // high (medium to this machine)
 	RuleNetworkRead     = "code.network_read"     // low
+	RuleNetworkScan     = "code.network_scan"     // high: connections in loops over ranges of hosts or ports
 	RuleExfiltration    = "code.exfiltration"     // critical: environment, credentials or database rows sent out
 	RuleRemoteCode      = "code.remote_code"      // high: exec or unpickle of downloaded data
 	RuleEval            = "code.eval"             // medium: exec/eval of other code

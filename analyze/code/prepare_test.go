@@ -739,3 +739,51 @@ func TestTokensBounded(t *testing.T) {
 		t.Errorf("2,000 lines within the default budget stopped:\n%s", dump(fs))
 	}
 }
+
+// dests expects u among the call's destinations (none when u is "").
+func dests(u string) check {
+	return func(c *tool.Call, _ []risk.Finding) error {
+		if u == "" && len(c.Dests) > 0 {
+			return fmt.Errorf("want no destination, got %v", c.Dests)
+		}
+		if u != "" && !slices.ContainsFunc(c.Dests, func(d tool.Dest) bool { return d.URL == u }) {
+			return fmt.Errorf("want destination %q in %v", u, c.Dests)
+		}
+		return nil
+	}
+}
+
+// TestAddressLiterals: an address or URL in code is a destination where it
+// flows to a network call (a known client, a URL held in a variable, a
+// fetching method of an object no row knows), not where it is only
+// parsed, compared or printed.
+func TestAddressLiterals(t *testing.T) {
+	meta := "http://169.254.169.254/latest/meta-data/"
+	runCodeTests(t, []codeTest{
+		{"requests", "import requests\nrequests.get('" + meta + "')", []check{dests(meta)}},
+		{"held in a variable", "import requests\nu = '" + meta + "'\nr = requests.get(u)", []check{dests(meta)}},
+		{"urllib", "import urllib.request\nurllib.request.urlopen('" + meta + "').read()", []check{dests(meta)}},
+		{"pycurl", "import pycurl\nc = pycurl.Curl()\nc.setopt(c.URL, '" + meta + "')\nc.perform()", []check{dests(meta)}},
+		{"driver", "from selenium import webdriver\nd = webdriver.Chrome()\nd.get('" + meta + "')", []check{dests(meta)}},
+		{"parsed only", "import ipaddress\nprint(ipaddress.ip_address('169.254.169.254').is_link_local)", []check{dests(""), nothing()}},
+		{"compared only", "BLOCKED = {'169.254.169.254', '127.0.0.1'}\ndef ok(h):\n    return h not in BLOCKED\nprint(ok('example.com'))", []check{dests("")}},
+		{"printed", "print('" + meta + " is blocked')", []check{dests("")}},
+		{"parsed URL", "from urllib.parse import urlparse\nprint(urlparse('" + meta + "').hostname)", []check{dests("")}},
+	})
+}
+
+// TestNetworkScan: connections in loops over ranges that choose the host
+// or the port are a scan; a retried connection to one address and a
+// single one are not.
+func TestNetworkScan(t *testing.T) {
+	runCodeTests(t, []codeTest{
+		{"subnet ports", "import socket\nfor h in range(1, 255):\n    for port in range(1, 1025):\n        s = socket.socket(); s.settimeout(0.2)\n        if s.connect_ex((f'192.168.1.{h}', port)) == 0:\n            print(h, port)\n        s.close()",
+			[]check{has(RuleNetworkScan, risk.High)}},
+		{"ports of one host", "import socket\nfor port in range(1, 65536):\n    try:\n        socket.create_connection(('10.0.0.5', port), timeout=0.1).close()\n    except OSError:\n        pass",
+			[]check{has(RuleNetworkScan, risk.High)}},
+		{"sweep", "import socket\nfor i in range(1, 255):\n    s = socket.socket()\n    s.connect(('10.0.0.%d' % i, 22))", []check{has(RuleNetworkScan, risk.High)}},
+		{"retry", "import socket, time\nfor i in range(30):\n    s = socket.socket()\n    if s.connect_ex(('localhost', 5432)) == 0:\n        break\n    time.sleep(1)", []check{lacks(RuleNetworkScan)}},
+		{"one", "import socket\ns = socket.socket()\nprint(s.connect_ex(('192.168.1.10', 22)))", []check{lacks(RuleNetworkScan)}},
+		{"two ports", "import socket\nfor port in [5432, 6379]:\n    s = socket.socket()\n    print(port, s.connect_ex(('localhost', port)))", []check{lacks(RuleNetworkScan)}},
+	})
+}

@@ -324,6 +324,9 @@ var classText = map[paths.Class]string{
 // where renders a target for a reason.
 func where(t target, c paths.Class) string {
 	p := strings.TrimPrefix(t.resource, "file:")
+	if paths.KernelControl(t.p) {
+		return p + " (a kernel control file: what it names the kernel runs as root on the host)"
+	}
 	return p + " (" + classText[c] + ")"
 }
 
@@ -690,6 +693,7 @@ func (a *analysis) dirArg(c *args, name string) value {
 
 // connect records the address a socket connects to.
 func (a *analysis) connect(addr value) {
+	a.scan(addr)
 	if addr.k == kList && len(addr.items) > 0 {
 		if h, ok := addr.items[0].static(); ok && h != "" {
 			port := ""
@@ -701,6 +705,43 @@ func (a *analysis) connect(addr value) {
 		}
 	}
 	a.peer = dynValue
+}
+
+// scanTurns is how many turns of the loops around a connection to an
+// address they choose make it a scan.
+const scanTurns = 16
+
+// scan reports a connection to addr inside loops over ranges whose turns
+// choose the host or the port (for h in range(1, 255): for port in
+// range(1, 1025): s.connect_ex((f'192.168.1.{h}', port))): a port scan
+// or a sweep of a network, high as nmap is. A connection retried to one
+// fixed address, and a single one, are not.
+func (a *analysis) scan(addr value) {
+	if addr.k != kList || len(addr.items) == 0 {
+		return
+	}
+	chosen := false
+	for _, it := range addr.items[:min(2, len(addr.items))] {
+		if _, ok := it.static(); !ok {
+			if _, ok := it.staticInt(); !ok {
+				chosen = true
+			}
+		}
+	}
+	if !chosen {
+		return
+	}
+	turns := int64(1)
+	for _, lp := range a.loops {
+		if lp.count > 1 {
+			turns *= min(lp.count, 1<<20)
+		}
+	}
+	if turns < scanTurns {
+		return
+	}
+	a.add(risk.Finding{Rule: RuleNetworkScan, Level: risk.High, Reversible: true,
+		Reason: fmt.Sprintf("Code connects to addresses or ports chosen by loops over ranges (%d attempts): a port scan or network sweep, as nmap is", turns)})
 }
 
 // osOpen evaluates os.open(path, flags).

@@ -59,11 +59,16 @@ const (
 	// import lines, sitecustomize.py and usercustomize.py (Python, not
 	// shell: Program.Lang).
 	PythonStartup
+	// PackageIndex says where a package manager installs from (.npmrc,
+	// pip.conf, .cargo/config.toml, .gemrc, settings.xml, NuGet.Config,
+	// .condarc, Go's env): it runs nothing, but the registry it names
+	// serves every later install (IndexURLs).
+	PackageIndex
 )
 
 var kindNames = [...]string{"", "shell script", "executable", "CI configuration", "Dockerfile", "package scripts", "Makefile",
 	"Jenkinsfile", "crontab", "crontab", "systemd unit", "launchd job", "pre-commit configuration", "editor tasks", "dev container configuration",
-	"git configuration", "ssh configuration", "desktop entry", "Python start-up file"}
+	"git configuration", "ssh configuration", "desktop entry", "Python start-up file", "package index configuration"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -143,6 +148,9 @@ func KindOf(p string) Kind {
 		if dir == "/etc" {
 			return ShellFile
 		}
+	}
+	if k := indexKind(p, base, dir); k != None {
+		return k
 	}
 	ext := path.Ext(base)
 	switch {

@@ -258,7 +258,7 @@ var defaultPack = []Rule{
 		Reversible: true,
 		Locked:     true,
 		Keywords:   []string{"169.254.169.254", "fd00:ec2", "metadata.google", "168.63.129.16", "100.100.100.200", "a9fe:a9fe", "metadata.azure"},
-		On:         []Target{OnCommand, OnCode},
+		On:         []Target{OnCommand},
 	},
 	{
 		Name:       "sec.firewall_or_mac_disable",

@@ -1255,6 +1255,13 @@ func commandsData() *Knowledge {
 			{
 				Rule:     "priv.mount",
 				Cmd:      []string{"mount"},
+				ArgMatch: "^(?:-t)?cgroup$|^--types?=cgroup$|(?:^|,)release_agent=",
+				Level:    "high",
+				Reason:   "Mounting a cgroup v1 hierarchy exposes its release_agent, a program the kernel runs as root on the host (the classic container escape)",
+			},
+			{
+				Rule:     "priv.mount",
+				Cmd:      []string{"mount"},
 				NoFlag:   []string{"-l", "--list", "-h", "--help", "-V", "--version"},
 				ArgMatch: "^/",
 				Level:    "medium",
@@ -3731,6 +3738,14 @@ func commandsData() *Knowledge {
 				Reason: "Network scanning or brute-forcing tools attack other systems",
 			},
 			{
+				Rule:     "net.scan_or_flood",
+				Cmd:      []string{"nc", "ncat", "netcat"},
+				AnyFlag:  []string{"-z"},
+				ArgMatch: `^\d+-\d+$`,
+				Level:    "high",
+				Reason:   "Probing a range of ports is a port scan of the target",
+			},
+			{
 				Rule:    "net.scan_or_flood",
 				Cmd:     []string{"ping", "ping6"},
 				AnyFlag: []string{"-f"},
@@ -4662,6 +4677,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"yaml", "json", "go-template", "--output="}, true
 	case "^(?:-s|--source|-Source)$|^--help$":
 		return []string{"-", "--help"}, true
+	case "^(?:-t)?cgroup$|^--types?=cgroup$|(?:^|,)release_agent=":
+		return []string{"cgroup", "=cgroup", "release_agent="}, true
 	case "^(?:/usr)?(?:/bin/)?(?:rm|unlink|shred|srm|wipe)$":
 		return []string{"rm", "unlink", "hred", "rm", "wipe"}, true
 	case `^(?:/|/Applications|/Users|/Users/[^/]+|/Users/[^/]+/(?:Downloads|Applications|Desktop)|/home/[^/]+|/home/[^/]+/(?:Downloads|Applications|Desktop)|/Volumes/[^/]+)/?(?:\*)?$`:
@@ -4822,6 +4839,8 @@ func argNeeds(pattern string) (needs []string, ok bool) {
 		return []string{"*", "--principal=*", "--aws-account-id=*"}, true
 	case `^\+[a-z]*[ia][a-z]*$`:
 		return []string{"+"}, true
+	case `^\d+-\d+$`:
+		return []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, true
 	case "^add$":
 		return []string{"add"}, true
 	case "^administrator$":

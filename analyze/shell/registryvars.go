@@ -94,3 +94,8 @@ func (r *resolver) sessionAssigns(assigns []*syntax.Assign, depth, id int, off u
 		r.add(&Command{Findings: fs, Depth: depth}, id, off)
 	}
 }
+
+// OfficialRegistry reports whether the URL u names an official package
+// registry or one on this machine (commands.yaml's list): the registries
+// whose naming in a package manager's configuration re-points nothing.
+func OfficialRegistry(u string) bool { return officialRegistry().MatchString(u) }
