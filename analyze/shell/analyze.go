@@ -84,7 +84,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.judge != nil {
 			n := len(out)
-			out = e.judge(out, *c, env)
+			jc := *c
+			if name == "git" && len(c.Via) > 0 {
+				jc, _ = fedOperands(cmds, i, jc) // xargs git push origin: the refspecs xargs reads
+			}
+			out = e.judge(out, jc, env)
 			for j := n; j < len(out); j++ {
 				out[j] = mayRun(out[j], c)
 			}
