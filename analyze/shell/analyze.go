@@ -127,6 +127,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = controlFindings(out, cmds, i, e.control)
 		}
 		out = exhaustion(out, c, name)
+		if b := name[0]; b == 't' || b == 'c' || b == ':' {
+			out = massTruncate(out, cmds, i, c, env, call)
+		}
 		if b := name[0]; b == 'p' || b == 'h' || b == 's' || b == 'l' { // python, php, http-server, serve, live-server
 			out = exposeFiles(out, c, name, env)
 		}
