@@ -36,7 +36,7 @@ func TestMassTruncate(t *testing.T) {
 		"for f in logs/*.log; do : > \"$f\"; done",
 		"find . -name '*.log' -exec truncate -s 0 {} +",
 		"truncate -s 0 ~/notes.txt", // one named file: the row judges it
-		"truncate -s 1G ~/*.img",     // grows, does not empty
+		"truncate -s 1G ~/*.img",    // grows, does not empty
 		"find /tmp/x -exec truncate -s 0 {} +",
 		": > app.log",
 	} {
