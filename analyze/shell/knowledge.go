@@ -483,8 +483,13 @@ func parseLevel(s string) (risk.Level, error) {
 	return l, nil
 }
 
+// historyClass is the by_class key of a workspace path inside a
+// repository's .git, for the rows that judge it apart from the
+// workspace's other folders (rsync --delete into .git/).
+const historyClass = "history"
+
 func validClass(c string) bool {
-	if c == "dynamic" || c == remoteClass {
+	if c == "dynamic" || c == remoteClass || c == historyClass {
 		return true
 	}
 	for i := paths.Temp; i <= paths.Cache; i++ {
@@ -990,6 +995,11 @@ func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, boo
 				// its tests pick, is scratch (find /tmp -name '*.pyc'
 				// -delete); all of it (find /tmp -delete) is not
 				class = "temp"
+			}
+			if class == "workspace" && strings.Contains(of+"/", "/.git/") {
+				if _, ok := r.byClass[historyClass]; ok {
+					class = historyClass // the repository's store, for the rows that name it
+				}
 			}
 		}
 		if l, ok := r.byClass[class]; ok {

@@ -194,6 +194,7 @@ func commandsData() *Knowledge {
 				ByClass: map[string]string{
 					"credential":     "high",
 					"dynamic":        "high",
+					"history":        "high",
 					"home":           "critical",
 					"home-data":      "high",
 					"outside":        "high",
@@ -202,7 +203,7 @@ func commandsData() *Knowledge {
 					"startup":        "high",
 					"system":         "high",
 					"temp":           "low",
-					"workspace":      "high",
+					"workspace":      "medium",
 					"workspace-root": "high",
 				},
 				Reason: "The sync deletes whatever {target} holds that the source lacks",
