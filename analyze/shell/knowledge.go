@@ -488,8 +488,25 @@ func parseLevel(s string) (risk.Level, error) {
 // workspace's other folders (rsync --delete into .git/).
 const historyClass = "history"
 
+// outputClass is the by_class key of a workspace folder that holds a
+// build's or a preview's output (dist/, build/, preview/static/), which
+// the build makes again, for the rows that judge it apart.
+const outputClass = "output"
+
+// buildOutput reports whether the path p (within the workspace) has a
+// component that names a build or preview output folder.
+func buildOutput(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "dist", "build", "out", "public", "static", "preview", "_site", "site", "www", "target", "_build", ".next", ".output", "storybook-static":
+			return true
+		}
+	}
+	return false
+}
+
 func validClass(c string) bool {
-	if c == "dynamic" || c == remoteClass || c == historyClass {
+	if c == "dynamic" || c == remoteClass || c == historyClass || c == outputClass {
 		return true
 	}
 	for i := paths.Temp; i <= paths.Cache; i++ {
@@ -996,9 +1013,11 @@ func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, boo
 				// -delete); all of it (find /tmp -delete) is not
 				class = "temp"
 			}
-			if class == "workspace" && strings.Contains(of+"/", "/.git/") {
-				if _, ok := r.byClass[historyClass]; ok {
+			if class == "workspace" {
+				if _, ok := r.byClass[historyClass]; ok && strings.Contains(of+"/", "/.git/") {
 					class = historyClass // the repository's store, for the rows that name it
+				} else if _, ok := r.byClass[outputClass]; ok && buildOutput(strings.TrimPrefix(of, env.Cwd)) {
+					class = outputClass
 				}
 			}
 		}
