@@ -37,7 +37,7 @@ var commandRules = map[string]*commandRule{
 // the func fires on it: a rule that names one runs its func only on a
 // call with such a script, found by the keyword scan (Rule.run).
 var funcGates = map[string][]string{
-	"pkg_typosquat": {"install", "add", " i "}, // what typosquat looks for before it reads a script
+	"pkg_typosquat": {"install", "add", " i ", " get "}, // what typosquat looks for before it reads a script
 }
 
 // popular are widely used packages whose one-letter misspellings are a
@@ -59,8 +59,11 @@ const installExpr = `(?i)\b(?:pip[0-9.]*|pip3|uv\s+pip|poetry|npm|yarn|pnpm)\s+(
 // popular package without being it.
 func typosquat(c *tool.Call) bool {
 	for _, s := range c.Shell {
-		if !strings.Contains(s, "install") && !strings.Contains(s, "add") && !strings.Contains(s, " i ") {
+		if !strings.Contains(s, "install") && !strings.Contains(s, "add") && !strings.Contains(s, " i ") && !strings.Contains(s, " get ") {
 			continue
+		}
+		if strings.Contains(s, "go ") && goHomoglyph(s) {
+			return true
 		}
 		found := false
 		eachInstall(s, func(loc [4]int) bool {
@@ -177,6 +180,42 @@ func typosquatted(args string) bool {
 			if oneEdit(name, p) || len(name) == len(p) && transposed(name, p) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// wellKnownOwners are module namespaces and GitHub owners whose
+// look-alikes (goIang, g0lang, rnicrosoft) are a typosquatting target.
+var wellKnownOwners = []string{
+	"golang", "google", "kubernetes", "hashicorp", "microsoft", "facebook", "aws", "spf13", "stretchr",
+	"sirupsen", "gorilla", "gin-gonic", "uber-go", "prometheus", "grpc", "docker", "etcd-io", "cloudflare",
+}
+
+// goHomoglyph reports a go install or go get of a module whose owner
+// (github.com/OWNER/…, or a host's first label: golang.org) is a
+// well-known owner spelled with look-alike letters: a capital I for l
+// (GitHub owners ignore case, so goIang is goiang, someone else), 0 for
+// o, 1 for l, rn for m, vv for w.
+func goHomoglyph(s string) bool {
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, `'"`)
+		var owner string
+		switch {
+		case strings.HasPrefix(w, "github.com/"), strings.HasPrefix(w, "gitlab.com/"):
+			owner, _, _ = strings.Cut(w[strings.IndexByte(w, '/')+1:], "/")
+		case strings.Contains(w, ".org/") || strings.Contains(w, ".io/"):
+			owner, _, _ = strings.Cut(w, ".")
+		default:
+			continue
+		}
+		if owner == "" {
+			continue
+		}
+		n := strings.NewReplacer("0", "o", "1", "l", "I", "l", "rn", "m", "vv", "w").Replace(owner)
+		n = strings.ToLower(n)
+		if n != strings.ToLower(owner) && slices.Contains(wellKnownOwners, n) {
+			return true
 		}
 	}
 	return false

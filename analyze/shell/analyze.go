@@ -84,7 +84,11 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 		}
 		if e.judge != nil {
 			n := len(out)
-			out = e.judge(out, *c, env)
+			jc := *c
+			if name == "git" && len(c.Via) > 0 {
+				jc, _ = fedOperands(cmds, i, jc) // xargs git push origin: the refspecs xargs reads
+			}
+			out = e.judge(out, jc, env)
 			for j := n; j < len(out); j++ {
 				out[j] = mayRun(out[j], c)
 			}
@@ -135,6 +139,9 @@ func (k *Knowledge) analyze(out []risk.Finding, cmds []Command, env paths.Env, c
 			out = controlFindings(out, cmds, i, e.control)
 		}
 		out = exhaustion(out, c, name)
+		if b := name[0]; b == 't' || b == 'c' || b == ':' {
+			out = massTruncate(out, cmds, i, c, env, call)
+		}
 		if b := name[0]; b == 'p' || b == 'h' || b == 's' || b == 'l' { // python, php, http-server, serve, live-server
 			out = exposeFiles(out, c, name, env)
 		}

@@ -276,7 +276,7 @@ func gitFindings(out []risk.Finding, c Command, env paths.Env) []risk.Finding {
 		}
 	case "push":
 		if !g.has("-n", "--dry-run") { // a dry run only says what would be sent
-			out = g.push(out)
+			out = g.push(out, c)
 		}
 	case "filter-branch", "filter-repo":
 		// filter-repo --analyze writes a report, --dry-run shows the rewrite
@@ -360,13 +360,17 @@ func (g *gitLine) cleanLevel(c Command, env paths.Env) (risk.Level, string) {
 
 // push judges git push: forced updates, deletions and mirrors of the
 // remote's refs.
-func (g *gitLine) push(out []risk.Finding) []risk.Finding {
+func (g *gitLine) push(out []risk.Finding, c Command) []risk.Finding {
 	add := func(rule string, l risk.Level, reason string) {
 		out = append(out, risk.Finding{Analyzer: "shell", Rule: rule, Level: l, Reason: reason})
 	}
 	refs := g.ops
 	if len(refs) > 0 {
 		refs = refs[1:] // the remote
+		if unseen := g.unseenRef(); unseen != "" {
+			add("git.remote_delete", risk.High, "The push's refspecs ("+cut(unseen, 60)+") are computed at run time from a listing; any of them may delete (:ref) or force (+ref) a remote branch or tag")
+			return out
+		}
 	}
 	refs = append(refs, g.paths...)
 	shared := false
@@ -405,6 +409,55 @@ func (g *gitLine) push(out []risk.Finding) []risk.Finding {
 		break
 	}
 	return out
+}
+
+// unseenRef returns the first refspec of a push (after the remote) that
+// a command substitution or xargs computes at run time from a listing
+// warden does not see (git ls-remote … | awk '{print ":"$2}' | xargs
+// git push origin deletes every remote tag), or "". Such a word may be
+// many refspecs, each a :deletion or a +force. A substitution that asks
+// for the current branch (git branch --show-current, git rev-parse
+// --abbrev-ref HEAD) names one branch to push, and a plain variable
+// ("$BRANCH", a loop's $b) is taken as the branch name it is meant to
+// hold; a literal ":" or "+" before either is judged as written.
+func (g *gitLine) unseenRef() string {
+	for k := 1; k < len(g.ops); k++ {
+		r := g.ops[k]
+		if !g.opsDyn[k] || !strings.Contains(r, "$(") && !strings.Contains(r, "`") {
+			continue
+		}
+		if strings.HasPrefix(r, ":") || strings.HasPrefix(r, "+") {
+			continue // judged below as the deletion or force it is
+		}
+		if currentRef(r) || namesOnly(r) {
+			continue
+		}
+		return r
+	}
+	return ""
+}
+
+// currentRef reports a substitution that prints the current branch or
+// commit: one ref, never a deletion.
+func currentRef(r string) bool {
+	for _, q := range []string{"--show-current", "--abbrev-ref HEAD", "symbolic-ref --short HEAD", "symbolic-ref -q --short HEAD", "rev-parse HEAD", "rev-parse --short HEAD", "name-rev --name-only HEAD"} {
+		if strings.Contains(r, q) {
+			return !strings.Contains(r, "|") && strings.Count(r, "$(")+strings.Count(r, "`") <= 2
+		}
+	}
+	return false
+}
+
+// namesOnly reports a substitution that is one git listing of names,
+// unfiltered ($(git tag -l 'v1*')): a ref name holds no ":" and pushing
+// it neither deletes nor forces.
+func namesOnly(r string) bool {
+	for _, q := range []string{"$(git tag", "$(git branch"} {
+		if strings.HasPrefix(r, q) && strings.Count(r, "$(") == 1 && !strings.ContainsAny(r, "|`;&") {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedBranch reports whether a push refspec names a branch others work

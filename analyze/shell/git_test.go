@@ -68,6 +68,12 @@ func TestSemanticsSamples(t *testing.T) {
 		{"git push origin --delete release/1.2", "git.remote_delete", "high"},
 		{"git push origin :refs/tags/v1.0", "git.remote_delete", "high"},
 		{"git push --prune origin refs/heads/*:refs/heads/*", "git.remote_delete", "high"},
+		// refspecs computed from a listing warden does not see
+		{"git ls-remote --tags origin | awk '{print \":\"$2}' | xargs git push origin", "git.remote_delete", "high"},
+		{"git push origin --delete $(git branch -r | grep old)", "git.remote_delete", "high"},
+		{"for t in $(git tag); do git push origin :$t; done", "git.remote_delete", "high"},
+		{"git push origin $(git tag | sed 's/^/:/')", "git.remote_delete", "high"},
+		{"xargs git push origin < refs.txt", "git.remote_delete", "high"},
 		// history and recovery
 		{"git filter-branch --tree-filter 'rm -f secrets' HEAD", "git.history_rewrite", "high"},
 		{"git filter-repo --invert-paths --path .env", "git.history_rewrite", "high"},
@@ -112,6 +118,8 @@ func TestSemanticsSamples(t *testing.T) {
 		"git clean -n", "git clean -fdn", "git clean -fd --dry-run", "git clean -d",
 		"git push", "git push -u origin feature", "git push origin main", "git push origin v1.4.0", "git push --tags",
 		"git push origin main:main", "git fetch --force", "git fetch --prune",
+		"git push origin HEAD", "B=feature/x; git push origin \"$B\"", "git push origin \"$BRANCH\"", "printf 'a\\nb\\n' | xargs -n1 git push origin",
+		"git push -u origin $(git branch --show-current)", "git push origin $(git rev-parse --abbrev-ref HEAD)", "git push origin $(git tag -l 'v1*')",
 		"git push --dry-run --force origin main", "git push -n origin :old-branch", "git filter-repo --analyze", "git filter-repo --path x --invert-paths --dry-run",
 		"git branch -d merged", "git branch -a", "git branch -M main", "git branch -m old new",
 		"git reset HEAD file.go", "git reset --soft HEAD~1", "git reset", "git reset -- src/",

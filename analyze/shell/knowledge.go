@@ -483,8 +483,30 @@ func parseLevel(s string) (risk.Level, error) {
 	return l, nil
 }
 
+// historyClass is the by_class key of a workspace path inside a
+// repository's .git, for the rows that judge it apart from the
+// workspace's other folders (rsync --delete into .git/).
+const historyClass = "history"
+
+// outputClass is the by_class key of a workspace folder that holds a
+// build's or a preview's output (dist/, build/, preview/static/), which
+// the build makes again, for the rows that judge it apart.
+const outputClass = "output"
+
+// buildOutput reports whether the path p (within the workspace) has a
+// component that names a build or preview output folder.
+func buildOutput(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "dist", "build", "out", "public", "static", "preview", "_site", "site", "www", "target", "_build", ".next", ".output", "storybook-static":
+			return true
+		}
+	}
+	return false
+}
+
 func validClass(c string) bool {
-	if c == "dynamic" || c == remoteClass {
+	if c == "dynamic" || c == remoteClass || c == historyClass || c == outputClass {
 		return true
 	}
 	for i := paths.Temp; i <= paths.Cache; i++ {
@@ -990,6 +1012,13 @@ func (r *Row) judge(c *Command, targets []int, env paths.Env) (risk.Finding, boo
 				// its tests pick, is scratch (find /tmp -name '*.pyc'
 				// -delete); all of it (find /tmp -delete) is not
 				class = "temp"
+			}
+			if class == "workspace" {
+				if _, ok := r.byClass[historyClass]; ok && strings.Contains(of+"/", "/.git/") {
+					class = historyClass // the repository's store, for the rows that name it
+				} else if _, ok := r.byClass[outputClass]; ok && buildOutput(strings.TrimPrefix(of, env.Cwd)) {
+					class = outputClass
+				}
 			}
 		}
 		if l, ok := r.byClass[class]; ok {

@@ -194,8 +194,10 @@ func commandsData() *Knowledge {
 				ByClass: map[string]string{
 					"credential":     "high",
 					"dynamic":        "high",
+					"history":        "high",
 					"home":           "critical",
 					"home-data":      "high",
+					"output":         "medium",
 					"outside":        "high",
 					"remote":         "high",
 					"root":           "critical",
