@@ -2,20 +2,20 @@ package weaken
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/risk"
 )
 
 // scanners name security scanners as they appear in a CI step (an
 // action's name, a command, a template).
-var scanners = regexp.MustCompile(`(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|codeql|semgrep|snyk|trivy|grype|bandit|gosec|brakeman|checkov|tfsec|zizmor|` +
+var scanners = lazyre.New(`(?i)\b(?:gitleaks|trufflehog|detect-secrets|ggshield|codeql|semgrep|snyk|trivy|grype|bandit|gosec|brakeman|checkov|tfsec|zizmor|` +
 	`(?:npm|yarn|pnpm|bun) audit|pip-audit|cargo[- ](?:audit|deny)|govulncheck|dependency-review|osv-scanner|safety check|` +
 	`sast|secret[-_]detection|dependency[-_]scanning|container[-_]scanning|anchore|sonar(?:qube|cloud|-scanner)?|talisman)\b`)
 
 // checkWords are the words of a job or step that checks the code.
-var checkWords = regexp.MustCompile(`(?i)\b(?:tests?|pytest|jest|vitest|mocha|ava|rspec|phpunit|lint|linters?|eslint|ruff|flake8|pylint|mypy|pyright|tsc|typecheck|type-check|` +
+var checkWords = lazyre.New(`(?i)\b(?:tests?|pytest|jest|vitest|mocha|ava|rspec|phpunit|lint|linters?|eslint|ruff|flake8|pylint|mypy|pyright|tsc|typecheck|type-check|` +
 	`golangci-lint|clippy|vet|check|checks|verify|audit|scan|security|coverage|ctest|tox|nox)\b`)
 
 // runners are the words before the program a check runs through.
@@ -25,7 +25,7 @@ var runners = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "npx": tr
 	"deno": true, "sudo": true, "env": true, "time": true, "hatch": true, "pdm": true, "rye": true, "just": true, "task": true, "rake": true, "sh": true, "bash": true}
 
 // neutered matches a command made to succeed whatever it finds.
-var neutered = regexp.MustCompile(`\|\|\s*(?:true|:|exit\s+0|echo\b[^|;&]*)\s*(?:$|["'\n;)])`)
+var neutered = lazyre.New(`\|\|\s*(?:true|:|exit\s+0|echo\b[^|;&]*)\s*(?:$|["'\n;)])`)
 
 // checkCommand reports whether the command before a neutering || runs a
 // check (a test, a linter, a scanner): its program, after any runners, is
@@ -59,14 +59,14 @@ func checkCommand(line string) bool {
 }
 
 var (
-	softFail      = regexp.MustCompile(`(?i)^-?\s*(?:continue-on-error|allow_failure|continueonerror)\s*:\s*["']?true\b`)
-	disabledStep  = regexp.MustCompile(`(?i)^-?\s*(?:if|when)\s*:\s*(?:\$\{\{\s*)?["']?(?:false|never)\b`)
-	prTarget      = regexp.MustCompile(`\bpull_request_target\b`)
-	writeAll      = regexp.MustCompile(`(?i)^(?:permissions\s*:\s*)?["']?write-all\b`)
-	contentsWrite = regexp.MustCompile(`(?i)^contents\s*:\s*write\b`)
-	headCheckout  = regexp.MustCompile(`github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref|refs/pull/`)
-	contentsRead  = regexp.MustCompile(`(?im)^\s*contents\s*:\s*read\b`)
-	writePerm     = regexp.MustCompile(`(?im)\bwrite-all\b|^\s*(?:contents|actions|packages|id-token)\s*:\s*write\b`)
+	softFail      = lazyre.New(`(?i)^-?\s*(?:continue-on-error|allow_failure|continueonerror)\s*:\s*["']?true\b`)
+	disabledStep  = lazyre.New(`(?i)^-?\s*(?:if|when)\s*:\s*(?:\$\{\{\s*)?["']?(?:false|never)\b`)
+	prTarget      = lazyre.New(`\bpull_request_target\b`)
+	writeAll      = lazyre.New(`(?i)^(?:permissions\s*:\s*)?["']?write-all\b`)
+	contentsWrite = lazyre.New(`(?i)^contents\s*:\s*write\b`)
+	headCheckout  = lazyre.New(`github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref|refs/pull/`)
+	contentsRead  = lazyre.New(`(?im)^\s*contents\s*:\s*read\b`)
+	writePerm     = lazyre.New(`(?im)\bwrite-all\b|^\s*(?:contents|actions|packages|id-token)\s*:\s*write\b`)
 )
 
 // judgeCI judges a change of a CI workflow or pipeline.

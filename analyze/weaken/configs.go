@@ -1,9 +1,9 @@
 package weaken
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/risk"
 )
 
@@ -12,12 +12,15 @@ var catchAll = map[string]bool{".*": true, ".+": true, "^.*$": true, "^.*": true
 	"*": true, "**": true, "**/*": true, "/**": true, "**/**": true, "/*": true, "/": true, ".": true, "./": true, "./**": true, "*/**": true, "**/*.*": true}
 
 // quoted finds the quoted values of a line: ”'x”', "x", 'x'.
-var quoted = regexp.MustCompile(`'''([^']*)'''|"([^"]*)"|'([^']*)'`)
+var quoted = lazyre.New(`'''([^']*)'''|"([^"]*)"|'([^']*)'`)
 
 // allowsAll reports a line of a scanner's configuration or ignore file
 // that allows or ignores everything: a bare catch-all line, or a quoted
 // catch-all value.
 func allowsAll(l string) bool {
+	if !strings.ContainsAny(l, "*./+") { // every catch-all holds one
+		return false
+	}
 	if catchAll[strings.TrimPrefix(l, "- ")] {
 		return true
 	}
@@ -40,10 +43,10 @@ func allowsAll(l string) bool {
 
 // securityHooks are the pre-commit hooks that look for secrets and
 // vulnerabilities.
-var securityHooks = regexp.MustCompile(`(?i)\b(?:gitleaks|trufflehog|detect-secrets|detect-private-key|detect-aws-credentials|ggshield|ripsecrets|talisman|` +
+var securityHooks = lazyre.New(`(?i)\b(?:gitleaks|trufflehog|detect-secrets|detect-private-key|detect-aws-credentials|ggshield|ripsecrets|talisman|` +
 	`bandit|semgrep|gosec|checkov|tfsec|trivy|safety|pip-audit|osv-scanner|secretlint|git-secrets)\b`)
 
-var emptyRepos = regexp.MustCompile(`(?m)^repos\s*:\s*\[\s*\]`)
+var emptyRepos = lazyre.New(`(?m)^repos\s*:\s*\[\s*\]`)
 
 // judgeScanner judges a change of a scanner's configuration or ignore
 // file, or of the pre-commit configuration.
@@ -60,14 +63,23 @@ func judgeScanner(ch Change, k kind) []risk.Finding {
 	if emptyRepos.MatchString(ch.New) || ch.Whole && !strings.Contains(ch.New, "repo:") {
 		return []risk.Finding{finding("weaken.hooks_removed", "The pre-commit configuration is emptied: no hook, the secret and security checks among them, runs on commit", ch.Path)}
 	}
+	var gone []string // the security hooks of the lines removed
+	for _, l := range removed {
+		if s := securityHooks.FindString(l); s != "" {
+			gone = append(gone, s)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
 	kept := map[string]bool{}
 	for _, l := range lines(ch.New) {
 		for _, s := range securityHooks.FindAllString(l, -1) {
 			kept[strings.ToLower(s)] = true
 		}
 	}
-	for _, l := range removed {
-		if s := securityHooks.FindString(l); s != "" && !kept[strings.ToLower(s)] {
+	for _, s := range gone {
+		if !kept[strings.ToLower(s)] {
 			return []risk.Finding{finding("weaken.hooks_removed", "The pre-commit hook "+s+", which looks for secrets or vulnerabilities before a commit, is removed", ch.Path)}
 		}
 	}
@@ -77,7 +89,7 @@ func judgeScanner(ch Change, k kind) []risk.Finding {
 // serverKeys are what registers a server in an MCP configuration: the
 // program to start, its arguments, or the address to reach, with the
 // value given.
-var serverKeys = regexp.MustCompile(`(?i)["']?\b(?:command|url|serverUrl|httpUrl)["']?\s*[:=]\s*(?:"[^"]*"|'[^']*'|[^\s,}]+)|["']?\bargs["']?\s*[:=]\s*\[[^\]]*\]`)
+var serverKeys = lazyre.New(`(?i)["']?\b(?:command|url|serverUrl|httpUrl)["']?\s*[:=]\s*(?:"[^"]*"|'[^']*'|[^\s,}]+)|["']?\bargs["']?\s*[:=]\s*\[[^\]]*\]`)
 
 // judgeMCP judges a change of a file that registers the MCP servers an
 // agent starts: a program, arguments or address that the new text gives
@@ -102,11 +114,11 @@ func judgeMCP(ch Change) []risk.Finding {
 
 // editorKeys are the editor settings that run a program or let an agent's
 // tools run without asking.
-var editorKeys = regexp.MustCompile(`(?i)"(?:terminal\.integrated\.(?:profiles|automationProfile|shell|shellArgs|env)\.[\w.]+|` +
+var editorKeys = lazyre.New(`(?i)"(?:terminal\.integrated\.(?:profiles|automationProfile|shell|shellArgs|env)\.[\w.]+|` +
 	`chat\.tools\.(?:global\.|terminal\.|edits\.|urls\.)?autoApprove|chat\.agent\.autoApprove|github\.copilot\.chat\.agent\.autoApprove|` +
 	`task\.allowAutomaticTasks|security\.workspace\.trust\.enabled|mcp)"\s*:`)
 
-var editorOff = regexp.MustCompile(`(?i)"(?:task\.allowAutomaticTasks"\s*:\s*"on|security\.workspace\.trust\.enabled"\s*:\s*false|` +
+var editorOff = lazyre.New(`(?i)"(?:task\.allowAutomaticTasks"\s*:\s*"on|security\.workspace\.trust\.enabled"\s*:\s*false|` +
 	`[\w.]*autoApprove"\s*:\s*(?:true|\{)|terminal\.integrated\.[\w.]+"\s*:|mcp"\s*:)`)
 
 // judgeEditor judges a change of an editor's settings.
@@ -125,4 +137,4 @@ func judgeEditor(ch Change) []risk.Finding {
 }
 
 // defaultProfile names which profile a terminal opens, not what it runs.
-var defaultProfile = regexp.MustCompile(`(?i)terminal\.integrated\.(?:defaultProfile|fontSize|fontFamily|scrollback|cursor\w*)`)
+var defaultProfile = lazyre.New(`(?i)terminal\.integrated\.(?:defaultProfile|fontSize|fontFamily|scrollback|cursor\w*)`)

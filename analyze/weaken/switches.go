@@ -1,15 +1,15 @@
 package weaken
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/agentwarden/warden/internal/lazyre"
 	"github.com/agentwarden/warden/risk"
 )
 
 // tlsOff matches a line that turns TLS certificate verification off, in
 // the languages' HTTP clients and in tools' configuration files.
-var tlsOff = regexp.MustCompile(`\bverify\s*=\s*False\b|rejectUnauthorized['"]?\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*[=:]\s*['"]?0|` +
+var tlsOff = lazyre.New(`\bverify\s*=\s*False\b|rejectUnauthorized['"]?\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED['"]?\]?\s*[=:]\s*['"]?0|` +
 	`InsecureSkipVerify\s*:\s*true|CURLOPT_SSL_VERIFY(?:PEER|HOST)['"]?\s*(?:=>|,)\s*(?:false|0)\b|_create_unverified_context|ssl\.CERT_NONE|` +
 	`check_hostname\s*=\s*False|VERIFY_NONE\b|(?i:strict-?ssl)['"]?\s*[=:]\s*['"]?false|(?i:\bsslVerify)\s*=\s*false|` +
 	`(?i:insecure_skip_verify|skip_tls_verify|tls_skip_verify|ssl_verify|verify_ssl|tls_verify|verify_certs?|ssl_cert_reqs)['"]?\s*[:=]\s*['"]?(?:false|no|0|none|cert_none)\b|` +
@@ -17,13 +17,13 @@ var tlsOff = regexp.MustCompile(`\bverify\s*=\s*False\b|rejectUnauthorized['"]?\
 	`PYTHONHTTPSVERIFY\s*[=:]\s*['"]?0`)
 
 var (
-	debugOn      = regexp.MustCompile(`^(?:export\s+)?(?:APP_|FLASK_|DJANGO_)?DEBUG['"]?\s*[=:]\s*['"]?(?:True|true|1|on)\b`)
-	anyHost      = regexp.MustCompile(`ALLOWED_HOSTS\s*=\s*[\[(]\s*['"]\*['"]`)
-	debugExposed = regexp.MustCompile(`\.run\([^)]*debug\s*=\s*True[^)]*host\s*=\s*['"]0\.0\.0\.0|\.run\([^)]*host\s*=\s*['"]0\.0\.0\.0['"][^)]*debug\s*=\s*True`)
-	anyOrigin    = regexp.MustCompile(`(?i)Access-Control-Allow-Origin['"]?\s*[,:=]\s*['"]\*|CORS_(?:ALLOW_ALL_ORIGINS|ORIGIN_ALLOW_ALL)\s*=\s*True|` +
+	debugOn      = lazyre.New(`^(?:export\s+)?(?:APP_|FLASK_|DJANGO_)?DEBUG['"]?\s*[=:]\s*['"]?(?:True|true|1|on)\b`)
+	anyHost      = lazyre.New(`ALLOWED_HOSTS\s*=\s*[\[(]\s*['"]\*['"]`)
+	debugExposed = lazyre.New(`\.run\([^)]*debug\s*=\s*True[^)]*host\s*=\s*['"]0\.0\.0\.0|\.run\([^)]*host\s*=\s*['"]0\.0\.0\.0['"][^)]*debug\s*=\s*True`)
+	anyOrigin    = lazyre.New(`(?i)Access-Control-Allow-Origin['"]?\s*[,:=]\s*['"]\*|CORS_(?:ALLOW_ALL_ORIGINS|ORIGIN_ALLOW_ALL)\s*=\s*True|` +
 		`\borigins?['"]?\s*[:=]\s*(?:['"]\*['"]|true\b|\[\s*['"]\*['"])|allow_origins\s*=\s*\[\s*['"]\*['"]|AllowAllOrigins\s*:\s*true|` +
 		`AllowedOrigins\s*:\s*\[\]string\{\s*"\*"|allowedOrigin(?:Pattern)?s\(\s*"\*"`)
-	withCredentials = regexp.MustCompile(`(?i)Access-Control-Allow-Credentials['"]?\s*[,:=]\s*['"]?true|CORS_ALLOW_CREDENTIALS\s*=\s*True|` +
+	withCredentials = lazyre.New(`(?i)Access-Control-Allow-Credentials['"]?\s*[,:=]\s*['"]?true|CORS_ALLOW_CREDENTIALS\s*=\s*True|` +
 		`\bcredentials['"]?\s*:\s*true|allow_credentials\s*=\s*True|AllowCredentials\s*:\s*true|allowCredentials\(\s*true|supports_credentials\s*=\s*True`)
 )
 

@@ -67,3 +67,9 @@ func (r *Regexp) ReplaceAllString(src, repl string) string {
 func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
 	return r.Get().ReplaceAllLiteralString(src, repl)
 }
+
+// FindString is regexp's FindString.
+func (r *Regexp) FindString(s string) string { return r.Get().FindString(s) }
+
+// FindStringIndex is regexp's FindStringIndex.
+func (r *Regexp) FindStringIndex(s string) []int { return r.Get().FindStringIndex(s) }
