@@ -52,11 +52,57 @@ func captureService(host string) string {
 	return ""
 }
 
+// captureDomains is captureServices as a set.
+var captureDomains = func() map[string]bool {
+	m := make(map[string]bool, len(captureServices))
+	for _, d := range captureServices {
+		m[d] = true
+	}
+	return m
+}()
+
+// mayCapture reports whether u may name a capture service's host (every
+// service's domain is two labels): false only when u's authority (after
+// the first "://", up to / ? or #, after its last @, before its port) is
+// ASCII without escapes or brackets and its last two labels, lower-cased
+// without one trailing dot, are no service's domain; what parseURL would
+// read as the host then ends in those labels. It saves parsing the URLs
+// of every other request.
+func mayCapture(u string) bool {
+	u = strings.TrimSpace(u)
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return true
+	}
+	auth := u[i+3:]
+	if j := strings.IndexAny(auth, "/?#"); j >= 0 {
+		auth = auth[:j]
+	}
+	if j := strings.LastIndexByte(auth, '@'); j >= 0 {
+		auth = auth[j+1:]
+	}
+	for j := 0; j < len(auth); j++ {
+		if c := auth[j]; c >= 0x80 || c == '%' || c == '[' || c == ']' || c == '\\' {
+			return true
+		}
+	}
+	if j := strings.LastIndexByte(auth, ':'); j >= 0 {
+		auth = auth[:j]
+	}
+	auth = strings.TrimSuffix(auth, ".")
+	dot := strings.LastIndexByte(auth, '.')
+	if dot < 0 {
+		return false
+	}
+	key := auth[strings.LastIndexByte(auth[:dot], '.')+1:]
+	return captureDomains[lowerASCII(key)]
+}
+
 // captures reports the requests of c to a request-capture service.
 func captures(c *tool.Call) []risk.Finding {
 	var best risk.Finding
 	check := func(u string) {
-		if best.Level == risk.High {
+		if best.Level == risk.High || !mayCapture(u) {
 			return
 		}
 		t, err := parseURL(u)
