@@ -462,6 +462,9 @@ func shown(p string, c *tool.Call) string {
 // source on another host than the official ones and this machine is
 // high, whatever route wrote it (the Write tool, a redirection, Python).
 func indexFinding(w configWrite, c *tool.Call) (risk.Finding, bool) {
+	if !strings.Contains(w.text, "://") {
+		return risk.Finding{}, false // IndexURLs reads only lines that hold one
+	}
 	for _, u := range configcode.IndexURLs(w.text) {
 		if shell.OfficialRegistry(u) {
 			continue

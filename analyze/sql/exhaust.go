@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -258,6 +259,10 @@ func (s *stmt) recursesForever(name string, from, to int) bool {
 // end it) runs until it is killed; one that inserts a table into itself
 // doubles the table each time.
 func loops(toks []token) []risk.Finding {
+	// only LOOP and WHILE open a loop, and only a loop gives a finding
+	if !slices.ContainsFunc(toks, func(t token) bool { return t.is("LOOP") || t.is("WHILE") }) {
+		return nil
+	}
 	type frame struct {
 		kind    byte    // 'L' LOOP … END LOOP, 'W' WHILE … DO … END WHILE, 'T' WHILE … BEGIN … END
 		endless bool    // no condition can end it

@@ -33,8 +33,7 @@ var (
 // fixtures turn them off to reach local servers: not judged there.
 func judgeSwitches(ch Change) []risk.Finding {
 	n := ch.New
-	gate := mayHold(n, "erif", "ERIF", "eject", "EJECT", "CERT_NONE", "trict", "sslVerify", "SSLVERIFY", "SSL_NO_VERIFY", "DEBUG", "debug=True", "rigin", "RIGIN", "Hostname") ||
-		strings.Contains(ch.Old, "CsrfViewMiddleware")
+	gate := mayHoldSwitch(n) || strings.Contains(ch.Old, "CsrfViewMiddleware")
 	if !gate || testPath(ch.Path) {
 		return nil
 	}
@@ -68,4 +67,51 @@ func judgeSwitches(ch Change) []risk.Finding {
 		}
 	}
 	return out
+}
+
+// switchAnchor marks, for mayHoldSwitch, a rare byte of each of its words.
+var switchAnchor = [256]bool{'f': true, 'F': true, 'j': true, 'J': true, '_': true, 'c': true, 'B': true, 'b': true, 'g': true, 'G': true, 'H': true}
+
+// mayHoldSwitch reports, in one pass, whether s holds one of the words a
+// switch judged here needs: "erif", "ERIF" (sslVerify, SSLVERIFY and
+// SSL_NO_VERIFY hold them), "eject", "EJECT", "CERT_NONE", "trict",
+// "DEBUG", "debug=True", "rigin", "RIGIN", "Hostname". It stops only at a
+// word's anchor byte and looks back for the word there.
+func mayHoldSwitch(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !switchAnchor[c] {
+			continue
+		}
+		var w string
+		var at int
+		switch c {
+		case 'f':
+			w, at = "erif", 3
+		case 'F':
+			w, at = "ERIF", 3
+		case 'j':
+			w, at = "eject", 1
+		case 'J':
+			w, at = "EJECT", 1
+		case '_':
+			w, at = "CERT_NONE", 4
+		case 'c':
+			w, at = "trict", 3
+		case 'B':
+			w, at = "DEBUG", 2
+		case 'b':
+			w, at = "debug=True", 2
+		case 'g':
+			w, at = "rigin", 2
+		case 'G':
+			w, at = "RIGIN", 2
+		case 'H':
+			w, at = "Hostname", 0
+		}
+		if i >= at && strings.HasPrefix(s[i-at:], w) {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,40 @@ const (
 
 // kindOf names the kind of the file at p.
 func kindOf(p string) kind {
+	if !mayDefend(p) {
+		return codeOrConfig
+	}
+	return kindOfPath(p)
+}
+
+// mayDefend is kindOf's cheap gate, one pass over p: false when p is
+// surely codeOrConfig. The names of every other kind end (lower-cased)
+// in one of the bytes l, e, k, t, n, g, c, except the files under
+// .continue/mcpServers/; a path that ends in a slash or holds a byte
+// that is not ASCII (which lower-casing may turn into ASCII) is left to
+// kindOfPath.
+func mayDefend(p string) bool {
+	if p == "" {
+		return true
+	}
+	switch p[len(p)-1] | 0x20 {
+	case '/', 'l', 'e', 'k', 't', 'n', 'g', 'c':
+		return true
+	}
+	const cont = ".continue/mcpservers/"
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c >= 0x80:
+			return true
+		case c == '/' && i >= len(cont)-1 && strings.EqualFold(p[i+1-len(cont):i+1], cont):
+			return true
+		}
+	}
+	return false
+}
+
+// kindOfPath is kindOf without its gate.
+func kindOfPath(p string) kind {
 	p = strings.ToLower(p)
 	base := path.Base(p)
 	dir := path.Dir(p)

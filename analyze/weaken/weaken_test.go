@@ -130,3 +130,34 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+func TestMayHoldSwitch(t *testing.T) {
+	words := []string{"erif", "ERIF", "eject", "EJECT", "CERT_NONE", "trict", "sslVerify", "SSLVERIFY", "SSL_NO_VERIFY", "DEBUG", "debug=True", "rigin", "RIGIN", "Hostname"}
+	texts := []string{"", "x", "verify=False", "VERIFY", "rejectUnauthorized", "EJECT", "ssl.CERT_NONE", "CERT_NON", "strict-ssl", "DEBUG=1", "debug=True",
+		"debug=Tru", "origin", "ORIGIN", "NoopHostnameVerifier", "ostname", "eri", "ejec", "ric", "DEBU", "rigi", "RIGI", "hostname", "erif", "fjc_BbgGH"}
+	for _, s := range texts {
+		for _, pre := range []string{"", "ab", "ffff ", "Hc_"} {
+			for _, suf := range []string{"", "q", " jJgG"} {
+				x := pre + s + suf
+				if got, want := mayHoldSwitch(x), mayHold(x, words...); got != want {
+					t.Errorf("mayHoldSwitch(%q) = %v, want %v", x, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestKindOfGate(t *testing.T) {
+	names := []string{"", "/", "a.py", "a.PY", "ci.yml", "CI.YML", "Jenkinsfile", ".snyk", ".SNYK", ".bandit", "mcp.json", ".talismanrc", "opencode.jsonc",
+		".detect-secrets.cfg", "x.code-workspace", "settings.json", "main.go", "x.ts", "README.md", "x.sny\u212a", "\u212a", "a.py/", "é.py", ".roomodes"}
+	dirs := []string{"", "/", "/w/", "w/", ".github/workflows/", "/r/.GitHub/Workflows/", ".continue/mcpServers/", "/h/.CONTINUE/MCPSERVERS/", "x.continue/mcpservers/",
+		".continue/mcpservers", "/r/.gitlab/ci/", ".vscode/", ".cursor/", ".kiro/settings/", ".zed/", "/h/.config/Code/User/", ".circleci/", ".tfsec/", "é/"}
+	for _, d := range dirs {
+		for _, n := range names {
+			p := d + n
+			if got, want := kindOf(p), kindOfPath(p); got != want {
+				t.Errorf("kindOf(%q) = %v, want %v", p, got, want)
+			}
+		}
+	}
+}
