@@ -96,6 +96,27 @@ func settingsFindings(out []risk.Finding, c *Command, name string) []risk.Findin
 		}
 		path = append(path, args[i])
 	}
+	// settingsOff and policyGrant read only a --flag or a JSON document:
+	// without one, the path's verbs need no reading
+	flagged := false
+	for i := 1; i < len(args); i++ {
+		if dyn[i] {
+			continue
+		}
+		a := args[i]
+		if a == "--help" || isDryRun(a) {
+			return out
+		}
+		if len(a) >= 4 && a[0] == '-' && a[1] == '-' || len(a) > 20 && a[0] == '{' {
+			flagged = true
+		}
+	}
+	if f, ok := snapshotsCleared(c, name); ok {
+		out = append(out, f)
+	}
+	if !flagged {
+		return out
+	}
 	reads, creates, policy := false, false, false
 	for _, p := range path {
 		tokens(p, func(t string) bool {
@@ -109,14 +130,6 @@ func settingsFindings(out []risk.Finding, c *Command, name string) []risk.Findin
 			}
 			return true
 		})
-	}
-	for i := 1; i < len(args); i++ {
-		if !dyn[i] && (args[i] == "--help" || isDryRun(args[i])) {
-			return out
-		}
-	}
-	if f, ok := snapshotsCleared(c, name); ok {
-		out = append(out, f)
 	}
 	if reads {
 		return out

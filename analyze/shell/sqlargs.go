@@ -21,13 +21,6 @@ import (
 // other knowledge of. Text tools (grep, sed, echo …), interpreters and the
 // known clients (sql_clients) are not read here.
 
-// sqlLongFlags are the flags whose value is a statement on any program.
-var sqlLongFlags = map[string]bool{"--command": true, "--sql": true, "--query": true, "--execute": true, "--statement": true, "--eval": true}
-
-// sqlShortFlags are the flags whose value may be a statement on a program
-// warden has no other knowledge of.
-var sqlShortFlags = map[string]bool{"-c": true, "-e": true, "-q": true}
-
 // notSQLArgs are programs whose words quote SQL without running it.
 var notSQLArgs = map[string]bool{"git": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
 	"sed": true, "awk": true, "echo": true, "printf": true, "jq": true, "yq": true, "xargs": true, "find": true, "gh": true, "glab": true,
@@ -94,41 +87,18 @@ func containsFold(s, sub string) bool {
 // argSQL adds the SQL analyzer's findings on the statements command c
 // (entry e, not a database client) is given in its words.
 func argSQL(out []risk.Finding, c *Command, name string, e *entry, call *tool.Call) []risk.Finding {
-	if e.interp || e.printer || e.down || e.archiver || e.store != nil || notSQLArgs[name] || isBuiltin(name) {
+	if e.interp || e.printer || e.down || e.archiver || e.store != nil {
 		return out
 	}
 	plain := e.rows == nil && e.judge == nil && e.vflags == nil // warden knows nothing else of it
-	var texts []string
-	var conn []string
-	for j := 1; j < len(c.Args); j++ {
-		a := c.Args[j]
-		if a == "" {
-			continue
-		}
-		if a[0] == '-' {
-			f, v, eq := strings.Cut(a, "=")
-			switch {
-			case eq && sqlLongFlags[f]:
-				if writeStatement(v) {
-					texts = append(texts, v)
-				}
-			case (sqlLongFlags[a] || plain && sqlShortFlags[a]) && j+1 < len(c.Args):
-				if writeStatement(c.Args[j+1]) {
-					texts = append(texts, c.Args[j+1])
-					j++
-				}
-			}
-			continue
-		}
-		if plain && writeStatement(a) {
-			texts = append(texts, a)
-			continue
-		}
-		conn = append(conn, a)
-	}
-	if len(texts) == 0 || launcher(name) || wrappersOf(name) != nil {
+	// the words are scanned for statements first (most commands give
+	// none) and for the rest (the connection words) only when one is found
+	texts := sqlArgTexts(c.Args, plain, nil)
+	if len(texts) == 0 || notSQLArgs[name] || isBuiltin(name) || launcher(name) || wrappersOf(name) != nil {
 		return out // a wrapper's words are the command it runs, judged on its own
 	}
+	var conn []string
+	sqlArgTexts(c.Args, plain, &conn)
 	prod, looked := "", false
 	for _, t := range texts {
 		n := len(out)
@@ -142,3 +112,61 @@ func argSQL(out []risk.Finding, c *Command, name string, e *entry, call *tool.Ca
 	}
 	return out
 }
+
+// sqlArgTexts returns the statements in args (a command's words, its name
+// first) and, when conn is not nil, appends the other words to *conn.
+func sqlArgTexts(args []string, plain bool, conn *[]string) []string {
+	var texts []string
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		if a == "" {
+			continue
+		}
+		if a[0] == '-' {
+			if len(a) < 3 { // -c, -e, -q
+				if plain && sqlShortFlag(a) && j+1 < len(args) && writeStatement(args[j+1]) {
+					texts = append(texts, args[j+1])
+					j++
+				}
+				continue
+			}
+			if a[1] != '-' {
+				continue
+			}
+			f, v, eq := strings.Cut(a, "=")
+			switch {
+			case eq && sqlLongFlag(f):
+				if writeStatement(v) {
+					texts = append(texts, v)
+				}
+			case !eq && sqlLongFlag(a) && j+1 < len(args):
+				if writeStatement(args[j+1]) {
+					texts = append(texts, args[j+1])
+					j++
+				}
+			}
+			continue
+		}
+		if plain && writeStatement(a) {
+			texts = append(texts, a)
+			continue
+		}
+		if conn != nil {
+			*conn = append(*conn, a)
+		}
+	}
+	return texts
+}
+
+// sqlLongFlag reports the flags whose value is a statement on any program.
+func sqlLongFlag(s string) bool {
+	switch s {
+	case "--command", "--sql", "--query", "--execute", "--statement", "--eval":
+		return true
+	}
+	return false
+}
+
+// sqlShortFlag reports the flags whose value may be a statement on a
+// program warden has no other knowledge of.
+func sqlShortFlag(s string) bool { return s == "-c" || s == "-e" || s == "-q" }

@@ -192,6 +192,9 @@ func wordParts(a string) []syntax.WordPart {
 // leadingParam reports a word that starts with a variable: eval "$X",
 // eval "${CMD} --force".
 func leadingParam(a string) bool {
+	if !startsComputed(a, false) {
+		return false // a cheap test before the parse
+	}
 	parts := wordParts(a)
 	if len(parts) == 0 {
 		return false
@@ -200,10 +203,24 @@ func leadingParam(a string) bool {
 	return ok
 }
 
+// startsComputed reports a word whose first part (inside a leading double
+// quote) may be a variable, $X, or with subst also a command
+// substitution, `…`: what leadingParam and wholeComputed need.
+func startsComputed(a string, subst bool) bool {
+	a = strings.TrimLeft(a, " \t")
+	if len(a) > 1 && a[0] == '"' {
+		a = a[1:]
+	}
+	return a != "" && (a[0] == '$' || subst && a[0] == '`')
+}
+
 // wholeComputed reports a word that is one variable or one command
 // substitution, nothing else: "$X", $(mktemp). A substitution of which,
 // command -v or type -p names an installed program.
 func wholeComputed(a string) bool {
+	if !startsComputed(a, true) {
+		return false // a cheap test before the parse
+	}
 	parts := wordParts(a)
 	if len(parts) != 1 {
 		return false
