@@ -15,6 +15,27 @@ import (
 // (SELECT password_hash IS NULL …). set is the index of the statement's
 // top-level SET, or -1.
 func (s *stmt) credentialUpdate(set int, targets []string) {
+	s.assignments(set, func(_ string, eq int) bool {
+		col := s.ts[eq-1].value() // the column itself, without its table
+		if !credentialColumn(col) {
+			return true
+		}
+		table := ""
+		if len(targets) > 0 {
+			table = targets[0]
+		}
+		s.add(RulePrivileges, risk.High, false, tableRes(table),
+			"UPDATE sets "+col+ofTable(table)+", what an account logs in with: whoever sets it can log in as the rows' owners (account takeover)")
+		return false
+	})
+}
+
+// assignments calls fn for each column the top-level SET list at index
+// set assigns (col = …, t.col = …), with its name as written and the index
+// of its =, until the list ends (WHERE, FROM, RETURNING, OUTPUT, ;) or fn
+// returns false; set is -1 when the statement has no SET. Parenthesized
+// values are skipped: what they compare is not assigned.
+func (s *stmt) assignments(set int, fn func(col string, eq int) bool) {
 	if set < 0 {
 		return
 	}
@@ -33,22 +54,15 @@ func (s *stmt) credentialUpdate(set int, targets []string) {
 		case t.is("WHERE") || t.is("FROM") || t.is("RETURNING") || t.is("OUTPUT") || t.is(";"):
 			return
 		}
-		// a column assigned at the top level: col = …, t.col = …
-		if t.kind != tkIdent && t.kind != tkQuotedIdent || !s.at(j+1).is("=") {
+		// an assignment starts after the SET or a comma
+		if t.kind != tkIdent && t.kind != tkQuotedIdent || j-1 != set && !s.at(j-1).is(",") {
 			continue
 		}
-		if p := s.at(j - 1); j-1 != set && !p.is(",") && !p.is(".") {
-			continue // inside an assignment's value, not a column
-		}
-		if col := t.value(); credentialColumn(col) {
-			table := ""
-			if len(targets) > 0 {
-				table = targets[0]
-			}
-			s.add(RulePrivileges, risk.High, false, tableRes(table),
-				"UPDATE sets "+col+ofTable(table)+", what an account logs in with: whoever sets it can log in as the rows' owners (account takeover)")
+		col, k := s.name(j)
+		if s.at(k).is("=") && !fn(col, k) {
 			return
 		}
+		j = k
 	}
 }
 

@@ -98,38 +98,17 @@ func grantsAdmin(col string, v token) bool {
 	return false
 }
 
-// appAdminSet reads the SET list of an UPDATE after index i and adds a
-// privilege finding when an assignment makes rows administrators.
-func (s *stmt) appAdminSet(i int, table string) {
-	set := s.topLevel(i, "SET")
-	if set < 0 {
-		return
-	}
-	depth := 0
-	for j := set + 1; j+2 < len(s.ts); j++ {
-		t := s.ts[j]
-		switch {
-		case t.is("("):
-			depth++
-			continue
-		case t.is(")"):
-			depth--
-			continue
-		case depth > 0:
-			continue
-		case t.is("WHERE") || t.is("FROM") || t.is("RETURNING") || t.is(";"):
-			return
-		}
-		if t.kind != tkIdent && t.kind != tkQuotedIdent {
-			continue
-		}
-		col, k := s.name(j)
-		if s.at(k).is("=") && grantsAdmin(col, s.at(k+1)) {
+// appAdminSet reads the top-level SET list of an UPDATE (at index set, -1
+// for none) and adds a privilege finding when an assignment makes rows
+// administrators.
+func (s *stmt) appAdminSet(set int, table string) {
+	s.assignments(set, func(col string, eq int) bool {
+		if grantsAdmin(col, s.at(eq+1)) {
 			s.appAdmin("UPDATE", col, table)
-			return
+			return false
 		}
-		j = k
-	}
+		return true
+	})
 }
 
 // appAdminInsert reads INSERT INTO table (columns) VALUES (values) from

@@ -168,10 +168,11 @@ func (s *stmt) update(i int) {
 		addTable(&s.st, t)
 	}
 	s.privilegeWrite("UPDATE", targets...)
+	set := s.topLevel(j, "SET")
 	if len(targets) > 0 {
-		s.appAdminSet(j, targets[0])
+		s.appAdminSet(set, targets[0])
 	}
-	s.credentialUpdate(s.topLevel(j, "SET"), targets)
+	s.credentialUpdate(set, targets)
 	s.sourceTables(j)
 	s.filtered("UPDATE", targets, RuleUpdateWithoutWhere, "rewrites every row", "changes the rows")
 }
