@@ -2,7 +2,6 @@ package netguard
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
@@ -309,16 +308,7 @@ func decodedFinding(u, dec string) (risk.Finding, bool) {
 			return risk.Finding{Analyzer: Name, Rule: RuleSecretSent, Level: risk.Critical, Locked: true, Resource: resource(cutHost(u)),
 				Reason: "The " + f.Description + " encoded (base64) in the URL's query (" + f.Match + ") is sent to " + cutHost(u) + ", which is not the service it is for: the secret leaves for someone else"}, true
 		}
-		text := dec
-		if t := strings.TrimSpace(dec); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			var v any
-			if json.Unmarshal([]byte(t), &v) == nil {
-				var b strings.Builder
-				contentText(&b, "", v, 0)
-				text = b.String()
-			}
-		}
-		if n := people.Records(text); n > 0 {
+		if n := people.Records(plainText(dec)); n > 0 {
 			return peopleFinding(n, cutHost(u), resource(cutHost(u))), true
 		}
 	}

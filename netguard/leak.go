@@ -117,22 +117,38 @@ func sentIn(c *tool.Call, raw string, away func(string) bool) string {
 			if len(cmd.Args) == 0 || !carries(cmd, raw) {
 				continue
 			}
-			name := path.Base(cmd.Args[0])
-			for _, d := range c.Dests {
-				if d.Via != name {
-					continue
-				}
-				dest := d.URL
-				if dest == "" {
-					dest = d.Host
-				}
+			sent := ""
+			destsOf(c, cmd, func(dest string) bool {
 				if away(dest) {
-					return dest
+					sent = dest
 				}
+				return sent == ""
+			})
+			if sent != "" {
+				return sent
 			}
 		}
 	}
 	return ""
+}
+
+// destsOf calls fn with where the program cmd runs connects (each of c's
+// destinations reached through it: its URL, else its host), until fn
+// returns false.
+func destsOf(c *tool.Call, cmd tool.Command, fn func(dest string) bool) {
+	name := path.Base(cmd.Args[0])
+	for _, d := range c.Dests {
+		if d.Via != name {
+			continue
+		}
+		dest := d.URL
+		if dest == "" {
+			dest = d.Host
+		}
+		if !fn(dest) {
+			return
+		}
+	}
 }
 
 // carries reports whether a word of cmd, or the text a heredoc or

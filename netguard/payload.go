@@ -65,22 +65,15 @@ func injections(c *tool.Call) []risk.Finding {
 				if len(cmd.Args) < 2 {
 					continue
 				}
-				name := path.Base(cmd.Args[0])
-				for _, d := range c.Dests {
-					if d.Via != name {
-						continue
-					}
-					dest := d.URL
-					if dest == "" {
-						dest = d.Host
-					}
+				// the first place the program connects to
+				destsOf(c, cmd, func(dest string) bool {
 					for j, a := range cmd.Args[1:] {
 						if !cmd.Dynamic[j+1] {
 							scan(a, dest)
 						}
 					}
-					break
-				}
+					return false
+				})
 			}
 		}
 	}

@@ -36,16 +36,7 @@ func peopleSent(c *tool.Call) []risk.Finding {
 		if e.Kind != tool.SendData || !e.Inline || strings.IndexByte(e.Text, '@') < 0 || !offMachine(e.URL) {
 			continue
 		}
-		text := e.Text
-		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-			var v any
-			if json.Unmarshal([]byte(t), &v) == nil {
-				var b strings.Builder
-				contentText(&b, "", v, 0)
-				text = b.String()
-			}
-		}
-		if n := people.Records(text); n > 0 {
+		if n := people.Records(plainText(e.Text)); n > 0 {
 			to := orNetwork(e.URL)
 			return []risk.Finding{peopleFinding(n, cutHost(to), resource(e.URL))}
 		}
@@ -56,6 +47,20 @@ func peopleSent(c *tool.Call) []risk.Finding {
 func peopleFinding(n int, where, res string) risk.Finding {
 	return risk.Finding{Analyzer: Name, Rule: RulePeopleSent, Level: risk.High, Resource: res,
 		Reason: "The text sent to " + where + " carries the records of " + strconv.Itoa(n) + " people (e-mail addresses, with phone numbers or cards): people's records leave for whoever reads it"}
+}
+
+// plainText returns text as people.Records reads it: a JSON document's
+// keys and values as lines (contentText), any other text as it is.
+func plainText(text string) string {
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		var v any
+		if json.Unmarshal([]byte(t), &v) == nil {
+			var b strings.Builder
+			contentText(&b, "", v, 0)
+			return b.String()
+		}
+	}
+	return text
 }
 
 // contentText writes the text values of v, one a line, leaving out the
