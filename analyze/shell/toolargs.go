@@ -59,12 +59,16 @@ func normKey(k string) string {
 	return k
 }
 
-// nameTokens splits a tool's name into lower-case words (see nextToken),
-// at most 12.
-func nameTokens(name string) []string {
+// nameTokens splits a tool's name into lower-case words, at most 12.
+func nameTokens(name string) []string { return lowerTokens(name, 12) }
+
+// lowerTokens splits s into lower-case words, at most max: at . : / and
+// spaces, then as nextToken does (at - and _, and where lower case turns
+// upper: eraseDisk).
+func lowerTokens(s string, max int) []string {
 	var out []string
-	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '.' || r == ':' || r == '/' || r == ' ' }) {
-		for rest := part; rest != "" && len(out) < 12; {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' || r == '/' || r == ' ' }) {
+		for rest := part; rest != "" && len(out) < max; {
 			tok, tail := nextToken(rest)
 			rest = tail
 			if tok != "" {

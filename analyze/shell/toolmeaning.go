@@ -216,21 +216,7 @@ func argProtectionOff(key, val string, null bool) bool {
 
 // keyWords splits an argument's name or a stored key into lower-case
 // words (feature:auth:mfa_required: feature auth mfa required).
-func keyWords(key string) []string {
-	var out []string
-	for _, part := range strings.FieldsFunc(key, func(r rune) bool {
-		return r == '_' || r == '-' || r == '.' || r == ':' || r == '/' || r == ' '
-	}) {
-		for rest := part; rest != "" && len(out) < 16; {
-			tok, tail := nextToken(rest)
-			rest = tail
-			if tok != "" {
-				out = append(out, strings.ToLower(tok))
-			}
-		}
-	}
-	return out
-}
+func keyWords(key string) []string { return lowerTokens(key, 16) }
 
 // storedControl returns the key and value a key-value store's tool
 // (set, put, hset) is given when the key names a security control
